@@ -1,0 +1,161 @@
+# tunetab: one non-recursive Makefile.  `make help` lists the targets.
+#
+#   make [VARIANT=debug|release|san] [CUDA=auto|0|1] [V=1]
+#
+# The binary lands in build/$(VARIANT)/tunetab and is copied to build/tunetab.
+
+VARIANT ?= release
+CUDA    ?= auto
+PREFIX  ?= /usr/local
+DESTDIR ?=
+V       ?= 0
+
+ifeq ($(filter $(VARIANT),debug release san),)
+$(error VARIANT must be debug, release or san (got '$(VARIANT)'))
+endif
+
+Q := @
+ifeq ($(V),1)
+Q :=
+endif
+
+BUILD   := build/$(VARIANT)
+BIN     := $(BUILD)/tunetab
+VERSION := $(shell cat src/VERSION 2>/dev/null || echo 0.0.0)
+
+# ---------------------------------------------------------------- CUDA detection
+CUDA_HOME ?= $(shell d=$$(dirname $$(dirname $$(command -v nvcc 2>/dev/null)) 2>/dev/null); \
+                     if [ -n "$$d" ] && [ -d "$$d/include" ]; then echo $$d; else echo /usr/local/cuda; fi)
+NVCC := $(shell if [ -x "$(CUDA_HOME)/bin/nvcc" ]; then echo $(CUDA_HOME)/bin/nvcc; \
+                elif command -v nvcc >/dev/null 2>&1; then command -v nvcc; fi)
+ifeq ($(CUDA),auto)
+  ifneq ($(NVCC),)
+    ifneq ($(wildcard $(CUDA_HOME)/include/cuda_runtime.h),)
+      USE_CUDA := 1
+    endif
+  endif
+else ifeq ($(CUDA),1)
+  USE_CUDA := 1
+  ifeq ($(NVCC),)
+    $(error CUDA=1 but nvcc was not found (set CUDA_HOME))
+  endif
+endif
+USE_CUDA ?= 0
+
+# Every arch the local nvcc supports among sm_89, sm_90a, sm_100a, sm_120a; PTX of the newest.
+ifeq ($(USE_CUDA),1)
+NVCC_CODES := $(shell $(NVCC) --list-gpu-code 2>/dev/null)
+GPU_ARCHS  := $(foreach a,89 90a 100a 120a,$(if $(filter sm_$(subst a,,$(a)),$(NVCC_CODES)),$(a)))
+comma      := ,
+PTX_ARCH   := $(lastword $(GPU_ARCHS))
+GENCODE    := $(foreach a,$(GPU_ARCHS),-gencode arch=compute_$(a)$(comma)code=sm_$(a)) \
+              $(if $(PTX_ARCH),-gencode arch=compute_$(PTX_ARCH)$(comma)code=compute_$(PTX_ARCH))
+endif
+
+# ---------------------------------------------------------------- flags
+CC      ?= cc
+WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2 \
+           -Wno-unused-parameter -Wvla
+ifeq ($(CI),true)
+WARN    += -Werror
+endif
+CSTD    := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
+PKGS    := lua5.4 libcyaml jansson libcrypto
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+# Host libraries are linked statically so the binary runs on the GPU machine,
+# which has none of them (see README, "GPU workflow").
+STATIC_LIBS := $(shell pkg-config --libs-only-l $(PKGS) 2>/dev/null) -lyaml
+SYS_LIBS    := -lm -ldl -lpthread -lrt
+
+ifeq ($(VARIANT),debug)
+OPT := -O0 -g3
+else ifeq ($(VARIANT),san)
+OPT := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+SAN_LD := -fsanitize=address,undefined
+else
+OPT := -O2 -g
+endif
+
+CFLAGS  += $(CSTD) $(WARN) $(OPT) $(PKG_CFLAGS) -Isrc -MMD -MP \
+           -DTUNETAB_VERSION='"$(VERSION)"' -DTUNETAB_PREFIX='"$(PREFIX)"' -DTUNETAB_HAVE_CUDA=$(USE_CUDA)
+LDFLAGS += $(SAN_LD)
+LDLIBS  := -Wl,-Bstatic $(STATIC_LIBS) -Wl,-Bdynamic $(SYS_LIBS)
+
+# ---------------------------------------------------------------- sources
+LIB_SRC := src/util.c src/diag.c src/version.c src/datadir.c src/yamlload.c \
+           src/device.c src/model.c src/catalog.c src/fischema.c
+CMD_SRC := src/main.c src/cli.c src/cmd_detect.c src/cmd_devices.c src/cmd_models.c \
+           src/cmd_catalog.c src/cmd_check_data.c
+
+ifeq ($(USE_CUDA),1)
+GPU_CU  := src/gpu/gpu_cuda.cu
+GPU_OBJ := $(BUILD)/src/gpu/gpu_cuda.o
+LDLIBS  += -L$(CUDA_HOME)/lib64 -lcudart_static -lstdc++
+else
+GPU_CU  :=
+GPU_OBJ := $(BUILD)/src/gpu/gpu_stub.o
+endif
+
+LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(GPU_OBJ)
+CMD_OBJ := $(CMD_SRC:%.c=$(BUILD)/%.o)
+
+UNIT_SRC := $(wildcard tests/unit/test_*.c)
+UNIT_BIN := $(BUILD)/unit_tests
+
+# ---------------------------------------------------------------- targets
+.PHONY: all deps run test test-unit test-cli test-gpu install clean help
+
+all: build/tunetab
+
+build/tunetab: $(BIN)
+	$(Q)cp $(BIN) $@
+
+$(BIN): $(LIB_OBJ) $(CMD_OBJ)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(CFLAGS) -c -o $@ $<
+
+$(BUILD)/src/gpu/gpu_cuda.o: src/gpu/gpu_cuda.cu src/gpu/gpu.h
+	@mkdir -p $(dir $@)
+	@echo "  NVCC    $< ($(GPU_ARCHS))"
+	$(Q)$(NVCC) -std=c++17 -O2 -Isrc $(GENCODE) -Xcompiler -Wall -c -o $@ $<
+
+$(UNIT_BIN): tests/unit/unit_main.c $(UNIT_SRC) $(LIB_OBJ)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(CFLAGS) -Itests/unit $(LDFLAGS) -o $@ tests/unit/unit_main.c $(UNIT_SRC) $(LIB_OBJ) $(LDLIBS)
+
+# Installs missing build packages (Debian/Ubuntu); a no-op when all are there.
+DEB_PKGS := build-essential pkg-config liblua5.4-dev libcyaml-dev libyaml-dev libjansson-dev libssl-dev python3
+deps:
+	$(Q)sh scripts/install-deps.sh $(DEB_PKGS)
+
+# The main job on its embedded default: see README "Quick start".
+run: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)sh scripts/run-default.sh
+
+test: deps
+	$(Q)$(MAKE) --no-print-directory all $(UNIT_BIN)
+	$(Q)sh tests/run-tests.sh $(BUILD)
+
+test-gpu: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)TUNETAB_TEST_GPU=1 sh tests/run-tests.sh $(BUILD) gpu
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/tunetab $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 build/tunetab $(DESTDIR)$(PREFIX)/bin/tunetab
+	cp -R scripts schemas configs $(DESTDIR)$(PREFIX)/share/tunetab/
+	install -m 644 docs/tunetab.1 $(DESTDIR)$(PREFIX)/share/man/man1/tunetab.1
+
+clean:
+	rm -rf build out
+
+help:
+	@echo "targets: all deps run test test-gpu install clean (VARIANT=debug|release|san CUDA=auto|0|1 V=1)"
+
+-include $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d)

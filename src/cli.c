@@ -1,0 +1,167 @@
+/* cli.c: shared CLI helpers (printing, data loading, version selection). */
+#include "cli.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "datadir.h"
+#include "util.h"
+
+int cli_error(int status, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fputs("tunetab: error: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+	return status;
+}
+
+void cli_warn(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fputs("tunetab: warning: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fputs("tunetab: error: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+	const char *u = cli_usage(cmd);
+	if (u)
+		fprintf(stderr, "usage: tunetab %s %s\n", cmd, u);
+	return TT_USAGE;
+}
+
+int cli_wants_help(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--") == 0)
+			break;
+		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+			char *sub[] = { "help", argv[0], NULL };
+			cmd_help(2, sub);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+void cli_print_diags(const struct diags *d)
+{
+	for (size_t i = 0; i < d->n; i++) {
+		const struct diag *x = &d->v[i];
+		fprintf(stderr, "tunetab: %s: ", diag_sev_name(x->sev));
+		if (x->file) {
+			fputs(x->file, stderr);
+			if (x->line)
+				fprintf(stderr, ":%d:%d", x->line, x->col);
+			fputs(": ", stderr);
+		}
+		fprintf(stderr, "%s\n", x->msg);
+	}
+}
+
+int cli_load_data(struct tt_data *data, unsigned parts)
+{
+	memset(data, 0, sizeof *data);
+	data->root = data_dir();
+	if (!data->root)
+		return cli_error(TT_INTERNAL, "cannot find tunetab's data folder (configs/, schemas/); "
+				 "set TUNETAB_DATA_DIR");
+	struct diags d = DIAGS_INIT;
+	int rc = TT_OK, r;
+	char *p;
+	if (parts & DATA_DEVICES) {
+		p = xasprintf("%s/configs/devices", data->root);
+		r = device_load_dir(p, &data->devices, &d);
+		if (r > rc)
+			rc = r;
+		free(p);
+	}
+	if (parts & DATA_MODELS) {
+		p = xasprintf("%s/configs/models", data->root);
+		r = model_load_dir(p, &data->models, &d);
+		if (r > rc)
+			rc = r;
+		free(p);
+	}
+	if (parts & DATA_CATALOGS) {
+		p = xasprintf("%s/configs/catalogs/flashinfer", data->root);
+		r = catalog_load_dir(p, &data->catalogs, &d);
+		if (r > rc)
+			rc = r;
+		free(p);
+	}
+	if (parts & DATA_SCHEMAS) {
+		p = xasprintf("%s/schemas/flashinfer", data->root);
+		r = fischema_load_dir(p, &data->schemas, &d);
+		if (r > rc)
+			rc = r;
+		free(p);
+		if (!rc && data->schemas.n == 0)
+			rc = diag_error(&d, TT_INTERNAL, "data", NULL, 0, 0,
+					"no FlashInfer schema found under '%s/schemas/flashinfer'",
+					data->root);
+	}
+	cli_print_diags(&d);
+	diags_release(&d);
+	return rc;
+}
+
+void cli_release_data(struct tt_data *data)
+{
+	device_set_release(&data->devices);
+	model_set_release(&data->models);
+	catalog_set_release(&data->catalogs);
+	fischema_set_release(&data->schemas);
+	free(data->root);
+	data->root = NULL;
+}
+
+const char *cli_rel(const struct tt_data *data, const char *path)
+{
+	size_t n = strlen(data->root);
+	if (strncmp(path, data->root, n) == 0 && path[n] == '/')
+		return path + n + 1;
+	return path;
+}
+
+int cli_pick_schema(const struct tt_data *data, const char *version, struct fi_version *v,
+		    const struct fi_schema **schema, bool announce)
+{
+	const struct fi_schema *newest = fischema_newest(&data->schemas);
+	if (!version) {
+		*schema = newest;
+		version_parse(newest->release, v);
+		if (announce)
+			fprintf(stderr, "tunetab: note: no --flashinfer given; targeting the newest known "
+				"release, FlashInfer %s\n", newest->release);
+		return TT_OK;
+	}
+	if (version_parse(version, v))
+		return cli_error(TT_USAGE, "'%s' is not a FlashInfer version (want e.g. 0.6.18)",
+				 version);
+	bool newer;
+	*schema = fischema_find(&data->schemas, v, &newer);
+	if (!*schema)
+		return cli_error(TT_INVALID, "FlashInfer %s predates tuning-table support (the oldest "
+				 "known rules start at %s)", version,
+				 data->schemas.v[0]->versions.min);
+	if (newer)
+		cli_warn("FlashInfer %s is newer than every known version; applying the rules of %s "
+			 "(FlashInfer %s to below %s)", version, (*schema)->id,
+			 (*schema)->versions.min, (*schema)->versions.below);
+	return TT_OK;
+}

@@ -1,0 +1,57 @@
+/* cli.h: helpers shared by the command implementations (cmd_*.c): printing diagnostics,
+ * loading the data folder, common option handling. Only the CLI layer prints. */
+#ifndef TUNETAB_CLI_H
+#define TUNETAB_CLI_H
+
+#include <stdbool.h>
+
+#include "catalog.h"
+#include "device.h"
+#include "diag.h"
+#include "fischema.h"
+#include "model.h"
+
+/* Each command: argv[0] is the command name. Returns the exit code. */
+int cmd_help(int argc, char **argv);
+int cmd_detect(int argc, char **argv);
+int cmd_devices(int argc, char **argv);
+int cmd_models(int argc, char **argv);
+int cmd_catalog(int argc, char **argv);
+int cmd_check_data(int argc, char **argv);
+
+/* Usage text of a command from main.c's table (NULL when unknown). */
+const char *cli_usage(const char *cmd);
+/* Prints "tunetab: error: <msg>" on stderr and returns status. */
+int cli_error(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Prints "tunetab: error: <msg>" and the command's usage line; returns TT_USAGE. */
+int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Handles -h/--help for a command: prints usage and returns 1 when asked. */
+int cli_wants_help(int argc, char **argv);
+
+/* "tunetab: error: FILE:LINE:COL: msg" for each diagnostic, on stderr. */
+void cli_print_diags(const struct diags *d);
+
+enum data_part {
+	DATA_DEVICES = 1, DATA_MODELS = 2, DATA_CATALOGS = 4, DATA_SCHEMAS = 8, DATA_ALL = 15,
+};
+
+struct tt_data {
+	char *root;
+	struct device_set devices;
+	struct model_set models;
+	struct catalog_set catalogs;
+	struct fischema_set schemas;
+};
+
+/* Loads the parts asked for; prints errors and returns their status on failure. */
+int cli_load_data(struct tt_data *data, unsigned parts);
+void cli_release_data(struct tt_data *data);
+/* Path relative to the data root for display ("configs/devices/h200.yaml"). */
+const char *cli_rel(const struct tt_data *data, const char *path);
+
+/* Resolves --flashinfer (NULL = newest known). Prints errors; returns status. */
+int cli_pick_schema(const struct tt_data *data, const char *version, struct fi_version *v,
+		    const struct fi_schema **schema, bool announce);
+
+#endif

@@ -1,0 +1,44 @@
+/* diag.h: status codes and located diagnostics, filled by modules and printed by the CLI. */
+#ifndef TUNETAB_DIAG_H
+#define TUNETAB_DIAG_H
+
+#include <stddef.h>
+
+/* Status codes double as the process exit codes (README, "Exit codes"). */
+enum tt_status {
+	TT_OK = 0,
+	TT_INVALID = 1,   /* findings, or invalid input */
+	TT_USAGE = 2,     /* bad command line */
+	TT_SCRIPT = 3,    /* Lua script error */
+	TT_GPU = 4,       /* no GPU, no CUDA support, or a CUDA error */
+	TT_INTERNAL = 5,  /* bug or environment failure (I/O, missing data) */
+};
+
+enum diag_sev { SEV_NOTE, SEV_WARNING, SEV_ERROR };
+
+struct diag {
+	enum diag_sev sev;
+	char *id;    /* stable check id, e.g. "yaml-syntax"; never NULL */
+	char *file;  /* may be NULL */
+	int line;    /* 1-based; 0 = unknown */
+	int col;     /* 1-based; 0 = unknown */
+	char *msg;   /* lowercase, problem first, subject quoted */
+};
+
+struct diags {
+	struct diag *v;
+	size_t n, alloc;
+};
+
+#define DIAGS_INIT { NULL, 0, 0 }
+
+void diags_add(struct diags *d, enum diag_sev sev, const char *id, const char *file, int line,
+	       int col, const char *fmt, ...) __attribute__((format(printf, 7, 8)));
+/* Appends an error and returns status (for `return diag_error(...)`). */
+int diag_error(struct diags *d, int status, const char *id, const char *file, int line, int col,
+	       const char *fmt, ...) __attribute__((format(printf, 7, 8)));
+size_t diags_count(const struct diags *d, enum diag_sev sev);
+void diags_release(struct diags *d);
+const char *diag_sev_name(enum diag_sev sev);
+
+#endif

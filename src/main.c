@@ -1,0 +1,106 @@
+/* main.c: tunetab's entry point: one command table, shared setup, dispatch. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "diag.h"
+
+enum cmd_flags {
+	CMD_GPU = 1, /* talks to the GPU (documented; the command reports a build without CUDA) */
+};
+
+struct command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	unsigned flags;
+	const char *summary;
+	const char *usage;
+	const char *help;
+};
+
+static const struct command commands[] = {
+	{ "detect", cmd_detect, CMD_GPU, "show every visible GPU and what FlashInfer looks up on it",
+	  "[--json]",
+	  "Reads each visible GPU through the CUDA Runtime API, matches it to a device profile\n"
+	  "and prints the bundled table file each FlashInfer version would import on it.\n"
+	  "Exits 4 when there is no GPU, no driver, or no CUDA support in this build." },
+	{ "devices", cmd_devices, 0, "list the known GPU device profiles", "[--json]",
+	  "Lists configs/devices/<id>.yaml: exact device name, compute capability, SMs, memory,\n"
+	  "bandwidth and dense tensor throughput. Unknown values print as '-'." },
+	{ "models", cmd_models, 0, "list the known MoE model geometries", "[--json]",
+	  "Lists configs/models/<id>.yaml: hidden size, per-expert intermediate size, routed\n"
+	  "experts, top-k and activation." },
+	{ "catalog", cmd_catalog, 0, "show a FlashInfer tactic candidate list, decoded",
+	  "(--device NAME | --sm N) --dtype bf16|fp16|fp8|mxfp8|nvfp4|fp8_mxfp4 "
+	  "[--flashinfer VERSION] [--stage 1|2] [--json]",
+	  "Prints the ordered CUTLASS fused-MoE candidates a tactic integer indexes for this\n"
+	  "SM, dtype and FlashInfer version, with each entry's absolute id, tile, cluster,\n"
+	  "1SM/2SM, swap_ab, finalize and whether it can be dispatched." },
+	{ "check-data", cmd_check_data, 0, "load and check tunetab's YAML data files",
+	  "[FILE...]",
+	  "Loads every YAML file under configs/ and schemas/ (or the files given, by their\n"
+	  "top-level key) with the strict schemas and the cross-file checks. Exit 1 on errors." },
+	{ "help", cmd_help, 0, "show help for tunetab or one command", "[COMMAND]", NULL },
+};
+
+static const struct command *find_command(const char *name)
+{
+	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+		if (strcmp(commands[i].name, name) == 0)
+			return &commands[i];
+	return NULL;
+}
+
+const char *cli_usage(const char *cmd)
+{
+	const struct command *c = find_command(cmd);
+	return c ? c->usage : NULL;
+}
+
+static void print_overview(FILE *f)
+{
+	fprintf(f, "usage: tunetab <command> [options]\n"
+		   "       tunetab --version | --help\n\n"
+		   "Kernel tuning tables for FlashInfer's MoE GEMMs, for every GPU.\n\ncommands:\n");
+	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+		fprintf(f, "  %-11s %s\n", commands[i].name, commands[i].summary);
+	fprintf(f, "\nexit codes: 0 ok, 1 findings or invalid input, 2 usage error, "
+		   "3 script error,\n            4 GPU/CUDA error, 5 internal error\n"
+		   "Run 'tunetab help COMMAND' for a command's options.\n");
+}
+
+int cmd_help(int argc, char **argv)
+{
+	if (argc < 2) {
+		print_overview(stdout);
+		return TT_OK;
+	}
+	const struct command *c = find_command(argv[1]);
+	if (!c)
+		return cli_error(TT_USAGE, "unknown command '%s' (see 'tunetab help')", argv[1]);
+	printf("usage: tunetab %s %s\n\n%s\n", c->name, c->usage, c->summary);
+	if (c->help)
+		printf("\n%s\n", c->help);
+	return TT_OK;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		print_overview(stderr);
+		return TT_USAGE;
+	}
+	const char *name = argv[1];
+	if (strcmp(name, "--version") == 0 || strcmp(name, "version") == 0) {
+		printf("tunetab %s\n", TUNETAB_VERSION);
+		return TT_OK;
+	}
+	if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0)
+		name = "help";
+	const struct command *c = find_command(name);
+	if (!c)
+		return cli_error(TT_USAGE, "unknown command '%s' (see 'tunetab help')", name);
+	if (c->fn != cmd_help && cli_wants_help(argc - 1, argv + 1))
+		return TT_OK;
+	return c->fn(argc - 1, argv + 1);
+}

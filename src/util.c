@@ -1,0 +1,322 @@
+/* util.c: memory, string buffers, files and small string helpers. */
+#include "util.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static void oom(void)
+{
+	fputs("tunetab: error: out of memory\n", stderr);
+	abort();
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (!p)
+		oom();
+	return p;
+}
+
+void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+	if (!p)
+		oom();
+	return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+	if (!q)
+		oom();
+	return q;
+}
+
+char *xstrdup(const char *s)
+{
+	return xstrndup(s, strlen(s));
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+	char *p = xmalloc(n + 1);
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+char *xvasprintf(const char *fmt, va_list ap)
+{
+	va_list cp;
+	va_copy(cp, ap);
+	int n = vsnprintf(NULL, 0, fmt, cp);
+	va_end(cp);
+	if (n < 0)
+		oom();
+	char *p = xmalloc((size_t)n + 1);
+	vsnprintf(p, (size_t)n + 1, fmt, ap);
+	return p;
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *p = xvasprintf(fmt, ap);
+	va_end(ap);
+	return p;
+}
+
+void sb_init(struct strbuf *sb)
+{
+	sb->buf = NULL;
+	sb->len = sb->alloc = 0;
+}
+
+void sb_grow(struct strbuf *sb, size_t extra)
+{
+	if (sb->len + extra + 1 <= sb->alloc)
+		return;
+	size_t want = sb->alloc ? sb->alloc : 64;
+	while (want < sb->len + extra + 1)
+		want *= 2;
+	sb->buf = xrealloc(sb->buf, want);
+	sb->alloc = want;
+}
+
+void sb_add(struct strbuf *sb, const void *data, size_t n)
+{
+	sb_grow(sb, n);
+	memcpy(sb->buf + sb->len, data, n);
+	sb->len += n;
+	sb->buf[sb->len] = '\0';
+}
+
+void sb_adds(struct strbuf *sb, const char *s)
+{
+	sb_add(sb, s, strlen(s));
+}
+
+void sb_addc(struct strbuf *sb, char c)
+{
+	sb_grow(sb, 1);
+	sb->buf[sb->len++] = c;
+	sb->buf[sb->len] = '\0';
+}
+
+void sb_addf(struct strbuf *sb, const char *fmt, ...)
+{
+	va_list ap, cp;
+	va_start(ap, fmt);
+	va_copy(cp, ap);
+	int n = vsnprintf(NULL, 0, fmt, cp);
+	va_end(cp);
+	if (n < 0)
+		oom();
+	sb_grow(sb, (size_t)n);
+	vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, ap);
+	sb->len += (size_t)n;
+	va_end(ap);
+}
+
+void sb_reset(struct strbuf *sb)
+{
+	sb->len = 0;
+	if (sb->buf)
+		sb->buf[0] = '\0';
+}
+
+char *sb_detach(struct strbuf *sb)
+{
+	char *p = sb->buf ? sb->buf : xstrdup("");
+	sb_init(sb);
+	return p;
+}
+
+void sb_release(struct strbuf *sb)
+{
+	free(sb->buf);
+	sb_init(sb);
+}
+
+int read_file(const char *path, size_t max, char **out, size_t *len)
+{
+	*out = NULL;
+	if (len)
+		*len = 0;
+	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+	if (!f)
+		return errno;
+	struct strbuf sb = STRBUF_INIT;
+	char chunk[65536];
+	size_t n;
+	int err = 0;
+	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
+		if (max && sb.len + n > max) {
+			err = ENOBUFS;
+			break;
+		}
+		sb_add(&sb, chunk, n);
+	}
+	if (!err && ferror(f))
+		err = EIO;
+	if (f != stdin)
+		fclose(f);
+	if (err) {
+		sb_release(&sb);
+		return err;
+	}
+	if (len)
+		*len = sb.len;
+	*out = sb_detach(&sb);
+	return 0;
+}
+
+int mkdir_p(const char *path)
+{
+	char *p = xstrdup(path);
+	int err = 0;
+	for (char *s = p + 1; ; s++) {
+		if (*s == '/' || *s == '\0') {
+			char c = *s;
+			*s = '\0';
+			if (mkdir(p, 0777) && errno != EEXIST) {
+				err = errno;
+				break;
+			}
+			*s = c;
+			if (!c)
+				break;
+		}
+	}
+	free(p);
+	return err;
+}
+
+int write_file_atomic(const char *path, const void *data, size_t len, unsigned mode)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = slash ? xstrndup(path, (size_t)(slash - path) + (slash == path)) : xstrdup(".");
+	const char *base = slash ? slash + 1 : path;
+	char *tmp = xasprintf("%s/.%s.tmpXXXXXX", dir, base);
+	struct stat st;
+	if (stat(path, &st) == 0)
+		mode = st.st_mode & 07777;
+	int err = 0;
+	int fd = mkstemp(tmp);
+	if (fd < 0) {
+		err = errno;
+		goto out;
+	}
+	const char *p = data;
+	size_t left = len;
+	while (left) {
+		ssize_t w = write(fd, p, left);
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			err = errno;
+			break;
+		}
+		p += w;
+		left -= (size_t)w;
+	}
+	if (!err && fchmod(fd, (mode_t)mode))
+		err = errno;
+	if (!err && fsync(fd))
+		err = errno;
+	if (close(fd) && !err)
+		err = errno;
+	if (!err && rename(tmp, path))
+		err = errno;
+	if (err) {
+		unlink(tmp);
+		goto out;
+	}
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY);
+	if (dfd >= 0) {
+		fsync(dfd);
+		close(dfd);
+	}
+out:
+	free(tmp);
+	free(dir);
+	return err;
+}
+
+size_t edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	size_t *row = xmalloc((lb + 1) * sizeof *row);
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		size_t diag = row[0];
+		row[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t up = row[j];
+			int same = tolower((unsigned char)a[i - 1]) == tolower((unsigned char)b[j - 1]);
+			size_t best = diag + !same;
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			row[j] = best;
+			diag = up;
+		}
+	}
+	size_t d = row[lb];
+	free(row);
+	return d;
+}
+
+int str_ieq(const char *a, const char *b)
+{
+	for (; *a && *b; a++, b++)
+		if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
+			return 0;
+	return *a == *b;
+}
+
+int str_starts(const char *s, const char *prefix)
+{
+	return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+int str_ends(const char *s, const char *suffix)
+{
+	size_t ls = strlen(s), lx = strlen(suffix);
+	return ls >= lx && memcmp(s + ls - lx, suffix, lx) == 0;
+}
+
+int parse_long(const char *s, long *out)
+{
+	if (!s || !*s || isspace((unsigned char)*s))
+		return -1;
+	char *end;
+	errno = 0;
+	long v = strtol(s, &end, 10);
+	if (errno || *end)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+char *self_exe_path(void)
+{
+	char buf[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+	if (n <= 0)
+		return NULL;
+	buf[n] = '\0';
+	return xstrdup(buf);
+}

@@ -1,0 +1,62 @@
+/* util.h: memory, string buffers, files and small string helpers shared by every module. */
+#ifndef TUNETAB_UTIL_H
+#define TUNETAB_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Allocation that never returns NULL: out of memory aborts with a message. */
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+/* printf into a fresh string; caller frees. */
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+char *xvasprintf(const char *fmt, va_list ap);
+
+/* Growable NUL-terminated byte buffer (git's strbuf, reduced). */
+struct strbuf {
+	char *buf;
+	size_t len;
+	size_t alloc;
+};
+#define STRBUF_INIT { NULL, 0, 0 }
+void sb_init(struct strbuf *sb);
+void sb_grow(struct strbuf *sb, size_t extra);
+void sb_add(struct strbuf *sb, const void *data, size_t n);
+void sb_adds(struct strbuf *sb, const char *s);
+void sb_addc(struct strbuf *sb, char c);
+void sb_addf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void sb_reset(struct strbuf *sb);
+/* Returns the buffer (never NULL) and leaves sb empty; caller frees. */
+char *sb_detach(struct strbuf *sb);
+void sb_release(struct strbuf *sb);
+
+/* Reads a whole file (at most max bytes; 0 = no limit). Returns 0 or an errno value;
+ * ENOBUFS when the file is larger than max. *out is NUL-terminated; caller frees. */
+int read_file(const char *path, size_t max, char **out, size_t *len);
+
+/* Writes data to path crash-safely: a temp file in the same folder, fsync, rename,
+ * then fsync of the folder. Keeps the mode of an existing target, else uses mode.
+ * Returns 0 or an errno value; on failure the target is untouched and no temp file remains. */
+int write_file_atomic(const char *path, const void *data, size_t len, unsigned mode);
+
+/* Creates a folder and its parents (mode 0777 & ~umask). Returns 0 or errno. */
+int mkdir_p(const char *path);
+
+/* Case-insensitive Levenshtein distance (ASCII). */
+size_t edit_distance(const char *a, const char *b);
+int str_ieq(const char *a, const char *b);
+int str_starts(const char *s, const char *prefix);
+int str_ends(const char *s, const char *suffix);
+/* Parses a full decimal integer (optional sign); returns 0 on success. */
+int parse_long(const char *s, long *out);
+
+/* Path of the running executable, or NULL; caller frees. */
+char *self_exe_path(void);
+
+#endif
