@@ -102,6 +102,8 @@ int device_load_file(const char *path, struct device_profile **out, struct diags
 	if (strcmp(p->id, file_stem(path, stem, sizeof stem)))
 		rc = yaml_error_at(d, path, "device.id", "id '%s' differs from the file name '%s'",
 				   p->id, stem);
+	if (strcmp(p->name, "null") == 0 || strcmp(p->name, "~") == 0)
+		rc = yaml_error_at(d, path, "device.name", "device name must not be null");
 	if (p->cc.major < 7 || p->cc.major > 20 || p->cc.minor > 9)
 		rc = yaml_error_at(d, path, "device.compute_capability",
 				   "compute capability %u.%u is out of range", p->cc.major, p->cc.minor);

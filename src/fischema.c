@@ -346,8 +346,16 @@ size_t fischema_buckets(const struct fi_schema *s, unsigned max_tokens, unsigned
 			unsigned upto = ph->upto ? ph->upto : max_tokens;
 			if (upto > max_tokens)
 				upto = max_tokens;
-			if (ph->step && x < lower + ph->step)
-				x = lower + ph->step;
+			if (p > 0) {
+				/* each phase starts one step (or the next power of two) above the last */
+				if (ph->step) {
+					x = lower + ph->step;
+				} else {
+					x = 1;
+					while (x <= lower)
+						x *= 2;
+				}
+			}
 			while (x <= upto && x < max_tokens) {
 				if (n == alloc)
 					v = xrealloc(v, (alloc *= 2) * sizeof *v);

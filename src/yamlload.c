@@ -151,9 +151,13 @@ int yamldoc_load(const char *path, const cyaml_schema_value_t *schema, void **ou
 	};
 	cyaml_err_t e = cyaml_load_data((const uint8_t *)text, len, &cfg, schema, out, NULL);
 	free(text);
-	if (e == CYAML_OK) {
+	if (e == CYAML_OK && *out) {
 		sb_release(&cap.first);
 		return TT_OK;
+	}
+	if (e == CYAML_OK) {
+		sb_release(&cap.first);
+		return diag_error(d, TT_INVALID, "yaml-schema", path, 1, 1, "empty document");
 	}
 	*out = NULL;
 	struct strbuf msg = STRBUF_INIT;
@@ -185,9 +189,15 @@ void yamldoc_free(const cyaml_schema_value_t *schema, void *doc)
 struct frame {
 	int is_seq;
 	long index;      /* next sequence index */
-	int want_key;    /* mapping: next scalar is a key */
-	size_t path_len; /* length of the path prefix of this container */
+	int want_key;    /* mapping: next node is a key */
+	char *path;      /* path of this container */
+	char *key_path;  /* mapping: path of the current key's value */
 };
+
+static char *child_path(const char *parent, const char *key)
+{
+	return *parent ? xasprintf("%s.%s", parent, key) : xstrdup(key);
+}
 
 int yaml_locate(const char *path, const char *ypath, int *line, int *col)
 {
@@ -199,62 +209,74 @@ int yaml_locate(const char *path, const char *ypath, int *line, int *col)
 	yaml_parser_initialize(&p);
 	yaml_parser_set_input_file(&p, f);
 	struct frame st[64];
-	int depth = 0;
-	struct strbuf cur = STRBUF_INIT;
-	sb_adds(&cur, "");
-	int found = -1;
+	int depth = 0, found = -1;
 	yaml_event_t ev;
 	while (found && yaml_parser_parse(&p, &ev)) {
 		int end = ev.type == YAML_STREAM_END_EVENT;
 		int is_node = ev.type == YAML_SCALAR_EVENT || ev.type == YAML_MAPPING_START_EVENT ||
 			      ev.type == YAML_SEQUENCE_START_EVENT || ev.type == YAML_ALIAS_EVENT;
-		if (is_node && depth > 0) {
+		char *node = NULL;
+		if (is_node && depth == 0) {
+			node = xstrdup("");
+		} else if (is_node) {
 			struct frame *fr = &st[depth - 1];
-			cur.len = fr->path_len;
-			cur.buf[cur.len] = '\0';
 			if (fr->is_seq) {
-				sb_addf(&cur, "[%ld]", fr->index++);
+				node = xasprintf("%s[%ld]", fr->path, fr->index++);
 			} else if (fr->want_key) {
-				if (ev.type == YAML_SCALAR_EVENT) {
-					if (cur.len)
-						sb_addc(&cur, '.');
-					sb_adds(&cur, (const char *)ev.data.scalar.value);
-					if (strcmp(cur.buf, ypath) == 0) {
-						*line = (int)ev.start_mark.line + 1;
-						*col = (int)ev.start_mark.column + 1;
-					}
-				}
 				fr->want_key = 0;
-				fr->path_len = fr->path_len; /* key path kept in cur for the value */
-				yaml_event_delete(&ev);
-				continue;
+				free(fr->key_path);
+				fr->key_path = child_path(fr->path, ev.type == YAML_SCALAR_EVENT
+							    ? (const char *)ev.data.scalar.value : "?");
+				if (strcmp(fr->key_path, ypath) == 0 && !*line) {
+					/* remember the key; the value's position wins below */
+					*line = (int)ev.start_mark.line + 1;
+					*col = (int)ev.start_mark.column + 1;
+				}
+				if (ev.type == YAML_SCALAR_EVENT || ev.type == YAML_ALIAS_EVENT) {
+					yaml_event_delete(&ev);
+					continue;
+				}
+				node = xstrdup("?");
 			} else {
 				fr->want_key = 1;
-			}
-			if (strcmp(cur.buf, ypath) == 0) {
-				*line = (int)ev.start_mark.line + 1;
-				*col = (int)ev.start_mark.column + 1;
-				found = 0;
+				node = xstrdup(fr->key_path ? fr->key_path : "?");
 			}
 		}
+		if (node && strcmp(node, ypath) == 0) {
+			*line = (int)ev.start_mark.line + 1;
+			*col = (int)ev.start_mark.column + 1;
+			found = 0;
+		}
 		if (ev.type == YAML_MAPPING_START_EVENT || ev.type == YAML_SEQUENCE_START_EVENT) {
-			if (depth == 64)
+			if (depth == 64) {
+				free(node);
+				yaml_event_delete(&ev);
 				break;
+			}
 			st[depth].is_seq = ev.type == YAML_SEQUENCE_START_EVENT;
 			st[depth].index = 0;
 			st[depth].want_key = 1;
-			st[depth].path_len = cur.len;
+			st[depth].path = node;
+			st[depth].key_path = NULL;
 			depth++;
+			node = NULL;
 		} else if (ev.type == YAML_MAPPING_END_EVENT || ev.type == YAML_SEQUENCE_END_EVENT) {
 			depth--;
+			free(st[depth].path);
+			free(st[depth].key_path);
 		}
+		free(node);
 		yaml_event_delete(&ev);
 		if (end)
 			break;
 	}
+	while (depth > 0) {
+		depth--;
+		free(st[depth].path);
+		free(st[depth].key_path);
+	}
 	if (found && *line)
-		found = 0; /* matched a key whose value we never reached */
-	sb_release(&cur);
+		found = 0;
 	yaml_parser_delete(&p);
 	fclose(f);
 	return found;

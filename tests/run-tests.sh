@@ -1,0 +1,97 @@
+#!/bin/sh
+# run-tests.sh BUILD_DIR [gpu]: every test of `make test` (or `make test-gpu`), one line per
+# failure and a closing "N passed, N failed, N skipped".
+#   unit tests          BUILD_DIR/unit_tests
+#   data check          every YAML file under configs/ and schemas/ (tunetab check-data)
+#   broken data         tests/data/yaml/*.yaml against their *.expected golden files
+#   CLI scripts         tests/cli/NNN-*.sh against NNN-*.expected
+#   GPU scripts         tests/gpu/NNN-*.sh (skipped, and said so, without a GPU)
+# UPDATE=1 rewrites the golden files instead of comparing.
+set -u
+BUILD=$1
+MODE=${2:-all}
+ROOT=$(pwd)
+TUNETAB=$ROOT/$BUILD/tunetab
+export ROOT TUNETAB LC_ALL=C
+TT_TMP=$(mktemp -d)
+export TT_TMP
+trap 'rm -rf "$TT_TMP"' EXIT
+pass=0 fail=0 skip=0
+ok() { pass=$((pass + 1)); [ -n "${VERBOSE:-}" ] && echo "ok   $1"; return 0; }
+bad() { fail=$((fail + 1)); echo "FAIL $1"; }
+
+# Golden comparison: $1 name, $2 expected file, $3 actual file.
+golden() {
+    if [ -n "${UPDATE:-}" ]; then
+        cp "$3" "$2"
+        ok "$1"
+    elif [ -f "$2" ] && cmp -s "$2" "$3"; then
+        ok "$1"
+    else
+        bad "$1"
+        if [ -f "$2" ]; then diff -u "$2" "$3" | head -40; else echo "  (no golden file $2)"; fi
+    fi
+}
+
+have_gpu=0
+if "$TUNETAB" detect >/dev/null 2>&1; then have_gpu=1; fi
+
+if [ "$MODE" != gpu ]; then
+    # unit tests
+    if "$BUILD/unit_tests" >"$TT_TMP/unit.out" 2>"$TT_TMP/unit.err"; then :; fi
+    line=$(grep -E '^unit: [0-9]+ passed, [0-9]+ failed' "$TT_TMP/unit.out" || true)
+    if [ -z "$line" ]; then
+        bad "unit tests (no summary line)"
+        cat "$TT_TMP/unit.err"
+    else
+        p=$(echo "$line" | sed 's/unit: \([0-9]*\) passed.*/\1/')
+        f=$(echo "$line" | sed 's/.* \([0-9]*\) failed/\1/')
+        pass=$((pass + p))
+        fail=$((fail + f))
+        [ "$f" -gt 0 ] && cat "$TT_TMP/unit.err"
+    fi
+
+    # every YAML data file, strictly
+    if "$TUNETAB" check-data >"$TT_TMP/cd.out" 2>&1; then ok "check-data"; else bad "check-data"; cat "$TT_TMP/cd.out"; fi
+
+    # broken data files and their exact diagnostics
+    for f in tests/data/yaml/*.yaml; do
+        [ -e "$f" ] || continue
+        {
+            set +e
+            "$TUNETAB" check-data "$f" 2>&1
+            echo "[exit $?]"
+            set -e
+        } >"$TT_TMP/actual" 2>&1
+        golden "$f" "${f%.yaml}.expected" "$TT_TMP/actual"
+    done
+
+    # CLI scripts
+    for t in tests/cli/[0-9]*.sh; do
+        [ -e "$t" ] || continue
+        if grep -q '^# requires: nogpu' "$t" && [ "$have_gpu" = 1 ]; then
+            skip=$((skip + 1)); echo "skip $t (needs a machine without GPU)"; continue
+        fi
+        (cd "$TT_TMP" && sh "$ROOT/$t") >"$TT_TMP/actual" 2>&1
+        golden "$t" "${t%.sh}.expected" "$TT_TMP/actual"
+    done
+fi
+
+# GPU scripts
+for t in tests/gpu/[0-9]*.sh; do
+    [ -e "$t" ] || continue
+    if [ "$have_gpu" = 0 ]; then
+        skip=$((skip + 1))
+        echo "skip $t (no GPU on this machine; run 'make test-gpu' where one is)"
+        [ "$MODE" = gpu ] && bad "$t: make test-gpu needs a GPU"
+        continue
+    fi
+    if (cd "$TT_TMP" && sh "$ROOT/$t") >"$TT_TMP/gpu.out" 2>&1; then
+        ok "$t"; [ -n "${VERBOSE:-}" ] && cat "$TT_TMP/gpu.out"
+    else
+        bad "$t"; cat "$TT_TMP/gpu.out"
+    fi
+done
+
+echo "$pass passed, $fail failed, $skip skipped"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,134 @@
+/* test_fischema.c: FlashInfer schemas: ranges, buckets, bundled file names
+ * (flashinfer-formats.md §1.1, §3.2). */
+#include <stdlib.h>
+
+#include "fischema.h"
+#include "ttest.h"
+
+static struct fischema_set schemas;
+static int loaded;
+
+static const struct fi_schema *at(const char *version)
+{
+	if (!loaded) {
+		struct diags d = DIAGS_INIT;
+		CHECK_INT(fischema_load_dir("schemas/flashinfer", &schemas, &d), 0);
+		CHECK_INT(d.n, 0);
+		diags_release(&d);
+		loaded = 1;
+	}
+	struct fi_version v;
+	CHECK(version_parse(version, &v) == 0);
+	return fischema_find(&schemas, &v, NULL);
+}
+
+TEST(schema_ranges_cover_0_2_9_to_0_6_18)
+{
+	static const char *const every[] = {
+		"0.2.9", "0.2.10", "0.2.11", "0.3.0", "0.4.0", "0.5.2", "0.5.3", "0.6.0", "0.6.6",
+		"0.6.7", "0.6.8", "0.6.9", "0.6.10", "0.6.11", "0.6.12", "0.6.13", "0.6.14",
+		"0.6.15", "0.6.16", "0.6.17", "0.6.18rc1", "0.6.18rc2", "0.6.18",
+	};
+	for (size_t i = 0; i < sizeof every / sizeof every[0]; i++)
+		CHECK(at(every[i]) != NULL);
+	CHECK(at("0.2.8") == NULL);
+	bool newer;
+	struct fi_version v;
+	version_parse("0.7.0", &v);
+	CHECK(fischema_find(&schemas, &v, &newer) != NULL && newer);
+}
+
+TEST(schema_key_forms_by_version)
+{
+	CHECK_INT(at("0.4.0")->key.tuple, 3);
+	CHECK_INT(at("0.6.12")->key.tuple, 3);
+	CHECK_INT(at("0.6.13")->key.tuple, 4);
+	CHECK_INT(at("0.6.13")->key.extras, EXTRAS_EMPTY);
+	CHECK_INT(at("0.6.18rc1")->key.extras, EXTRAS_EMPTY);
+	CHECK_INT(at("0.6.18")->key.extras, EXTRAS_MOE_CUTLASS_20);
+	CHECK_INT(at("0.6.18")->key.extras_fields_count, 20);
+	CHECK_STR(at("0.6.18")->key.extras_fields[17].name, "activation_type");
+	CHECK_INT(at("0.5.2")->tactics.numbering, TN_SHARED);
+	CHECK_INT(at("0.5.3")->tactics.numbering, TN_SPLIT_RELATIVE);
+	CHECK_INT(at("0.6.14")->tactics.numbering, TN_SPLIT_RELATIVE);
+	CHECK_INT(at("0.6.15")->tactics.numbering, TN_SPLIT_ABSOLUTE);
+	CHECK(!at("0.6.6")->json_cache.supported);
+	CHECK(at("0.6.7")->json_cache.supported);
+	CHECK_INT(at("0.6.10")->json_cache.metadata_count, 5);
+	CHECK_INT(at("0.6.11")->json_cache.metadata_count, 6);
+	CHECK_INT(at("0.6.15")->json_cache.mismatch, MISMATCH_STRICT);
+	CHECK_INT(at("0.6.16")->json_cache.mismatch, MISMATCH_HARD_SOFT);
+	CHECK_INT(at("0.6.18")->json_cache.reserved_count, 3);
+}
+
+TEST(bundled_file_names)
+{
+	char *s = fischema_bundled_name(at("0.2.9"), "0.2.9", "NVIDIA B200");
+	CHECK_STR(s, "v0_2_9_trtllm_fused_moe_NVIDIA_B200.py");
+	free(s);
+	s = fischema_bundled_name(at("0.2.10"), "0.2.10", "NVIDIA B200");
+	CHECK_STR(s, "v0_2_10_trtllm_fused_moe_NVIDIA_B200.py");
+	free(s);
+	s = fischema_bundled_name(at("0.6.18"), "0.6.18", "NVIDIA H100 80GB HBM3");
+	CHECK_STR(s, "v0_1_trtllm_fused_moe_NVIDIA_H100_80GB_HBM3.py");
+	free(s);
+	s = fischema_bundled_name(at("0.4.0"), "0.4.0", "NVIDIA A100-SXM4-80GB");
+	CHECK_STR(s, "v0_1_trtllm_fused_moe_NVIDIA_A100-SXM4-80GB.py");
+	free(s);
+}
+
+TEST(hybrid_buckets_match_reference)
+{
+	/* §3.2: the 21 buckets for 8192, 22 for 16384. */
+	static const unsigned want[] = { 1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 768, 1024, 1280,
+					  1536, 1792, 2048, 2560, 3072, 3584, 4096, 8192 };
+	unsigned *b;
+	size_t n = fischema_buckets(at("0.6.18"), 8192, &b);
+	CHECK_INT(n, 21);
+	for (size_t i = 0; i < n && i < 21; i++)
+		CHECK_INT(b[i], want[i]);
+	free(b);
+	n = fischema_buckets(at("0.6.10"), 16384, &b);
+	CHECK_INT(n, 22);
+	CHECK_INT(b[n - 1], 16384);
+	CHECK_INT(b[n - 2], 8192);
+	free(b);
+	n = fischema_buckets(at("0.6.10"), 10000, &b);
+	CHECK_INT(b[n - 1], 10000);
+	CHECK_INT(b[n - 2], 8192);
+	free(b);
+	n = fischema_buckets(at("0.6.10"), 100, &b);
+	CHECK_INT(n, 8);
+	CHECK_INT(b[n - 1], 100);
+	free(b);
+}
+
+TEST(token_mapping_by_version)
+{
+	const struct fi_schema *h = at("0.6.18");
+	CHECK_INT(fischema_map_tokens(h, 8192, 3), 4);
+	CHECK_INT(fischema_map_tokens(h, 8192, 300), 512);
+	CHECK_INT(fischema_map_tokens(h, 8192, 600), 768);
+	CHECK_INT(fischema_map_tokens(h, 8192, 1000), 1024);
+	CHECK_INT(fischema_map_tokens(h, 8192, 5000), 8192);
+	CHECK_INT(fischema_map_tokens(h, 8192, 100000), 8192);
+	const struct fi_schema *p = at("0.4.0");
+	CHECK_INT(fischema_map_tokens(p, 8192, 3), 2);
+	CHECK_INT(fischema_map_tokens(p, 8192, 1000), 512);
+	CHECK_INT(fischema_map_tokens(p, 8192, 100000), 8192);
+	unsigned *b;
+	size_t n = fischema_buckets(p, 16384, &b);
+	CHECK_INT(n, 15);
+	CHECK_INT(b[0], 1);
+	CHECK_INT(b[14], 16384);
+	free(b);
+}
+
+TTEST_SUITE(fischema_tests) = {
+	{ "schema_ranges_cover_0_2_9_to_0_6_18", schema_ranges_cover_0_2_9_to_0_6_18 },
+	{ "schema_key_forms_by_version", schema_key_forms_by_version },
+	{ "bundled_file_names", bundled_file_names },
+	{ "hybrid_buckets_match_reference", hybrid_buckets_match_reference },
+	{ "token_mapping_by_version", token_mapping_by_version },
+	TTEST_END
+};
