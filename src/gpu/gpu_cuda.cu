@@ -65,7 +65,17 @@ extern "C" int gpu_query(struct gpu_info **out, int *n, struct gpu_env *env, cha
 				 : "no device is visible; check CUDA_VISIBLE_DEVICES");
 		return TT_GPU;
 	}
-	CHECK(e);
+	if (e != cudaSuccess) {
+		/* Seen on a freshly started H200 machine: cudaErrorMemoryAllocation from the first
+		 * cudaGetDeviceCount while the driver came up; a second process a few seconds
+		 * later succeeded. Say so rather than leave a bare error name. */
+		snprintf(err, errlen, "%s:%d: %s (%s) in 'cudaGetDeviceCount(&count)'%s", __FILE__,
+			 __LINE__, cudaGetErrorName(e), cudaGetErrorString(e),
+			 e == cudaErrorMemoryAllocation || e == cudaErrorInitializationError
+				 ? "; the driver may still be initialising the GPU: retry in a few seconds"
+				 : "");
+		return TT_GPU;
+	}
 	struct gpu_info *v = (struct gpu_info *)calloc((size_t)count, sizeof *v);
 	if (!v) {
 		snprintf(err, errlen, "out of memory");
