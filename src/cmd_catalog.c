@@ -44,7 +44,7 @@ static void print_stage(const char *title, const struct tactic *t, size_t n)
 		snprintf(stages, sizeof stages, "%d", x->stages);
 		printf("%5d %5d  %-14s %5d %5d  %-7s %-3s  %-13s %-7s %-4s %-3s %-6s %s%s%s\n", x->id,
 		       x->local, tile, x->k_bytes, x->k_elems, cl,
-		       x->sm80_style || x->sm_version < 100 ? "-" : x->mma == MMA_2SM ? "2SM" : "1SM", dyn,
+		       x->sm80_style || x->sm_version < 100 || x->sm_version >= 120 ? "-" : x->mma == MMA_2SM ? "2SM" : "1SM", dyn,
 		       x->sm80_style ? "sm80" : x->epilogue == EPI_NO_SMEM ? "no_smem" : "tma",
 		       x->swap_ab ? "yes" : x->tokens_on_n ? "T" : "no", x->finalize ? "yes" : "no",
 		       x->stages ? stages : "-", x->dispatchable ? "yes" : "no",
