@@ -18,6 +18,10 @@ int cmd_devices(int argc, char **argv);
 int cmd_models(int argc, char **argv);
 int cmd_catalog(int argc, char **argv);
 int cmd_check_data(int argc, char **argv);
+int cmd_validate(int argc, char **argv);
+int cmd_explain(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
+int cmd_convert(int argc, char **argv);
 
 /* Usage text of a command from main.c's table (NULL when unknown). */
 const char *cli_usage(const char *cmd);

@@ -36,6 +36,27 @@ static const struct command commands[] = {
 	  "Prints the ordered CUTLASS fused-MoE candidates a tactic integer indexes for this\n"
 	  "SM, dtype and FlashInfer version, with each entry's absolute id, tile, cluster,\n"
 	  "1SM/2SM, swap_ab, finalize and whether it can be dispatched." },
+	{ "validate", cmd_validate, 0, "check tuning tables against a FlashInfer version's rules",
+	  "FILE... [--flashinfer VERSION] [--device NAME] [--dtype D] "
+	  "[--format text|json|github|junit] [--strict] [--quiet]",
+	  "Reads bundled modules (v…_trtllm_fused_moe_<DEVICE>.py) and JSON autotune caches and\n"
+	  "applies every rule the target FlashInfer version applies when it finds, keys and\n"
+	  "uses a table. Version: --flashinfer, else the JSON _metadata.flashinfer_version, else\n"
+	  "the newest known. Device: --device, else the file name, else _metadata.gpu.\n"
+	  "Exit 1 on any error (or warning with --strict). README 'Checks' lists every check id." },
+	{ "explain", cmd_explain, 0, "decode every entry of a table: bucket, shapes, dtype, tactic",
+	  "FILE [--flashinfer VERSION] [--device NAME] [--dtype D]",
+	  "Per entry: GEMM stage, token bucket, hidden size, experts, intermediate size, dtype\n"
+	  "packing, and the tactic's config (tile, cluster, 1SM/2SM, swap_ab, finalize) for the\n"
+	  "device and version; then the token buckets covered per shape family." },
+	{ "diff", cmd_diff, 0, "entries added, removed and changed between two tables",
+	  "A B [--flashinfer VERSION] [--device NAME] [--dtype D]",
+	  "Compares two tables by key, with decoded tactics on both sides. Exit 1 when they differ." },
+	{ "convert", cmd_convert, 0, "rewrite a table as a bundled module or a JSON cache",
+	  "IN -o OUT [--to py|json] [--metadata KEY=VALUE]... [--no-generation]",
+	  "Reads a module or JSON cache and writes it in FlashInfer's own layout: the ruff/black\n"
+	  "module or json.dump(indent=2) with _metadata (unknown fields \"*\") and _generation.\n"
+	  "The output is written to a temporary file and renamed: never half-written." },
 	{ "check-data", cmd_check_data, 0, "load and check tunetab's YAML data files",
 	  "[FILE...]",
 	  "Loads every YAML file under configs/ and schemas/ (or the files given, by their\n"

@@ -1,0 +1,255 @@
+/* cmd_validate.c: `tunetab validate`: check tables against the rules of a FlashInfer version,
+ * as text, JSON lines, GitHub annotations or JUnit XML. */
+#include <getopt.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "table.h"
+#include "util.h"
+#include "validate.h"
+
+enum fmt { FMT_TEXT, FMT_JSON, FMT_GITHUB, FMT_JUNIT };
+
+static void xml_escape(const char *s, struct strbuf *out)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '<': sb_adds(out, "&lt;"); break;
+		case '>': sb_adds(out, "&gt;"); break;
+		case '&': sb_adds(out, "&amp;"); break;
+		case '"': sb_adds(out, "&quot;"); break;
+		default:
+			if ((unsigned char)*s < 0x20 && *s != '\n' && *s != '\t')
+				sb_addf(out, "&#x%x;", (unsigned char)*s);
+			else
+				sb_addc(out, *s);
+		}
+	}
+}
+
+/* GitHub workflow commands need %, CR and LF escaped in messages, plus , and : in properties. */
+static void gh_escape(const char *s, int prop, struct strbuf *out)
+{
+	for (; *s; s++) {
+		if (*s == '%')
+			sb_adds(out, "%25");
+		else if (*s == '\r')
+			sb_adds(out, "%0D");
+		else if (*s == '\n')
+			sb_adds(out, "%0A");
+		else if (prop && *s == ':')
+			sb_adds(out, "%3A");
+		else if (prop && *s == ',')
+			sb_adds(out, "%2C");
+		else
+			sb_addc(out, *s);
+	}
+}
+
+static void print_text(const struct diags *d, const char *path)
+{
+	for (size_t i = 0; i < d->n; i++) {
+		const struct diag *x = &d->v[i];
+		const char *file = x->file ? x->file : path;
+		if (x->line)
+			printf("%s:%d:%d: %s: %s [%s]\n", file, x->line, x->col, diag_sev_name(x->sev),
+			       x->msg, x->id);
+		else
+			printf("%s: %s: %s [%s]\n", file, diag_sev_name(x->sev), x->msg, x->id);
+	}
+}
+
+static void print_json(const struct diags *d, const char *path)
+{
+	for (size_t i = 0; i < d->n; i++) {
+		const struct diag *x = &d->v[i];
+		json_t *o = json_pack("{s:s, s:i, s:i, s:s, s:s, s:s}", "file", x->file ? x->file : path,
+				      "line", x->line, "col", x->col, "severity",
+				      diag_sev_name(x->sev), "check", x->id, "message", x->msg);
+		char *s = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
+		printf("%s\n", s);
+		free(s);
+		json_decref(o);
+	}
+}
+
+static void print_github(const struct diags *d, const char *path)
+{
+	struct strbuf sb = STRBUF_INIT;
+	for (size_t i = 0; i < d->n; i++) {
+		const struct diag *x = &d->v[i];
+		sb_reset(&sb);
+		sb_addf(&sb, "::%s file=", x->sev == SEV_ERROR ? "error" : x->sev == SEV_WARNING
+									 ? "warning" : "notice");
+		gh_escape(x->file ? x->file : path, 1, &sb);
+		if (x->line)
+			sb_addf(&sb, ",line=%d,col=%d", x->line, x->col);
+		sb_adds(&sb, ",title=tunetab ");
+		gh_escape(x->id, 1, &sb);
+		sb_adds(&sb, "::");
+		gh_escape(x->msg, 0, &sb);
+		printf("%s\n", sb.buf);
+	}
+	sb_release(&sb);
+}
+
+struct junit_case {
+	char *name;
+	struct strbuf failures, out;
+	size_t errors;
+};
+
+static void junit_add(struct junit_case *jc, const struct diags *d, const char *path)
+{
+	jc->name = xstrdup(path);
+	sb_init(&jc->failures);
+	sb_init(&jc->out);
+	for (size_t i = 0; i < d->n; i++) {
+		const struct diag *x = &d->v[i];
+		struct strbuf *b = x->sev == SEV_ERROR ? &jc->failures : &jc->out;
+		jc->errors += x->sev == SEV_ERROR;
+		sb_addf(b, "%s:%d:%d: %s: %s [%s]\n", x->file ? x->file : path, x->line, x->col,
+			diag_sev_name(x->sev), x->msg, x->id);
+	}
+}
+
+static void print_junit(struct junit_case *cs, size_t n)
+{
+	size_t failures = 0;
+	for (size_t i = 0; i < n; i++)
+		failures += cs[i].errors > 0;
+	struct strbuf sb = STRBUF_INIT;
+	sb_addf(&sb, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		     "<testsuites name=\"tunetab validate\" tests=\"%zu\" failures=\"%zu\">\n"
+		     "  <testsuite name=\"tunetab validate\" tests=\"%zu\" failures=\"%zu\">\n",
+		n, failures, n, failures);
+	for (size_t i = 0; i < n; i++) {
+		sb_adds(&sb, "    <testcase classname=\"tunetab.validate\" name=\"");
+		xml_escape(cs[i].name, &sb);
+		sb_adds(&sb, "\">\n");
+		if (cs[i].errors) {
+			sb_addf(&sb, "      <failure type=\"validation\" message=\"%zu error%s\">",
+				cs[i].errors, cs[i].errors == 1 ? "" : "s");
+			xml_escape(cs[i].failures.buf, &sb);
+			sb_adds(&sb, "</failure>\n");
+		}
+		if (cs[i].out.len) {
+			sb_adds(&sb, "      <system-out>");
+			xml_escape(cs[i].out.buf, &sb);
+			sb_adds(&sb, "</system-out>\n");
+		}
+		sb_adds(&sb, "    </testcase>\n");
+		free(cs[i].name);
+		sb_release(&cs[i].failures);
+		sb_release(&cs[i].out);
+	}
+	sb_adds(&sb, "  </testsuite>\n</testsuites>\n");
+	fputs(sb.buf, stdout);
+	sb_release(&sb);
+}
+
+int cmd_validate(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "flashinfer", required_argument, NULL, 'f' }, { "device", required_argument, NULL, 'd' },
+		{ "format", required_argument, NULL, 'F' },     { "strict", no_argument, NULL, 's' },
+		{ "dtype", required_argument, NULL, 't' },      { "quiet", no_argument, NULL, 'q' },
+		{ 0 },
+	};
+	struct validate_opts vo = { .dtype = -1 };
+	enum fmt fmt = FMT_TEXT;
+	int strict = 0, quiet = 0, c;
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "q", opts, NULL)) != -1) {
+		switch (c) {
+		case 'f': vo.flashinfer = optarg; break;
+		case 'd': vo.device = optarg; break;
+		case 's': strict = 1; break;
+		case 'q': quiet = 1; break;
+		case 't': {
+			enum dtype dt;
+			if (dtype_parse(optarg, &dt))
+				return cli_usage_error("validate", "unknown dtype '%s'", optarg);
+			vo.dtype = (int)dt;
+			break;
+		}
+		case 'F':
+			if (!strcmp(optarg, "text")) fmt = FMT_TEXT;
+			else if (!strcmp(optarg, "json")) fmt = FMT_JSON;
+			else if (!strcmp(optarg, "github")) fmt = FMT_GITHUB;
+			else if (!strcmp(optarg, "junit")) fmt = FMT_JUNIT;
+			else return cli_usage_error("validate", "unknown format '%s' (text, json, github, junit)", optarg);
+			break;
+		default:
+			return cli_usage_error("validate", "unknown option or missing value '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind >= argc)
+		return cli_usage_error("validate", "no file given");
+	struct tt_data data;
+	int rc = cli_load_data(&data, DATA_DEVICES | DATA_CATALOGS | DATA_SCHEMAS);
+	if (rc)
+		return rc;
+	struct validate_data vd = { &data.devices, &data.catalogs, &data.schemas };
+	int worst = TT_OK;
+	size_t nfiles = (size_t)(argc - optind);
+	struct junit_case *cases = xcalloc(nfiles, sizeof *cases);
+	size_t total_err = 0, total_warn = 0;
+	for (size_t f = 0; f < nfiles; f++) {
+		const char *path = argv[optind + (int)f];
+		struct table t;
+		struct diags d = DIAGS_INIT;
+		struct validate_result r = { 0 };
+		int frc = table_read(path, &t, &d);
+		if (frc == TT_OK) {
+			frc = validate_table(&vd, &t, &vo, &r, &d);
+			if (frc == TT_USAGE) {
+				cli_print_diags(&d);
+				diags_release(&d);
+				table_release(&t);
+				worst = TT_USAGE;
+				break;
+			}
+			if (fmt == FMT_TEXT && !quiet)
+				printf("%s: FlashInfer %s (%s; rules %s), device %s%s%s%s, %zu entr%s\n",
+				       path, r.version, r.version_from, r.schema->id,
+				       r.device_name[0] ? "'" : "", r.device_name[0] ? r.device_name : "unknown",
+				       r.device_name[0] ? "' from " : "",
+				       r.device_name[0] ? r.device_from : "", r.entries,
+				       r.entries == 1 ? "y" : "ies");
+		} else if (frc == TT_INTERNAL) {
+			worst = TT_INTERNAL;
+		}
+		size_t ne = diags_count(&d, SEV_ERROR), nw = diags_count(&d, SEV_WARNING);
+		total_err += ne;
+		total_warn += nw;
+		switch (fmt) {
+		case FMT_TEXT:
+			print_text(&d, path);
+			if (!quiet)
+				printf("%s: %s: %zu error%s, %zu warning%s, %zu note%s\n", path,
+				       ne || (strict && nw) ? "FAIL" : "ok", ne, ne == 1 ? "" : "s", nw,
+				       nw == 1 ? "" : "s", diags_count(&d, SEV_NOTE),
+				       diags_count(&d, SEV_NOTE) == 1 ? "" : "s");
+			break;
+		case FMT_JSON: print_json(&d, path); break;
+		case FMT_GITHUB: print_github(&d, path); break;
+		case FMT_JUNIT: junit_add(&cases[f], &d, path); break;
+		}
+		if ((ne || (strict && nw)) && worst == TT_OK)
+			worst = TT_INVALID;
+		diags_release(&d);
+		table_release(&t);
+	}
+	if (fmt == FMT_JUNIT && worst != TT_USAGE)
+		print_junit(cases, nfiles);
+	free(cases);
+	cli_release_data(&data);
+	(void)total_err;
+	(void)total_warn;
+	return worst;
+}

@@ -1,0 +1,154 @@
+/* key.c: tuning keys parsed and decoded (flashinfer-formats.md §1.3, §3.1, §3.3). */
+#include "key.h"
+
+#include <stdio.h>
+#include <string.h>
+
+const struct pyv *key_parse(const char *key, size_t len, struct arena *a, const char *file,
+			    int line, int col, struct diags *d)
+{
+	/* positions inside the key: the key starts one column after its opening quote */
+	return pylit_parse_expr(key, len, a, file, line, col + 1, d);
+}
+
+static bool is_str(const struct pyv *v)
+{
+	return v->kind == PV_STR && memchr(v->s, '\0', v->len) == NULL;
+}
+
+int key_decode(const struct pyv *t, struct moe_key *k)
+{
+	memset(k, 0, sizeof *k);
+	if (t->kind != PV_TUPLE) {
+		snprintf(k->why, sizeof k->why, "the key is a %s, not a tuple", pyv_kind_name(t->kind));
+		return -1;
+	}
+	if (t->n != 3 && t->n != 4) {
+		snprintf(k->why, sizeof k->why, "the key is a %zu-tuple; FlashInfer keys are "
+			 "(op, runner, profile) or (op, runner, profile, extras)", t->n);
+		return -1;
+	}
+	k->tuple_len = (int)t->n;
+	if (!is_str(&t->items[0]) || !is_str(&t->items[1])) {
+		snprintf(k->why, sizeof k->why, "op and runner must be strings");
+		return -1;
+	}
+	k->op = t->items[0].s;
+	k->runner = t->items[1].s;
+	if (t->items[2].kind != PV_TUPLE) {
+		snprintf(k->why, sizeof k->why, "the profile is a %s, not a tuple of shapes",
+			 pyv_kind_name(t->items[2].kind));
+		return -1;
+	}
+	k->profile = &t->items[2];
+	for (size_t i = 0; i < k->profile->n; i++) {
+		const struct pyv *s = &k->profile->items[i];
+		if (s->kind != PV_TUPLE) {
+			snprintf(k->why, sizeof k->why, "shape %zu is a %s, not a tuple of ints", i + 1,
+				 pyv_kind_name(s->kind));
+			return -1;
+		}
+		for (size_t j = 0; j < s->n; j++)
+			if (s->items[j].kind != PV_INT) {
+				snprintf(k->why, sizeof k->why, "shape %zu holds a %s, not an int", i + 1,
+					 pyv_kind_name(s->items[j].kind));
+				return -1;
+			}
+	}
+	if (t->n == 4) {
+		if (t->items[3].kind != PV_TUPLE) {
+			snprintf(k->why, sizeof k->why, "the extras are a %s, not a tuple",
+				 pyv_kind_name(t->items[3].kind));
+			return -1;
+		}
+		k->extras = &t->items[3];
+	}
+	return 0;
+}
+
+static long long dim(const struct pyv *s, size_t i)
+{
+	return s->items[i].i;
+}
+
+static bool absent(const struct pyv *s)
+{
+	/* a None input shows as (0,) (§1.3) */
+	return s->n == 1 && s->items[0].i == 0;
+}
+
+void key_decode_moe(struct moe_key *k)
+{
+	k->moe_ok = false;
+	const struct pyv *p = k->profile;
+	if (p->n != 5) {
+		snprintf(k->why, sizeof k->why, "the profile has %zu shapes; the cutlass MoE key has 5 "
+			 "(input, fc1 weights, fc1 biases, fc2 weights, fc2 biases)", p->n);
+		return;
+	}
+	const struct pyv *in = &p->items[0], *w1 = &p->items[1], *b1 = &p->items[2],
+			 *w2 = &p->items[3], *b2 = &p->items[4];
+	if (in->n != 2 || w1->n != 3 || w2->n != 3) {
+		snprintf(k->why, sizeof k->why, "input must be 2-D and both weights 3-D "
+			 "(got %zu-D, %zu-D, %zu-D)", in->n, w1->n, w2->n);
+		return;
+	}
+	k->tokens = dim(in, 0);
+	k->in_k = dim(in, 1);
+	k->e1 = dim(w1, 0);
+	k->n1 = dim(w1, 1);
+	k->k1 = dim(w1, 2);
+	k->e2 = dim(w2, 0);
+	k->n2 = dim(w2, 1);
+	k->k2 = dim(w2, 2);
+	k->bias1 = !absent(b1);
+	k->bias2 = !absent(b2);
+	for (size_t i = 0; i < 5; i++)
+		for (size_t j = 0; j < p->items[i].n; j++)
+			if (p->items[i].items[j].i <= 0 && !(absent(&p->items[i]))) {
+				snprintf(k->why, sizeof k->why, "shape %zu has a non-positive dimension", i + 1);
+				return;
+			}
+	k->hidden = k->n2;
+	k->act_pack = k->in_k > 0 && k->hidden % k->in_k == 0 ? (int)(k->hidden / k->in_k) : 0;
+	k->w_pack = k->k1 > 0 && k->hidden % k->k1 == 0 ? (int)(k->hidden / k->k1) : 0;
+	/* gated when fc2's K, unpacked like fc1's, is half of fc1's N (§3.1) */
+	long long i2 = k->k2 * k->w_pack;
+	k->gated = k->n1 == 2 * i2;
+	k->inter = i2;
+	k->moe_ok = true;
+}
+
+const struct pyv *key_extra(const struct moe_key *k, unsigned index)
+{
+	if (!k->extras || index >= k->extras->n)
+		return NULL;
+	return &k->extras->items[index];
+}
+
+int key_dtypes(const struct moe_key *k, enum dtype out[2])
+{
+	const struct pyv *x = key_extra(k, 0), *w = key_extra(k, 1);
+	if (x && w && x->kind == PV_NAME && w->kind == PV_NAME) {
+		if (!strcmp(x->s, "torch.uint8") && (!strcmp(w->s, "torch.int64") || !strcmp(w->s, "torch.uint8")))
+			return out[0] = DT_NVFP4, 1;
+		if (!strcmp(x->s, "torch.float8_e4m3fn") && !strcmp(w->s, "torch.float8_e4m3fn"))
+			return out[0] = DT_FP8, 1;
+		if (!strcmp(x->s, "torch.bfloat16") && !strcmp(w->s, "torch.bfloat16"))
+			return out[0] = DT_BF16, 1;
+		if (!strcmp(x->s, "torch.float16") && !strcmp(w->s, "torch.float16"))
+			return out[0] = DT_FP16, 1;
+	}
+	if (!k->moe_ok)
+		return 0;
+	if (k->act_pack == 2)
+		return out[0] = DT_NVFP4, 1; /* packed fp4 activations (§3.1) */
+	if (k->act_pack == 1 && k->w_pack == 1) {
+		out[0] = DT_BF16;
+		out[1] = DT_FP8;
+		return 2;
+	}
+	if (k->act_pack == 1 && (k->w_pack == 2 || k->w_pack == 16))
+		return out[0] = DT_FP8_MXFP4, 1;
+	return 0;
+}

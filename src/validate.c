@@ -1,0 +1,802 @@
+/* validate.c: the checks of `tunetab validate` (README "Checks" lists every id). */
+#include "validate.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "key.h"
+#include "util.h"
+
+const struct check_info validate_checks[] = {
+	{ "syntax", "the file is not valid Python (module) or JSON (cache)" },
+	{ "best-configs", "the module has no 'best_configs' dict" },
+	{ "file-name", "the file name is not the one the target version imports for the device" },
+	{ "unknown-device", "the device in the file name (or _metadata.gpu) is one no known GPU reports" },
+	{ "device-mismatch", "--device, the file name and _metadata.gpu disagree" },
+	{ "never-loaded", "the target version can never load this file or hit any of its keys (reported once)" },
+	{ "key-type", "a key is not a str" },
+	{ "duplicate-key", "a key appears twice; Python keeps the last value" },
+	{ "key-syntax", "a key is not a Python tuple literal" },
+	{ "key-canonical", "a key differs from Python's str() of its own tuple, so lookups miss it" },
+	{ "key-form", "3- vs 4-tuple key, or extras, not what the target version builds" },
+	{ "extras", "extras arity or field types differ from the version's layout" },
+	{ "unknown-op", "the op is not one the version tunes with these tables" },
+	{ "unknown-runner", "the runner class does not serve the op" },
+	{ "profile-arity", "the profile does not have the op's number of input shapes" },
+	{ "shape", "inconsistent dimensions: experts in fc1/fc2, hidden size, packing, gated fc1" },
+	{ "token-bucket", "the token dimension is a value the version's bucket mapper never produces" },
+	{ "value-shape", "a value is not (runner, tactic) / [\"Runner\", tactic]" },
+	{ "runner-id", "the runner slot is not 0" },
+	{ "tactic-range", "the tactic is outside the GEMM stage's id range for the SM and dtype" },
+	{ "tactic-not-dispatchable", "the tactic exists but can never run (throws when profiled or run)" },
+	{ "tactic-relative", "a GEMM2 id this version reads as a relative (local) index" },
+	{ "no-catalog", "no tactic catalog for the device's SM and dtype in this version" },
+	{ "coverage", "token buckets missing in a shape family, or a family with one GEMM stage only" },
+	{ "json-unsupported", "the target version has no JSON cache" },
+	{ "json-top-level", "the JSON top level is not an object" },
+	{ "json-reserved", "misuse of _metadata, _records or _generation, or a '_' key read as an entry" },
+	{ "json-value", "an entry value FlashInfer's loader raises on" },
+	{ "json-metadata", "_metadata values that are not strings, missing or mismatching fields" },
+	{ "json-generation", "_generation is not the SHA-256 of the file's content" },
+	{ NULL, NULL },
+};
+
+struct vctx {
+	const struct validate_data *data;
+	const struct table *t;
+	const struct validate_opts *o;
+	struct validate_result *r;
+	struct diags *d;
+	struct fi_version v;
+	struct arena a;
+	/* tactic lists per dtype for the device's SM, expanded on demand */
+	struct tactic_list lists[DT_COUNT];
+	int list_state[DT_COUNT]; /* 0 unknown, 1 loaded, -1 none */
+	bool reported_no_catalog[DT_COUNT];
+};
+
+#define ERR(c, id, line, col, ...) diags_add((c)->d, SEV_ERROR, id, (c)->t->path, line, col, __VA_ARGS__)
+#define WARN(c, id, line, col, ...) diags_add((c)->d, SEV_WARNING, id, (c)->t->path, line, col, __VA_ARGS__)
+#define NOTE(c, id, line, col, ...) diags_add((c)->d, SEV_NOTE, id, (c)->t->path, line, col, __VA_ARGS__)
+
+static const char *base_name(const char *path)
+{
+	const char *b = strrchr(path, '/');
+	return b ? b + 1 : path;
+}
+
+/* "v0_1_trtllm_fused_moe_NVIDIA_B200.py" -> prefix "v0_1_", device part "NVIDIA_B200". */
+static bool split_bundled_name(const char *name, const char *stem, char *prefix, size_t pn,
+			       char *dev, size_t dn)
+{
+	const char *s = strstr(name, stem);
+	if (!s || !str_ends(name, ".py"))
+		return false;
+	size_t plen = (size_t)(s - name);
+	if (plen >= pn)
+		return false;
+	memcpy(prefix, name, plen);
+	prefix[plen] = '\0';
+	const char *d0 = s + strlen(stem);
+	size_t dl = strlen(d0) - 3;
+	if (dl >= dn)
+		return false;
+	memcpy(dev, d0, dl);
+	dev[dl] = '\0';
+	return true;
+}
+
+static const struct device_profile *device_by_file_part(const struct device_set *set, const char *part)
+{
+	for (size_t i = 0; i < set->n; i++) {
+		char buf[256];
+		snprintf(buf, sizeof buf, "%s", set->v[i]->name);
+		for (char *p = buf; *p; p++)
+			if (*p == ' ')
+				*p = '_';
+		if (strcmp(buf, part) == 0)
+			return set->v[i];
+	}
+	return NULL;
+}
+
+static void nearest_text(const struct device_set *set, const char *name, char *out, size_t n)
+{
+	const char *near[3];
+	size_t k = device_nearest(set, name, near, 3);
+	struct strbuf sb = STRBUF_INIT;
+	for (size_t i = 0; i < k; i++)
+		sb_addf(&sb, "%s'%s'", i ? ", " : "", near[i]);
+	snprintf(n ? out : out, n, "%s", sb.buf ? sb.buf : "");
+	sb_release(&sb);
+}
+
+static const char *meta_value(const struct table *t, const char *name)
+{
+	for (size_t i = 0; i < t->n_meta; i++)
+		if (strcmp(t->meta[i].name, name) == 0)
+			return t->meta[i].value;
+	return NULL;
+}
+
+static const struct table_meta *meta_field(const struct table *t, const char *name)
+{
+	for (size_t i = 0; i < t->n_meta; i++)
+		if (strcmp(t->meta[i].name, name) == 0)
+			return &t->meta[i];
+	return NULL;
+}
+
+static int pick_version(struct vctx *c)
+{
+	const struct fischema_set *ss = c->data->schemas;
+	const char *v = c->o->flashinfer;
+	c->r->version_from = "--flashinfer";
+	if (!v && c->t->kind == TABLE_JSON) {
+		const char *mv = meta_value(c->t, "flashinfer_version");
+		if (mv && strcmp(mv, "*") && version_parse(mv, &c->v) == 0) {
+			v = mv;
+			c->r->version_from = "_metadata.flashinfer_version";
+		}
+	}
+	if (!v) {
+		v = fischema_newest(ss)->release;
+		c->r->version_from = "newest known";
+	}
+	if (version_parse(v, &c->v))
+		return diag_error(c->d, TT_USAGE, "usage", NULL, 0, 0,
+				  "'%s' is not a FlashInfer version (want e.g. 0.6.18)", v);
+	snprintf(c->r->version, sizeof c->r->version, "%s", v);
+	bool newer;
+	c->r->schema = fischema_find(ss, &c->v, &newer);
+	if (!c->r->schema)
+		return diag_error(c->d, TT_USAGE, "usage", NULL, 0, 0,
+				  "FlashInfer %s predates tuning-table support (the oldest known "
+				  "rules start at %s)", v, ss->v[0]->versions.min);
+	if (newer)
+		diags_add(c->d, SEV_WARNING, "version", NULL, 0, 0,
+			  "FlashInfer %s is newer than every known version; applying the rules of "
+			  "%s", v, c->r->schema->id);
+	return TT_OK;
+}
+
+static void set_device(struct vctx *c, const char *name, const char *from)
+{
+	snprintf(c->r->device_name, sizeof c->r->device_name, "%s", name);
+	c->r->device_from = from;
+	c->r->device = device_find(c->data->devices, name);
+}
+
+/* File name rule (§1.1, §1.6 rule 1) and the device it names. */
+static void check_file_name(struct vctx *c)
+{
+	const struct fi_schema *s = c->r->schema;
+	const char *name = base_name(c->t->path);
+	char prefix[64], part[256];
+	bool bundled = split_bundled_name(name, s->bundled.stem, prefix, sizeof prefix, part,
+					  sizeof part);
+	if (c->o->device) {
+		const struct device_profile *p = device_find(c->data->devices, c->o->device);
+		set_device(c, p ? p->name : c->o->device, "--device");
+		if (!p) {
+			char near[512];
+			nearest_text(c->data->devices, c->o->device, near, sizeof near);
+			WARN(c, "unknown-device", 0, 0, "no known GPU reports the device name '%s'; "
+			     "nearest known: %s", c->o->device, near);
+		}
+	}
+	if (c->t->kind != TABLE_PY)
+		return;
+	if (!bundled) {
+		ERR(c, "file-name", 0, 0, "'%s' is not a bundled table name: FlashInfer %s imports "
+		    "'%s%s<DEVICE>.py' from %s/", name, c->r->version,
+		    s->bundled.prefix_rule == PREFIX_VERSION ? "v<version>_" : s->bundled.prefix,
+		    s->bundled.stem, s->bundled.package_dir);
+		return;
+	}
+	/* the device named by the file */
+	const struct device_profile *fp = device_by_file_part(c->data->devices, part);
+	if (!c->r->device_from) {
+		if (fp) {
+			set_device(c, fp->name, "file name");
+		} else {
+			char guess[256];
+			snprintf(guess, sizeof guess, "%s", part);
+			for (char *p = guess; *p; p++)
+				if (*p == '_')
+					*p = ' ';
+			set_device(c, guess, "file name");
+		}
+	} else if (fp && c->r->device && fp != c->r->device) {
+		WARN(c, "device-mismatch", 0, 0, "the file name is for '%s' but --device is '%s'",
+		     fp->name, c->r->device_name);
+	}
+	if (strchr(part, ' '))
+		ERR(c, "file-name", 0, 0, "the device part '%s' has a space: FlashInfer replaces "
+		    "every space with '_' (formats §1.1)", part);
+	if (strchr(part, '.'))
+		ERR(c, "file-name", 0, 0, "the device part '%s' has a '.', which Python reads as a "
+		    "sub-package: the import can never succeed (formats §1.1)", part);
+	if (!fp) {
+		char near[512], guess[256];
+		snprintf(guess, sizeof guess, "%s", part);
+		for (char *p = guess; *p; p++)
+			if (*p == '_')
+				*p = ' ';
+		nearest_text(c->data->devices, guess, near, sizeof near);
+		WARN(c, "unknown-device", 0, 0, "no known GPU reports a name that becomes '%s'; "
+		     "nearest known: %s", part, near);
+	}
+	char *want = fischema_bundled_name(s, c->r->version, c->r->device_name[0] ? c->r->device_name : part);
+	if (strcmp(want, name) != 0 && strcmp(prefix, s->bundled.prefix_rule == PREFIX_VERSION ? "" : s->bundled.prefix) != 0) {
+		char wp[64];
+		snprintf(wp, sizeof wp, "%.*s", (int)(strstr(want, s->bundled.stem) - want), want);
+		c->r->never_loaded = true;
+		ERR(c, "never-loaded", 0, 0, "FlashInfer %s imports '%s' but this file is named with "
+		    "prefix '%s' instead of '%s': it is never found, so every lookup falls back to "
+		    "tactic -1 (formats §1.1)", c->r->version, want, prefix, wp);
+	}
+	free(want);
+}
+
+static int catalog_for(struct vctx *c, enum dtype dt, const struct tactic_list **out)
+{
+	*out = NULL;
+	if (!c->r->device)
+		return -1;
+	if (c->list_state[dt] == 0) {
+		const struct catalog *cat = catalog_find(c->data->catalogs, &c->v,
+							 device_sm(c->r->device), dt);
+		c->list_state[dt] = -1;
+		if (cat) {
+			struct diags tmp = DIAGS_INIT;
+			if (catalog_expand(cat, &c->lists[dt], &tmp) == 0)
+				c->list_state[dt] = 1;
+			diags_release(&tmp);
+		}
+	}
+	if (c->list_state[dt] == 1)
+		*out = &c->lists[dt];
+	return c->list_state[dt] == 1 ? 0 : -1;
+}
+
+static void describe(const struct tactic *t, char *buf, size_t n)
+{
+	tactic_describe(t, buf, n);
+}
+
+/* Tactic checks against the catalog (§3.6; tactics §1.1, §3). */
+static void check_tactic(struct vctx *c, const struct table_entry *e, const struct moe_key *k,
+			 int stage)
+{
+	const struct pyv *tv = e->tactic;
+	if (tv->kind != PV_INT) {
+		ERR(c, "value-shape", e->vline, e->vcol, "the cutlass MoE tactic must be an int, not "
+		    "a %s", pyv_kind_name(tv->kind));
+		return;
+	}
+	long long id = tv->i;
+	if (id == -1) {
+		NOTE(c, "tactic-range", e->vline, e->vcol, "tactic -1 is the fallback itself (first "
+		     "entry of the stage's list); the entry changes nothing");
+		return;
+	}
+	if (!c->r->device)
+		return;
+	enum dtype dts[2];
+	int nd;
+	if (c->o->dtype >= 0) {
+		dts[0] = (enum dtype)c->o->dtype;
+		nd = 1;
+	} else {
+		nd = key_dtypes(k, dts);
+	}
+	if (nd == 0)
+		return;
+	enum tactic_numbering num = c->r->schema->tactics.numbering;
+	int ok_in = 0, have = 0;
+	const struct tactic *hit = NULL;
+	const struct tactic_list *l = NULL;
+	for (int i = 0; i < nd; i++) {
+		const struct tactic_list *li;
+		if (catalog_for(c, dts[i], &li))
+			continue;
+		have++;
+		const struct tactic *t = tactic_lookup(li, stage, (int)id, false);
+		if (t) {
+			ok_in++;
+			if (!hit) {
+				hit = t;
+				l = li;
+			}
+		} else if (!l) {
+			l = li;
+		}
+	}
+	if (!have) {
+		if (!c->reported_no_catalog[dts[0]]) {
+			c->reported_no_catalog[dts[0]] = true;
+			NOTE(c, "no-catalog", e->vline, e->vcol, "no tactic catalog for SM%u %s%s in "
+			     "FlashInfer %s: tactic ids not checked", device_sm(c->r->device),
+			     dtype_name(dts[0]), nd == 2 ? " or fp8" : "", c->r->version);
+		}
+		return;
+	}
+	if (!hit) {
+		/* v0.5.3–v0.6.14 read a GEMM2 id below n2 as local (§3.6) */
+		if (stage == 2 && num == TN_SPLIT_RELATIVE && l && id >= 0 && (size_t)id < l->n2) {
+			const struct tactic *t = tactic_lookup(l, 2, (int)id, true);
+			char dsc[256];
+			describe(t, dsc, sizeof dsc);
+			WARN(c, "tactic-relative", e->vline, e->vcol, "GEMM2 tactic %lld is below %zu, so "
+			     "FlashInfer %s reads it as local GEMM2 index %lld = %s; write the absolute "
+			     "id %lld (FlashInfer >= 0.6.15 rejects local ids)", id, l->n1,
+			     c->r->version, id, dsc, id + (long long)l->n1);
+			if (!t->dispatchable)
+				ERR(c, "tactic-not-dispatchable", e->vline, e->vcol, "tactic %lld (%s) can "
+				    "never run: %s", id, dsc, t->note ? t->note : "not dispatchable");
+			return;
+		}
+		size_t lo = stage == 1 || l->cat->numbering == NUM_SHARED ? 0 : l->n1;
+		size_t hi = stage == 1 ? l->n1 : lo + l->n2;
+		ERR(c, "tactic-range", e->vline, e->vcol, "tactic %lld is outside GEMM%d's ids %zu-%zu "
+		    "for SM%u %s in FlashInfer %s (catalog %s)%s", id, stage, lo, hi - 1,
+		    device_sm(c->r->device), dtype_name(dts[0]), c->r->version, l->cat->id,
+		    stage == 2 && num == TN_SPLIT_ABSOLUTE && (size_t)id < l->n2
+			    ? "; since 0.6.15 GEMM2 ids are absolute: 'Invalid gemm2 profile id'" : "");
+		return;
+	}
+	if (!hit->dispatchable) {
+		char dsc[256];
+		describe(hit, dsc, sizeof dsc);
+		ERR(c, "tactic-not-dispatchable", e->vline, e->vcol, "tactic %lld (%s) exists but can "
+		    "never run on SM%u: %s", id, dsc, device_sm(c->r->device),
+		    hit->note ? hit->note : "not dispatchable");
+	}
+	(void)ok_in;
+}
+
+struct family {
+	char *sig;      /* op + shapes without the token dim + extras */
+	char *shape_sig; /* the same without the op: pairs gemm1/gemm2 */
+	long long max_tokens;
+	long long *tokens;
+	size_t n, cap;
+	int line, col;
+	int stage;
+};
+
+static void family_add(struct family **fams, size_t *nf, const char *sig, const char *shape_sig,
+		       int stage, long long tokens, int line, int col)
+{
+	struct family *f = NULL;
+	for (size_t i = 0; i < *nf; i++)
+		if (!strcmp((*fams)[i].sig, sig))
+			f = &(*fams)[i];
+	if (!f) {
+		*fams = xrealloc(*fams, (*nf + 1) * sizeof **fams);
+		f = &(*fams)[(*nf)++];
+		memset(f, 0, sizeof *f);
+		f->sig = xstrdup(sig);
+		f->shape_sig = xstrdup(shape_sig);
+		f->line = line;
+		f->col = col;
+		f->stage = stage;
+	}
+	if (f->n == f->cap) {
+		f->cap = f->cap ? 2 * f->cap : 16;
+		f->tokens = xrealloc(f->tokens, f->cap * sizeof *f->tokens);
+	}
+	f->tokens[f->n++] = tokens;
+	if (tokens > f->max_tokens)
+		f->max_tokens = tokens;
+}
+
+static void check_families(struct vctx *c, struct family *fams, size_t nf)
+{
+	const struct fi_schema *s = c->r->schema;
+	for (size_t i = 0; i < nf; i++) {
+		struct family *f = &fams[i];
+		if (f->max_tokens <= 0 || f->max_tokens > (1 << 30))
+			continue;
+		unsigned *b;
+		size_t nb = fischema_buckets(s, (unsigned)f->max_tokens, &b);
+		struct strbuf missing = STRBUF_INIT;
+		size_t nmiss = 0;
+		for (size_t j = 0; j < nb; j++) {
+			bool have = false;
+			for (size_t m = 0; m < f->n && !have; m++)
+				have = f->tokens[m] == b[j];
+			if (!have) {
+				sb_addf(&missing, "%s%u", nmiss ? ", " : "", b[j]);
+				nmiss++;
+			}
+		}
+		/* every token value must be one the mapper produces (§3.2) */
+		for (size_t m = 0; m < f->n; m++) {
+			bool ok = false;
+			for (size_t j = 0; j < nb && !ok; j++)
+				ok = f->tokens[m] == b[j];
+			if (!ok)
+				f->tokens[m] = -f->tokens[m]; /* reported per entry */
+		}
+		if (nmiss)
+			WARN(c, "coverage", f->line, f->col, "%s: no entry for token bucket%s %s of the "
+			     "%s buckets up to %lld; those token counts fall back to tactic -1",
+			     f->sig, nmiss == 1 ? "" : "s", missing.buf,
+			     s->buckets.map == BUCKETS_HYBRID_CEIL ? "hybrid" : "power-of-two",
+			     f->max_tokens);
+		sb_release(&missing);
+		free(b);
+		/* both GEMM stages of the same shapes */
+		if (f->stage) {
+			bool pair = false;
+			for (size_t j = 0; j < nf && !pair; j++)
+				pair = j != i && fams[j].stage && fams[j].stage != f->stage &&
+				       !strcmp(fams[j].shape_sig, f->shape_sig);
+			if (!pair)
+				WARN(c, "coverage", f->line, f->col, "%s: GEMM%d only; GEMM%d of the same "
+				     "shapes has no entry and falls back to tactic -1", f->sig, f->stage,
+				     3 - f->stage);
+		}
+	}
+}
+
+static const struct fs_op *find_op(const struct fi_schema *s, const char *op)
+{
+	for (unsigned i = 0; i < s->key.ops_count; i++)
+		if (!strcmp(s->key.ops[i].op, op))
+			return &s->key.ops[i];
+	return NULL;
+}
+
+static bool runner_ok(const struct fs_op *op, const char *runner)
+{
+	for (unsigned i = 0; i < op->runners_count; i++)
+		if (!strcmp(op->runners[i], runner))
+			return true;
+	return false;
+}
+
+static bool dtype_name_ok(const struct pyv *v)
+{
+	return v->kind == PV_NAME && str_starts(v->s, "torch.") && v->len > 6;
+}
+
+/* Extras layout of the version (§3.3). Returns false when the key cannot match. */
+static bool check_extras(struct vctx *c, const struct table_entry *e, const struct moe_key *k)
+{
+	const struct fs_key *fk = &c->r->schema->key;
+	if (fk->extras == EXTRAS_EMPTY) {
+		if (k->extras->n) {
+			ERR(c, "extras", e->line, e->col, "FlashInfer %s builds empty extras '()' for "
+			    "this runner; this key has %zu, so it never matches", c->r->version,
+			    k->extras->n);
+			return false;
+		}
+		return true;
+	}
+	if (k->extras->n != fk->extras_fields_count) {
+		ERR(c, "extras", e->line, e->col, "FlashInfer %s builds %u extras for MoERunner "
+		    "(%s, ...); this key has %zu, so it never matches", c->r->version,
+		    fk->extras_fields_count, fk->extras_fields[0].name, k->extras->n);
+		return false;
+	}
+	bool ok = true;
+	for (unsigned i = 0; i < fk->extras_fields_count; i++) {
+		const struct pyv *x = &k->extras->items[i];
+		const struct fs_field *f = &fk->extras_fields[i];
+		bool good = f->type == FT_INT ? x->kind == PV_INT
+			    : f->type == FT_BOOL ? x->kind == PV_TRUE || x->kind == PV_FALSE
+						 : dtype_name_ok(x);
+		if (!good) {
+			ERR(c, "extras", e->line, e->col, "extras field %u '%s' must be %s, not %s", i + 1,
+			    f->name, f->type == FT_INT ? "an int" : f->type == FT_BOOL ? "True or False"
+									: "a torch dtype",
+			    pyv_kind_name(x->kind));
+			ok = false;
+		}
+	}
+	return ok;
+}
+
+/* Per-entry checks. Returns true when the key could be looked up by this version. */
+static bool check_entry(struct vctx *c, size_t idx, struct family **fams, size_t *nf,
+			bool *form_ok)
+{
+	const struct table_entry *e = &c->t->entries[idx];
+	const struct fi_schema *s = c->r->schema;
+	*form_ok = true;
+	if (e->dup_of >= 0) {
+		const struct table_entry *o = &c->t->entries[e->dup_of];
+		WARN(c, "duplicate-key", e->line, e->col, "duplicate key (first at line %d); %s keeps "
+		     "the last value", o->line, c->t->kind == TABLE_PY ? "Python" : "json.load");
+	}
+	/* value */
+	if (c->t->kind == TABLE_PY) {
+		if (!e->value_ok) {
+			ERR(c, "value-shape", e->vline, e->vcol, "the value must be a 2-tuple (runner_id, "
+			    "tactic), e.g. (0, 5) (formats §1.2)");
+		} else if (e->runner_id != 0) {
+			if (s->bundled.runner_slot == SLOT_INDEX)
+				ERR(c, "runner-id", e->vline, e->vcol, "runner slot %lld: FlashInfer %s uses "
+				    "it as an index into the op's runners (one MoERunner), so the lookup "
+				    "raises IndexError; write 0", e->runner_id, c->r->version);
+			else
+				WARN(c, "runner-id", e->vline, e->vcol, "runner slot %lld is ignored since "
+				     "0.6.16; write 0 for older versions", e->runner_id);
+		}
+	} else {
+		if (!e->value || e->value->kind != PV_TUPLE || e->value->n < 2 ||
+		    e->value->items[0].kind != PV_STR) {
+			ERR(c, "json-value", e->vline, e->vcol, "the value must be [\"<Runner>\", tactic]: "
+			    "FlashInfer's load_configs raises on %s (formats §2.6)",
+			    !e->value ? "a number or object" : e->value->kind != PV_TUPLE
+				     ? "a non-list" : e->value->n < 2 ? "a list shorter than 2"
+									: "a non-string runner name");
+		} else if (e->value->n > 2) {
+			WARN(c, "json-value", e->vline, e->vcol, "the value has %zu items; FlashInfer "
+			     "uses only the first two", e->value->n);
+		}
+		if (e->key_len && e->key[0] == '_')
+			WARN(c, "json-reserved", e->line, e->col, "'%.*s' starts with '_' but is not a "
+			     "reserved name (_metadata, _records, _generation): FlashInfer reads it as "
+			     "a tactic entry", (int)(e->key_len > 60 ? 60 : e->key_len), e->key);
+	}
+	/* key */
+	struct diags kd = DIAGS_INIT;
+	const struct pyv *tuple = key_parse(e->key, e->key_len, &c->a, c->t->path, e->line,
+					    e->col, &kd);
+	if (!tuple) {
+		ERR(c, "key-syntax", e->line, e->col, "the key is not a Python tuple literal: %s",
+		    kd.n ? kd.v[0].msg : "unreadable");
+		diags_release(&kd);
+		*form_ok = false;
+		return false;
+	}
+	diags_release(&kd);
+	struct moe_key k;
+	if (key_decode(tuple, &k)) {
+		ERR(c, "key-syntax", e->line, e->col, "%s", k.why);
+		*form_ok = false;
+		return false;
+	}
+	struct strbuf canon = STRBUF_INIT;
+	pyv_repr(tuple, &canon);
+	bool lookupable = true;
+	if (canon.len != e->key_len || memcmp(canon.buf, e->key, e->key_len)) {
+		ERR(c, "key-canonical", e->line, e->col, "the key is not Python's str() of its tuple, "
+		    "which is what FlashInfer looks up; it should read: %s", canon.buf);
+		lookupable = false;
+	}
+	sb_release(&canon);
+	if ((unsigned)k.tuple_len != s->key.tuple) {
+		*form_ok = false;
+		ERR(c, "key-form", e->line, e->col, "a %d-tuple key; FlashInfer %s builds %u-tuple keys "
+		    "(op, runner, profile%s)", k.tuple_len, c->r->version, s->key.tuple,
+		    s->key.tuple == 4 ? ", extras" : "");
+		return false;
+	}
+	if (k.extras && !check_extras(c, e, &k))
+		lookupable = false;
+	const struct fs_op *op = find_op(s, k.op);
+	if (!op) {
+		WARN(c, "unknown-op", e->line, e->col, "op '%s' is not one FlashInfer %s tunes with "
+		     "these tables (known: %s, %s)", k.op, c->r->version, s->key.ops[0].op,
+		     s->key.ops_count > 1 ? s->key.ops[1].op : "");
+		return lookupable;
+	}
+	if (!runner_ok(op, k.runner)) {
+		ERR(c, "unknown-runner", e->line, e->col, "runner '%s' does not serve op '%s' (FlashInfer "
+		    "%s: %s)", k.runner, k.op, c->r->version, op->runners[0]);
+		lookupable = false;
+	}
+	if (c->t->kind == TABLE_JSON && e->value_ok && strcmp(e->runner, k.runner))
+		ERR(c, "unknown-runner", e->vline, e->vcol, "the value names runner '%s' but the key "
+		    "'%s'%s", e->runner, k.runner,
+		    s->json_cache.mismatch == MISMATCH_HARD_SOFT
+			    ? ": since 0.6.16 such an entry is never used" : "");
+	if (k.profile->n != op->shapes) {
+		ERR(c, "profile-arity", e->line, e->col, "the profile has %zu shapes; op '%s' has %u "
+		    "inputs", k.profile->n, k.op, op->shapes);
+		return false;
+	}
+	key_decode_moe(&k);
+	if (!k.moe_ok) {
+		ERR(c, "shape", e->line, e->col, "%s", k.why);
+		return lookupable;
+	}
+	if (k.e1 != k.e2)
+		ERR(c, "shape", e->line, e->col, "fc1 has %lld experts but fc2 has %lld", k.e1, k.e2);
+	if (k.act_pack != 1 && k.act_pack != 2)
+		ERR(c, "shape", e->line, e->col, "input width %lld does not fit hidden size %lld (fc2 "
+		    "N): expected %lld (bf16/fp8) or %lld (packed fp4)", k.in_k, k.hidden, k.hidden,
+		    k.hidden / 2);
+	if (k.w_pack == 0 || (k.k2 * k.w_pack != k.n1 && k.k2 * k.w_pack * 2 != k.n1))
+		ERR(c, "shape", e->line, e->col, "packing factors disagree: fc1 K %lld packs hidden "
+		    "%lld by %s, and fc2 K %lld does not unpack to fc1 N %lld or its half",
+		    k.k1, k.hidden, k.w_pack ? "an integer" : "no integer", k.k2, k.n1);
+	else if (k.act_pack == 2 && k.w_pack != 2 && k.w_pack != 16)
+		ERR(c, "shape", e->line, e->col, "fp4 activations (input %lld = hidden/2) need fp4 "
+		    "weights packed 2 per uint8 or 16 per int64, not %d per element", k.in_k,
+		    k.w_pack);
+	else if (k.act_pack == 1 && k.w_pack != 1 && k.w_pack != 2 && k.w_pack != 16)
+		ERR(c, "shape", e->line, e->col, "weights pack %d elements per value, which matches "
+		    "no dtype", k.w_pack);
+	/* family for coverage */
+	struct strbuf sig = STRBUF_INIT, ssig = STRBUF_INIT;
+	sb_addf(&ssig, "(E%lld, hidden %lld, fc1 N %lld, K %lld/%lld)", k.e1, k.hidden, k.n1, k.k1,
+		k.k2);
+	if (k.extras) {
+		sb_adds(&ssig, " extras ");
+		pyv_repr(k.extras, &ssig);
+	}
+	sb_addf(&sig, "%s %s", k.op, ssig.buf);
+	family_add(fams, nf, sig.buf, ssig.buf, op->stage, k.tokens, e->line, e->col);
+	sb_release(&sig);
+	sb_release(&ssig);
+	if (e->value_ok && op->stage)
+		check_tactic(c, e, &k, (int)op->stage);
+	return lookupable;
+}
+
+static void check_json(struct vctx *c)
+{
+	const struct table *t = c->t;
+	const struct fs_json *js = &c->r->schema->json_cache;
+	if (!js->supported) {
+		c->r->never_loaded = true;
+		ERR(c, "never-loaded", 1, 1, "FlashInfer %s has no JSON autotune cache (added in "
+		    "0.6.7): this file is never read", c->r->version);
+		return;
+	}
+	if (!t->has_metadata) {
+		NOTE(c, "json-metadata", 1, 1, "no _metadata: FlashInfer accepts the file without "
+		     "checking its environment, and stamps it on the next save (formats §2.3)");
+	} else if (!t->metadata_is_object) {
+		ERR(c, "json-reserved", 1, 1, "_metadata is not an object: %s",
+		    js->mismatch == MISMATCH_HARD_SOFT ? "every field counts as a soft mismatch and the "
+							 "whole file is ignored"
+						       : "the whole file is ignored");
+	} else {
+		for (size_t i = 0; i < t->n_meta; i++) {
+			const struct table_meta *m = &t->meta[i];
+			if (!m->value)
+				WARN(c, "json-metadata", m->line, m->col, "_metadata.%s is %s, not a string: "
+				     "FlashInfer compares type-sensitively, so it never equals the current "
+				     "value and the file is ignored", m->name, m->json);
+		}
+		for (unsigned i = 0; i < js->metadata_count; i++) {
+			const char *f = js->metadata[i];
+			const struct table_meta *m = meta_field(t, f);
+			if (!m)
+				WARN(c, "json-metadata", 1, 1, "_metadata has no '%s', which FlashInfer %s "
+				     "checks: %s", f, c->r->version,
+				     js->mismatch == MISMATCH_HARD_SOFT
+					     ? "a soft mismatch: the file is ignored on load and replaced on "
+					       "the next save"
+					     : "the file is ignored and never saved to");
+		}
+		const char *fv = meta_value(t, "flashinfer_version");
+		if (fv && strcmp(fv, "*") && strcmp(fv, c->r->version))
+			ERR(c, "json-metadata", meta_field(t, "flashinfer_version")->line, 1,
+			    "_metadata.flashinfer_version '%s' differs from the target %s: the check "
+			    "is exact, so that version ignores the whole file (use \"*\" to match any)",
+			    fv, c->r->version);
+		const char *gpu = meta_value(t, "gpu");
+		if (gpu && strcmp(gpu, "*")) {
+			if (!c->r->device_from)
+				set_device(c, gpu, "_metadata.gpu");
+			else if (strcmp(gpu, c->r->device_name))
+				ERR(c, "device-mismatch", meta_field(t, "gpu")->line, 1, "_metadata.gpu is "
+				    "'%s' but the target device is '%s': FlashInfer ignores the file there",
+				    gpu, c->r->device_name);
+			if (!device_find(c->data->devices, gpu)) {
+				char near[512];
+				nearest_text(c->data->devices, gpu, near, sizeof near);
+				WARN(c, "unknown-device", meta_field(t, "gpu")->line, 1, "no known GPU reports "
+				     "'%s'; nearest known: %s", gpu, near);
+			}
+		}
+	}
+	if (t->records) {
+		bool reserved = false;
+		for (unsigned i = 0; i < js->reserved_count; i++)
+			reserved |= !strcmp(js->reserved[i], "_records");
+		if (!reserved)
+			WARN(c, "json-reserved", 1, 1, "_records is not reserved before 0.6.18rc2: "
+			     "FlashInfer %s reads it as a tactic entry and raises on its value",
+			     c->r->version);
+		else if (!t->records_is_object)
+			ERR(c, "json-reserved", 1, 1, "_records must be an object: FlashInfer raises "
+			    "ValueError (formats §2.6)");
+	}
+	if (t->has_generation) {
+		char hex[65];
+		if (!t->generation)
+			ERR(c, "json-generation", 1, 1, "_generation must be a string");
+		else if (table_generation(t, hex) == 0 && strcmp(hex, t->generation))
+			ERR(c, "json-generation", 1, 1, "_generation is %.16s..., but the SHA-256 of the "
+			    "content is %.16s...: the file was edited after it was written", t->generation,
+			    hex);
+	}
+}
+
+int validate_table(const struct validate_data *data, const struct table *t,
+		   const struct validate_opts *o, struct validate_result *r, struct diags *d)
+{
+	memset(r, 0, sizeof *r);
+	struct vctx c = { .data = data, .t = t, .o = o, .r = r, .d = d };
+	int rc = pick_version(&c);
+	if (rc)
+		return rc;
+	r->entries = t->n;
+	check_file_name(&c);
+	if (t->kind == TABLE_JSON)
+		check_json(&c);
+	if (r->device_from && !r->device && !o->device && t->kind == TABLE_JSON) {
+		char near[512];
+		nearest_text(data->devices, r->device_name, near, sizeof near);
+	}
+	if (!r->never_loaded) {
+		struct family *fams = NULL;
+		size_t nf = 0, wrong_form = 0, lookupable = 0;
+		size_t mark = d->n;
+		for (size_t i = 0; i < t->n; i++) {
+			bool form_ok;
+			if (check_entry(&c, i, &fams, &nf, &form_ok))
+				lookupable++;
+			wrong_form += !form_ok;
+		}
+		if (t->n && wrong_form == t->n) {
+			/* one clear error instead of one per key */
+			size_t keep = mark;
+			for (size_t i = mark; i < d->n; i++) {
+				struct diag *x = &d->v[i];
+				if (!strcmp(x->id, "key-form")) {
+					free(x->id);
+					free(x->file);
+					free(x->msg);
+				} else {
+					d->v[keep++] = *x;
+				}
+			}
+			d->n = keep;
+			r->never_loaded = true;
+			const struct fi_schema *s = r->schema;
+			diags_add(d, SEV_ERROR, "never-loaded", t->path, 0, 0, "none of the %zu keys can "
+				  "ever hit in FlashInfer %s: it builds %u-tuple keys (op, runner, "
+				  "profile%s) and every key here has another form%s", t->n,
+				  r->version, s->key.tuple, s->key.tuple == 4 ? ", extras" : "",
+				  s->key.tuple == 4 ? "; 3-tuple keys stopped matching in 0.6.13 "
+						      "(formats §1.3, §6.4)" : "");
+		} else {
+			check_families(&c, fams, nf);
+			/* token values the mapper never produces (marked negative by check_families) */
+			for (size_t i = 0; i < nf; i++)
+				for (size_t m = 0; m < fams[i].n; m++)
+					if (fams[i].tokens[m] < 0)
+						diags_add(d, SEV_ERROR, "token-bucket", t->path, fams[i].line,
+							  fams[i].col, "%s: token dimension %lld is not a "
+							  "bucket FlashInfer %s maps any token count to "
+							  "(%s), so that entry never hits", fams[i].sig,
+							  -fams[i].tokens[m], r->version,
+							  bucket_map_name(r->schema->buckets.map));
+		}
+		for (size_t i = 0; i < nf; i++) {
+			free(fams[i].sig);
+			free(fams[i].shape_sig);
+			free(fams[i].tokens);
+		}
+		free(fams);
+	}
+	if (!r->device && r->device_from == NULL)
+		diags_add(d, SEV_NOTE, "no-catalog", t->path, 0, 0, "no device known (give --device): "
+			  "tactic ids not checked");
+	for (int i = 0; i < DT_COUNT; i++)
+		if (c.list_state[i] == 1)
+			tactic_list_release(&c.lists[i]);
+	arena_release(&c.a);
+	return TT_OK;
+}

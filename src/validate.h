@@ -1,0 +1,49 @@
+/* validate.h: every rule FlashInfer applies to a tuning table, for one target version and
+ * device (flashinfer-formats.md §1, §2, §3, §7; cutlass-moe-tactics.md §1, §3). Fills
+ * diagnostics; never prints. */
+#ifndef TUNETAB_VALIDATE_H
+#define TUNETAB_VALIDATE_H
+
+#include <stdbool.h>
+
+#include "catalog.h"
+#include "device.h"
+#include "diag.h"
+#include "fischema.h"
+#include "table.h"
+
+struct validate_data {
+	const struct device_set *devices;
+	const struct catalog_set *catalogs;
+	const struct fischema_set *schemas;
+};
+
+struct validate_opts {
+	const char *flashinfer; /* NULL: JSON _metadata.flashinfer_version, else the newest */
+	const char *device;     /* NULL: from the file name, else JSON _metadata.gpu */
+	int dtype;              /* enum dtype, or -1 to infer per entry */
+};
+
+struct validate_result {
+	const struct fi_schema *schema;
+	char version[48];
+	const char *version_from;   /* "--flashinfer", "_metadata.flashinfer_version", "newest known" */
+	const struct device_profile *device;
+	char device_name[256];      /* "" when unknown */
+	const char *device_from;    /* "--device", "file name", "_metadata.gpu", NULL */
+	bool never_loaded;
+	size_t entries;
+};
+
+/* One description line per check id, in the order the README lists them. */
+struct check_info {
+	const char *id;
+	const char *what;
+};
+extern const struct check_info validate_checks[];
+
+/* Validates t. Returns TT_OK, or TT_USAGE for a bad --flashinfer/--device. */
+int validate_table(const struct validate_data *data, const struct table *t,
+		   const struct validate_opts *o, struct validate_result *r, struct diags *d);
+
+#endif
