@@ -33,7 +33,6 @@ const struct check_info validate_checks[] = {
 	{ "tactic-relative", "a GEMM2 id this version reads as a relative (local) index" },
 	{ "no-catalog", "no tactic catalog for the device's SM and dtype in this version" },
 	{ "coverage", "token buckets missing in a shape family, or a family with one GEMM stage only" },
-	{ "json-unsupported", "the target version has no JSON cache" },
 	{ "json-top-level", "the JSON top level is not an object" },
 	{ "json-reserved", "misuse of _metadata, _records or _generation, or a '_' key read as an entry" },
 	{ "json-value", "an entry value FlashInfer's loader raises on" },
@@ -354,21 +353,27 @@ static void check_tactic(struct vctx *c, const struct table_entry *e, const stru
 		    "never run on SM%u: %s", id, dsc, device_sm(c->r->device),
 		    hit->note ? hit->note : "not dispatchable");
 	}
-	(void)ok_in;
+	if (nd == 2 && ok_in == 1 && c->o->dtype < 0)
+		NOTE(c, "tactic-range", e->vline, e->vcol, "the key cannot tell bf16 from fp8; tactic "
+		     "%lld is valid for %s only (give --dtype to check one)", id,
+		     dtype_name(hit == tactic_lookup(&c->lists[dts[0]], stage, (int)id, false) &&
+				c->list_state[dts[0]] == 1 ? dts[0] : dts[1]));
 }
 
 struct family {
-	char *sig;      /* op + shapes without the token dim + extras */
+	char *sig;       /* grouping: op + shapes without the token dim + extras */
 	char *shape_sig; /* the same without the op: pairs gemm1/gemm2 */
+	char *label;     /* short text for messages */
 	long long max_tokens;
 	long long *tokens;
+	int (*pos)[2];   /* line, col of each token's entry */
 	size_t n, cap;
 	int line, col;
 	int stage;
 };
 
 static void family_add(struct family **fams, size_t *nf, const char *sig, const char *shape_sig,
-		       int stage, long long tokens, int line, int col)
+		       const char *label, int stage, long long tokens, int line, int col)
 {
 	struct family *f = NULL;
 	for (size_t i = 0; i < *nf; i++)
@@ -380,6 +385,7 @@ static void family_add(struct family **fams, size_t *nf, const char *sig, const 
 		memset(f, 0, sizeof *f);
 		f->sig = xstrdup(sig);
 		f->shape_sig = xstrdup(shape_sig);
+		f->label = xstrdup(label);
 		f->line = line;
 		f->col = col;
 		f->stage = stage;
@@ -387,7 +393,10 @@ static void family_add(struct family **fams, size_t *nf, const char *sig, const 
 	if (f->n == f->cap) {
 		f->cap = f->cap ? 2 * f->cap : 16;
 		f->tokens = xrealloc(f->tokens, f->cap * sizeof *f->tokens);
+		f->pos = xrealloc(f->pos, f->cap * sizeof *f->pos);
 	}
+	f->pos[f->n][0] = line;
+	f->pos[f->n][1] = col;
 	f->tokens[f->n++] = tokens;
 	if (tokens > f->max_tokens)
 		f->max_tokens = tokens;
@@ -424,7 +433,7 @@ static void check_families(struct vctx *c, struct family *fams, size_t nf)
 		if (nmiss)
 			WARN(c, "coverage", f->line, f->col, "%s: no entry for token bucket%s %s of the "
 			     "%s buckets up to %lld; those token counts fall back to tactic -1",
-			     f->sig, nmiss == 1 ? "" : "s", missing.buf,
+			     f->label, nmiss == 1 ? "" : "s", missing.buf,
 			     s->buckets.map == BUCKETS_HYBRID_CEIL ? "hybrid" : "power-of-two",
 			     f->max_tokens);
 		sb_release(&missing);
@@ -437,7 +446,7 @@ static void check_families(struct vctx *c, struct family *fams, size_t nf)
 				       !strcmp(fams[j].shape_sig, f->shape_sig);
 			if (!pair)
 				WARN(c, "coverage", f->line, f->col, "%s: GEMM%d only; GEMM%d of the same "
-				     "shapes has no entry and falls back to tactic -1", f->sig, f->stage,
+				     "shapes has no entry and falls back to tactic -1", f->label, f->stage,
 				     3 - f->stage);
 		}
 	}
@@ -578,8 +587,10 @@ static bool check_entry(struct vctx *c, size_t idx, struct family **fams, size_t
 		    s->key.tuple == 4 ? ", extras" : "");
 		return false;
 	}
-	if (k.extras && !check_extras(c, e, &k))
-		lookupable = false;
+	if (k.extras && !check_extras(c, e, &k)) {
+		*form_ok = false;
+		return false;
+	}
 	const struct fs_op *op = find_op(s, k.op);
 	if (!op) {
 		WARN(c, "unknown-op", e->line, e->col, "op '%s' is not one FlashInfer %s tunes with "
@@ -607,6 +618,7 @@ static bool check_entry(struct vctx *c, size_t idx, struct family **fams, size_t
 		ERR(c, "shape", e->line, e->col, "%s", k.why);
 		return lookupable;
 	}
+	size_t shape_errors = diags_count(c->d, SEV_ERROR);
 	if (k.e1 != k.e2)
 		ERR(c, "shape", e->line, e->col, "fc1 has %lld experts but fc2 has %lld", k.e1, k.e2);
 	if (k.act_pack != 1 && k.act_pack != 2)
@@ -624,8 +636,10 @@ static bool check_entry(struct vctx *c, size_t idx, struct family **fams, size_t
 	else if (k.act_pack == 1 && k.w_pack != 1 && k.w_pack != 2 && k.w_pack != 16)
 		ERR(c, "shape", e->line, e->col, "weights pack %d elements per value, which matches "
 		    "no dtype", k.w_pack);
+	if (diags_count(c->d, SEV_ERROR) != shape_errors)
+		return lookupable;
 	/* family for coverage */
-	struct strbuf sig = STRBUF_INIT, ssig = STRBUF_INIT;
+	struct strbuf sig = STRBUF_INIT, ssig = STRBUF_INIT, label = STRBUF_INIT;
 	sb_addf(&ssig, "(E%lld, hidden %lld, fc1 N %lld, K %lld/%lld)", k.e1, k.hidden, k.n1, k.k1,
 		k.k2);
 	if (k.extras) {
@@ -633,9 +647,12 @@ static bool check_entry(struct vctx *c, size_t idx, struct family **fams, size_t
 		pyv_repr(k.extras, &ssig);
 	}
 	sb_addf(&sig, "%s %s", k.op, ssig.buf);
-	family_add(fams, nf, sig.buf, ssig.buf, op->stage, k.tokens, e->line, e->col);
+	sb_addf(&label, "%s E%lld I%lld H%lld%s", strrchr(k.op, ':') ? strrchr(k.op, ':') + 1 : k.op,
+		k.e1, k.inter, k.hidden, k.extras && k.extras->n ? " (these extras)" : "");
+	family_add(fams, nf, sig.buf, ssig.buf, label.buf, op->stage, k.tokens, e->line, e->col);
 	sb_release(&sig);
 	sb_release(&ssig);
+	sb_release(&label);
 	if (e->value_ok && op->stage)
 		check_tactic(c, e, &k, (int)op->stage);
 	return lookupable;
@@ -752,9 +769,11 @@ int validate_table(const struct validate_data *data, const struct table *t,
 		if (t->n && wrong_form == t->n) {
 			/* one clear error instead of one per key */
 			size_t keep = mark;
+			int extras_reason = 0;
 			for (size_t i = mark; i < d->n; i++) {
 				struct diag *x = &d->v[i];
-				if (!strcmp(x->id, "key-form")) {
+				if (!strcmp(x->id, "key-form") || !strcmp(x->id, "extras")) {
+					extras_reason |= !strcmp(x->id, "extras");
 					free(x->id);
 					free(x->file);
 					free(x->msg);
@@ -765,29 +784,38 @@ int validate_table(const struct validate_data *data, const struct table *t,
 			d->n = keep;
 			r->never_loaded = true;
 			const struct fi_schema *s = r->schema;
-			diags_add(d, SEV_ERROR, "never-loaded", t->path, 0, 0, "none of the %zu keys can "
-				  "ever hit in FlashInfer %s: it builds %u-tuple keys (op, runner, "
-				  "profile%s) and every key here has another form%s", t->n,
-				  r->version, s->key.tuple, s->key.tuple == 4 ? ", extras" : "",
-				  s->key.tuple == 4 ? "; 3-tuple keys stopped matching in 0.6.13 "
-						      "(formats §1.3, §6.4)" : "");
+			if (extras_reason)
+				diags_add(d, SEV_ERROR, "never-loaded", t->path, 0, 0, "none of the %zu keys "
+					  "can ever hit in FlashInfer %s: its MoERunner keys end in %s "
+					  "extras and no key here has them (formats §1.3, §3.3)", t->n,
+					  r->version, s->key.extras == EXTRAS_EMPTY ? "empty '()'"
+										    : "the 20-field");
+			else
+				diags_add(d, SEV_ERROR, "never-loaded", t->path, 0, 0, "none of the %zu keys "
+					  "can ever hit in FlashInfer %s: it builds %u-tuple keys (op, "
+					  "runner, profile%s) and every key here has another form%s", t->n,
+					  r->version, s->key.tuple, s->key.tuple == 4 ? ", extras" : "",
+					  s->key.tuple == 4 ? "; 3-tuple keys stopped matching in 0.6.13 "
+							      "(formats §1.3, §6.4)" : "");
 		} else {
 			check_families(&c, fams, nf);
 			/* token values the mapper never produces (marked negative by check_families) */
 			for (size_t i = 0; i < nf; i++)
 				for (size_t m = 0; m < fams[i].n; m++)
 					if (fams[i].tokens[m] < 0)
-						diags_add(d, SEV_ERROR, "token-bucket", t->path, fams[i].line,
-							  fams[i].col, "%s: token dimension %lld is not a "
+						diags_add(d, SEV_ERROR, "token-bucket", t->path, fams[i].pos[m][0],
+							  fams[i].pos[m][1], "%s: token dimension %lld is not a "
 							  "bucket FlashInfer %s maps any token count to "
-							  "(%s), so that entry never hits", fams[i].sig,
+							  "(%s), so that entry never hits", fams[i].label,
 							  -fams[i].tokens[m], r->version,
 							  bucket_map_name(r->schema->buckets.map));
 		}
 		for (size_t i = 0; i < nf; i++) {
 			free(fams[i].sig);
 			free(fams[i].shape_sig);
+			free(fams[i].label);
 			free(fams[i].tokens);
+			free(fams[i].pos);
 		}
 		free(fams);
 	}

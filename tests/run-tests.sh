@@ -4,6 +4,7 @@
 #   unit tests          BUILD_DIR/unit_tests
 #   data check          every YAML file under configs/ and schemas/ (tunetab check-data)
 #   broken data         tests/data/yaml/*.yaml against their *.expected golden files
+#   broken tables       tests/data/tables/<case>/ (table + args) against <case>/expected
 #   CLI scripts         tests/cli/NNN-*.sh against NNN-*.expected
 #   GPU scripts         tests/gpu/NNN-*.sh (skipped, and said so, without a GPU)
 # UPDATE=1 rewrites the golden files instead of comparing.
@@ -64,6 +65,21 @@ if [ "$MODE" != gpu ]; then
             set -e
         } >"$TT_TMP/actual" 2>&1
         golden "$f" "${f%.yaml}.expected" "$TT_TMP/actual"
+    done
+
+    # broken tuning tables and their exact diagnostics (tunetab validate)
+    for dir in tests/data/tables/*/; do
+        [ -d "$dir" ] || continue
+        f=$(ls "$dir" | grep -v -x -e args -e expected | head -n 1)
+        args=$(cat "$dir/args" 2>/dev/null || true)
+        (
+            cd "$dir" || exit 1
+            set +e
+            # shellcheck disable=SC2086
+            "$TUNETAB" validate $args "$f" 2>&1
+            echo "[exit $?]"
+        ) >"$TT_TMP/actual" 2>&1
+        golden "${dir%/}" "${dir}expected" "$TT_TMP/actual"
     done
 
     # CLI scripts
