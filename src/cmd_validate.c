@@ -69,7 +69,7 @@ static void print_json(const struct diags *d, const char *path)
 		json_t *o = json_pack("{s:s, s:i, s:i, s:s, s:s, s:s}", "file", x->file ? x->file : path,
 				      "line", x->line, "col", x->col, "severity",
 				      diag_sev_name(x->sev), "check", x->id, "message", x->msg);
-		char *s = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
+		char *s = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII);
 		printf("%s\n", s);
 		free(s);
 		json_decref(o);
