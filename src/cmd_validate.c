@@ -157,6 +157,7 @@ int cmd_validate(int argc, char **argv)
 		{ "flashinfer", required_argument, NULL, 'f' }, { "device", required_argument, NULL, 'd' },
 		{ "format", required_argument, NULL, 'F' },     { "strict", no_argument, NULL, 's' },
 		{ "dtype", required_argument, NULL, 't' },      { "quiet", no_argument, NULL, 'q' },
+		{ "list-checks", no_argument, NULL, 'L' },
 		{ 0 },
 	};
 	struct validate_opts vo = { .dtype = -1 };
@@ -170,6 +171,10 @@ int cmd_validate(int argc, char **argv)
 		case 'd': vo.device = optarg; break;
 		case 's': strict = 1; break;
 		case 'q': quiet = 1; break;
+		case 'L':
+			for (const struct check_info *ci = validate_checks; ci->id; ci++)
+				printf("%-24s %s\n", ci->id, ci->what);
+			return TT_OK;
 		case 't': {
 			enum dtype dt;
 			if (dtype_parse(optarg, &dt))
@@ -197,59 +202,70 @@ int cmd_validate(int argc, char **argv)
 	struct validate_data vd = { &data.devices, &data.catalogs, &data.schemas };
 	int worst = TT_OK;
 	size_t nfiles = (size_t)(argc - optind);
-	struct junit_case *cases = xcalloc(nfiles, sizeof *cases);
-	size_t total_err = 0, total_warn = 0;
-	for (size_t f = 0; f < nfiles; f++) {
-		const char *path = argv[optind + (int)f];
-		struct table t;
-		struct diags d = DIAGS_INIT;
-		struct validate_result r = { 0 };
-		int frc = table_read(path, &t, &d);
-		if (frc == TT_OK) {
-			frc = validate_table(&vd, &t, &vo, &r, &d);
-			if (frc == TT_USAGE) {
-				cli_print_diags(&d);
-				diags_release(&d);
-				table_release(&t);
-				worst = TT_USAGE;
+	/* --flashinfer all: every known version range, by its release */
+	bool all = vo.flashinfer && !strcmp(vo.flashinfer, "all");
+	size_t nver = all ? data.schemas.n : 1;
+	struct junit_case *cases = xcalloc(nfiles * nver, sizeof *cases);
+	size_t ncases = 0;
+	for (size_t ver = 0; ver < nver && worst != TT_USAGE; ver++) {
+		if (all)
+			vo.flashinfer = data.schemas.v[ver]->release;
+		for (size_t f = 0; f < nfiles; f++) {
+			const char *path = argv[optind + (int)f];
+			struct table t;
+			struct diags d = DIAGS_INIT;
+			struct validate_result r = { 0 };
+			int frc = table_read(path, &t, &d);
+			if (frc == TT_OK) {
+				frc = validate_table(&vd, &t, &vo, &r, &d);
+				if (frc == TT_USAGE) {
+					cli_print_diags(&d);
+					diags_release(&d);
+					table_release(&t);
+					worst = TT_USAGE;
+					break;
+				}
+				if (fmt == FMT_TEXT && !quiet)
+					printf("%s: FlashInfer %s (%s; rules %s), device %s%s%s%s, %zu entr%s\n",
+					       path, r.version, r.version_from, r.schema->id,
+					       r.device_name[0] ? "'" : "",
+					       r.device_name[0] ? r.device_name : "unknown",
+					       r.device_name[0] ? "' from " : "",
+					       r.device_name[0] ? r.device_from : "", r.entries,
+					       r.entries == 1 ? "y" : "ies");
+			} else if (frc == TT_INTERNAL) {
+				worst = TT_INTERNAL;
+			}
+			size_t ne = diags_count(&d, SEV_ERROR), nw = diags_count(&d, SEV_WARNING);
+			const char *tag = all ? vo.flashinfer : NULL;
+			switch (fmt) {
+			case FMT_TEXT:
+				print_text(&d, path);
+				if (!quiet || all)
+					printf("%s: %s%s%s: %zu error%s, %zu warning%s, %zu note%s\n", path,
+					       tag ? "FlashInfer " : "", tag ? tag : "",
+					       ne || (strict && nw) ? (tag ? " FAIL" : "FAIL") : (tag ? " ok" : "ok"),
+					       ne, ne == 1 ? "" : "s", nw, nw == 1 ? "" : "s",
+					       diags_count(&d, SEV_NOTE), diags_count(&d, SEV_NOTE) == 1 ? "" : "s");
+				break;
+			case FMT_JSON: print_json(&d, path); break;
+			case FMT_GITHUB: print_github(&d, path); break;
+			case FMT_JUNIT: {
+				char *name = tag ? xasprintf("%s [FlashInfer %s]", path, tag) : xstrdup(path);
+				junit_add(&cases[ncases++], &d, name);
+				free(name);
 				break;
 			}
-			if (fmt == FMT_TEXT && !quiet)
-				printf("%s: FlashInfer %s (%s; rules %s), device %s%s%s%s, %zu entr%s\n",
-				       path, r.version, r.version_from, r.schema->id,
-				       r.device_name[0] ? "'" : "", r.device_name[0] ? r.device_name : "unknown",
-				       r.device_name[0] ? "' from " : "",
-				       r.device_name[0] ? r.device_from : "", r.entries,
-				       r.entries == 1 ? "y" : "ies");
-		} else if (frc == TT_INTERNAL) {
-			worst = TT_INTERNAL;
+			}
+			if ((ne || (strict && nw)) && worst == TT_OK)
+				worst = TT_INVALID;
+			diags_release(&d);
+			table_release(&t);
 		}
-		size_t ne = diags_count(&d, SEV_ERROR), nw = diags_count(&d, SEV_WARNING);
-		total_err += ne;
-		total_warn += nw;
-		switch (fmt) {
-		case FMT_TEXT:
-			print_text(&d, path);
-			if (!quiet)
-				printf("%s: %s: %zu error%s, %zu warning%s, %zu note%s\n", path,
-				       ne || (strict && nw) ? "FAIL" : "ok", ne, ne == 1 ? "" : "s", nw,
-				       nw == 1 ? "" : "s", diags_count(&d, SEV_NOTE),
-				       diags_count(&d, SEV_NOTE) == 1 ? "" : "s");
-			break;
-		case FMT_JSON: print_json(&d, path); break;
-		case FMT_GITHUB: print_github(&d, path); break;
-		case FMT_JUNIT: junit_add(&cases[f], &d, path); break;
-		}
-		if ((ne || (strict && nw)) && worst == TT_OK)
-			worst = TT_INVALID;
-		diags_release(&d);
-		table_release(&t);
 	}
 	if (fmt == FMT_JUNIT && worst != TT_USAGE)
-		print_junit(cases, nfiles);
+		print_junit(cases, ncases);
 	free(cases);
 	cli_release_data(&data);
-	(void)total_err;
-	(void)total_warn;
 	return worst;
 }

@@ -38,11 +38,12 @@ static const struct command commands[] = {
 	  "1SM/2SM, swap_ab, finalize and whether it can be dispatched." },
 	{ "validate", cmd_validate, 0, "check tuning tables against a FlashInfer version's rules",
 	  "FILE... [--flashinfer VERSION] [--device NAME] [--dtype D] "
-	  "[--format text|json|github|junit] [--strict] [--quiet]",
+	  "[--format text|json|github|junit] [--strict] [--quiet] | --list-checks",
 	  "Reads bundled modules (v…_trtllm_fused_moe_<DEVICE>.py) and JSON autotune caches and\n"
 	  "applies every rule the target FlashInfer version applies when it finds, keys and\n"
 	  "uses a table. Version: --flashinfer, else the JSON _metadata.flashinfer_version, else\n"
-	  "the newest known. Device: --device, else the file name, else _metadata.gpu.\n"
+	  "the newest known; 'all' checks every known version range. Device: --device, else\n"
+	  "the file name, else _metadata.gpu.\n"
 	  "Exit 1 on any error (or warning with --strict). README 'Checks' lists every check id." },
 	{ "explain", cmd_explain, 0, "decode every entry of a table: bucket, shapes, dtype, tactic",
 	  "FILE [--flashinfer VERSION] [--device NAME] [--dtype D]",

@@ -88,6 +88,9 @@ if [ "$MODE" != gpu ]; then
         if grep -q '^# requires: nogpu' "$t" && [ "$have_gpu" = 1 ]; then
             skip=$((skip + 1)); echo "skip $t (needs a machine without GPU)"; continue
         fi
+        if grep -q '^# requires: fixtures' "$t" && [ ! -d "$ROOT/../shared/fixtures" ]; then
+            skip=$((skip + 1)); echo "skip $t (no ../shared/fixtures beside the checkout)"; continue
+        fi
         (cd "$TT_TMP" && sh "$ROOT/$t") >"$TT_TMP/actual" 2>&1
         golden "$t" "${t%.sh}.expected" "$TT_TMP/actual"
     done
