@@ -104,7 +104,7 @@ UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(BUILD)/unit_tests
 
 # ---------------------------------------------------------------- targets
-.PHONY: all deps run test test-unit test-cli test-gpu install clean help
+.PHONY: all deps run test test-unit test-cli test-gpu bench install clean help
 
 all: build/tunetab
 
@@ -147,6 +147,10 @@ test: deps
 test-gpu:
 	$(Q)test -x $(BIN) || { echo "tunetab: error: build first ('make VARIANT=$(VARIANT)')" >&2; exit 5; }
 	$(Q)VERBOSE=1 sh tests/run-tests.sh $(BUILD) gpu
+
+# Speed targets live here, never in timed tests; results go to docs/benchmarks.md.
+bench: all
+	$(Q)python3 tests/bench/bench.py $(BUILD)
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/tunetab $(DESTDIR)$(PREFIX)/share/man/man1

@@ -18,5 +18,7 @@ struct arena {
 void *arena_alloc(struct arena *a, size_t n);
 char *arena_strndup(struct arena *a, const char *s, size_t n);
 void arena_release(struct arena *a);
+/* Forgets every allocation but keeps one block for reuse. */
+void arena_reset(struct arena *a);
 
 #endif

@@ -11,6 +11,160 @@ const struct pyv *key_parse(const char *key, size_t len, struct arena *a, const 
 	return pylit_parse_expr(key, len, a, file, line, col + 1, d);
 }
 
+/* --- fast path ------------------------------------------------------------
+ * Keys FlashInfer writes are Python's str() of a tuple: one canonical spelling. This parser
+ * accepts exactly that spelling for the common subset (tuples, ints, plain ASCII strings
+ * without quotes or backslashes, dotted names, True/False/None) and builds the same tree the
+ * general parser builds; anything else returns NULL and the caller uses the general parser.
+ * By construction, an accepted key equals pyv_repr() of its tree. */
+struct fast {
+	const char *p, *end;
+	struct arena *a;
+	struct pyv *stack;
+	size_t sp, cap;
+};
+
+static int fast_value(struct fast *f, struct pyv *v);
+
+static int fast_push(struct fast *f, const struct pyv *v)
+{
+	if (f->sp == f->cap) {
+		f->cap = f->cap ? 2 * f->cap : 64;
+		f->stack = xrealloc(f->stack, f->cap * sizeof *f->stack);
+	}
+	f->stack[f->sp++] = *v;
+	return 0;
+}
+
+static int fast_tuple(struct fast *f, struct pyv *v)
+{
+	f->p++; /* ( */
+	size_t base = f->sp;
+	size_t n = 0;
+	if (f->p < f->end && *f->p == ')') {
+		f->p++;
+	} else {
+		for (;;) {
+			struct pyv item;
+			if (fast_value(f, &item))
+				return -1;
+			fast_push(f, &item);
+			n++;
+			if (f->p >= f->end)
+				return -1;
+			if (*f->p == ')') {
+				if (n == 1)
+					return -1; /* (x) is not a tuple; (x,) is */
+				f->p++;
+				break;
+			}
+			if (*f->p != ',')
+				return -1;
+			f->p++;
+			if (f->p < f->end && *f->p == ')') {
+				if (n != 1)
+					return -1; /* trailing comma only in 1-tuples */
+				f->p++;
+				break;
+			}
+			if (f->p >= f->end || *f->p != ' ')
+				return -1;
+			f->p++;
+		}
+	}
+	memset(v, 0, sizeof *v);
+	v->kind = PV_TUPLE;
+	v->n = n;
+	if (n) {
+		v->items = arena_alloc(f->a, n * sizeof *v->items);
+		memcpy(v->items, f->stack + base, n * sizeof *v->items);
+	}
+	f->sp = base;
+	return 0;
+}
+
+static int fast_value(struct fast *f, struct pyv *v)
+{
+	if (f->p >= f->end)
+		return -1;
+	char c = *f->p;
+	if (c == '(')
+		return fast_tuple(f, v);
+	memset(v, 0, sizeof *v);
+	if (c == '\'') {
+		const char *st = ++f->p;
+		while (f->p < f->end && *f->p != '\'') {
+			unsigned char x = (unsigned char)*f->p;
+			if (x < 0x20 || x >= 0x7F || x == '\\' || x == '"')
+				return -1;
+			f->p++;
+		}
+		if (f->p >= f->end)
+			return -1;
+		v->kind = PV_STR;
+		v->len = (size_t)(f->p - st);
+		v->s = arena_strndup(f->a, st, v->len);
+		f->p++;
+		return 0;
+	}
+	if (c == '-' || (c >= '0' && c <= '9')) {
+		int neg = c == '-';
+		if (neg)
+			f->p++;
+		const char *st = f->p;
+		long long x = 0;
+		while (f->p < f->end && *f->p >= '0' && *f->p <= '9' && f->p - st < 18)
+			x = x * 10 + (*f->p++ - '0');
+		size_t n = (size_t)(f->p - st);
+		if (!n || (f->p < f->end && *f->p >= '0' && *f->p <= '9') ||
+		    (*st == '0' && (n > 1 || neg)))
+			return -1; /* long, leading zero or -0: let the general parser judge */
+		v->kind = PV_INT;
+		v->i = neg ? -x : x;
+		return 0;
+	}
+	if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_') {
+		const char *st = f->p;
+		while (f->p < f->end && ((*f->p >= 'a' && *f->p <= 'z') || (*f->p >= 'A' && *f->p <= 'Z') ||
+					 (*f->p >= '0' && *f->p <= '9') || *f->p == '_' ||
+					 (*f->p == '.' && f->p + 1 < f->end && f->p[1] != '.' && f->p[1] != ',' && f->p[1] != ')')))
+			f->p++;
+		size_t n = (size_t)(f->p - st);
+		if (n == 4 && !memcmp(st, "True", 4))
+			v->kind = PV_TRUE;
+		else if (n == 5 && !memcmp(st, "False", 5))
+			v->kind = PV_FALSE;
+		else if (n == 4 && !memcmp(st, "None", 4))
+			v->kind = PV_NONE;
+		else {
+			if (st[n - 1] == '.')
+				return -1;
+			v->kind = PV_NAME;
+			v->s = arena_strndup(f->a, st, n);
+			v->len = n;
+		}
+		return 0;
+	}
+	return -1;
+}
+
+static struct fast fast_state;
+
+const struct pyv *key_parse_canonical(const char *key, size_t len, struct arena *a)
+{
+	struct fast *f = &fast_state;
+	f->p = key;
+	f->end = key + len;
+	f->a = a;
+	f->sp = 0;
+	if (!len || *key != '(')
+		return NULL;
+	struct pyv *v = arena_alloc(a, sizeof *v);
+	if (fast_value(f, v) || f->p != f->end)
+		return NULL;
+	return v;
+}
+
 static bool is_str(const struct pyv *v)
 {
 	return v->kind == PV_STR && memchr(v->s, '\0', v->len) == NULL;

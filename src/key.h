@@ -31,6 +31,9 @@ struct moe_key {
  * Python literal. */
 const struct pyv *key_parse(const char *key, size_t len, struct arena *a, const char *file,
 			    int line, int col, struct diags *d);
+/* The fast path for keys in Python's canonical str() spelling: returns the tuple, or NULL
+ * when the key is not canonical-simple (then use key_parse and compare with pyv_repr). */
+const struct pyv *key_parse_canonical(const char *key, size_t len, struct arena *a);
 /* Structural decode: tuple arity, op and runner strings, profile tuple, extras.
  * Returns 0, or -1 with k->why set. */
 int key_decode(const struct pyv *tuple, struct moe_key *k);

@@ -4,6 +4,7 @@
 #include "pylit.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,8 @@ struct parser {
 	const char *file;
 	struct diags *d;
 	int failed;
+	int zero_copy;      /* plain strings may point into the source text (modules) */
+	int escaped;        /* the last string literal had escapes or line breaks */
 	struct strbuf tmp; /* string decoding */
 	/* child stacks for containers, reused */
 	struct pyv *stack;
@@ -133,6 +136,7 @@ static int hexval(char c)
 static void parse_string_literal(struct parser *ps, int raw)
 {
 	int line = ps->line, col = ps->col;
+	ps->escaped = 0;
 	char q = *ps->p;
 	int triple = ps->p + 2 < ps->end && ps->p[1] == q && ps->p[2] == q;
 	advance(ps);
@@ -145,6 +149,34 @@ static void parse_string_literal(struct parser *ps, int raw)
 			perr(ps, line, col, "unterminated %sstring", triple ? "triple-quoted " : "");
 			return;
 		}
+		/* a run of ordinary characters goes in one copy */
+		const char *run = ps->p;
+		/* 8 plain ASCII bytes at a time (no quote, backslash, newline or high bit) */
+		{
+			const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
+			const uint64_t mq = ones * (unsigned char)q, mb = ones * '\\', mn = ones * '\n';
+			while (ps->end - ps->p >= 8) {
+				uint64_t w, x, y, z;
+				memcpy(&w, ps->p, 8);
+				x = w ^ mq;
+				y = w ^ mb;
+				z = w ^ mn;
+				uint64_t hit = ((x - ones) & ~x) | ((y - ones) & ~y) | ((z - ones) & ~z) | w;
+				if (hit & highs)
+					break;
+				ps->p += 8;
+				ps->col += 8;
+			}
+		}
+		while (ps->p < ps->end && *ps->p != q && *ps->p != '\\' && *ps->p != '\n') {
+			if (((unsigned char)*ps->p & 0xC0) != 0x80)
+				ps->col++;
+			ps->p++;
+		}
+		if (ps->p > run)
+			sb_add(&ps->tmp, run, (size_t)(ps->p - run));
+		if (ps->p >= ps->end)
+			continue;
 		char c = *ps->p;
 		if (c == q) {
 			if (!triple) {
@@ -162,6 +194,7 @@ static void parse_string_literal(struct parser *ps, int raw)
 			perr(ps, line, col, "unterminated string");
 			return;
 		}
+		ps->escaped = 1;
 		if (c != '\\') {
 			sb_addc(&ps->tmp, c);
 			advance(ps);
@@ -256,6 +289,12 @@ static int string_start(const char *p, const char *end, int *raw, int *plen)
 {
 	*raw = 0;
 	*plen = 0;
+	if (*p == '\'' || *p == '"')
+		return 1;
+	switch (*p) {
+	case 'r': case 'R': case 'u': case 'U': case 'b': case 'B': case 'f': case 'F': break;
+	default: return 0;
+	}
 	const char *q = p;
 	while (q < end && q - p < 2 && strchr("rRuUbBfF", *q))
 		q++;
@@ -362,8 +401,11 @@ static void parse_expr(struct parser *ps, struct pyv *out)
 	}
 	if (s > 0) {
 		sb_reset(&ps->tmp);
+		const char *lit = ps->p + plen + 1; /* first character inside the quotes */
+		int pieces = 0;
 		/* adjacent literals concatenate: 'a' "b" == 'ab' */
 		for (;;) {
+			pieces++;
 			for (int i = 0; i < plen; i++)
 				advance(ps);
 			parse_string_literal(ps, raw);
@@ -389,7 +431,11 @@ static void parse_expr(struct parser *ps, struct pyv *out)
 		}
 		out->kind = PV_STR;
 		out->len = ps->tmp.len;
-		out->s = arena_strndup(ps->a, ps->tmp.buf ? ps->tmp.buf : "", ps->tmp.len);
+		if (ps->zero_copy && pieces == 1 && !ps->escaped && !raw &&
+		    lit[-1] != lit[0])
+			out->s = lit; /* the text between the quotes, as is (not NUL-terminated) */
+		else
+			out->s = arena_strndup(ps->a, ps->tmp.buf ? ps->tmp.buf : "", ps->tmp.len);
 		return;
 	}
 	if (c == '(' || c == '[' || c == '{') {
@@ -437,9 +483,16 @@ static void parse_expr(struct parser *ps, struct pyv *out)
 			perr(ps, out->line, out->col, "floats are not literals tunetab reads");
 			return;
 		}
-		char *endp;
+		char *endp = buf;
+		long long v = 0;
 		errno = 0;
-		long long v = strtoll(buf, &endp, base);
+		if (base == 10 && n && n < 19) {
+			/* fast path: short decimal */
+			for (size_t i = 0; i < n && *endp >= '0' && *endp <= '9'; i++, endp++)
+				v = v * 10 + (*endp - '0');
+		} else {
+			v = strtoll(buf, &endp, base);
+		}
 		if (errno || *endp || !n || (base == 10 && buf[0] == '0' && n > 1 && strspn(buf, "0") != n)) {
 			perr(ps, out->line, out->col, "invalid integer literal '%s'", buf);
 			return;
@@ -502,6 +555,12 @@ bad:
 	return 0;
 }
 
+/* The container stack and string buffer are kept between parses: a large table parses
+ * one key at a time, and reallocating them per key dominated the profile. */
+static struct pyv *cached_stack;
+static size_t cached_scap;
+static struct strbuf cached_tmp;
+
 static void init_parser(struct parser *ps, const char *text, size_t len, struct arena *a,
 			const char *file, int line, int col, struct diags *d)
 {
@@ -513,13 +572,30 @@ static void init_parser(struct parser *ps, const char *text, size_t len, struct 
 	ps->a = a;
 	ps->file = file;
 	ps->d = d;
-	sb_init(&ps->tmp);
+	ps->tmp = cached_tmp;
+	sb_init(&cached_tmp);
+	sb_reset(&ps->tmp);
+	ps->stack = cached_stack;
+	ps->scap = cached_scap;
+	cached_stack = NULL;
+	cached_scap = 0;
 }
 
 static void free_parser(struct parser *ps)
 {
-	sb_release(&ps->tmp);
-	free(ps->stack);
+	if (ps->scap > cached_scap) {
+		free(cached_stack);
+		cached_stack = ps->stack;
+		cached_scap = ps->scap;
+	} else {
+		free(ps->stack);
+	}
+	if (ps->tmp.alloc > cached_tmp.alloc) {
+		sb_release(&cached_tmp);
+		cached_tmp = ps->tmp;
+	} else {
+		sb_release(&ps->tmp);
+	}
 }
 
 static int utf8_guard(struct parser *ps, const char *text, size_t len)
@@ -550,6 +626,7 @@ int pylit_parse_module(const char *text, size_t len, const char *file, struct py
 	memset(m, 0, sizeof *m);
 	struct parser ps;
 	init_parser(&ps, text, len, &m->arena, file, 1, 1, d);
+	ps.zero_copy = 1;
 	if (len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3))
 		ps.p += 3; /* UTF-8 BOM */
 	size_t alloc = 0;
@@ -632,7 +709,7 @@ struct pyv *pylit_parse_expr(const char *text, size_t len, struct arena *a, cons
 	init_parser(&ps, text, len, a, file, line, col, d);
 	ps.depth = 1; /* newlines are not statements here */
 	struct pyv *v = NULL;
-	if (utf8_guard(&ps, text, len) == 0) {
+	{
 		v = arena_alloc(a, sizeof *v);
 		parse_expr(&ps, v);
 		skip_space(&ps);
@@ -682,6 +759,14 @@ void py_str_repr(const char *s, size_t len, struct strbuf *out)
 	sb_addc(out, q);
 	const unsigned char *p = (const unsigned char *)s, *end = p + len;
 	while (p < end) {
+		/* runs of plain printable ASCII go in one copy */
+		const unsigned char *run = p;
+		while (p < end && *p >= 0x20 && *p < 0x7F && *p != '\\' && *p != (unsigned char)q)
+			p++;
+		if (p > run)
+			sb_add(out, run, (size_t)(p - run));
+		if (p >= end)
+			break;
 		const unsigned char *st = p;
 		unsigned cp = utf8_next(&p, end);
 		if (cp == (unsigned char)q || cp == '\\') {
@@ -714,7 +799,7 @@ void py_str_repr(const char *s, size_t len, struct strbuf *out)
 void pyv_repr(const struct pyv *v, struct strbuf *out)
 {
 	switch (v->kind) {
-	case PV_INT: sb_addf(out, "%lld", v->i); break;
+	case PV_INT: sb_addll(out, v->i); break;
 	case PV_STR: py_str_repr(v->s, v->len, out); break;
 	case PV_TRUE: sb_adds(out, "True"); break;
 	case PV_FALSE: sb_adds(out, "False"); break;
@@ -791,4 +876,12 @@ struct pyv *pyv_clone(struct arena *a, const struct pyv *v)
 		}
 	}
 	return c;
+}
+
+void pylit_release_cache(void)
+{
+	free(cached_stack);
+	cached_stack = NULL;
+	cached_scap = 0;
+	sb_release(&cached_tmp);
 }

@@ -17,7 +17,8 @@ struct pyv {
 	enum pyv_kind kind;
 	int line, col;       /* 1-based; col counts characters */
 	long long i;         /* PV_INT */
-	const char *s;       /* PV_STR (UTF-8, may hold NUL bytes), PV_NAME (dotted) */
+	const char *s;       /* PV_STR (UTF-8, may hold NUL bytes; in a module's tree it may point
+			      * into the source text, unterminated: use len), PV_NAME (dotted) */
 	size_t len;
 	struct pyv *items;   /* TUPLE/LIST: n items; DICT: 2n items, key then value */
 	size_t n;
@@ -40,13 +41,18 @@ struct pylit_limits {
 	size_t max_items;   /* items in one container */
 };
 
-/* Parses a whole module of literal assignments. On error adds one located diagnostic
+/* Parses a whole module of literal assignments. text must stay alive as long as m: plain
+ * strings point into it. On error adds one located diagnostic
  * (id "syntax") to d and returns TT_INVALID. file is used in diagnostics only. */
 int pylit_parse_module(const char *text, size_t len, const char *file, struct py_module *m,
 		       struct diags *d);
 void py_module_release(struct py_module *m);
 
-/* Parses one expression (e.g. a key string's content) into arena a. line/col give the
+/* Frees the buffers kept between parses (for leak checkers; optional). */
+void pylit_release_cache(void);
+
+/* Parses one expression (e.g. a key string's content) into arena a. text must be valid
+ * UTF-8 (it comes from a parsed module or from jansson, which both check). line/col give the
  * position of text[0] in its file, for diagnostics. Returns NULL after adding a diagnostic. */
 struct pyv *pylit_parse_expr(const char *text, size_t len, struct arena *a, const char *file,
 			     int line, int col, struct diags *d);

@@ -3,6 +3,7 @@
 #include "table.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,45 +22,31 @@ static void add_entry(struct table *t, size_t *alloc, const struct table_entry *
 	t->entries[t->n++] = *e;
 }
 
-/* Marks repeated keys; Python's dict keeps the last value (formats §1.2). */
+/* Marks repeated keys; Python's dict keeps the last value (formats §1.2). A hash table:
+ * keys share long prefixes, so sorting them was the slow part of reading big tables. */
 void table_mark_duplicates(struct table *t)
 {
-	size_t n = t->n;
-	if (n < 2)
-		return;
-	size_t *idx = xmalloc(n * sizeof *idx);
-	for (size_t i = 0; i < n; i++)
-		idx[i] = i;
-	/* sort indices by key, stable on position */
-	for (size_t width = 1; width < n; width *= 2) {
-		size_t *tmp = xmalloc(n * sizeof *tmp);
-		for (size_t lo = 0; lo < n; lo += 2 * width) {
-			size_t mid = lo + width < n ? lo + width : n, hi = lo + 2 * width < n ? lo + 2 * width : n;
-			size_t a = lo, b = mid, k = lo;
-			while (a < mid && b < hi) {
-				const struct table_entry *x = &t->entries[idx[a]], *y = &t->entries[idx[b]];
-				size_t ml = x->key_len < y->key_len ? x->key_len : y->key_len;
-				int c = memcmp(x->key, y->key, ml);
-				if (!c)
-					c = (x->key_len > y->key_len) - (x->key_len < y->key_len);
-				tmp[k++] = c <= 0 ? idx[a++] : idx[b++];
+	size_t n = t->n, cap = 64;
+	while (cap < 2 * n)
+		cap *= 2;
+	size_t *slot = xcalloc(cap, sizeof *slot);
+	for (size_t i = 0; i < n; i++) {
+		struct table_entry *e = &t->entries[i];
+		e->dup_of = -1;
+		uint64_t h = hash_bytes(e->key, e->key_len);
+		for (h &= cap - 1;; h = (h + 1) & (cap - 1)) {
+			if (!slot[h]) {
+				slot[h] = i + 1;
+				break;
 			}
-			while (a < mid)
-				tmp[k++] = idx[a++];
-			while (b < hi)
-				tmp[k++] = idx[b++];
+			const struct table_entry *o = &t->entries[slot[h] - 1];
+			if (o->key_len == e->key_len && !memcmp(o->key, e->key, e->key_len)) {
+				e->dup_of = (int)(slot[h] - 1);
+				break;
+			}
 		}
-		free(idx);
-		idx = tmp;
 	}
-	for (size_t i = 0; i < n; i++)
-		t->entries[i].dup_of = -1;
-	for (size_t i = 1; i < n; i++) {
-		struct table_entry *x = &t->entries[idx[i]], *p = &t->entries[idx[i - 1]];
-		if (x->key_len == p->key_len && !memcmp(x->key, p->key, x->key_len))
-			x->dup_of = p->dup_of >= 0 ? p->dup_of : (int)idx[i - 1];
-	}
-	free(idx);
+	free(slot);
 }
 
 static int read_py(const char *name, const char *text, size_t len, struct table *t,
@@ -144,8 +131,7 @@ int table_read(const char *path, struct table *t, struct diags *d)
 		return diag_error(d, err == ENOENT || err == EISDIR ? TT_INVALID : TT_INTERNAL, "io",
 				  path, 0, 0, "cannot read file: %s", strerror(err));
 	int rc = table_read_mem(path, text, len, t, d);
-	/* the parse tree points into the arena, not into text */
-	free(text);
+	t->text = text; /* the module's strings point into it */
 	return rc;
 }
 
@@ -157,6 +143,7 @@ void table_release(struct table *t)
 	free(t->entries);
 	free(t->meta);
 	free(t->path);
+	free(t->text);
 	memset(t, 0, sizeof *t);
 }
 

@@ -50,6 +50,7 @@ struct table {
 	bool has_generation;
 	struct arena arena;
 	struct py_module module;
+	char *text;           /* the file's bytes (table_read), which the module tree uses */
 };
 
 /* Reads a table; the kind comes from the content ('{' first = JSON). Syntax and shape
@@ -57,6 +58,7 @@ struct table {
  * "best-configs", "json-top-level") and return TT_INVALID; entry-level problems are left
  * for the validator. Limits: 256 MiB input. */
 int table_read(const char *path, struct table *t, struct diags *d);
+/* text must outlive t (a module's strings point into it). */
 int table_read_mem(const char *name, const char *text, size_t len, struct table *t,
 		   struct diags *d);
 void table_release(struct table *t);

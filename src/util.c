@@ -157,10 +157,27 @@ int read_file(const char *path, size_t max, char **out, size_t *len)
 	if (!f)
 		return errno;
 	struct strbuf sb = STRBUF_INIT;
+	struct stat st;
+	/* a regular file is read into one buffer of its size (large tables) */
+	if (f != stdin && fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+		if (max && (size_t)st.st_size > max) {
+			fclose(f);
+			return ENOBUFS;
+		}
+		sb_grow(&sb, (size_t)st.st_size + 1);
+	}
 	char chunk[65536];
 	size_t n;
 	int err = 0;
-	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
+	while (sb.alloc > sb.len + 1 && (n = fread(sb.buf + sb.len, 1, sb.alloc - sb.len - 1, f)) > 0) {
+		if (max && sb.len + n > max) {
+			err = ENOBUFS;
+			break;
+		}
+		sb.len += n;
+		sb.buf[sb.len] = '\0';
+	}
+	while (!err && (n = fread(chunk, 1, sizeof chunk, f)) > 0) {
 		if (max && sb.len + n > max) {
 			err = ENOBUFS;
 			break;
@@ -319,4 +336,35 @@ char *self_exe_path(void)
 		return NULL;
 	buf[n] = '\0';
 	return xstrdup(buf);
+}
+
+void sb_addll(struct strbuf *sb, long long v)
+{
+	char buf[24];
+	int n = 0;
+	unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+	do {
+		buf[sizeof buf - 1 - n++] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		buf[sizeof buf - 1 - n++] = '-';
+	sb_add(sb, buf + sizeof buf - n, (size_t)n);
+}
+
+uint64_t hash_bytes(const void *data, size_t len)
+{
+	const unsigned char *p = data;
+	uint64_t h = 0x9E3779B97F4A7C15ULL ^ len;
+	size_t j = 0;
+	for (; j + 8 <= len; j += 8) {
+		uint64_t w;
+		memcpy(&w, p + j, 8);
+		h = (h ^ w) * 0xFF51AFD7ED558CCDULL;
+		h ^= h >> 32;
+	}
+	for (; j < len; j++)
+		h = (h ^ p[j]) * 1099511628211ULL;
+	h ^= h >> 29;
+	return h;
 }

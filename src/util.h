@@ -32,6 +32,8 @@ void sb_adds(struct strbuf *sb, const char *s);
 void sb_addc(struct strbuf *sb, char c);
 void sb_addf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void sb_reset(struct strbuf *sb);
+/* Decimal integer, without printf (hot paths). */
+void sb_addll(struct strbuf *sb, long long v);
 /* Returns the buffer (never NULL) and leaves sb empty; caller frees. */
 char *sb_detach(struct strbuf *sb);
 void sb_release(struct strbuf *sb);
@@ -47,6 +49,9 @@ int write_file_atomic(const char *path, const void *data, size_t len, unsigned m
 
 /* Creates a folder and its parents (mode 0777 & ~umask). Returns 0 or errno. */
 int mkdir_p(const char *path);
+
+/* A fast non-cryptographic hash (hash tables only). */
+uint64_t hash_bytes(const void *data, size_t len);
 
 /* Case-insensitive Levenshtein distance (ASCII). */
 size_t edit_distance(const char *a, const char *b);

@@ -53,6 +53,8 @@ struct vctx {
 	struct tactic_list lists[DT_COUNT];
 	int list_state[DT_COUNT]; /* 0 unknown, 1 loaded, -1 none */
 	bool reported_no_catalog[DT_COUNT];
+	struct strbuf canon;  /* scratch: a key's canonical spelling */
+	struct strbuf sig;    /* scratch: a key without its token count */
 };
 
 #define ERR(c, id, line, col, ...) diags_add((c)->d, SEV_ERROR, id, (c)->t->path, line, col, __VA_ARGS__)
@@ -266,8 +268,8 @@ static void describe(const struct tactic *t, char *buf, size_t n)
 }
 
 /* Tactic checks against the catalog (§3.6; tactics §1.1, §3). */
-static void check_tactic(struct vctx *c, const struct table_entry *e, const struct moe_key *k,
-			 int stage)
+static void check_tactic(struct vctx *c, const struct table_entry *e, int key_nd,
+			 const enum dtype key_dts[2], int stage)
 {
 	const struct pyv *tv = e->tactic;
 	if (tv->kind != PV_INT) {
@@ -289,7 +291,9 @@ static void check_tactic(struct vctx *c, const struct table_entry *e, const stru
 		dts[0] = (enum dtype)c->o->dtype;
 		nd = 1;
 	} else {
-		nd = key_dtypes(k, dts);
+		nd = key_nd;
+		dts[0] = key_dts[0];
+		dts[1] = key_dts[1];
 	}
 	if (nd == 0)
 		return;
@@ -370,26 +374,45 @@ struct family {
 	size_t n, cap;
 	int line, col;
 	int stage;
+	bool clean;       /* its first key passed every key check: later keys reuse that */
+	char *runner;     /* the runner class named in the key */
+	int nd;           /* dtypes the key implies */
+	enum dtype dts[2];
 };
 
-static void family_add(struct family **fams, size_t *nf, const char *sig, const char *shape_sig,
-		       const char *label, int stage, long long tokens, int line, int col)
+/* Open-addressing index of families by signature (tables can have thousands). */
+struct fam_index {
+	size_t *slot; /* family index + 1; 0 = empty */
+	size_t cap;
+};
+
+static size_t hash_str(const char *s)
 {
-	struct family *f = NULL;
-	for (size_t i = 0; i < *nf; i++)
-		if (!strcmp((*fams)[i].sig, sig))
-			f = &(*fams)[i];
-	if (!f) {
-		*fams = xrealloc(*fams, (*nf + 1) * sizeof **fams);
-		f = &(*fams)[(*nf)++];
-		memset(f, 0, sizeof *f);
-		f->sig = xstrdup(sig);
-		f->shape_sig = xstrdup(shape_sig);
-		f->label = xstrdup(label);
-		f->line = line;
-		f->col = col;
-		f->stage = stage;
-	}
+	return (size_t)hash_bytes(s, strlen(s));
+}
+
+static struct fam_index fidx;
+
+static void fidx_insert(const struct family *fams, size_t i)
+{
+	size_t h = hash_str(fams[i].sig) & (fidx.cap - 1);
+	while (fidx.slot[h])
+		h = (h + 1) & (fidx.cap - 1);
+	fidx.slot[h] = i + 1;
+}
+
+static struct family *family_find(struct family *fams, const char *sig)
+{
+	if (!fidx.cap)
+		return NULL;
+	for (size_t h = hash_str(sig) & (fidx.cap - 1); fidx.slot[h]; h = (h + 1) & (fidx.cap - 1))
+		if (!strcmp(fams[fidx.slot[h] - 1].sig, sig))
+			return &fams[fidx.slot[h] - 1];
+	return NULL;
+}
+
+static void family_token(struct family *f, long long tokens, int line, int col)
+{
 	if (f->n == f->cap) {
 		f->cap = f->cap ? 2 * f->cap : 16;
 		f->tokens = xrealloc(f->tokens, f->cap * sizeof *f->tokens);
@@ -402,9 +425,67 @@ static void family_add(struct family **fams, size_t *nf, const char *sig, const 
 		f->max_tokens = tokens;
 }
 
+
+static struct family *family_add(struct family **fams, size_t *nf, const char *sig, size_t shape_off,
+		       const struct moe_key *k, int stage, long long tokens, int line, int col)
+{
+	struct family *f = NULL;
+	if (fidx.cap < 2 * (*nf + 1)) {
+		free(fidx.slot);
+		fidx.cap = fidx.cap ? 4 * fidx.cap : 64;
+		fidx.slot = xcalloc(fidx.cap, sizeof *fidx.slot);
+		for (size_t i = 0; i < *nf; i++)
+			fidx_insert(*fams, i);
+	}
+	f = family_find(*fams, sig);
+	if (!f) {
+		*fams = xrealloc(*fams, (*nf + 1) * sizeof **fams);
+		f = &(*fams)[(*nf)++];
+		memset(f, 0, sizeof *f);
+		f->sig = xstrdup(sig);
+		f->shape_sig = xstrdup(sig + shape_off);
+		/* the label is built once per family, for messages */
+		const char *colon = strrchr(k->op, ':');
+		f->label = xasprintf("%s E%lld I%lld H%lld%s", colon ? colon + 1 : k->op, k->e1,
+				     k->inter, k->hidden, k->extras && k->extras->n ? " (these extras)" : "");
+		f->line = line;
+		f->col = col;
+		f->stage = stage;
+		fidx_insert(*fams, (size_t)(f - *fams));
+	}
+	family_token(f, tokens, line, col);
+	return f;
+}
+
+/* shape signature -> mask of the GEMM stages that have it (open addressing) */
+struct pair_slot {
+	const char *sig;
+	unsigned mask;
+};
+
+static unsigned stage_mask(const struct pair_slot *t, size_t cap, const char *sig)
+{
+	for (size_t h = hash_str(sig) & (cap - 1); t[h].sig; h = (h + 1) & (cap - 1))
+		if (!strcmp(t[h].sig, sig))
+			return t[h].mask;
+	return 0;
+}
+
 static void check_families(struct vctx *c, struct family *fams, size_t nf)
 {
 	const struct fi_schema *s = c->r->schema;
+	size_t pcap = 64;
+	while (pcap < 2 * nf)
+		pcap *= 2;
+	struct pair_slot *pairs = xcalloc(pcap, sizeof *pairs);
+	for (size_t i = 0; i < nf; i++) {
+		size_t h = hash_str(fams[i].shape_sig) & (pcap - 1);
+		while (pairs[h].sig && strcmp(pairs[h].sig, fams[i].shape_sig))
+			h = (h + 1) & (pcap - 1);
+		pairs[h].sig = fams[i].shape_sig;
+		if (fams[i].stage)
+			pairs[h].mask |= 1u << fams[i].stage;
+	}
 	for (size_t i = 0; i < nf; i++) {
 		struct family *f = &fams[i];
 		if (f->max_tokens <= 0 || f->max_tokens > (1 << 30))
@@ -440,16 +521,14 @@ static void check_families(struct vctx *c, struct family *fams, size_t nf)
 		free(b);
 		/* both GEMM stages of the same shapes */
 		if (f->stage) {
-			bool pair = false;
-			for (size_t j = 0; j < nf && !pair; j++)
-				pair = j != i && fams[j].stage && fams[j].stage != f->stage &&
-				       !strcmp(fams[j].shape_sig, f->shape_sig);
+			bool pair = (stage_mask(pairs, pcap, f->shape_sig) & (1u << (3 - f->stage))) != 0;
 			if (!pair)
 				WARN(c, "coverage", f->line, f->col, "%s: GEMM%d only; GEMM%d of the same "
 				     "shapes has no entry and falls back to tactic -1", f->label, f->stage,
 				     3 - f->stage);
 		}
 	}
+	free(pairs);
 }
 
 static const struct fs_op *find_op(const struct fi_schema *s, const char *op)
@@ -510,6 +589,16 @@ static bool check_extras(struct vctx *c, const struct table_entry *e, const stru
 	return ok;
 }
 
+/* A JSON value names its runner class; it must be the key's (formats §2.4). */
+static void check_value_runner(struct vctx *c, const struct table_entry *e, const char *key_runner)
+{
+	if (c->t->kind == TABLE_JSON && e->value_ok && strcmp(e->runner, key_runner))
+		ERR(c, "unknown-runner", e->vline, e->vcol, "the value names runner '%s' but the key "
+		    "'%s'%s", e->runner, key_runner,
+		    c->r->schema->json_cache.mismatch == MISMATCH_HARD_SOFT
+			    ? ": since 0.6.16 such an entry is never used" : "");
+}
+
 /* Per-entry checks. Returns true when the key could be looked up by this version. */
 static bool check_entry(struct vctx *c, size_t idx, struct family **fams, size_t *nf,
 			bool *form_ok)
@@ -553,10 +642,44 @@ static bool check_entry(struct vctx *c, size_t idx, struct family **fams, size_t
 			     "reserved name (_metadata, _records, _generation): FlashInfer reads it as "
 			     "a tactic entry", (int)(e->key_len > 60 ? 60 : e->key_len), e->key);
 	}
-	/* key */
+	/* key: a key whose text, but for the token count, equals the first key of a family that
+	 * passed every key check needs no parse: same text, same verdict (large tables). */
+	{
+		const char *t0 = e->key, *tend = e->key + e->key_len, *prof = NULL;
+		for (const char *q = t0; q + 4 <= tend; q++)
+			if (q[0] == ',' && q[1] == ' ' && q[2] == '(' && q[3] == '(') {
+				prof = q + 4;
+				break;
+			}
+		if (prof) {
+			const char *dig = prof;
+			long long tokens = 0;
+			while (dig < tend && *dig >= '0' && *dig <= '9' && dig - prof < 12)
+				tokens = tokens * 10 + (*dig++ - '0');
+			bool canon_digits = dig > prof && dig < tend && *dig == ',' &&
+					    !(*prof == '0' && dig - prof > 1);
+			if (canon_digits) {
+				struct strbuf *sig = &c->sig;
+				sb_reset(sig);
+				sb_add(sig, t0, (size_t)(prof - t0));
+				sb_add(sig, dig, (size_t)(tend - dig));
+				struct family *f = family_find(*fams, sig->buf);
+				if (f && f->clean) {
+					family_token(f, tokens, e->line, e->col);
+					check_value_runner(c, e, f->runner);
+					if (e->value_ok && f->stage)
+						check_tactic(c, e, f->nd, f->dts, f->stage);
+					return true;
+				}
+			}
+		}
+	}
+	size_t key_findings = c->d->n;
+	const struct pyv *tuple = key_parse_canonical(e->key, e->key_len, &c->a);
+	bool canonical = tuple != NULL;
 	struct diags kd = DIAGS_INIT;
-	const struct pyv *tuple = key_parse(e->key, e->key_len, &c->a, c->t->path, e->line,
-					    e->col, &kd);
+	if (!tuple)
+		tuple = key_parse(e->key, e->key_len, &c->a, c->t->path, e->line, e->col, &kd);
 	if (!tuple) {
 		ERR(c, "key-syntax", e->line, e->col, "the key is not a Python tuple literal: %s",
 		    kd.n ? kd.v[0].msg : "unreadable");
@@ -571,15 +694,17 @@ static bool check_entry(struct vctx *c, size_t idx, struct family **fams, size_t
 		*form_ok = false;
 		return false;
 	}
-	struct strbuf canon = STRBUF_INIT;
-	pyv_repr(tuple, &canon);
+	struct strbuf canon = c->canon;
+	sb_reset(&canon);
+	if (!canonical)
+		pyv_repr(tuple, &canon);
+	c->canon = canon; /* reused across entries; released by validate_table */
 	bool lookupable = true;
-	if (canon.len != e->key_len || memcmp(canon.buf, e->key, e->key_len)) {
+	if (!canonical && (canon.len != e->key_len || memcmp(canon.buf, e->key, e->key_len))) {
 		ERR(c, "key-canonical", e->line, e->col, "the key is not Python's str() of its tuple, "
 		    "which is what FlashInfer looks up; it should read: %s", canon.buf);
 		lookupable = false;
 	}
-	sb_release(&canon);
 	if ((unsigned)k.tuple_len != s->key.tuple) {
 		*form_ok = false;
 		ERR(c, "key-form", e->line, e->col, "a %d-tuple key; FlashInfer %s builds %u-tuple keys "
@@ -603,11 +728,7 @@ static bool check_entry(struct vctx *c, size_t idx, struct family **fams, size_t
 		    "%s: %s)", k.runner, k.op, c->r->version, op->runners[0]);
 		lookupable = false;
 	}
-	if (c->t->kind == TABLE_JSON && e->value_ok && strcmp(e->runner, k.runner))
-		ERR(c, "unknown-runner", e->vline, e->vcol, "the value names runner '%s' but the key "
-		    "'%s'%s", e->runner, k.runner,
-		    s->json_cache.mismatch == MISMATCH_HARD_SOFT
-			    ? ": since 0.6.16 such an entry is never used" : "");
+	check_value_runner(c, e, k.runner);
 	if (k.profile->n != op->shapes) {
 		ERR(c, "profile-arity", e->line, e->col, "the profile has %zu shapes; op '%s' has %u "
 		    "inputs", k.profile->n, k.op, op->shapes);
@@ -639,22 +760,39 @@ static bool check_entry(struct vctx *c, size_t idx, struct family **fams, size_t
 	if (diags_count(c->d, SEV_ERROR) != shape_errors)
 		return lookupable;
 	/* family for coverage */
-	struct strbuf sig = STRBUF_INIT, ssig = STRBUF_INIT, label = STRBUF_INIT;
-	sb_addf(&ssig, "(E%lld, hidden %lld, fc1 N %lld, K %lld/%lld)", k.e1, k.hidden, k.n1, k.k1,
-		k.k2);
-	if (k.extras) {
-		sb_adds(&ssig, " extras ");
-		pyv_repr(k.extras, &ssig);
+	/* Family = the canonical key without its token count: the same shapes, op and extras.
+	 * Built from the key text itself (the hot path of large tables: no printing). */
+	const char *text = canonical ? e->key : canon.buf;
+	size_t tlen = canonical ? e->key_len : canon.len;
+	const char *prof = NULL;
+	for (size_t i = 0; i + 4 <= tlen; i++)
+		if (text[i] == ',' && text[i + 1] == ' ' && text[i + 2] == '(' && text[i + 3] == '(') {
+			prof = text + i + 4;
+			break;
+		}
+	const char *op_end = memchr(text + 2, ',', tlen > 2 ? tlen - 2 : 0);
+	if (prof && op_end && lookupable) {
+		const char *after = prof;
+		while (after < text + tlen && *after != ',')
+			after++;
+		struct strbuf sig = STRBUF_INIT;
+		sb_add(&sig, text, (size_t)(prof - text));
+		sb_add(&sig, after, (size_t)(text + tlen - after));
+		struct family *f = family_add(fams, nf, sig.buf, (size_t)(op_end - text), &k,
+					      (int)op->stage, k.tokens, e->line, e->col);
+		sb_release(&sig);
+		if (f->n == 1) {
+			/* the first key of a family: later keys reuse its verdict when it was clean */
+			f->runner = xstrdup(k.runner);
+			f->clean = canonical && c->d->n == key_findings;
+			f->nd = key_dtypes(&k, f->dts);
+		}
 	}
-	sb_addf(&sig, "%s %s", k.op, ssig.buf);
-	sb_addf(&label, "%s E%lld I%lld H%lld%s", strrchr(k.op, ':') ? strrchr(k.op, ':') + 1 : k.op,
-		k.e1, k.inter, k.hidden, k.extras && k.extras->n ? " (these extras)" : "");
-	family_add(fams, nf, sig.buf, ssig.buf, label.buf, op->stage, k.tokens, e->line, e->col);
-	sb_release(&sig);
-	sb_release(&ssig);
-	sb_release(&label);
-	if (e->value_ok && op->stage)
-		check_tactic(c, e, &k, (int)op->stage);
+	if (e->value_ok && op->stage) {
+		enum dtype dts[2];
+		int nd = key_dtypes(&k, dts);
+		check_tactic(c, e, nd, dts, (int)op->stage);
+	}
 	return lookupable;
 }
 
@@ -762,6 +900,7 @@ int validate_table(const struct validate_data *data, const struct table *t,
 		size_t mark = d->n;
 		for (size_t i = 0; i < t->n; i++) {
 			bool form_ok;
+			arena_reset(&c.a); /* each key's parse tree lives only while it is checked */
 			if (check_entry(&c, i, &fams, &nf, &form_ok))
 				lookupable++;
 			wrong_form += !form_ok;
@@ -814,10 +953,14 @@ int validate_table(const struct validate_data *data, const struct table *t,
 			free(fams[i].sig);
 			free(fams[i].shape_sig);
 			free(fams[i].label);
+			free(fams[i].runner);
 			free(fams[i].tokens);
 			free(fams[i].pos);
 		}
 		free(fams);
+		free(fidx.slot);
+		fidx.slot = NULL;
+		fidx.cap = 0;
 	}
 	if (!r->device && r->device_from == NULL)
 		diags_add(d, SEV_NOTE, "no-catalog", t->path, 0, 0, "no device known (give --device): "
@@ -826,5 +969,7 @@ int validate_table(const struct validate_data *data, const struct table *t,
 		if (c.list_state[i] == 1)
 			tactic_list_release(&c.lists[i]);
 	arena_release(&c.a);
+	sb_release(&c.canon);
+	sb_release(&c.sig);
 	return TT_OK;
 }

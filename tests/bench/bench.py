@@ -1,0 +1,33 @@
+#!/usr/bin/env python3
+"""bench.py BUILD_DIR: benchmarks recorded in docs/benchmarks.md. Each measurement is the
+median wall time of several runs, process start included, measured side by side in one run.
+  validate: `tunetab validate` of a generated 100,000-entry module vs Python's
+            ast.literal_eval of the same file (issue #3 targets: < 1 s, >= 10x faster)."""
+import os, platform, statistics, subprocess, sys, tempfile, time
+
+build = sys.argv[1] if len(sys.argv) > 1 else "build/release"
+here = os.path.dirname(os.path.abspath(__file__))
+tunetab = os.path.join(build, "tunetab")
+tmp = tempfile.mkdtemp(prefix="tunetab-bench-")
+
+def timed(cmd, runs=5):
+    times = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        r = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times), min(times), max(times), r.returncode
+
+print("machine:", platform.node(), platform.machine(), os.cpu_count(), "cpus;",
+      platform.python_implementation(), platform.python_version())
+mod = os.path.join(tmp, "v0_1_trtllm_fused_moe_NVIDIA_H200.py")
+subprocess.run([sys.executable, os.path.join(here, "gen_module.py"), "100000", mod], check=True)
+size = os.path.getsize(mod)
+tt = timed([tunetab, "validate", "--flashinfer", "0.6.18", "-q", mod])
+py = timed([sys.executable, "-c",
+            'import ast,sys; ast.literal_eval(open(sys.argv[1]).read().split("=",1)[1])', mod])
+print("validate 100,000 entries (%.1f MB): tunetab median %.3f s (min %.3f, max %.3f, exit %d)"
+      % (size / 1e6, tt[0], tt[1], tt[2], tt[3]))
+print("python3 ast.literal_eval same file: median %.3f s (min %.3f, max %.3f)" % py[:3])
+print("speed-up: %.1fx; target < 1 s: %s; target >= 10x: %s"
+      % (py[0] / tt[0], "met" if tt[0] < 1 else "MISSED", "met" if py[0] / tt[0] >= 10 else "MISSED"))
