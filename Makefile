@@ -139,9 +139,11 @@ run: deps
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)sh scripts/run-default.sh
 
+# Every test, plus the broken-input corpora again under the sanitizers (build/san).
 test: deps
 	$(Q)$(MAKE) --no-print-directory all $(UNIT_BIN)
-	$(Q)sh tests/run-tests.sh $(BUILD)
+	$(Q)$(MAKE) -s --no-print-directory VARIANT=san build/san/tunetab
+	$(Q)sh tests/run-tests.sh $(BUILD) all build/san
 
 # Runs on the GPU machine, which has no compiler packages: uses the binary built here.
 test-gpu:

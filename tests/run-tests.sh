@@ -1,6 +1,8 @@
 #!/bin/sh
-# run-tests.sh BUILD_DIR [gpu]: every test of `make test` (or `make test-gpu`), one line per
-# failure and a closing "N passed, N failed, N skipped".
+# run-tests.sh BUILD_DIR [gpu|all] [SAN_BUILD_DIR]: every test of `make test` (or
+# `make test-gpu`), one line per failure and a closing "N passed, N failed, N skipped".
+# With SAN_BUILD_DIR the broken-input corpora run a second time under ASan+UBSan and must
+# give the same bytes (a sanitizer report would differ).
 #   unit tests          BUILD_DIR/unit_tests
 #   data check          every YAML file under configs/ and schemas/ (tunetab check-data)
 #   broken data         tests/data/yaml/*.yaml against their *.expected golden files
@@ -11,6 +13,7 @@
 set -u
 BUILD=$1
 MODE=${2:-all}
+SAN=${3:-}
 ROOT=$(pwd)
 TUNETAB=$ROOT/$BUILD/tunetab
 export ROOT TUNETAB LC_ALL=C
@@ -55,32 +58,40 @@ if [ "$MODE" != gpu ]; then
     # every YAML data file, strictly
     if "$TUNETAB" check-data >"$TT_TMP/cd.out" 2>&1; then ok "check-data"; else bad "check-data"; cat "$TT_TMP/cd.out"; fi
 
-    # broken data files and their exact diagnostics
-    for f in tests/data/yaml/*.yaml; do
-        [ -e "$f" ] || continue
-        {
-            set +e
-            "$TUNETAB" check-data "$f" 2>&1
-            echo "[exit $?]"
-            set -e
-        } >"$TT_TMP/actual" 2>&1
-        golden "$f" "${f%.yaml}.expected" "$TT_TMP/actual"
-    done
-
-    # broken tuning tables and their exact diagnostics (tunetab validate)
-    for dir in tests/data/tables/*/; do
-        [ -d "$dir" ] || continue
-        f=$(ls "$dir" | grep -v -x -e args -e expected | head -n 1)
-        args=$(cat "$dir/args" 2>/dev/null || true)
-        (
-            cd "$dir" || exit 1
-            set +e
-            # shellcheck disable=SC2086
-            "$TUNETAB" validate $args "$f" 2>&1
-            echo "[exit $?]"
-        ) >"$TT_TMP/actual" 2>&1
-        golden "${dir%/}" "${dir}expected" "$TT_TMP/actual"
-    done
+    corpora() { # $1 binary, $2 label
+        BIN=$1
+        # broken data files and their exact diagnostics
+        for f in tests/data/yaml/*.yaml; do
+            [ -e "$f" ] || continue
+            {
+                set +e
+                "$BIN" check-data "$f" 2>&1
+                echo "[exit $?]"
+                set -e
+            } >"$TT_TMP/actual" 2>&1
+            golden "$f$2" "${f%.yaml}.expected" "$TT_TMP/actual"
+        done
+        # broken tuning tables and their exact diagnostics (tunetab validate)
+        for dir in tests/data/tables/*/; do
+            [ -d "$dir" ] || continue
+            f=$(ls "$dir" | grep -v -x -e args -e expected | head -n 1)
+            args=$(cat "$dir/args" 2>/dev/null || true)
+            (
+                cd "$dir" || exit 1
+                set +e
+                # shellcheck disable=SC2086
+                "$BIN" validate $args "$f" 2>&1
+                echo "[exit $?]"
+            ) >"$TT_TMP/actual" 2>&1
+            golden "${dir%/}$2" "${dir}expected" "$TT_TMP/actual"
+        done
+    }
+    corpora "$TUNETAB" ""
+    if [ -n "$SAN" ]; then
+        if [ -n "${UPDATE:-}" ]; then :; else
+            ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 corpora "$ROOT/$SAN/tunetab" " (san)"
+        fi
+    fi
 
     # CLI scripts
     for t in tests/cli/[0-9]*.sh; do
