@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "dtypeinfo.h"
 #include "util.h"
 #include "yamlload.h"
 
@@ -34,6 +35,10 @@ static int check_file(const char *path, struct diags *d)
 		struct catalog *c;
 		rc = catalog_load_file(path, &c, d);
 		catalog_free(c);
+	} else if (strcmp(key, "dtypes") == 0) {
+		struct dtype_set *ds;
+		rc = dtypes_load(path, &ds, d);
+		dtypes_free(ds);
 	} else if (strcmp(key, "flashinfer_schema") == 0) {
 		struct fi_schema *s;
 		rc = fischema_load_file(path, &s, d);
@@ -42,7 +47,7 @@ static int check_file(const char *path, struct diags *d)
 		int line, col;
 		yaml_locate(path, key, &line, &col);
 		rc = diag_error(d, TT_INVALID, "data-kind", path, line, col,
-				"unknown top-level key '%s' (want device, model, catalog or "
+				"unknown top-level key '%s' (want device, model, catalog, dtypes or "
 				"flashinfer_schema)", key);
 	}
 	free(key);
@@ -72,6 +77,18 @@ int cmd_check_data(int argc, char **argv)
 	int rc = cli_load_data(&data, DATA_ALL);
 	if (rc)
 		return rc;
+	struct diags dd = DIAGS_INIT;
+	struct dtype_set *ds;
+	char *dpath = xasprintf("%s/configs/dtypes.yaml", data.root);
+	rc = dtypes_load(dpath, &ds, &dd);
+	free(dpath);
+	cli_print_diags(&dd);
+	diags_release(&dd);
+	dtypes_free(ds);
+	if (rc) {
+		cli_release_data(&data);
+		return rc;
+	}
 	size_t entries = 0;
 	for (size_t i = 0; i < data.catalogs.n; i++) {
 		struct tactic_list l;

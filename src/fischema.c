@@ -65,6 +65,8 @@ static const cyaml_schema_field_t bundled_fields[] = {
 static const cyaml_schema_field_t field_fields[] = {
 	STR("name", struct fs_field, name, 1),
 	ENUM("type", struct fs_field, type, ftype_strings),
+	CYAML_FIELD_STRING_PTR("source", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL, struct fs_field,
+			       source, 1, 64),
 	CYAML_FIELD_END
 };
 static const cyaml_schema_value_t field_schema = {

@@ -38,6 +38,7 @@ struct fs_bundled {
 struct fs_field {
 	char *name;
 	enum field_type type;
+	char *source; /* a Python literal, or "$variable" of the deployment; NULL = unknown */
 };
 
 struct fs_op {

@@ -36,6 +36,15 @@ static const struct command commands[] = {
 	  "Prints the ordered CUTLASS fused-MoE candidates a tactic integer indexes for this\n"
 	  "SM, dtype and FlashInfer version, with each entry's absolute id, tile, cluster,\n"
 	  "1SM/2SM, swap_ab, finalize and whether it can be dispatched." },
+	{ "generate", cmd_generate, CMD_GPU, "write the tables FlashInfer is missing for a GPU and model",
+	  "--device auto|NAME|FILE (--model NAME|FILE | --keys FILE) --dtype nvfp4|fp8|bf16 "
+	  "[--tp N] [--ep N] [--flashinfer VERSION] [--max-tokens N] [--format py|json|both] "
+	  "[--heuristic FILE] [-o DIR] [--metadata KEY=VALUE]... [--weight-view V] [--top-k N]",
+	  "Builds every key the target FlashInfer version looks up for the deployment (both GEMM\n"
+	  "stages, every token bucket up to --max-tokens, shapes from the model, TP and EP, the\n"
+	  "dtype's packing, the version's extras), asks the Lua heuristic to rank the candidates\n"
+	  "of each, and writes the bundled module and/or JSON cache under their exact names,\n"
+	  "atomically, after checking them with the validate rules. --device auto uses GPU 0." },
 	{ "validate", cmd_validate, 0, "check tuning tables against a FlashInfer version's rules",
 	  "FILE... [--flashinfer VERSION] [--device NAME] [--dtype D] "
 	  "[--format text|json|github|junit] [--strict] [--quiet] | --list-checks",

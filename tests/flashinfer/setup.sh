@@ -82,6 +82,12 @@ click==8.5.1
 einops==0.8.2
 ninja==1.13.2
 "
+# Installed into a version's own venv when it declares a requirement the set above does not
+# meet (0.2.11-0.2.14 ask for cuda-python<=12.9: the metapackage only; the cuda.bindings
+# module still comes from the base).
+EXTRA_PINS="
+cuda-python==12.9.0
+"
 # Declared by some versions, deliberately not installed: GPU compilers, NCCL bindings and
 # CUDA 12 libraries that importing flashinfer.autotuner does not need (see README.md), and
 # pynvml, whose module nvidia-ml-py provides (the pynvml wheel only adds a deprecation warning).
@@ -142,14 +148,16 @@ sys.exit(m.version("flashinfer-python") != sys.argv[1])
 EOF
 }
 
-# Declared requirements of the installed flashinfer-python that the environment does not
-# satisfy, EXCLUDED left out. Prints one requirement per line.
+# Declared requirements of the installed flashinfer-python (EXCLUDED left out) that the
+# environment does not satisfy, each resolved to a pin of EXTRA_PINS: prints one pin per line,
+# or "unpinned: REQUIREMENT" for one that no pin satisfies.
 unmet_requirements() { # $1 venv
-    "$1/bin/python" - "$EXCLUDED" <<'EOF'
+    "$1/bin/python" - "$EXCLUDED" "$EXTRA_PINS" <<'EOF'
 import sys, importlib.metadata as m
 from pip._vendor.packaging.requirements import Requirement
 from pip._vendor.packaging.utils import canonicalize_name
 excluded = {canonicalize_name(n) for n in sys.argv[1].split()}
+pins = [Requirement(p) for p in sys.argv[2].split()]
 for line in m.requires("flashinfer-python") or []:
     r = Requirement(line)
     if r.marker is not None and not r.marker.evaluate({"extra": ""}):
@@ -157,11 +165,18 @@ for line in m.requires("flashinfer-python") or []:
     if canonicalize_name(r.name) in excluded:
         continue
     try:
-        have = m.version(r.name)
+        if r.specifier.contains(m.version(r.name), prereleases=True):
+            continue
     except m.PackageNotFoundError:
-        print(line); continue
-    if not r.specifier.contains(have, prereleases=True):
-        print(line)
+        pass
+    for p in pins:
+        if canonicalize_name(p.name) == canonicalize_name(r.name) and all(
+            r.specifier.contains(s.version, prereleases=True) for s in p.specifier
+        ):
+            print(p)
+            break
+    else:
+        print("unpinned:", line.replace(" ", ""))
 EOF
 }
 
@@ -192,9 +207,13 @@ for v in "$@"; do
         "$venv/bin/python" -m pip install -q --disable-pip-version-check --no-deps \
             --no-build-isolation "flashinfer-python==$v"
         unmet=$(unmet_requirements "$venv")
+        case $unmet in *unpinned:*)
+            echo "$v: declared requirements that no pin satisfies (add them to EXTRA_PINS):" >&2
+            printf '%s\n' "$unmet" | sed -n 's/^unpinned: /  /p' >&2
+            exit 1 ;;
+        esac
         if [ -n "$unmet" ]; then
-            log "$v: declared requirements not met by the pinned set (installing them pinned by PyPI's newest):"
-            printf '  %s\n' $unmet
+            log "$v: also installing" $unmet
             "$venv/bin/python" -m pip install -q --disable-pip-version-check --no-deps $unmet
         fi
         printf '%s\n' "$BASE_SITE" >"$venv/.tunetab-base"

@@ -1,0 +1,410 @@
+/* cmd_generate.c: `tunetab generate`: the tables FlashInfer is missing for a GPU and a MoE
+ * deployment, chosen by a Lua heuristic, written atomically and validated first. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+#include "dtypeinfo.h"
+#include "gen.h"
+#include "gpu/gpu.h"
+#include "script.h"
+#include "table.h"
+#include "util.h"
+#include "validate.h"
+
+struct gen_opts {
+	const char *device, *model, *dtype, *flashinfer, *format, *heuristic, *outdir, *keys;
+	const char *weight_view;
+	long tp, ep, tp_rank, ep_rank, top_k, max_tokens;
+	char **metas;
+	int nmeta;
+	long script_mem_mib;
+	long long script_instructions;
+	int quiet;
+};
+
+static double prof_u(const uint64_t *v)
+{
+	return v ? (double)*v : -1;
+}
+
+static double prof_f(const double *v)
+{
+	return v ? *v : -1;
+}
+
+static void fill_device(struct script_device *sd, const struct device_profile *p,
+			const struct gpu_info *g)
+{
+	memset(sd, 0, sizeof *sd);
+	sd->name = g ? g->name : p->name;
+	sd->sm = g ? g->cc_major * 10 + g->cc_minor : (int)device_sm(p);
+	/* a detected GPU's own numbers win over its profile's (devices-models.md "How to use") */
+	sd->sm_count = g ? g->sm_count : prof_u(p ? p->sm_count : NULL);
+	sd->smem_per_block_optin = g ? (double)g->smem_per_block_optin : prof_u(p ? p->smem_per_block_optin : NULL);
+	sd->smem_per_sm = g ? (double)g->smem_per_sm : prof_u(p ? p->smem_per_sm : NULL);
+	sd->l2_bytes = g ? (double)g->l2_bytes : prof_u(p ? p->l2_bytes : NULL);
+	sd->memory_bandwidth_gbs = p ? prof_f(p->memory_bandwidth_gbs) : -1;
+	if (sd->memory_bandwidth_gbs < 0 && g)
+		sd->memory_bandwidth_gbs = 2.0 * g->mem_clock_khz * 1e3 * (g->mem_bus_width / 8.0) / 1e9;
+	sd->boost_clock_mhz = g ? g->clock_khz / 1000.0 : prof_u(p ? p->boost_clock_mhz : NULL);
+	sd->tflops_bf16 = p ? prof_f(p->dense_tflops.bf16) : -1;
+	sd->tflops_fp8 = p ? prof_f(p->dense_tflops.fp8) : -1;
+	sd->tflops_fp4 = p ? prof_f(p->dense_tflops.fp4) : -1;
+}
+
+static int write_output(const char *dir, const char *name, const struct strbuf *sb, char **path_out)
+{
+	int err = mkdir_p(dir);
+	if (err)
+		return cli_error(TT_INTERNAL, "cannot create '%s': %s", dir, strerror(err));
+	char *path = xasprintf("%s/%s", dir, name);
+	err = write_file_atomic(path, sb->buf, sb->len, 0644);
+	if (err) {
+		int rc = cli_error(TT_INTERNAL, "cannot write '%s': %s", path, strerror(err));
+		free(path);
+		return rc;
+	}
+	*path_out = path;
+	return TT_OK;
+}
+
+/* The written bytes must pass validate for the target version before they are written. */
+static int check_bytes(const struct tt_data *data, const char *name, const struct strbuf *sb,
+		       const char *version, const char *device, enum dtype dt)
+{
+	struct table t;
+	struct diags d = DIAGS_INIT;
+	int rc = table_read_mem(name, sb->buf, sb->len, &t, &d);
+	if (!rc) {
+		struct validate_data vd = { &data->devices, &data->catalogs, &data->schemas };
+		struct validate_opts vo = { .flashinfer = version, .device = device, .dtype = (int)dt };
+		struct validate_result r;
+		rc = validate_table(&vd, &t, &vo, &r, &d);
+	}
+	size_t ne = diags_count(&d, SEV_ERROR);
+	if (rc || ne) {
+		cli_error(TT_INTERNAL, "generated %s does not validate (a tunetab bug); nothing written:", name);
+		cli_print_diags(&d);
+		rc = TT_INTERNAL;
+	}
+	diags_release(&d);
+	table_release(&t);
+	return rc;
+}
+
+int cmd_generate(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "device", required_argument, NULL, 'D' },     { "model", required_argument, NULL, 'M' },
+		{ "dtype", required_argument, NULL, 't' },      { "tp", required_argument, NULL, 'T' },
+		{ "ep", required_argument, NULL, 'E' },         { "tp-rank", required_argument, NULL, 'r' },
+		{ "ep-rank", required_argument, NULL, 'R' },    { "top-k", required_argument, NULL, 'k' },
+		{ "flashinfer", required_argument, NULL, 'f' }, { "max-tokens", required_argument, NULL, 'm' },
+		{ "format", required_argument, NULL, 'F' },     { "heuristic", required_argument, NULL, 'H' },
+		{ "output", required_argument, NULL, 'o' },     { "keys", required_argument, NULL, 'K' },
+		{ "metadata", required_argument, NULL, 'a' },   { "weight-view", required_argument, NULL, 'w' },
+		{ "script-mem", required_argument, NULL, 'S' }, { "script-instructions", required_argument, NULL, 'I' },
+		{ "quiet", no_argument, NULL, 'q' },            { 0 },
+	};
+	struct gen_opts o = { .tp = 1, .ep = 1, .format = "both", .outdir = ".",
+			      .script_mem_mib = 64, .script_instructions = 2000000000LL };
+	o.metas = xcalloc((size_t)argc + 1, sizeof *o.metas);
+	int c, rc = TT_OK;
+	long v;
+	opterr = 0;
+	optind = 1;
+#define NUM(field, what, lo)                                                                 \
+	do {                                                                                 \
+		if (parse_long(optarg, &v) || v < (lo)) {                                   \
+			free(o.metas);                                                       \
+			return cli_usage_error("generate", "%s must be an integer >= %d, not '%s'", \
+					       what, lo, optarg);                            \
+		}                                                                            \
+		o.field = v;                                                                 \
+	} while (0)
+	while ((c = getopt_long(argc, argv, "o:q", opts, NULL)) != -1) {
+		switch (c) {
+		case 'D': o.device = optarg; break;
+		case 'M': o.model = optarg; break;
+		case 't': o.dtype = optarg; break;
+		case 'T': NUM(tp, "--tp", 1); break;
+		case 'E': NUM(ep, "--ep", 1); break;
+		case 'r': NUM(tp_rank, "--tp-rank", 0); break;
+		case 'R': NUM(ep_rank, "--ep-rank", 0); break;
+		case 'k': NUM(top_k, "--top-k", 1); break;
+		case 'm': NUM(max_tokens, "--max-tokens", 1); break;
+		case 'S': NUM(script_mem_mib, "--script-mem", 1); break;
+		case 'I': NUM(script_instructions, "--script-instructions", 1000); break;
+		case 'f': o.flashinfer = optarg; break;
+		case 'F': o.format = optarg; break;
+		case 'H': o.heuristic = optarg; break;
+		case 'o': o.outdir = optarg; break;
+		case 'K': o.keys = optarg; break;
+		case 'w': o.weight_view = optarg; break;
+		case 'q': o.quiet = 1; break;
+		case 'a':
+			if (!strchr(optarg, '=')) {
+				free(o.metas);
+				return cli_usage_error("generate", "--metadata wants KEY=VALUE, not '%s'", optarg);
+			}
+			o.metas[o.nmeta++] = optarg;
+			break;
+		default:
+			free(o.metas);
+			return cli_usage_error("generate", "unknown option or missing value '%s'", argv[optind - 1]);
+		}
+	}
+#undef NUM
+	if (optind < argc) {
+		free(o.metas);
+		return cli_usage_error("generate", "unexpected argument '%s'", argv[optind]);
+	}
+	if (strcmp(o.format, "py") && strcmp(o.format, "json") && strcmp(o.format, "both")) {
+		free(o.metas);
+		return cli_usage_error("generate", "--format must be py, json or both");
+	}
+	if (!o.device || !o.dtype || (!o.model && !o.keys)) {
+		free(o.metas);
+		return cli_usage_error("generate", "--device, --dtype and --model (or --keys) are required");
+	}
+	if (o.tp_rank >= o.tp || o.ep_rank >= o.ep) {
+		free(o.metas);
+		return cli_usage_error("generate", "ranks must be below --tp/--ep");
+	}
+	enum dtype dt;
+	if (dtype_parse(o.dtype, &dt)) {
+		free(o.metas);
+		return cli_usage_error("generate", "unknown dtype '%s'", o.dtype);
+	}
+
+	struct tt_data data;
+	if ((rc = cli_load_data(&data, DATA_ALL))) {
+		free(o.metas);
+		return rc;
+	}
+	struct diags d = DIAGS_INIT;
+	struct dtype_set *dtypes = NULL;
+	struct device_profile *own_dev = NULL;
+	struct model_profile *own_model = NULL;
+	struct gpu_info *gpus = NULL;
+	struct script *sc = NULL;
+	struct gen_plan plan = { 0 };
+	char *dpath = xasprintf("%s/configs/dtypes.yaml", data.root);
+	rc = dtypes_load(dpath, &dtypes, &d);
+	free(dpath);
+	if (rc)
+		goto out;
+
+	/* target version */
+	struct fi_version fv;
+	const struct fi_schema *schema;
+	if ((rc = cli_pick_schema(&data, o.flashinfer, &fv, &schema, !o.quiet)))
+		goto out;
+	const char *version = o.flashinfer ? o.flashinfer : schema->release;
+
+	/* device */
+	const struct device_profile *prof = NULL;
+	const struct gpu_info *g = NULL;
+	if (!strcmp(o.device, "auto")) {
+		int n;
+		struct gpu_env env;
+		char err[512];
+		if ((rc = gpu_query(&gpus, &n, &env, err, sizeof err))) {
+			rc = cli_error(rc, "--device auto: %s", err);
+			goto out;
+		}
+		g = &gpus[0]; /* FlashInfer names the file after device 0 (formats §1.1) */
+		prof = device_find(&data.devices, g->name);
+		if (prof && strcmp(prof->name, g->name))
+			prof = NULL;
+	} else if (str_ends(o.device, ".yaml")) {
+		if ((rc = device_load_file(o.device, &own_dev, &d)))
+			goto out;
+		prof = own_dev;
+	} else {
+		prof = device_find(&data.devices, o.device);
+		if (!prof) {
+			const char *near[3];
+			size_t k = device_nearest(&data.devices, o.device, near, 3);
+			rc = cli_error(TT_INVALID, "no profile for '%s'; nearest known: '%s'%s%s%s (or give "
+				       "a profile file, --device my-gpu.yaml)", o.device, k ? near[0] : "",
+				       k > 1 ? ", '" : "", k > 1 ? near[1] : "", k > 1 ? "'" : "");
+			goto out;
+		}
+	}
+	struct script_device sdev;
+	fill_device(&sdev, prof, g);
+
+	/* model */
+	const struct model_profile *model = NULL;
+	if (o.model) {
+		if (str_ends(o.model, ".yaml")) {
+			if ((rc = model_load_file(o.model, &own_model, &d)))
+				goto out;
+			model = own_model;
+		} else if (!(model = model_find(&data.models, o.model))) {
+			rc = cli_error(TT_INVALID, "no model '%s' (see 'tunetab models')", o.model);
+			goto out;
+		}
+	}
+	const struct dtype_info *dti = dtypes_find(dtypes, dtype_name(dt));
+	if (!dti) {
+		rc = cli_error(TT_INVALID, "configs/dtypes.yaml does not describe '%s'", dtype_name(dt));
+		goto out;
+	}
+	const struct weight_view *wv = dtype_weight_view(dti, o.weight_view);
+	if (!wv) {
+		rc = cli_usage_error("generate", "dtype %s has no weight view '%s'", dti->name, o.weight_view);
+		goto out;
+	}
+	struct gen_deploy dep = {
+		.model_name = model ? model->name : "(keys)",
+		.hidden = model ? (long)model->hidden_size : 0,
+		.inter_total = model ? (long)model->moe_intermediate_size : 0,
+		.experts_total = model ? (long)model->routed_experts : 0,
+		.top_k = o.top_k ? o.top_k : model ? (long)model->top_k : 8,
+		.activation = model ? model->activation : ACT_SWIGLU,
+		.biases = model && model->activation == ACT_SWIGLU_BIAS,
+		.tp = o.tp, .ep = o.ep, .tp_rank = o.tp_rank, .ep_rank = o.ep_rank,
+		.dt = dti, .dtype = dt, .wv = wv, .sm = sdev.sm,
+		.max_tokens = (unsigned)(o.max_tokens ? o.max_tokens : (long)schema->buckets.default_max_tokens),
+	};
+
+	const struct catalog *cat = catalog_find(&data.catalogs, &fv, (unsigned)sdev.sm, dt);
+	if (!cat) {
+		rc = cli_error(TT_INVALID, "no tactic catalog for SM%d %s in FlashInfer %s: FlashInfer "
+			       "has no cutlass MoE candidates tunetab knows for it", sdev.sm,
+			       dtype_name(dt), version);
+		goto out;
+	}
+	rc = o.keys ? gen_plan_keys(schema, o.keys, &dep, dtypes, &plan, &d)
+		    : gen_plan_deploy(schema, &dep, &plan, &d);
+	if (rc)
+		goto out;
+
+	/* heuristic */
+	char *hpath = o.heuristic ? xstrdup(o.heuristic)
+				  : xasprintf("%s/scripts/heuristics/default.lua", data.root);
+	struct script_limits lim = { (size_t)o.script_mem_mib << 20,
+				     (unsigned long long)o.script_instructions };
+	rc = script_open(&sc, data.root, hpath, &lim, &d);
+	free(hpath);
+	if (rc)
+		goto out;
+	struct script_deploy sdep = {
+		.model = dep.model_name, .dtype = dti->name, .act_bits = (int)dti->act_bits,
+		.weight_bits = (int)dti->weight_bits, .out_bits = 16, .hidden = dep.hidden,
+		.inter = dep.tp ? dep.inter_total / dep.tp : 0,
+		.experts = dep.ep ? dep.experts_total / dep.ep : 0, .experts_total = dep.experts_total,
+		.top_k = dep.top_k, .tp = dep.tp, .ep = dep.ep,
+		.gated = model_activation_gated(dep.activation),
+		.activation = model_activation_name(dep.activation),
+	};
+	if (o.keys && plan.n) {
+		sdep.inter = plan.v[0].inter;
+		sdep.experts = plan.v[0].experts;
+		sdep.hidden = plan.v[0].stage == 1 ? plan.v[0].k : plan.v[0].features;
+		if (!sdep.experts_total)
+			sdep.experts_total = sdep.experts;
+	}
+	if ((rc = script_set_context(sc, &sdev, &sdep, &d)))
+		goto out;
+	if ((rc = gen_choose(sc, cat, &dep, &plan, &d)))
+		goto out;
+
+	/* outputs */
+	struct table t;
+	gen_to_table(&plan, &t);
+	size_t differ = 0, skipped = 0;
+	for (size_t i = 0; i < plan.n; i++) {
+		differ += plan.v[i].tactic != plan.v[i].fallback;
+		skipped += plan.v[i].skipped_first;
+	}
+	char *written[2] = { NULL, NULL };
+	if (strcmp(o.format, "json")) {
+		struct strbuf sb = STRBUF_INIT;
+		table_write_py(&t, &sb);
+		char *name = fischema_bundled_name(schema, version, sdev.name);
+		rc = check_bytes(&data, name, &sb, version, sdev.name, dt);
+		if (!rc)
+			rc = write_output(o.outdir, name, &sb, &written[0]);
+		free(name);
+		sb_release(&sb);
+	}
+	if (!rc && strcmp(o.format, "py")) {
+		if (!schema->json_cache.supported) {
+			if (!strcmp(o.format, "json"))
+				rc = cli_error(TT_INVALID, "FlashInfer %s has no JSON autotune cache (0.6.7+)",
+					       version);
+			else if (!o.quiet)
+				cli_warn("FlashInfer %s has no JSON autotune cache; wrote the module only",
+					 version);
+		} else {
+			/* what tunetab knows it stamps; the rest matches any environment ("*") */
+			for (unsigned i = 0; i < schema->json_cache.metadata_count; i++) {
+				const char *f = schema->json_cache.metadata[i];
+				table_set_meta(&t, f, !strcmp(f, "flashinfer_version") ? version
+						      : !strcmp(f, "gpu") ? sdev.name : "*");
+			}
+			for (int i = 0; i < o.nmeta; i++) {
+				char *eq = strchr(o.metas[i], '=');
+				*eq = '\0';
+				table_set_meta(&t, o.metas[i], eq + 1);
+				*eq = '=';
+			}
+			bool gen = false;
+			for (unsigned i = 0; i < schema->json_cache.reserved_count; i++)
+				gen |= !strcmp(schema->json_cache.reserved[i], "_generation");
+			struct strbuf sb = STRBUF_INIT;
+			table_write_json(&t, gen, &sb);
+			char *dev_part = fischema_bundled_name(schema, version, sdev.name);
+			/* flashinfer_autotune_<DEVICE>.json: JSON caches have no name rule (formats §2.1) */
+			char *stem = strstr(dev_part, schema->bundled.stem);
+			char *name = xasprintf("flashinfer_autotune_%.*s.json",
+					       (int)(strlen(stem) - strlen(schema->bundled.stem) - 3),
+					       stem + strlen(schema->bundled.stem));
+			rc = check_bytes(&data, name, &sb, version, sdev.name, dt);
+			if (!rc)
+				rc = write_output(o.outdir, name, &sb, &written[1]);
+			free(name);
+			free(dev_part);
+			sb_release(&sb);
+		}
+	}
+	if (!rc && !o.quiet) {
+		fprintf(stderr, "tunetab: %s on %s (SM%d), %s, TP %ld EP %ld, FlashInfer %s, "
+			"heuristic '%s' (%s)\n", dep.model_name, sdev.name, sdev.sm, dti->name, dep.tp,
+			dep.ep, version, script_heuristic_name(sc), cat->id);
+		fprintf(stderr, "tunetab: %zu entries (2 GEMM stages x token buckets up to %u); %zu "
+			"differ from FlashInfer's fallback (tactic -1)%s\n", plan.n, dep.max_tokens, differ,
+			skipped ? "; the heuristic's first choice was not dispatchable for some and was skipped" : "");
+		if (written[0])
+			fprintf(stderr, "tunetab: wrote %s\n  place it in <site-packages>/%s/ and set %s=%s "
+				"(formats §1.1, §1.4)\n", written[0], schema->bundled.package_dir,
+				schema->bundled.env_var, schema->bundled.env_value);
+		if (written[1])
+			fprintf(stderr, "tunetab: wrote %s\n  load it with flashinfer.autotune(cache=\"%s\") "
+				"or AutoTuner.get().load_configs(...) (formats §2.1)\n", written[1],
+				written[1]);
+	}
+	free(written[0]);
+	free(written[1]);
+	table_release(&t);
+out:
+	cli_print_diags(&d);
+	diags_release(&d);
+	gen_plan_release(&plan);
+	script_close(sc);
+	free(gpus);
+	device_free(own_dev);
+	model_free(own_model);
+	dtypes_free(dtypes);
+	cli_release_data(&data);
+	free(o.metas);
+	return rc;
+}

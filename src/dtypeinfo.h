@@ -1,0 +1,38 @@
+/* dtypeinfo.h: how each runner dtype appears in tuning keys (configs/dtypes.yaml):
+ * element bits, torch dtype names and packing of activations and weights. */
+#ifndef TUNETAB_DTYPEINFO_H
+#define TUNETAB_DTYPEINFO_H
+
+#include <stddef.h>
+
+#include "diag.h"
+
+struct weight_view {
+	char *view;   /* "int64", "uint8", ... */
+	char *torch;  /* "torch.int64" */
+	unsigned pack; /* elements per stored element */
+};
+
+struct dtype_info {
+	char *name;
+	unsigned act_bits;
+	char *act_torch;
+	unsigned act_pack;
+	unsigned weight_bits;
+	struct weight_view *weight_views;
+	unsigned weight_views_count;
+};
+
+struct dtype_set {
+	struct dtype_info *v;
+	unsigned v_count;
+	char *path;
+};
+
+int dtypes_load(const char *path, struct dtype_set **out, struct diags *d);
+void dtypes_free(struct dtype_set *s);
+const struct dtype_info *dtypes_find(const struct dtype_set *s, const char *name);
+/* The named weight view, or the default (first) when view is NULL; NULL if unknown. */
+const struct weight_view *dtype_weight_view(const struct dtype_info *t, const char *view);
+
+#endif

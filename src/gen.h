@@ -1,0 +1,64 @@
+/* gen.h: the keys a FlashInfer version looks up for a deployment, and the choice of a
+ * tactic for each through a heuristic script (flashinfer-formats.md §3; tactics §1). */
+#ifndef TUNETAB_GEN_H
+#define TUNETAB_GEN_H
+
+#include <stdbool.h>
+
+#include "catalog.h"
+#include "dtypeinfo.h"
+#include "fischema.h"
+#include "model.h"
+#include "script.h"
+#include "table.h"
+
+struct gen_deploy {
+	const char *model_name;
+	long hidden, inter_total, experts_total, top_k;
+	enum model_activation activation;
+	bool biases;              /* biased experts: fc1/fc2 bias inputs are tensors */
+	long tp, ep, tp_rank, ep_rank;
+	const struct dtype_info *dt;
+	enum dtype dtype;
+	const struct weight_view *wv;
+	int sm;                   /* device SM version (pdl, catalog) */
+	unsigned max_tokens;
+};
+
+struct gen_entry {
+	int stage;
+	long tokens;
+	char *key;
+	long features, k;         /* the GEMM: output features and reduction size */
+	long experts, inter;      /* per rank */
+	int tactic, fallback;
+	double time_us;           /* the heuristic's predicted time, < 0 if none */
+	int ranked;               /* candidates the heuristic ranked */
+	bool skipped_first;       /* its first choice was not dispatchable */
+};
+
+struct gen_plan {
+	struct gen_entry *v;
+	size_t n;
+	struct tactic_list list;
+	bool have_list;
+};
+
+/* Every key the version builds for the deployment: both GEMM stages, every token bucket up
+ * to max_tokens (§3.2), shapes and extras as §3.1/§3.3 describe. */
+int gen_plan_deploy(const struct fi_schema *s, const struct gen_deploy *dep, struct gen_plan *p,
+		    struct diags *d);
+/* Exactly the keys in a file (one key string per line, '#' comments); dep gives what keys
+ * do not carry (top-k when there are no extras). */
+int gen_plan_keys(const struct fi_schema *s, const char *path, const struct gen_deploy *dep,
+		  const struct dtype_set *dtypes, struct gen_plan *p, struct diags *d);
+void gen_plan_release(struct gen_plan *p);
+
+/* Ranks every entry's candidates with the script and picks the best dispatchable one. */
+int gen_choose(struct script *sc, const struct catalog *cat, const struct gen_deploy *dep,
+	       struct gen_plan *p, struct diags *d);
+
+/* The plan as a table (sorted keys; runner "MoERunner", slot 0). */
+void gen_to_table(const struct gen_plan *p, struct table *t);
+
+#endif
