@@ -112,7 +112,7 @@ int cmd_generate(int argc, char **argv)
 		{ "quiet", no_argument, NULL, 'q' },            { 0 },
 	};
 	struct gen_opts o = { .tp = 1, .ep = 1, .format = "both", .outdir = ".",
-			      .script_mem_mib = 64, .script_instructions = 2000000000LL };
+			      .script_mem_mib = 64, .script_instructions = 100000000LL };
 	o.metas = xcalloc((size_t)argc + 1, sizeof *o.metas);
 	int c, rc = TT_OK;
 	long v;
@@ -380,8 +380,13 @@ int cmd_generate(int argc, char **argv)
 		fprintf(stderr, "tunetab: %s on %s (SM%d), %s, TP %ld EP %ld, FlashInfer %s, "
 			"heuristic '%s' (%s)\n", dep.model_name, sdev.name, sdev.sm, dti->name, dep.tp,
 			dep.ep, version, script_heuristic_name(sc), cat->id);
-		fprintf(stderr, "tunetab: %zu entries (2 GEMM stages x token buckets up to %u); %zu "
-			"differ from FlashInfer's fallback (tactic -1)%s\n", plan.n, dep.max_tokens, differ,
+		char scope[160];
+		if (o.keys)
+			snprintf(scope, sizeof scope, "the keys of %s", o.keys);
+		else
+			snprintf(scope, sizeof scope, "2 GEMM stages x token buckets up to %u", dep.max_tokens);
+		fprintf(stderr, "tunetab: %zu entries (%s); %zu differ from FlashInfer's fallback "
+			"(tactic -1)%s\n", plan.n, scope, differ,
 			skipped ? "; the heuristic's first choice was not dispatchable for some and was skipped" : "");
 		if (written[0])
 			fprintf(stderr, "tunetab: wrote %s\n  place it in <site-packages>/%s/ and set %s=%s "

@@ -102,8 +102,12 @@ if [ "$MODE" != gpu ]; then
         if grep -q '^# requires: fixtures' "$t" && [ ! -d "$ROOT/../shared/fixtures" ]; then
             skip=$((skip + 1)); echo "skip $t (no ../shared/fixtures beside the checkout)"; continue
         fi
-        (cd "$TT_TMP" && sh "$ROOT/$t") >"$TT_TMP/actual" 2>&1
+        # each script in a fresh folder, with its own scratch space for lib.sh's run()
+        work=$(mktemp -d "$TT_TMP/cli.XXXXXX")
+        mkdir "$work/.tt"
+        (cd "$work" && TT_TMP="$work/.tt" sh "$ROOT/$t") >"$TT_TMP/actual" 2>&1
         golden "$t" "${t%.sh}.expected" "$TT_TMP/actual"
+        rm -rf "$work"
     done
 fi
 
@@ -116,7 +120,9 @@ for t in tests/gpu/[0-9]*.sh; do
         [ "$MODE" = gpu ] && bad "$t: make test-gpu needs a GPU"
         continue
     fi
-    if (cd "$TT_TMP" && sh "$ROOT/$t") >"$TT_TMP/gpu.out" 2>&1; then
+    work=$(mktemp -d "$TT_TMP/gpu.XXXXXX")
+    mkdir "$work/.tt"
+    if (cd "$work" && TT_TMP="$work/.tt" sh "$ROOT/$t") >"$TT_TMP/gpu.out" 2>&1; then
         ok "$t"; [ -n "${VERBOSE:-}" ] && cat "$TT_TMP/gpu.out"
     else
         bad "$t"; cat "$TT_TMP/gpu.out"

@@ -16,22 +16,28 @@ end
 -- Expected ceil(c / tile) for c ~ Poisson(lambda): the token tiles one expert needs when
 -- tokens are routed uniformly at random (FlashInfer's profiler routes that way, tactics §1.2).
 -- Sum over j >= 0 of P(c > j * tile); a normal approximation for large lambda.
+local memo, memo_lambda = {}, nil
+
 function M.tiles_per_expert(lambda, tile)
   if lambda <= 0 then return 0 end
+  -- candidates share a handful of tile sizes: remember them for this lambda
+  if memo_lambda ~= lambda then memo, memo_lambda = {}, lambda end
+  local hit = memo[tile]
+  if hit then return hit end
   local total, j = 0, 0
   local sd = math.sqrt(lambda)
   local upper = lambda + 8 * sd + tile
+  -- exact Poisson tail for small lambda, accumulated once in x; normal beyond
+  local term, cdf, i = math.exp(-lambda), 0, -1
   while j * tile < upper do
     local x = j * tile
     local p
     if lambda > 200 then
-      -- P(c > x) with continuity correction
       local z = (x + 0.5 - lambda) / sd
       p = 0.5 * M.erfc(z / math.sqrt(2))
     else
-      -- exact Poisson tail: 1 - CDF(x)
-      local term, cdf = math.exp(-lambda), 0
-      for i = 0, x do
+      while i < x do
+        i = i + 1
         if i > 0 then term = term * lambda / i end
         cdf = cdf + term
       end
@@ -41,6 +47,7 @@ function M.tiles_per_expert(lambda, tile)
     if p < 1e-9 then break end
     j = j + 1
   end
+  memo[tile] = total
   return total
 end
 

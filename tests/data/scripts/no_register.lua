@@ -1,0 +1,2 @@
+-- registers nothing
+local a = 1

@@ -1,0 +1,1 @@
+os.execute("touch /tmp/tunetab-pwned")
