@@ -12,7 +12,7 @@
 
 #include "util.h"
 
-#define HOOK_EVERY 1000
+#define HOOK_EVERY 10000
 
 struct script {
 	lua_State *L;

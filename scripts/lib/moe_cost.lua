@@ -40,18 +40,31 @@ local function mma_efficiency(c, sm)
   return e
 end
 
-local function cost_us(q, c)
+-- What a query's candidates share, computed once per query.
+local function query_context(q)
   local dev, dep = q.device, q.deploy
-  local sms = roof.sms(dev)
-  local flops_sm = roof.flops(dev, dep.dtype) / sms
-  local bw = roof.bandwidth(dev)
-  local stream_sm = L2_PER_SM_FACTOR * bw / sms
-  local F, K, E = q.features, q.k, math.max(1, dep.experts)
-  local abytes, wbytes = dep.act_bits / 8, dep.weight_bits / 8
-  local lambda = q.tokens * dep.top_k / E
+  local x = {}
+  x.sms = roof.sms(dev)
+  x.flops_sm = roof.flops(dev, dep.dtype) / x.sms
+  x.bw = roof.bandwidth(dev)
+  x.stream_sm = L2_PER_SM_FACTOR * x.bw / x.sms
+  x.F, x.K, x.E = q.features, q.k, math.max(1, dep.experts)
+  x.abytes, x.wbytes = dep.act_bits / 8, dep.weight_bits / 8
+  x.lambda = q.tokens * dep.top_k / x.E
+  -- the HBM floor: the active experts' weights, read once
+  x.t_hbm = x.E * (1 - math.exp(-x.lambda)) * x.F * x.K * x.wbytes / x.bw * 1e6
+  -- GEMM2 without FINALIZE: a separate pass reads the T x top_k permuted rows and writes T
+  x.t_finalize = (dep.top_k + 1) * q.tokens * dep.hidden * (dep.out_bits / 8) / x.bw * 1e6 + LAUNCH_US
+  x.smem_cap = dev.smem_per_sm or dev.smem_per_block_optin
+  x.sm = dev.sm
+  return x
+end
 
-  -- which tile side runs over tokens
-  -- and how many CTAs a cluster lines up along each side (cluster = {M, N, K})
+local function cost_with(x, q, c)
+  local dep = q.deploy
+  local K = x.K
+  -- which tile side runs over tokens, and how many CTAs a cluster lines up along each side
+  -- (cluster = {M, N, K})
   local tok_tile, feat_tile = c.m, c.n
   local cl_tok, cl_feat = c.cluster[1] or 1, c.cluster[2] or 1
   if c.tokens_on_n then
@@ -60,46 +73,42 @@ local function cost_us(q, c)
   end
   if c.sm80 then cl_tok, cl_feat = 1, 1 end
 
-  local nt = waves.tiles_per_expert(lambda, tok_tile) -- expected token tiles per expert
-  local nf = math.ceil(F / feat_tile)
-  local ctas = E * nt * nf
+  local nt = waves.tiles_per_expert(x.lambda, tok_tile) -- expected token tiles per expert
+  local nf = math.ceil(x.F / feat_tile)
+  local ctas = x.E * nt * nf
   if ctas <= 0 then return LAUNCH_US end
 
   -- CTAs along the token side share (multicast) the weight slice; CTAs along the feature
   -- side share the token rows; only as many as exist along that side
   local tok_peers = math.max(1, math.min(cl_tok, nt))
   local feat_peers = math.max(1, math.min(cl_feat, nf))
-  -- per CTA: the weight slice (shared by CTAs along the token side) and the real token rows
-  -- (shared by CTAs along the feature side)
-  local rows = math.min(tok_tile, lambda / math.max(nt / 1, 1e-9))
-  local bytes = feat_tile * K * wbytes / tok_peers + rows * K * abytes / feat_peers
-  local t_stream = bytes / stream_sm * 1e6
-  local t_mma = 2 * c.m * c.n * K / (flops_sm * mma_efficiency(c, dev.sm)) * 1e6
+  -- per CTA: the weight slice and the token rows the tile really has (TMA fetches no rows
+  -- past the end)
+  local rows = math.min(tok_tile, x.lambda / math.max(nt, 1e-9))
+  local bytes = feat_tile * K * x.wbytes / tok_peers + rows * K * x.abytes / feat_peers
+  local t_stream = bytes / x.stream_sm * 1e6
+  local t_mma = 2 * c.m * c.n * K / (x.flops_sm * mma_efficiency(c, x.sm)) * 1e6
   local t_cta = math.max(t_stream, t_mma) + CTA_OVERHEAD_US
   if c.epilogue == "no_smem" then t_cta = t_cta * NO_SMEM_PENALTY end
 
-  local slots = sms
+  local slots = x.sms
   if c.sm80 then
     -- SM80-style kernels are not persistent: occupancy from shared memory
     local need = occ.smem_bytes(c, dep.act_bits, dep.weight_bits)
-    local cap = dev.smem_per_sm or dev.smem_per_block_optin or need
-    slots = sms * math.max(1, math.min(2, math.floor(cap / math.max(need, 1))))
+    local cap = x.smem_cap or need
+    slots = x.sms * math.max(1, math.min(2, math.floor(cap / math.max(need, 1))))
   end
   local t = waves.waves(math.ceil(ctas - 1e-9), slots) * t_cta
 
-  -- never faster than streaming the active experts' weights from HBM once; the tiles' own
-  -- time does not hide completely behind that stream (OVERLAP of the shorter one shows)
-  local active = E * (1 - math.exp(-lambda))
-  local t_hbm = active * F * K * wbytes / bw * 1e6
-  t = math.max(t, t_hbm) + OVERLAP * math.min(t, t_hbm) + LAUNCH_US
-
-  -- GEMM2 without FINALIZE leaves a separate pass: read the T x top_k permuted rows, write
-  -- the T finalized rows, plus a launch
-  if q.stage == 2 and not c.finalize then
-    local row = dep.hidden * (dep.out_bits / 8)
-    t = t + (dep.top_k + 1) * q.tokens * row / bw * 1e6 + LAUNCH_US
-  end
+  -- never faster than the HBM floor; the tiles' own time does not hide completely behind
+  -- that stream (OVERLAP of the shorter one shows)
+  t = math.max(t, x.t_hbm) + OVERLAP * math.min(t, x.t_hbm) + LAUNCH_US
+  if q.stage == 2 and not c.finalize then t = t + x.t_finalize end
   return t
+end
+
+local function cost_us(q, c)
+  return cost_with(query_context(q), q, c)
 end
 
 local M = {}
@@ -107,22 +116,49 @@ local M = {}
 M.cost_us = cost_us
 
 -- Ranks q.candidates: feasible ones only, fastest first.
+-- candidate table -> its config key, or false when it cannot run (weak: per candidate list)
+local config_key = setmetatable({}, { __mode = "k" })
+
 function M.rank(q)
-    local dep = q.deploy
-    local scored = {}
-    for _, c in ipairs(q.candidates) do
+  local dep = q.deploy
+  local x = query_context(q)
+  local seen = {} -- lists repeat a config under other ids (dynamic clusters): cost it once
+  local order, time_of = {}, {}
+  local LOG_BIN = math.log(1.001)
+  for _, c in ipairs(q.candidates) do
+    -- feasibility and the config key do not change between queries: computed once per
+    -- candidate (tunetab hands the same candidate tables to every query of a stage)
+    local key = config_key[c]
+    if key == nil then
       if c.dispatchable and occ.fits(c, q.device, dep.act_bits, dep.weight_bits) then
-        scored[#scored + 1] = { id = c.id, time = cost_us(q, c) }
+        key = ((((c.m * 4096 + c.n) * 4096 + c.k) * 4 + c.cluster[1]) * 4 + c.cluster[2]) * 64
+          + (c.tokens_on_n and 32 or 0) + (c.finalize and 16 or 0) + (c.sm80 and 8 or 0)
+          + (c.epilogue == "no_smem" and 4 or 0) + (c.mma == "2sm" and 2 or 0) + (c.stages or 0) * 1e15
+      else
+        key = false
       end
+      config_key[c] = key
     end
-    table.sort(scored, function(a, b)
-      -- equal within 0.1% is a tie: prefer the fallback, then the lower id
-      local ta, tb = a.time, b.time
-      if math.abs(ta - tb) > 1e-3 * math.max(ta, tb) then return ta < tb end
-      if (a.id == q.fallback) ~= (b.id == q.fallback) then return a.id == q.fallback end
-      return a.id < b.id
-    end)
-    return scored
+    if key then
+      local t = seen[key]
+      if not t then
+        t = cost_with(x, q, c)
+        seen[key] = t
+      end
+      time_of[c.id] = t
+      -- one number orders them: times within the same 0.1% bin tie; ties go to the
+      -- fallback, then to the lower id
+      order[#order + 1] = math.floor(math.log(t) / LOG_BIN) * 4e6
+        + (c.id == q.fallback and 0 or 2e6) + c.id
+    end
   end
+  table.sort(order)
+  local out = {}
+  for i, v in ipairs(order) do
+    local id = math.floor(v % 2e6 + 0.5)
+    out[i] = { id = id, time = time_of[id] }
+  end
+  return out
+end
 
 return M
