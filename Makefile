@@ -105,7 +105,7 @@ UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(BUILD)/unit_tests
 
 # ---------------------------------------------------------------- targets
-.PHONY: all deps run test test-unit test-cli test-gpu bench install clean help
+.PHONY: all deps run test test-unit test-cli test-gpu test-flashinfer bench install clean help
 
 all: build/tunetab
 
@@ -150,6 +150,13 @@ test: deps
 test-gpu:
 	$(Q)test -x $(BIN) || { echo "tunetab: error: build first ('make VARIANT=$(VARIANT)')" >&2; exit 5; }
 	$(Q)VERBOSE=1 sh tests/run-tests.sh $(BUILD) gpu
+
+# FlashInfer's own loader as the oracle (tests/flashinfer/README.md): venvs with pinned
+# flashinfer-python releases from PyPI (about 3 GB the first time), then every case, each
+# also checked with tunetab validate. Not part of `make test`. No GPU needed.
+test-flashinfer: all
+	$(Q)bash tests/flashinfer/setup.sh
+	$(Q)TUNETAB=$(CURDIR)/build/tunetab bash tests/flashinfer/run.sh
 
 # Speed targets live here, never in timed tests; results go to docs/benchmarks.md.
 bench: all

@@ -172,6 +172,7 @@ class Oracle:
         self.key_params = inspect.signature(self.at.AutoTuner._get_cache_key).parameters
         self.search_params = inspect.signature(self.at.AutoTuner.search_cache).parameters
         self.runner_classes: dict = {}
+        self.looked_up: set[str] = set()
         self.hit_log: list[str] = []
         handler = logging.Handler()
         handler.emit = lambda rec: self.hit_log.append(rec.getMessage())
@@ -224,6 +225,16 @@ class Oracle:
         return self.runner_for(rname, extras), op, profile
 
     # ---------------------------------------------------------------- bundled .py
+    def tuning_dir(self) -> str:
+        """flashinfer/tuning_configs/ of the installed package, where FlashInfer imports from."""
+        tdir = os.path.join(os.path.dirname(self.flashinfer.__file__), "tuning_configs")
+        spec = importlib.util.find_spec("flashinfer.tuning_configs")
+        if spec is None or os.path.realpath(tdir) not in [
+            os.path.realpath(p) for p in (spec.submodule_search_locations or [])
+        ]:
+            raise HarnessError(f"flashinfer.tuning_configs is not the folder {tdir}")
+        return tdir
+
     def run_py(self, out: dict) -> None:
         at = self.at
         module_name = at.get_config_path(is_module=True)
@@ -232,12 +243,7 @@ class Oracle:
         placed_name = expected if self.args.place_as == "expected" else given
         out.update(file_name_expected=expected, file_name_given=given, file_name_placed=placed_name,
                    name_matches=(given == expected), module=module_name)
-        tdir = os.path.join(os.path.dirname(self.flashinfer.__file__), "tuning_configs")
-        spec = importlib.util.find_spec("flashinfer.tuning_configs")
-        if spec is None or os.path.realpath(tdir) not in [
-            os.path.realpath(p) for p in (spec.submodule_search_locations or [])
-        ]:
-            raise HarnessError(f"flashinfer.tuning_configs is not the folder {tdir}")
+        tdir = self.tuning_dir()
         keys = self.keys if self.keys is not None else table_keys_py(self.args.table)
 
         with TuningDir(tdir) as td:
@@ -284,7 +290,9 @@ class Oracle:
                 break
             if text == PROBE_KEY and not keys:
                 continue
-            if hit:
+            first = fk not in self.looked_up  # load_from_file is memoised: logs once per key
+            self.looked_up.add(fk)
+            if hit and first:
                 want = f"[Autotuner]: Loading configs for {fk} from file."
                 if not any(m.endswith(want) for m in self.hit_log[n_log:]):
                     raise HarnessError(f"lookup string differs from FlashInfer's log for {fk!r}")
@@ -298,6 +306,8 @@ class Oracle:
     def run_json(self, out: dict) -> None:
         at = self.at
         out["file_name_expected"] = None
+        with TuningDir(self.tuning_dir()):
+            pass  # only undo what a killed .py run may have left in tuning_configs/
         if not hasattr(self.tuner, "load_configs"):
             out["loaded"] = False
             out["note"] = f"FlashInfer {self.version} has no JSON cache (load_configs); first in 0.6.7"
@@ -319,6 +329,10 @@ class Oracle:
             out["traceback"] = traceback.format_exc(limit=-4)
             return
         out["loaded"] = bool(ok)
+        if not ok:
+            why = [m for m in self.hit_log if "different environment" in m]
+            if why:
+                out["note"] = why[-1].split("[Autotuner]: ", 1)[-1]
         if self.keys is not None:
             keys = self.keys
         elif ok:

@@ -128,7 +128,7 @@ fi
 BASE_SITE=$("$BASE/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
 
 # ---------------------------------------------------------------- what PyPI serves
-served=$("$PY" -m pip index versions flashinfer-python --disable-pip-version-check 2>/dev/null |
+served=$("$PY" -m pip index versions --pre flashinfer-python --disable-pip-version-check 2>/dev/null |
     sed -n 's/^Available versions: //p' | tr -d ' ' | tr ',' ' ') || served=
 if [ -z "$served" ]; then
     log "warning: 'pip index versions flashinfer-python' gave nothing; trying every version"
