@@ -92,7 +92,7 @@ CMD_SRC := src/main.c src/cli.c src/cmd_detect.c src/cmd_devices.c src/cmd_model
 ifeq ($(USE_CUDA),1)
 GPU_CU  := src/gpu/gpu_cuda.cu
 GPU_OBJ := $(BUILD)/src/gpu/gpu_cuda.o
-LDLIBS  += -L$(CUDA_HOME)/lib64 -lcudart_static -lstdc++
+LDLIBS  += -L$(CUDA_HOME)/lib64 -lcudart_static -lcublasLt -lstdc++
 else
 GPU_CU  :=
 GPU_OBJ := $(BUILD)/src/gpu/gpu_stub.o

@@ -30,6 +30,58 @@ struct gpu_env {
 	int runtime_version;
 };
 
+/* One candidate of a proxy GEMM: the CTA tile in the kernel's own M/N, its cluster, stage
+ * count (0 = auto) and orientation. */
+struct prof_cand {
+	int id;
+	int tile_m, tile_n;
+	int cluster_m, cluster_n;
+	int stages;
+	int swap;         /* tokens on N (swap_ab or a transposed list) */
+	int sm80;         /* SM80-style (mma.sync) entry */
+};
+
+/* The proxy GEMM of one MoE stage and token bucket: `batch` experts, each tokens x features
+ * x k, in dtype "bf16" or "fp8" (others fall back to bf16 and say so). */
+struct prof_shape {
+	const char *dtype;
+	long batch, tokens, features, k;
+	int rounds;       /* interleaved rounds: A B C A B C ... */
+	int reps;         /* launches per CUDA graph replay */
+};
+
+enum prof_status { PROF_OK = 0, PROF_UNSUPPORTED = 1, PROF_FAILED = 2 };
+
+struct prof_result {
+	int id;
+	enum prof_status status;
+	double median_us, lo_us, hi_us; /* median and its 95% confidence interval */
+	int n;
+	char why[128];
+};
+
+/* Called before each candidate's first launch (the worker reports it, so a crash or hang
+ * can be pinned on one candidate). */
+typedef void (*prof_start_fn)(int id, void *ctx);
+
+/* In the profiling worker only. Times every candidate of one shape; results in cands' order.
+ * Test hooks: TUNETAB_TEST_FAULT=<id> runs an out-of-bounds kernel for that candidate,
+ * TUNETAB_TEST_HANG=<id> a kernel that never ends. */
+int gpu_prof_run(int device, const struct prof_shape *s, const struct prof_cand *c, size_t n,
+		 struct prof_result *out, prof_start_fn on_start, void *ctx, char *err, size_t errlen);
+
+/* What `tunetab calibrate` measures. */
+struct gpu_calibration {
+	double copy_gbs;          /* device-to-device copy bandwidth (read + write) */
+	double tflops_bf16, tflops_fp8;
+	int ntiles;
+	struct { int m, n; double eff_bf16, eff_fp8; } tiles[32];
+};
+
+/* tiles_in: the tile shapes to measure (m, n pairs); results fill cal->tiles. */
+int gpu_calibrate(int device, const int (*tiles_in)[2], int ntiles, struct gpu_calibration *cal,
+		  char *err, size_t errlen);
+
 /* 1 when this binary was built with CUDA support. */
 int gpu_compiled(void);
 /* Fills *out (caller frees) with every visible GPU. No GPU or driver: TT_GPU with a reason. */

@@ -20,3 +20,19 @@ int gpu_query(struct gpu_info **out, int *n, struct gpu_env *env, char *err, siz
 		 "where nvcc is installed)");
 	return TT_GPU;
 }
+
+int gpu_prof_run(int device, const struct prof_shape *s, const struct prof_cand *c, size_t n,
+		 struct prof_result *out, prof_start_fn on_start, void *ctx, char *err, size_t errlen)
+{
+	(void)device; (void)s; (void)c; (void)n; (void)out; (void)on_start; (void)ctx;
+	snprintf(err, errlen, "this build of tunetab has no CUDA support");
+	return TT_GPU;
+}
+
+int gpu_calibrate(int device, const int (*tiles_in)[2], int ntiles, struct gpu_calibration *cal,
+		  char *err, size_t errlen)
+{
+	(void)device; (void)tiles_in; (void)ntiles; (void)cal;
+	snprintf(err, errlen, "this build of tunetab has no CUDA support");
+	return TT_GPU;
+}

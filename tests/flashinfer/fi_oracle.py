@@ -24,12 +24,20 @@ whose class is named like key[1] and whose get_cache_key_extras() returns key[3]
 TunableRunner default for a 3-tuple key) is handed to FlashInfer with an empty TuningConfig, so
 the profile passes through unchanged: FlashInfer itself then builds the string it looks up.
 
+With --deployment JSON the stand-in runner is replaced by FlashInfer's real cutlass fused-MoE
+MoERunner class of the installed version (its class statement, taken from the source of
+flashinfer/fused_moe/core.py and executed alone, without the JIT build around it). An instance is
+made without __init__, only the attributes its get_cache_key_extras() reads are set from the
+JSON, and FlashInfer builds every lookup key from (op, that runner, the key's profile, the real
+extras). A key whose own extras differ from the real ones then misses.
+
 Prints one JSON object on stdout. Exit 0 unless the harness itself breaks (exit 2: usage,
 exit 3: harness failure); a table that makes FlashInfer raise is reported in "error".
 """
 
 from __future__ import annotations
 
+import __future__
 import argparse
 import ast
 import fcntl
@@ -178,6 +186,10 @@ class Oracle:
         handler.emit = lambda rec: self.hit_log.append(rec.getMessage())
         # the logger FlashInfer's autotuner writes through (not always registered by name)
         (getattr(self.at, "logger", None) or logging.getLogger("flashinfer.jit")).addHandler(handler)
+        self.real_runner = None
+        self.real_runner_info: dict | None = None
+        if args.deployment is not None:
+            self.real_runner, self.real_runner_info = self.make_real_runner(args.deployment)
 
     # ---------------------------------------------------------------- keys
     def runner_for(self, name: str, extras):
@@ -220,9 +232,144 @@ class Oracle:
         return str((ck[0], ck[1], ck[3]))
 
     def prepare(self, key_text: str):
-        """(runner, op, profile) for a key line, or raise ValueError."""
+        """(runner, op, profile, report fields) for a key line, or raise ValueError.
+
+        Without --deployment the runner is the stand-in for key[1] with the key's own extras.
+        With it, the runner is the real MoERunner instance for every key; the key's own runner
+        name and extras are only reported."""
         op, rname, profile, extras = split_key(parse_key(key_text, self.torch))
-        return self.runner_for(rname, extras), op, profile
+        stand_in = self.runner_for(rname, extras)
+        if self.real_runner is None:
+            return stand_in, op, profile, {}
+        info = self.real_runner_info
+        # what the key itself would look up (the default mode): only for "canonical"
+        own = self.file_key(self.cache_key(op, stand_in, profile))
+        fields = {"canonical": own == key_text,
+                  "key_extras": None if extras is None else str(extras)}
+        notes = []
+        if rname != type(self.real_runner).__name__:
+            notes.append(f"key names runner {rname!r}; the real runner class is "
+                         f"{type(self.real_runner).__name__!r}")
+        if info["ops"] and op not in info["ops"]:
+            notes.append(f"op {op!r} is not one the cutlass MoERunner is tuned under in this "
+                         f"version ({', '.join(info['ops'])})")
+        if notes:
+            fields["note"] = "; ".join(notes)
+        return self.real_runner, op, profile, fields
+
+    # ---------------------------------------------------------------- real runner (--deployment)
+    def make_real_runner(self, deployment: dict):
+        """(instance, report) of FlashInfer's real cutlass fused-MoE MoERunner.
+
+        In every installed version (0.2.9 to 0.7.4) the class is defined inside a cached factory
+        in flashinfer/fused_moe/core.py (get_cutlass_fused_moe_sm100_module up to 0.2.x,
+        get_cutlass_fused_moe_module later) that first JIT-builds and loads the CUDA module.
+        Calling the factory would compile. So the factory is found in the module's source (the
+        top-level function that holds a `class MoERunner` statement and tunes
+        "trtllm::fused_moe::gemm1"), and only that class statement is compiled, under the file's
+        own name and line numbers, and executed in a copy of the module's globals. The class body
+        only needs module globals (TunableRunner, TuningConfig, bucket helpers, typing names);
+        the methods that use the factory's locals (`module`) are never called."""
+        core = importlib.import_module("flashinfer.fused_moe.core")
+        path = core.__file__
+        with open(path, encoding="utf-8") as f:
+            src = f.read()
+        tree = ast.parse(src, filename=path)
+        found = []
+        for fn in tree.body:
+            if not isinstance(fn, ast.FunctionDef):
+                continue
+            classes = [c for c in fn.body if isinstance(c, ast.ClassDef) and c.name == "MoERunner"]
+            ops = []
+            for n in ast.walk(fn):
+                if (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+                        and n.func.attr == "choose_one" and n.args
+                        and isinstance(n.args[0], ast.Constant) and isinstance(n.args[0].value, str)):
+                    ops.append(n.args[0].value)
+            if classes and "trtllm::fused_moe::gemm1" in ops:
+                found.append((fn, classes, ops))
+        if len(found) != 1 or len(found[0][1]) != 1:
+            raise HarnessError(
+                f"expected one factory with one nested cutlass MoERunner in {path}, found "
+                f"{[(fn.name, len(c)) for fn, c, _ in found]}")
+        fn, (cdef,), ops = found[0]
+        flags = 0
+        for name in __future__.all_feature_names:  # the file's own `from __future__` imports
+            if getattr(core, name, None) is getattr(__future__, name):
+                flags |= getattr(__future__, name).compiler_flag
+        code = compile(ast.Module(body=[cdef], type_ignores=[]), path, "exec", flags=flags,
+                       dont_inherit=True)
+        ns = dict(vars(core))
+        try:
+            exec(code, ns)
+        except NameError as e:
+            raise HarnessError(f"the MoERunner class statement of {fn.name} needs a name the "
+                               f"module does not define: {e}") from None
+        cls = ns["MoERunner"]
+        cls.__qualname__ = f"{fn.name}.<locals>.MoERunner"
+        if not issubclass(cls, self.at.TunableRunner):
+            raise HarnessError(f"{fn.name}.<locals>.MoERunner is not a TunableRunner")
+
+        # The attributes get_cache_key_extras() reads: `self.<name>` in its body, in order.
+        mdef = next((m for m in cdef.body if isinstance(m, ast.FunctionDef)
+                     and m.name == "get_cache_key_extras"), None)
+        attrs: list[str] = []
+        if mdef is not None:
+            me = mdef.args.args[0].arg
+            reads = sorted((n.lineno, n.col_offset, n.attr) for n in ast.walk(mdef)
+                           if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name)
+                           and n.value.id == me)
+            for _, _, a in reads:
+                if a not in attrs:
+                    attrs.append(a)
+        missing = [a for a in attrs if a not in deployment]
+        if missing:
+            raise UsageError(f"--deployment lacks {', '.join(missing)} (read by "
+                             f"MoERunner.get_cache_key_extras of FlashInfer {self.version})")
+        inst = object.__new__(cls)
+        set_attrs = {}
+        for a in attrs:
+            v = self.deployment_value(core, a, deployment[a])
+            setattr(inst, a, v)
+            set_attrs[a] = v
+        if mdef is not None:
+            extras_from = "MoERunner.get_cache_key_extras"
+        elif hasattr(cls, "get_cache_key_extras"):
+            extras_from = "TunableRunner.get_cache_key_extras (default; MoERunner has none)"
+        else:
+            extras_from = None  # no extras in this version: 3-tuple keys
+        extras = inst.get_cache_key_extras([]) if extras_from else None
+        info = {
+            "class": f"flashinfer.fused_moe.core.{cls.__qualname__}",
+            "file": path,
+            "line": cdef.lineno,
+            "how": f"class statement of {fn.name} (lines {cdef.lineno}-{cdef.end_lineno}) compiled "
+                   "from the installed source and executed alone in a copy of the module globals; "
+                   "instance made with object.__new__",
+            "ops": sorted(set(ops)),
+            "extras_from": extras_from,
+            "attributes_set": {a: jsonable(v) for a, v in set_attrs.items()},
+            "deployment_unused": sorted(k for k in deployment if k not in attrs),
+            "extras": None if extras is None else str(extras),
+            "extras_len": None if extras is None else len(extras),
+        }
+        return inst, info
+
+    def deployment_value(self, core, attr: str, value):
+        """A deployment JSON value as the runner holds it: dtypes, ActivationType."""
+        torch = self.torch
+        if isinstance(value, str) and value.startswith("torch."):
+            obj = getattr(torch, value[len("torch."):], None)
+            if not isinstance(obj, torch.dtype):
+                raise UsageError(f"--deployment {attr}: {value!r} is not a torch dtype")
+            return obj
+        if attr == "activation_type" and hasattr(core, "ActivationType"):
+            try:
+                return core.ActivationType(value)
+            except ValueError:
+                raise UsageError(f"--deployment activation_type: {value!r} is not an "
+                                 f"ActivationType of FlashInfer {self.version}") from None
+        return value
 
     # ---------------------------------------------------------------- bundled .py
     def tuning_dir(self) -> str:
@@ -271,7 +418,7 @@ class Oracle:
         for text in todo:
             res: dict = {"key": text}
             try:
-                runner, op, profile = self.prepare(text)
+                runner, op, profile, fields = self.prepare(text)
             except ValueError as e:
                 res.update(hit=False, value=None, lookup_key=None, note=f"not a FlashInfer key: {e}")
                 out["results"].append(res)
@@ -300,6 +447,8 @@ class Oracle:
                 raise HarnessError(f"load_from_file and search_cache disagree for {fk!r}")
             res.update(hit=bool(hit), value=jsonable([slot0, tactic]) if hit else None, lookup_key=fk,
                        canonical=(fk == text), search_cache=jsonable(list(sc[:3])))
+            if self.real_runner is not None:
+                res.update(same_as_key=(fk == text), **fields)
             out["results"].append(res)
 
     # ---------------------------------------------------------------- JSON cache
@@ -343,7 +492,7 @@ class Oracle:
         for text in keys:
             res: dict = {"key": text}
             try:
-                runner, op, profile = self.prepare(text)
+                runner, op, profile, fields = self.prepare(text)
             except ValueError as e:
                 res.update(hit=False, value=None, lookup_key=None, note=f"not a FlashInfer key: {e}")
                 out["results"].append(res)
@@ -358,6 +507,8 @@ class Oracle:
                 break
             value = jsonable([[runner][r_id].__class__.__name__, tactic]) if hit else None
             res.update(hit=bool(hit), value=value, lookup_key=fk, canonical=(fk == text))
+            if self.real_runner is not None:
+                res.update(same_as_key=(fk == text), **fields)
             out["results"].append(res)
 
 
@@ -373,6 +524,10 @@ def json_keys(path: str) -> list[str]:
 
 
 class HarnessError(Exception):
+    pass
+
+
+class UsageError(Exception):
     pass
 
 
@@ -461,7 +616,19 @@ def main() -> int:
     ap.add_argument("--kind", choices=("py", "json"), help="default: from the file name (.json = json)")
     ap.add_argument("--place-as", choices=("given", "expected"), default="given",
                     help="name the .py table gets in tuning_configs/ (default: its own name)")
+    ap.add_argument("--deployment", metavar="JSON",
+                    help="JSON object of the MoERunner constructor values (dtypes as \"torch.NAME\"); "
+                         "look up the key FlashInfer's real cutlass MoERunner builds for each key")
     args = ap.parse_args()
+    if args.deployment is not None:
+        try:
+            args.deployment = json.loads(args.deployment)
+        except ValueError as e:
+            print(f"fi_oracle: error: --deployment is not JSON: {e}", file=sys.stderr)
+            return 2
+        if not isinstance(args.deployment, dict):
+            print("fi_oracle: error: --deployment is not a JSON object", file=sys.stderr)
+            return 2
     if not os.path.isfile(args.table):
         print(f"fi_oracle: error: no such file '{args.table}'", file=sys.stderr)
         return 2
@@ -481,10 +648,17 @@ def main() -> int:
         out["flashinfer_version"] = oracle.version
         out["device"] = args.device
         out["table"] = args.table
+        out["extras_source"] = "real-runner" if oracle.real_runner is not None else "key"
+        if oracle.real_runner is not None:
+            out["deployment"] = args.deployment
+            out["real_runner"] = oracle.real_runner_info
         if args.kind == "py":
             oracle.run_py(out)
         else:
             oracle.run_json(out)
+    except UsageError as e:
+        print(f"fi_oracle: error: {e}", file=sys.stderr)
+        return 2
     except HarnessError as e:
         print(f"fi_oracle: error: {e}", file=sys.stderr)
         return 3
