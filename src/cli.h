@@ -23,6 +23,7 @@ int cmd_explain(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 int cmd_generate(int argc, char **argv);
+int cmd_calibrate(int argc, char **argv);
 
 /* Usage text of a command from main.c's table (NULL when unknown). */
 const char *cli_usage(const char *cmd);

@@ -10,6 +10,9 @@
 #include "cli.h"
 #include "dtypeinfo.h"
 #include "gen.h"
+#include "profile.h"
+#include "worker.h"
+#include <unistd.h>
 #include "gpu/gpu.h"
 #include "script.h"
 #include "table.h"
@@ -18,13 +21,15 @@
 
 struct gen_opts {
 	const char *device, *model, *dtype, *flashinfer, *format, *heuristic, *outdir, *keys;
-	const char *weight_view;
+	const char *weight_view, *calibration;
 	long tp, ep, tp_rank, ep_rank, top_k, max_tokens;
 	char **metas;
 	int nmeta;
 	long script_mem_mib;
 	long long script_instructions;
-	int quiet;
+	int quiet, verbose, profile;
+	long top, rounds;
+	double budget, timeout;
 };
 
 static double prof_u(const uint64_t *v)
@@ -109,9 +114,13 @@ int cmd_generate(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },     { "keys", required_argument, NULL, 'K' },
 		{ "metadata", required_argument, NULL, 'a' },   { "weight-view", required_argument, NULL, 'w' },
 		{ "script-mem", required_argument, NULL, 'S' }, { "script-instructions", required_argument, NULL, 'I' },
-		{ "quiet", no_argument, NULL, 'q' },            { 0 },
+		{ "quiet", no_argument, NULL, 'q' },            { "profile", no_argument, NULL, 'P' },
+		{ "budget", required_argument, NULL, 'B' },     { "top", required_argument, NULL, 'O' },
+		{ "timeout", required_argument, NULL, 'W' },    { "rounds", required_argument, NULL, 'U' },
+		{ "verbose", no_argument, NULL, 'v' },          { "calibration", required_argument, NULL, 'C' },
+		{ 0 },
 	};
-	struct gen_opts o = { .tp = 1, .ep = 1, .format = "both", .outdir = ".",
+	struct gen_opts o = { .tp = 1, .ep = 1, .format = "both", .outdir = ".", .timeout = 30,
 			      .script_mem_mib = 64, .script_instructions = 100000000LL };
 	o.metas = xcalloc((size_t)argc + 1, sizeof *o.metas);
 	int c, rc = TT_OK;
@@ -127,7 +136,7 @@ int cmd_generate(int argc, char **argv)
 		}                                                                            \
 		o.field = v;                                                                 \
 	} while (0)
-	while ((c = getopt_long(argc, argv, "o:q", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:qv", opts, NULL)) != -1) {
 		switch (c) {
 		case 'D': o.device = optarg; break;
 		case 'M': o.model = optarg; break;
@@ -147,6 +156,13 @@ int cmd_generate(int argc, char **argv)
 		case 'K': o.keys = optarg; break;
 		case 'w': o.weight_view = optarg; break;
 		case 'q': o.quiet = 1; break;
+		case 'v': o.verbose = 1; break;
+		case 'P': o.profile = 1; break;
+		case 'C': o.calibration = optarg; break;
+		case 'O': NUM(top, "--top", 1); break;
+		case 'U': NUM(rounds, "--rounds", 3); break;
+		case 'B': NUM(budget, "--budget", 1); break;
+		case 'W': NUM(timeout, "--timeout", 1); break;
 		case 'a':
 			if (!strchr(optarg, '=')) {
 				free(o.metas);
@@ -194,6 +210,9 @@ int cmd_generate(int argc, char **argv)
 	struct gpu_info *gpus = NULL;
 	struct script *sc = NULL;
 	struct gen_plan plan = { 0 };
+	struct worker worker;
+	int worker_up = 0;
+	struct calibration *cal = NULL;
 	char *dpath = xasprintf("%s/configs/dtypes.yaml", data.root);
 	rc = dtypes_load(dpath, &dtypes, &d);
 	free(dpath);
@@ -207,10 +226,40 @@ int cmd_generate(int argc, char **argv)
 		goto out;
 	const char *version = o.flashinfer ? o.flashinfer : schema->release;
 
-	/* device */
+	/* device; with --profile the GPU worker starts first and the parent never touches CUDA */
 	const struct device_profile *prof = NULL;
 	const struct gpu_info *g = NULL;
-	if (!strcmp(o.device, "auto")) {
+	struct gpu_info wgpu;
+	if (o.profile) {
+		if ((rc = worker_start(&worker, 0, o.timeout, &d)))
+			goto out;
+		worker_up = 1;
+		struct worker_device wd;
+		if ((rc = worker_info(&worker, &wd, &d)))
+			goto out;
+		memset(&wgpu, 0, sizeof wgpu);
+		snprintf(wgpu.name, sizeof wgpu.name, "%s", wd.name);
+		wgpu.cc_major = wd.cc_major;
+		wgpu.cc_minor = wd.cc_minor;
+		wgpu.sm_count = wd.sm_count;
+		wgpu.smem_per_block_optin = (size_t)wd.smem_optin;
+		wgpu.smem_per_sm = (size_t)wd.smem_sm;
+		wgpu.l2_bytes = (size_t)wd.l2;
+		wgpu.total_mem = (size_t)wd.mem;
+		wgpu.clock_khz = (int)(wd.clock_mhz * 1000);
+		if (strcmp(o.device, "auto")) {
+			const struct device_profile *want = device_find(&data.devices, o.device);
+			if (!want || strcmp(want->name, wd.name)) {
+				rc = cli_error(TT_GPU, "--profile measures this machine's GPU 0 ('%s'), not '%s': "
+					       "use --device auto", wd.name, o.device);
+				goto out;
+			}
+		}
+		g = &wgpu;
+		prof = device_find(&data.devices, g->name);
+		if (prof && strcmp(prof->name, g->name))
+			prof = NULL;
+	} else if (!strcmp(o.device, "auto")) {
 		int n;
 		struct gpu_env env;
 		char err[512];
@@ -239,6 +288,14 @@ int cmd_generate(int argc, char **argv)
 	}
 	struct script_device sdev;
 	fill_device(&sdev, prof, g);
+	if (o.calibration) {
+		if ((rc = calibration_load(o.calibration, &cal, &d)))
+			goto out;
+		if (strcmp(cal->device, sdev.name))
+			cli_warn("calibration '%s' was measured on '%s', not '%s'", o.calibration, cal->device,
+				 sdev.name);
+		sdev.cal = cal;
+	}
 
 	/* model */
 	const struct model_profile *model = NULL;
@@ -316,6 +373,33 @@ int cmd_generate(int argc, char **argv)
 		goto out;
 	if ((rc = gen_choose(sc, cat, &dep, &plan, &d)))
 		goto out;
+	struct profile_stats pst;
+	memset(&pst, 0, sizeof pst);
+	if (o.profile) {
+		if ((rc = mkdir_p(o.outdir))) {
+			rc = cli_error(TT_INTERNAL, "cannot create '%s': %s", o.outdir, strerror(rc));
+			goto out;
+		}
+		char *jname = fischema_bundled_name(schema, version, sdev.name);
+		char *journal = xasprintf("%s/%.*s.journal", o.outdir, (int)strlen(jname) - 3, jname);
+		char *identity = xasprintf("version=%s device=%s model=%s dtype=%s tp=%ld ep=%ld max=%u "
+					   "catalog=%s keys=%s top=%ld", version, sdev.name, dep.model_name,
+					   dti->name, dep.tp, dep.ep, dep.max_tokens, cat->id,
+					   o.keys ? o.keys : "-", o.top ? o.top : 4);
+		for (char *q = identity; *q; q++)
+			if (*q == '\n')
+				*q = ' ';
+		struct profile_opts po = { .top_k = (int)o.top, .budget_s = o.budget,
+					   .rounds = (int)o.rounds, .reps = 8, .journal = journal,
+					   .identity = identity,
+					   .progress = !o.quiet && !o.verbose && isatty(2), .verbose = o.verbose };
+		rc = profile_plan(&worker, &plan, &dep, &po, &pst, &d);
+		free(jname);
+		free(journal);
+		free(identity);
+		if (rc)
+			goto out;
+	}
 
 	/* outputs */
 	struct table t;
@@ -388,6 +472,13 @@ int cmd_generate(int argc, char **argv)
 		fprintf(stderr, "tunetab: %zu entries (%s); %zu differ from FlashInfer's fallback "
 			"(tactic -1)%s\n", plan.n, scope, differ,
 			skipped ? "; the heuristic's first choice was not dispatchable for some and was skipped" : "");
+		if (o.profile)
+			fprintf(stderr, "tunetab: profiled in %.1f s with the proxy GEMM (cuBLASLt, not FlashInfer's "
+				"kernels): %zu entries measured, %zu kept the fallback, %zu predicted (the proxy "
+				"cannot express the candidates, or the budget ran out); %zu timings, %zu resumed from "
+				"the journal, %zu candidates failed, %zu not expressible\n", pst.seconds,
+				pst.measured_entries, pst.fallback_kept, pst.predicted_entries, pst.timed,
+				pst.resumed, pst.failed_candidates, pst.unsupported);
 		if (written[0])
 			fprintf(stderr, "tunetab: wrote %s\n  place it in <site-packages>/%s/ and set %s=%s "
 				"(formats §1.1, §1.4)\n", written[0], schema->bundled.package_dir,
@@ -401,6 +492,9 @@ int cmd_generate(int argc, char **argv)
 	free(written[1]);
 	table_release(&t);
 out:
+	if (worker_up)
+		worker_stop(&worker);
+	calibration_free(cal);
 	cli_print_diags(&d);
 	diags_release(&d);
 	gen_plan_release(&plan);

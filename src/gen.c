@@ -310,6 +310,8 @@ int gen_choose(struct script *sc, const struct catalog *cat, const struct gen_de
 			break;
 		e->ranked = (int)nr;
 		e->tactic = -2;
+		e->ntop = 0;
+		e->fallback_us = e->chosen_us = -1;
 		for (size_t r = 0; r < nr; r++) {
 			const struct tactic *t = NULL;
 			for (size_t j = 0; j < n; j++)
@@ -319,9 +321,15 @@ int gen_choose(struct script *sc, const struct catalog *cat, const struct gen_de
 				e->skipped_first |= r == 0;
 				continue;
 			}
-			e->tactic = t->id;
-			e->time_us = ranks[r].time_us;
-			break;
+			if (e->tactic == -2) {
+				e->tactic = t->id;
+				e->time_us = ranks[r].time_us;
+			}
+			if (e->ntop < GEN_TOP_MAX) {
+				e->top[e->ntop] = t->id;
+				e->top_time[e->ntop] = ranks[r].time_us;
+				e->ntop++;
+			}
 		}
 		if (e->tactic == -2) {
 			/* nothing ranked and dispatchable: keep FlashInfer's own fallback */

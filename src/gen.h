@@ -25,6 +25,8 @@ struct gen_deploy {
 	unsigned max_tokens;
 };
 
+#define GEN_TOP_MAX 16
+
 struct gen_entry {
 	int stage;
 	long tokens;
@@ -35,6 +37,13 @@ struct gen_entry {
 	double time_us;           /* the heuristic's predicted time, < 0 if none */
 	int ranked;               /* candidates the heuristic ranked */
 	bool skipped_first;       /* its first choice was not dispatchable */
+	int top[GEN_TOP_MAX];     /* the heuristic's best dispatchable ids, best first */
+	double top_time[GEN_TOP_MAX];
+	int ntop;
+	/* profiling (profile.c) */
+	enum { CHOICE_PREDICTED, CHOICE_MEASURED, CHOICE_FALLBACK } kind;
+	double fallback_us, chosen_us;  /* measured medians, < 0 when not measured */
+	int failed;               /* candidates that crashed or hung */
 };
 
 struct gen_plan {

@@ -4,6 +4,7 @@
 
 #include "cli.h"
 #include "diag.h"
+#include "worker.h"
 
 enum cmd_flags {
 	CMD_GPU = 1, /* talks to the GPU (documented; the command reports a build without CUDA) */
@@ -45,6 +46,12 @@ static const struct command commands[] = {
 	  "dtype's packing, the version's extras), asks the Lua heuristic to rank the candidates\n"
 	  "of each, and writes the bundled module and/or JSON cache under their exact names,\n"
 	  "atomically, after checking them with the validate rules. --device auto uses GPU 0." },
+	{ "calibrate", cmd_calibrate, CMD_GPU, "measure this GPU for the heuristics",
+	  "[--device N] [-o FILE]",
+	  "Measures GPU N in the worker process: device-to-device copy bandwidth, dense GEMM\n"
+	  "throughput per dtype (bf16, fp8 where supported) and each catalog tile shape's\n"
+	  "efficiency, and writes a calibration YAML that generate --calibration FILE hands to\n"
+	  "the heuristic. Seconds, not minutes." },
 	{ "validate", cmd_validate, 0, "check tuning tables against a FlashInfer version's rules",
 	  "FILE... [--flashinfer VERSION] [--device NAME] [--dtype D] "
 	  "[--format text|json|github|junit] [--strict] [--quiet] | --list-checks",
@@ -128,6 +135,8 @@ int main(int argc, char **argv)
 	}
 	if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0)
 		name = "help";
+	if (strcmp(name, "__worker") == 0) /* the GPU worker process (worker.h) */
+		return worker_main(argc - 1, argv + 1);
 	const struct command *c = find_command(name);
 	if (!c)
 		return cli_error(TT_USAGE, "unknown command '%s' (see 'tunetab help')", name);

@@ -403,6 +403,26 @@ static int build_context(lua_State *L)
 	set_num(L, "fp8", dev->tflops_fp8);
 	set_num(L, "fp4", dev->tflops_fp4);
 	lua_setfield(L, -2, "dense_tflops");
+	if (dev->cal) {
+		const struct calibration *c = dev->cal;
+		lua_newtable(L);
+		set_num(L, "copy_gbs", c->copy_gbs);
+		lua_newtable(L);
+		set_num(L, "bf16", c->dense_tflops.bf16);
+		set_num(L, "fp8", c->dense_tflops.fp8);
+		lua_setfield(L, -2, "dense_tflops");
+		lua_createtable(L, (int)c->tiles_count, 0);
+		for (unsigned i = 0; i < c->tiles_count; i++) {
+			lua_createtable(L, 0, 4);
+			set_int(L, "m", c->tiles[i].m);
+			set_int(L, "n", c->tiles[i].n);
+			set_num(L, "eff_bf16", c->tiles[i].eff_bf16);
+			set_num(L, "eff_fp8", c->tiles[i].eff_fp8);
+			lua_rawseti(L, -2, (lua_Integer)i + 1);
+		}
+		lua_setfield(L, -2, "tiles");
+		lua_setfield(L, -2, "calibration");
+	}
 	lua_setfield(L, -2, "device");
 	lua_newtable(L);
 	set_str(L, "model", dep->model);

@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "catalog.h"
+#include "calibration.h"
 #include "diag.h"
 
 struct script; /* opaque */
@@ -25,7 +26,7 @@ struct script_device {
 	int sm;
 	double sm_count, smem_per_block_optin, smem_per_sm, l2_bytes, memory_bandwidth_gbs,
 		boost_clock_mhz, tflops_bf16, tflops_fp8, tflops_fp4;
-	const char *calibration_path; /* a calibration YAML, or NULL */
+	const struct calibration *cal; /* measured by `tunetab calibrate`, or NULL */
 };
 
 struct script_deploy {

@@ -27,8 +27,17 @@ local SM80_EFFICIENCY = 0.45   -- mma.sync kernels on Hopper/Blackwell tensor co
 local NO_SMEM_PENALTY = 1.02   -- the direct-store epilogue, slightly slower on full tiles
 local OVERLAP = 0.3            -- share of the shorter of tile time and HBM time that shows
 
--- Tensor-core efficiency of a tile: narrow tiles issue smaller MMAs.
-local function mma_efficiency(c, sm)
+-- Tensor-core efficiency of a tile: narrow tiles issue smaller MMAs. A calibrated device
+-- (tunetab calibrate) gives measured efficiencies per tile shape instead.
+local function mma_efficiency(c, sm, cal, dtype)
+  if cal and cal.tiles and not c.sm80 then
+    for _, t in ipairs(cal.tiles) do
+      if t.m == c.m and t.n == c.n then
+        local e = (dtype == "bf16" or dtype == "fp16") and t.eff_bf16 or t.eff_fp8
+        if e and e > 0 then return e end
+      end
+    end
+  end
   if c.sm80 then return SM80_EFFICIENCY end
   local narrow = math.min(c.m, c.n)
   local e = 0.55 + 0.45 * math.min(1, narrow / 128)
@@ -45,8 +54,17 @@ local function query_context(q)
   local dev, dep = q.device, q.deploy
   local x = {}
   x.sms = roof.sms(dev)
-  x.flops_sm = roof.flops(dev, dep.dtype) / x.sms
-  x.bw = roof.bandwidth(dev)
+  x.cal = dev.calibration
+  -- measured rates, when the device was calibrated, instead of the datasheet's
+  local flops, bw = roof.flops(dev, dep.dtype), roof.bandwidth(dev)
+  if x.cal then
+    local t = x.cal.dense_tflops or {}
+    local m = (dep.dtype == "bf16" or dep.dtype == "fp16") and t.bf16 or t.fp8
+    if m and m > 0 then flops = m * 1e12 end
+    if x.cal.copy_gbs and x.cal.copy_gbs > 0 then bw = x.cal.copy_gbs * 1e9 end
+  end
+  x.flops_sm = flops / x.sms
+  x.bw = bw
   x.stream_sm = L2_PER_SM_FACTOR * x.bw / x.sms
   x.F, x.K, x.E = q.features, q.k, math.max(1, dep.experts)
   x.abytes, x.wbytes = dep.act_bits / 8, dep.weight_bits / 8
@@ -87,7 +105,7 @@ local function cost_with(x, q, c)
   local rows = math.min(tok_tile, x.lambda / math.max(nt, 1e-9))
   local bytes = feat_tile * K * x.wbytes / tok_peers + rows * K * x.abytes / feat_peers
   local t_stream = bytes / x.stream_sm * 1e6
-  local t_mma = 2 * c.m * c.n * K / (x.flops_sm * mma_efficiency(c, x.sm)) * 1e6
+  local t_mma = 2 * c.m * c.n * K / (x.flops_sm * mma_efficiency(c, x.sm, x.cal, dep.dtype)) * 1e6
   local t_cta = math.max(t_stream, t_mma) + CTA_OVERHEAD_US
   if c.epilogue == "no_smem" then t_cta = t_cta * NO_SMEM_PENALTY end
 

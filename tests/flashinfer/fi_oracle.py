@@ -339,6 +339,9 @@ class Oracle:
         else:
             extras_from = None  # no extras in this version: 3-tuple keys
         extras = inst.get_cache_key_extras([]) if extras_from else None
+        # whether this version's lookup string carries the extras (4-tuple from 0.6.13)
+        probe = self.file_key(self.cache_key("fi_oracle::probe", inst, ((1,),)))
+        form = f"{len(parse_key(probe, self.torch))}-tuple"
         info = {
             "class": f"flashinfer.fused_moe.core.{cls.__qualname__}",
             "file": path,
@@ -352,6 +355,7 @@ class Oracle:
             "deployment_unused": sorted(k for k in deployment if k not in attrs),
             "extras": None if extras is None else str(extras),
             "extras_len": None if extras is None else len(extras),
+            "lookup_key_form": form,
         }
         return inst, info
 

@@ -10,7 +10,9 @@
 #               not-loaded  FlashInfer did not load the table (wrong name, environment mismatch,
 #                           no JSON support), no error
 #               error       FlashInfer raised on the table
-#   ORACLE_ARGS extra fi_oracle.py arguments, e.g. --place-as expected
+#   ORACLE_ARGS extra fi_oracle.py arguments, e.g. --place-as expected or
+#               --deployment '{"x_dtype": "torch.uint8", ...}'. Split like shell words (Python's
+#               shlex: quotes group, nothing is expanded), so a JSON object fits in '...'.
 # '#' starts a comment line. A case whose venv or shared folder is missing is skipped.
 # Prints one line per case and "N passed, N failed, N skipped"; exits 1 when one failed.
 # VERBOSE=1 prints the oracle's stderr for failures; FI_VENV_DIR as in setup.sh.
@@ -39,6 +41,7 @@ $line
 EOF
     n=$((n + 1))
     label="$version|$device|$table|$expect${extra:+|$extra}"
+    [ ${#label} -gt 160 ] && label="${label:0:157}..."
     case $expect in hit-all|hit-none|not-loaded|error) ;;
         *) echo "FAIL $label: unknown expectation '$expect'"; fail=$((fail + 1)); continue ;;
     esac
@@ -54,8 +57,15 @@ EOF
         esac
         echo "FAIL $label: no such table '$path'"; fail=$((fail + 1)); continue
     fi
-    # shellcheck disable=SC2086
-    "$py" "$here/fi_oracle.py" --table "$path" --device "$device" $extra \
+    args=()
+    if [ -n "$extra" ]; then
+        if ! "$py" -c 'import shlex, sys; sys.stdout.write("".join(a + "\0" for a in shlex.split(sys.argv[1])))' \
+            "$extra" >"$tmp/args" 2>"$tmp/err.txt"; then
+            echo "FAIL $label: ORACLE_ARGS: $(tail -1 "$tmp/err.txt")"; fail=$((fail + 1)); continue
+        fi
+        mapfile -d '' -t args <"$tmp/args"
+    fi
+    "$py" "$here/fi_oracle.py" --table "$path" --device "$device" ${args[@]+"${args[@]}"} \
         <"/dev/null" >"$tmp/out.json" 2>"$tmp/err.txt"
     rc=$?
     if [ $rc -ne 0 ]; then
@@ -87,6 +97,10 @@ elif d["hits"] == 0:
     got, text = "hit-none", f"loaded, 0/{n} hit"
 else:
     got, text = "some", f"loaded, {d['hits']}/{n} hit"
+rr = d.get("real_runner")
+if rr and got in ("hit-all", "hit-none", "some"):
+    text += (f"; real MoERunner: 3-tuple lookup key (no extras)" if rr["lookup_key_form"] == "3-tuple"
+             else f"; real MoERunner extras: {rr['extras_len']} fields")
 print(("ok" if got == expect else "BAD") + f" FlashInfer {d['flashinfer_version']} {d['kind']}: {text}")
 PY
 )
