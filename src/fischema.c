@@ -20,7 +20,7 @@ static const cyaml_strval_t miss_strings[] = {
 	{ "key", MISS_KEY }, { "hash4", MISS_HASH4 }, { "hash5", MISS_HASH5 },
 };
 static const cyaml_strval_t extras_strings[] = {
-	{ "none", EXTRAS_NONE }, { "empty", EXTRAS_EMPTY }, { "moe_cutlass_20", EXTRAS_MOE_CUTLASS_20 },
+	{ "none", EXTRAS_NONE }, { "empty", EXTRAS_EMPTY }, { "fields", EXTRAS_FIELDS },
 };
 static const cyaml_strval_t ftype_strings[] = { { "int", FT_INT }, { "bool", FT_BOOL }, { "dtype", FT_DTYPE } };
 static const cyaml_strval_t bucket_strings[] = {
@@ -29,6 +29,9 @@ static const cyaml_strval_t bucket_strings[] = {
 static const cyaml_strval_t numbering_strings[] = {
 	{ "shared", TN_SHARED }, { "split_relative", TN_SPLIT_RELATIVE },
 	{ "split_absolute", TN_SPLIT_ABSOLUTE },
+};
+static const cyaml_strval_t entry_value_strings[] = {
+	{ "pair", VALUE_PAIR }, { "policy", VALUE_POLICY },
 };
 static const cyaml_strval_t mismatch_strings[] = {
 	{ "strict", MISMATCH_STRICT }, { "hard_soft", MISMATCH_HARD_SOFT },
@@ -117,6 +120,8 @@ static const cyaml_schema_field_t json_fields[] = {
 	CYAML_FIELD_SEQUENCE("metadata", CYAML_FLAG_POINTER, struct fs_json, metadata,
 			     &string_schema, 0, 32),
 	ENUM("mismatch", struct fs_json, mismatch, mismatch_strings),
+	CYAML_FIELD_ENUM("entry_value", CYAML_FLAG_STRICT | CYAML_FLAG_OPTIONAL, struct fs_json,
+			 entry_value, entry_value_strings, CYAML_ARRAY_LEN(entry_value_strings)),
 	CYAML_FIELD_SEQUENCE("reserved", CYAML_FLAG_POINTER, struct fs_json, reserved,
 			     &string_schema, 0, 16),
 	CYAML_FIELD_END
@@ -197,9 +202,9 @@ int fischema_load_file(const char *path, struct fi_schema **out, struct diags *d
 	if ((s->key.tuple == 3) != (s->key.extras == EXTRAS_NONE))
 		rc = yaml_error_at(d, path, "flashinfer_schema.key.extras",
 				   "3-tuple keys have no extras; 4-tuple keys need extras");
-	if ((s->key.extras == EXTRAS_MOE_CUTLASS_20) != (s->key.extras_fields_count == 20))
+	if ((s->key.extras == EXTRAS_FIELDS) != (s->key.extras_fields_count > 0))
 		rc = yaml_error_at(d, path, "flashinfer_schema.key.extras_fields",
-				   "moe_cutlass_20 extras need exactly 20 fields (has %u)",
+				   "'fields' extras need their fields listed, other kinds none (has %u)",
 				   s->key.extras_fields_count);
 	if (s->bundled.prefix_rule == PREFIX_CONSTANT && !*s->bundled.prefix)
 		rc = yaml_error_at(d, path, "flashinfer_schema.bundled.prefix",

@@ -13,7 +13,8 @@ enum prefix_rule { PREFIX_CONSTANT, PREFIX_VERSION };
 enum lookup_order { LOOKUP_FIRST_RUNNER, LOOKUP_RUNNER_BY_RUNNER, LOOKUP_LEVEL_BY_LEVEL };
 enum runner_slot { SLOT_INDEX, SLOT_IGNORED };
 enum miss_line { MISS_KEY, MISS_HASH4, MISS_HASH5 };
-enum extras_kind { EXTRAS_NONE, EXTRAS_EMPTY, EXTRAS_MOE_CUTLASS_20 };
+enum extras_kind { EXTRAS_NONE, EXTRAS_EMPTY, EXTRAS_FIELDS };
+enum entry_value { VALUE_PAIR, VALUE_POLICY };
 enum field_type { FT_INT, FT_BOOL, FT_DTYPE };
 enum bucket_map { BUCKETS_POW2_FLOOR, BUCKETS_HYBRID_CEIL };
 enum tactic_numbering { TN_SHARED, TN_SPLIT_RELATIVE, TN_SPLIT_ABSOLUTE };
@@ -75,6 +76,7 @@ struct fs_json {
 	char **metadata;
 	unsigned metadata_count;
 	enum meta_mismatch mismatch;
+	enum entry_value entry_value; /* pair: extra elements ignored; policy: [2] must be a list */
 	char **reserved;
 	unsigned reserved_count;
 };

@@ -94,8 +94,26 @@ static int to_pyv(json_t *j, struct pyv *v, struct arena *a)
 				return -1;
 		return 0;
 	}
+	case JSON_OBJECT: {
+		/* 0.7.4's selection record; never a tactic */
+		v->kind = PV_DICT;
+		v->n = json_object_size(j);
+		v->items = v->n ? arena_alloc(a, 2 * v->n * sizeof *v->items) : NULL;
+		const char *k;
+		json_t *x;
+		size_t i = 0;
+		json_object_foreach(j, k, x) {
+			v->items[2 * i].kind = PV_STR;
+			v->items[2 * i].len = strlen(k);
+			v->items[2 * i].s = arena_strndup(a, k, v->items[2 * i].len);
+			if (to_pyv(x, &v->items[2 * i + 1], a))
+				v->items[2 * i + 1].kind = PV_NONE; /* reals inside a record */
+			i++;
+		}
+		return 0;
+	}
 	default:
-		return -1; /* reals and objects are no tactic */
+		return -1; /* reals are no tactic */
 	}
 }
 

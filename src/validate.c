@@ -633,9 +633,15 @@ static bool check_entry(struct vctx *c, size_t idx, struct family **fams, size_t
 			    !e->value ? "a number or object" : e->value->kind != PV_TUPLE
 				     ? "a non-list" : e->value->n < 2 ? "a list shorter than 2"
 									: "a non-string runner name");
+		} else if (e->value->n > 2 && c->r->schema->json_cache.entry_value == VALUE_POLICY) {
+			/* 0.7.1+: [runner, tactic, profiling policy, selection record] */
+			if (e->value->items[2].kind != PV_TUPLE)
+				ERR(c, "json-value", e->vline, e->vcol, "the 3rd value element must be a "
+				    "profiling-policy list: FlashInfer %s raises TypeError on a %s",
+				    c->r->version, pyv_kind_name(e->value->items[2].kind));
 		} else if (e->value->n > 2) {
 			WARN(c, "json-value", e->vline, e->vcol, "the value has %zu items; FlashInfer "
-			     "uses only the first two", e->value->n);
+			     "%s uses only the first two", e->value->n, c->r->version);
 		}
 		if (e->key_len && e->key[0] == '_')
 			WARN(c, "json-reserved", e->line, e->col, "'%.*s' starts with '_' but is not a "
@@ -818,7 +824,7 @@ static void check_json(struct vctx *c)
 		for (size_t i = 0; i < t->n_meta; i++) {
 			const struct table_meta *m = &t->meta[i];
 			if (!m->value)
-				WARN(c, "json-metadata", m->line, m->col, "_metadata.%s is %s, not a string: "
+				ERR(c, "json-metadata", m->line, m->col, "_metadata.%s is %s, not a string: "
 				     "FlashInfer compares type-sensitively, so it never equals the current "
 				     "value and the file is ignored", m->name, m->json);
 		}
@@ -826,8 +832,8 @@ static void check_json(struct vctx *c)
 			const char *f = js->metadata[i];
 			const struct table_meta *m = meta_field(t, f);
 			if (!m)
-				WARN(c, "json-metadata", 1, 1, "_metadata has no '%s', which FlashInfer %s "
-				     "checks: %s", f, c->r->version,
+				ERR(c, "json-metadata", 1, 1, "_metadata has no '%s', which FlashInfer %s "
+				    "checks: %s", f, c->r->version,
 				     js->mismatch == MISMATCH_HARD_SOFT
 					     ? "a soft mismatch: the file is ignored on load and replaced on "
 					       "the next save"
@@ -928,7 +934,8 @@ int validate_table(const struct validate_data *data, const struct table *t,
 					  "can ever hit in FlashInfer %s: its MoERunner keys end in %s "
 					  "extras and no key here has them (formats §1.3, §3.3)", t->n,
 					  r->version, s->key.extras == EXTRAS_EMPTY ? "empty '()'"
-										    : "the 20-field");
+					  : s->key.extras_fields_count == 17 ? "the 17-field (no ranks, 0.7.2+)"
+									     : "the 20-field");
 			else
 				diags_add(d, SEV_ERROR, "never-loaded", t->path, 0, 0, "none of the %zu keys "
 					  "can ever hit in FlashInfer %s: it builds %u-tuple keys (op, "

@@ -119,6 +119,16 @@ case("json-unsupported-version", J, cache(JGOOD, meta()), "--flashinfer 0.6.6 --
 case("json-duplicate-key", J, cache(JGOOD, meta()).replace('{\n  "_metadata"', '{\n  "' + k4(1, 1).replace("'", "'") + '": ["MoERunner", 1],\n  "_metadata"', 1), "--flashinfer 0.6.18 --device h200")
 case("json-runner-mismatch", J, cache({**JGOOD, k4(1, 16): ["CutlassRunner", 18]}, meta()), "--flashinfer 0.6.18 --device h200")
 case("json-version-from-metadata", J, cache(JGOOD, meta(flashinfer_version="0.6.13", gpu="NVIDIA H200")), "")
+POLICY = ["cuda_graph_profile_replays", None, "l2_cache_policy", "hot"]
+J7 = {k: ["MoERunner", int(v[4:-1])] for k, v in
+      full([(1, 18), (2, 45 + 36)], lambda s, t: k4(s, t, EXTRAS_BF16[:5] + EXTRAS_BF16[6:7] + EXTRAS_BF16[8:9] + EXTRAS_BF16[10:]), [1, 2, 4, 8])}
+def meta7(**kw):
+    m = meta(**kw)
+    m["cutlass_dsl_version"] = "*"
+    return m
+case("json-policy-not-list", J, cache({k: v + [None] for k, v in J7.items()}, meta7()), "--flashinfer 0.7.4 --device h200")
+case("ok-json-0.7.4-policy-selection", J, cache({k: v + [POLICY, {"time_ms": 0.01, "runner_up_ms": None, "margin": None, "candidates": 5}] for k, v in J7.items()}, meta7()), "--flashinfer 0.7.4 --device h200")
+case("json-0.7-six-fields", J, cache(J7, meta()), "--flashinfer 0.7.4 --device h200")
 case("ok-json-generation", J, cache(JGOOD, meta(), gen=True), "--flashinfer 0.6.18 --device h200")
 case("ok-py-h200-bf16", H200, module(GOOD_H200), "--flashinfer 0.6.18")
 case("ok-py-b200-0.4.0", B200, module(GOOD_B200), "--flashinfer 0.4.0")

@@ -27,14 +27,15 @@ TEST(schema_ranges_cover_0_2_9_to_0_6_18)
 	static const char *const every[] = {
 		"0.2.9", "0.2.10", "0.2.11", "0.3.0", "0.4.0", "0.5.2", "0.5.3", "0.6.0", "0.6.6",
 		"0.6.7", "0.6.8", "0.6.9", "0.6.10", "0.6.11", "0.6.12", "0.6.13", "0.6.14",
-		"0.6.15", "0.6.16", "0.6.17", "0.6.18rc1", "0.6.18rc2", "0.6.18",
+		"0.6.15", "0.6.16", "0.6.17", "0.6.18rc1", "0.6.18rc2", "0.6.18", "0.6.18.post1",
+		"0.7.0", "0.7.0.post1", "0.7.1", "0.7.2", "0.7.2.post1", "0.7.4",
 	};
 	for (size_t i = 0; i < sizeof every / sizeof every[0]; i++)
 		CHECK(at(every[i]) != NULL);
 	CHECK(at("0.2.8") == NULL);
 	bool newer;
 	struct fi_version v;
-	version_parse("0.7.0", &v);
+	version_parse("0.8.0", &v);
 	CHECK(fischema_find(&schemas, &v, &newer) != NULL && newer);
 }
 
@@ -45,7 +46,7 @@ TEST(schema_key_forms_by_version)
 	CHECK_INT(at("0.6.13")->key.tuple, 4);
 	CHECK_INT(at("0.6.13")->key.extras, EXTRAS_EMPTY);
 	CHECK_INT(at("0.6.18rc1")->key.extras, EXTRAS_EMPTY);
-	CHECK_INT(at("0.6.18")->key.extras, EXTRAS_MOE_CUTLASS_20);
+	CHECK_INT(at("0.6.18")->key.extras, EXTRAS_FIELDS);
 	CHECK_INT(at("0.6.18")->key.extras_fields_count, 20);
 	CHECK_STR(at("0.6.18")->key.extras_fields[17].name, "activation_type");
 	CHECK_INT(at("0.5.2")->tactics.numbering, TN_SHARED);
@@ -59,6 +60,14 @@ TEST(schema_key_forms_by_version)
 	CHECK_INT(at("0.6.15")->json_cache.mismatch, MISMATCH_STRICT);
 	CHECK_INT(at("0.6.16")->json_cache.mismatch, MISMATCH_HARD_SOFT);
 	CHECK_INT(at("0.6.18")->json_cache.reserved_count, 3);
+	/* beyond the reference: PyPI releases 0.7.x (see schemas/flashinfer/v0_7_*.yaml) */
+	CHECK_INT(at("0.6.18.post1")->key.extras_fields_count, 20);
+	CHECK_INT(at("0.7.0")->json_cache.metadata_count, 7);
+	CHECK_INT(at("0.7.1")->json_cache.entry_value, VALUE_POLICY);
+	CHECK_INT(at("0.7.1")->key.extras_fields_count, 20);
+	CHECK_INT(at("0.7.2")->key.extras_fields_count, 17);
+	CHECK_INT(at("0.7.4")->key.extras_fields_count, 17);
+	CHECK_STR(at("0.7.4")->key.extras_fields[5].name, "ep_size");
 }
 
 TEST(bundled_file_names)
