@@ -157,6 +157,7 @@ test-gpu:
 test-flashinfer: all
 	$(Q)bash tests/flashinfer/setup.sh
 	$(Q)TUNETAB=$(CURDIR)/build/tunetab bash tests/flashinfer/run.sh
+	$(Q)TUNETAB=$(CURDIR)/build/tunetab bash tests/flashinfer/generated.sh
 
 # Speed targets live here, never in timed tests; results go to docs/benchmarks.md.
 bench: all

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# generated.sh: tables `tunetab generate` writes, looked up by FlashInfer's own code with the
+# keys its REAL MoERunner builds (fi_oracle.py --deployment): every generated key must hit, in
+# every version whose venv exists. Prints the run.sh summary.
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+T=${TUNETAB:-$root/build/tunetab}
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+dep='{"x_dtype": "torch.uint8", "weight_dtype": "torch.int64", "output_dtype": "torch.bfloat16", "top_k": 8, "tp_size": 8, "tp_rank": 0, "ep_size": 1, "ep_rank": 0, "cluster_size": 1, "cluster_rank": 0, "enable_alltoall": false, "use_deepseek_fp8_block_scale": false, "use_w4_group_scaling": false, "use_mxfp8_act_scaling": false, "use_wfp4afp8_humming": false, "min_latency_mode": false, "enable_pdl": true, "activation_type": 3, "use_packed_weights": false, "use_fused_finalize": true}'
+cases=$out/cases.txt
+: >"$cases"
+for v in 0.5.2 0.6.7 0.6.12 0.6.13 0.6.17 0.6.18 0.7.4; do
+    "$T" generate --device "NVIDIA B200" --model deepseek-v3 --dtype nvfp4 --tp 8 --flashinfer "$v" \
+        -o "$out/$v" -q
+    for f in "$out/$v"/*; do
+        echo "$v|NVIDIA B200|$f|hit-all|--deployment '$dep'" >>"$cases"
+    done
+done
+bash "$here/run.sh" "$cases"
