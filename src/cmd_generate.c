@@ -29,6 +29,7 @@ struct gen_opts {
 	long long script_instructions;
 	int quiet, verbose, profile;
 	long top, rounds;
+	int method;
 	double budget, timeout;
 };
 
@@ -118,6 +119,7 @@ int cmd_generate(int argc, char **argv)
 		{ "budget", required_argument, NULL, 'B' },     { "top", required_argument, NULL, 'O' },
 		{ "timeout", required_argument, NULL, 'W' },    { "rounds", required_argument, NULL, 'U' },
 		{ "verbose", no_argument, NULL, 'v' },          { "calibration", required_argument, NULL, 'C' },
+		{ "method", required_argument, NULL, 'X' },
 		{ 0 },
 	};
 	struct gen_opts o = { .tp = 1, .ep = 1, .format = "both", .outdir = ".", .timeout = 30,
@@ -159,7 +161,20 @@ int cmd_generate(int argc, char **argv)
 		case 'v': o.verbose = 1; break;
 		case 'P': o.profile = 1; break;
 		case 'C': o.calibration = optarg; break;
-		case 'O': NUM(top, "--top", 1); break;
+		case 'O':
+			if (!strcmp(optarg, "all")) {
+				o.top = -1;
+				break;
+			}
+			NUM(top, "--top", 1);
+			break;
+		case 'X':
+			if (strcmp(optarg, "tunetab") && strcmp(optarg, "flashinfer")) {
+				free(o.metas);
+				return cli_usage_error("generate", "--method must be tunetab or flashinfer");
+			}
+			o.method = !strcmp(optarg, "flashinfer");
+			break;
 		case 'U': NUM(rounds, "--rounds", 3); break;
 		case 'B': NUM(budget, "--budget", 1); break;
 		case 'W': NUM(timeout, "--timeout", 1); break;
@@ -383,13 +398,13 @@ int cmd_generate(int argc, char **argv)
 		char *jname = fischema_bundled_name(schema, version, sdev.name);
 		char *journal = xasprintf("%s/%.*s.journal", o.outdir, (int)strlen(jname) - 3, jname);
 		char *identity = xasprintf("version=%s device=%s model=%s dtype=%s tp=%ld ep=%ld max=%u "
-					   "catalog=%s keys=%s top=%ld", version, sdev.name, dep.model_name,
-					   dti->name, dep.tp, dep.ep, dep.max_tokens, cat->id,
-					   o.keys ? o.keys : "-", o.top ? o.top : 4);
+					   "catalog=%s keys=%s top=%ld method=%d rounds=%ld", version, sdev.name,
+					   dep.model_name, dti->name, dep.tp, dep.ep, dep.max_tokens, cat->id,
+					   o.keys ? o.keys : "-", o.top ? o.top : 4, o.method, o.rounds);
 		for (char *q = identity; *q; q++)
 			if (*q == '\n')
 				*q = ' ';
-		struct profile_opts po = { .top_k = (int)o.top, .budget_s = o.budget,
+		struct profile_opts po = { .top_k = (int)o.top, .budget_s = o.budget, .method = o.method,
 					   .rounds = (int)o.rounds, .reps = 8, .journal = journal,
 					   .identity = identity,
 					   .progress = !o.quiet && !o.verbose && isatty(2), .verbose = o.verbose };

@@ -14,6 +14,8 @@
 
 #include "util.h"
 
+#define PROF_MAX 512 /* candidates of one stage, exhaustive mode included */
+
 struct jrec {
 	int stage;
 	long tokens;
@@ -230,19 +232,27 @@ int profile_plan(struct worker *w, struct gen_plan *p, const struct gen_deploy *
 	int top_k = o->top_k > 0 ? o->top_k : 4;
 	for (size_t i = 0; i < p->n && !rc; i++) {
 		struct gen_entry *e = &p->v[i];
-		int ids[GEN_TOP_MAX + 1];
+		int ids[PROF_MAX];
 		size_t n = 0;
-		for (int k = 0; k < e->ntop && (int)n < top_k; k++)
-			ids[n++] = e->top[k];
+		if (o->top_k < 0) {
+			const struct tactic *cl = e->stage == 1 ? p->list.g1 : p->list.g2;
+			size_t cn = e->stage == 1 ? p->list.n1 : p->list.n2;
+			for (size_t k = 0; k < cn && n < PROF_MAX - 1; k++)
+				if (cl[k].dispatchable)
+					ids[n++] = cl[k].id;
+		} else {
+			for (int k = 0; k < e->ntop && (int)n < top_k; k++)
+				ids[n++] = e->top[k];
+		}
 		bool have_fb = false;
 		for (size_t k = 0; k < n; k++)
 			have_fb |= ids[k] == e->fallback;
 		const struct tactic *fbt = find_tactic(&p->list, e->stage, e->fallback);
 		if (!have_fb && fbt && fbt->dispatchable)
 			ids[n++] = e->fallback;
-		struct prof_result res[GEN_TOP_MAX + 1];
-		struct prof_cand todo[GEN_TOP_MAX + 1];
-		int todo_at[GEN_TOP_MAX + 1];
+		struct prof_result res[PROF_MAX];
+		struct prof_cand todo[PROF_MAX];
+		int todo_at[PROF_MAX];
 		size_t ntodo = 0;
 		for (size_t k = 0; k < n; k++) {
 			const struct prof_result *old = jfind(&j, e->stage, e->tokens, ids[k]);
@@ -270,8 +280,9 @@ int profile_plan(struct worker *w, struct gen_plan *p, const struct gen_deploy *
 				.k = e->k,
 				.rounds = o->rounds,
 				.reps = o->reps,
+				.method = o->method,
 			};
-			struct prof_result got[GEN_TOP_MAX + 1];
+			struct prof_result got[PROF_MAX];
 			rc = worker_profile(w, &s, todo, ntodo, got, d);
 			if (rc)
 				break;

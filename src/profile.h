@@ -11,7 +11,9 @@
 #include "worker.h"
 
 struct profile_opts {
-	int top_k;             /* candidates timed per entry besides the fallback (default 4) */
+	int top_k;             /* candidates timed per entry besides the fallback (default 4);
+				* < 0: every dispatchable candidate of the stage (exhaustive) */
+	int method;            /* 0 tunetab's measurement, 1 FlashInfer's (for comparisons) */
 	double budget_s;       /* stop measuring after this long (<= 0: no budget) */
 	int rounds, reps;
 	const char *journal;   /* path */

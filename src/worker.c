@@ -3,7 +3,7 @@
  * Protocol (text lines):
  *   parent: INFO
  *   worker: DEV name=<hex> cc=9.0 sms=132 ...
- *   parent: JOB <dtype> <batch> <tokens> <features> <k> <rounds> <reps> <n> id,tm,tn,cm,cn,st,swap,sm80 ...
+ *   parent: JOB <dtype> <batch> <tokens> <features> <k> <rounds> <reps> <method> <n> id,tm,tn,cm,cn,st,swap,sm80 ...
  *   worker: START <id>            before a candidate's first launch
  *           RES <id> <status> <median> <lo> <hi> <n> <why>
  *           END
@@ -187,8 +187,8 @@ int worker_profile(struct worker *w, const struct prof_shape *s, const struct pr
 			pending += !done[i];
 		if (!pending)
 			break;
-		sb_addf(&job, "JOB %s %ld %ld %ld %ld %d %d %zu", s->dtype, s->batch, s->tokens,
-			s->features, s->k, s->rounds, s->reps, pending);
+		sb_addf(&job, "JOB %s %ld %ld %ld %ld %d %d %d %zu", s->dtype, s->batch, s->tokens,
+			s->features, s->k, s->rounds, s->reps, s->method, pending);
 		for (size_t i = 0; i < n; i++)
 			if (!done[i])
 				sb_addf(&job, " %d,%d,%d,%d,%d,%d,%d,%d", c[i].id, c[i].tile_m, c[i].tile_n,
@@ -384,8 +384,8 @@ int worker_main(int argc, char **argv)
 			size_t n;
 			int off = 0;
 			memset(&s, 0, sizeof s);
-			if (sscanf(line, "JOB %15s %ld %ld %ld %ld %d %d %zu%n", dtype, &s.batch, &s.tokens,
-				   &s.features, &s.k, &s.rounds, &s.reps, &n, &off) != 8 || n > 4096) {
+			if (sscanf(line, "JOB %15s %ld %ld %ld %ld %d %d %d %zu%n", dtype, &s.batch, &s.tokens,
+				   &s.features, &s.k, &s.rounds, &s.reps, &s.method, &n, &off) != 9 || n > 4096) {
 				printf("ERR bad job\n");
 				fflush(stdout);
 				continue;

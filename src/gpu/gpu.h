@@ -47,7 +47,8 @@ struct prof_shape {
 	const char *dtype;
 	long batch, tokens, features, k;
 	int rounds;       /* interleaved rounds: A B C A B C ... */
-	int reps;         /* launches per CUDA graph replay */
+	int reps;         /* at most this many launches per CUDA graph replay (fewer for long GEMMs) */
+	int method;       /* 0: tunetab's; 1: FlashInfer's (3 warm-up, 10 timed, mean, warm L2) */
 };
 
 enum prof_status { PROF_OK = 0, PROF_UNSUPPORTED = 1, PROF_FAILED = 2 };
