@@ -209,9 +209,17 @@ static void check_file_name(struct vctx *c)
 					*p = ' ';
 			set_device(c, guess, "file name");
 		}
-	} else if (fp && c->r->device && fp != c->r->device) {
-		WARN(c, "device-mismatch", 0, 0, "the file name is for '%s' but --device is '%s'",
-		     fp->name, c->r->device_name);
+	} else {
+		/* §1.1: FlashInfer on --device imports exactly one name; any other is never read */
+		char want[256];
+		snprintf(want, sizeof want, "%s", c->r->device_name);
+		for (char *p = want; *p; p++)
+			if (*p == ' ')
+				*p = '_';
+		if (strcmp(want, part) != 0)
+			ERR(c, "device-mismatch", 0, 0, "the file name is for '%s' but --device is "
+			    "'%s': FlashInfer on that GPU imports %s%s%s.py and never reads this file",
+			    fp ? fp->name : part, c->r->device_name, prefix, s->bundled.stem, want);
 	}
 	if (strchr(part, ' '))
 		ERR(c, "file-name", 0, 0, "the device part '%s' has a space: FlashInfer replaces "

@@ -9,6 +9,8 @@
  *           END
  *   parent: CAL <n> m,n ...
  *   worker: CAL <copy_gbs> <tf_bf16> <tf_fp8> <n> m,n,eb,ef ...
+ *           FAULT <text>           a CUDA error after START: that candidate broke the
+ *                                  context; the worker exits and the parent restarts it
  * Errors: ERR <text>. */
 #include "worker.h"
 
@@ -197,6 +199,7 @@ int worker_profile(struct worker *w, const struct prof_shape *s, const struct pr
 		int sent = send_line(w, job.buf);
 		sb_release(&job);
 		int last = -1000000, r = sent ? 0 : 1;
+		char fault[96] = "";
 		char line[4096];
 		while (r > 0 && (r = read_line(w, line, sizeof line)) > 0) {
 			int id;
@@ -208,6 +211,13 @@ int worker_profile(struct worker *w, const struct prof_shape *s, const struct pr
 				break;
 			if (str_starts(line, "ERR ")) {
 				rc = diag_error(d, TT_GPU, "gpu", NULL, 0, 0, "%s", line + 4);
+				break;
+			}
+			if (str_starts(line, "FAULT ")) {
+				/* the started candidate broke the context; keep the CUDA error's name */
+				const char *e = strstr(line, "cudaError");
+				snprintf(fault, sizeof fault, ": %.*s", e ? (int)strcspn(e, " (") : 0, e ? e : "");
+				r = 0;
 				break;
 			}
 			int st, cnt;
@@ -242,8 +252,8 @@ int worker_profile(struct worker *w, const struct prof_shape *s, const struct pr
 		}
 		done[culprit] = 1;
 		out[culprit].status = PROF_FAILED;
-		snprintf(out[culprit].why, sizeof out[culprit].why, "%s",
-			 r < 0 ? "hung: killed by the watchdog" : "crashed the GPU worker");
+		snprintf(out[culprit].why, sizeof out[culprit].why, "%s%s",
+			 r < 0 ? "hung: killed by the watchdog" : "crashed the GPU worker", fault);
 		if (restart(w, d)) {
 			rc = TT_GPU;
 			break;
@@ -292,9 +302,12 @@ int worker_calibrate(struct worker *w, const int (*tiles)[2], int ntiles,
 
 /* --- worker side ----------------------------------------------------------------------- */
 
+static int job_started; /* a candidate of the current job has started on the GPU */
+
 static void on_start(int id, void *ctx)
 {
 	(void)ctx;
+	job_started = 1;
 	printf("START %d\n", id);
 	fflush(stdout);
 }
@@ -401,9 +414,14 @@ int worker_main(int argc, char **argv)
 				       &used);
 				p += used;
 			}
+			job_started = 0;
 			int rc = fake ? fake_run(&s, c, n, r)
 				      : gpu_prof_run(device, &s, c, n, r, on_start, NULL, err, sizeof err);
-			if (rc) {
+			if (rc && job_started) {
+				/* a CUDA error after a candidate started is that candidate's fault (an
+				 * illegal address is sticky): report it and exit, the parent restarts */
+				printf("FAULT %s\n", err);
+			} else if (rc) {
 				printf("ERR %s\n", err);
 			} else {
 				for (size_t i = 0; i < n; i++) {

@@ -9,5 +9,6 @@ grep profiled f.log
 crashed=$(grep -c crashed_the_GPU_worker f/*.journal || true)
 hung=$(grep -c 'hung:_killed_by_the_watchdog' f/*.journal || true)
 echo "crashed: $crashed, hung: $hung"
-[ "$crashed" -gt 0 ] && [ "$hung" -gt 0 ]
+[ "$crashed" -gt 0 ] || { echo "the faulting candidate was not reported"; exit 1; }
+[ "$hung" -gt 0 ] || { echo "the hanging candidate was not reported"; exit 1; }
 $T validate f/*.py f/*.json

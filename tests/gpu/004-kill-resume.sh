@@ -4,7 +4,14 @@ set -eu
 T=$TUNETAB
 $T generate --device auto --model deepseek-v3 --dtype fp8 --ep 8 --profile -o k -q &
 pid=$!
-sleep 4
+# kill as soon as the journal holds a few measurements (the run itself takes minutes)
+i=0
+while [ $i -lt 600 ]; do
+    [ "$(cat k/*.journal 2>/dev/null | grep -c '^M ' || true)" -ge 5 ] && break
+    kill -0 $pid 2>/dev/null || { echo "the run ended before it could be killed"; exit 1; }
+    sleep 0.1
+    i=$((i + 1))
+done
 kill -9 $pid
 wait $pid 2>/dev/null || true
 n=$(grep -c '^M ' k/*.journal || true)
