@@ -233,7 +233,7 @@ int profile_plan(struct worker *w, struct gen_plan *p, const struct gen_deploy *
 	for (size_t i = 0; i < p->n && !rc; i++) {
 		struct gen_entry *e = &p->v[i];
 		int ids[PROF_MAX];
-		size_t n = 0;
+		size_t n = 0, next_top = 0;
 		if (o->top_k < 0) {
 			const struct tactic *cl = e->stage == 1 ? p->list.g1 : p->list.g2;
 			size_t cn = e->stage == 1 ? p->list.n1 : p->list.n2;
@@ -241,8 +241,8 @@ int profile_plan(struct worker *w, struct gen_plan *p, const struct gen_deploy *
 				if (cl[k].dispatchable)
 					ids[n++] = cl[k].id;
 		} else {
-			for (int k = 0; k < e->ntop && (int)n < top_k; k++)
-				ids[n++] = e->top[k];
+			while ((int)next_top < e->ntop && (int)n < top_k)
+				ids[n++] = e->top[next_top++];
 		}
 		bool have_fb = false;
 		for (size_t k = 0; k < n; k++)
@@ -251,45 +251,77 @@ int profile_plan(struct worker *w, struct gen_plan *p, const struct gen_deploy *
 		if (!have_fb && fbt && fbt->dispatchable)
 			ids[n++] = e->fallback;
 		struct prof_result res[PROF_MAX];
-		struct prof_cand todo[PROF_MAX];
-		int todo_at[PROF_MAX];
-		size_t ntodo = 0;
-		for (size_t k = 0; k < n; k++) {
-			const struct prof_result *old = jfind(&j, e->stage, e->tokens, ids[k]);
-			if (old) {
-				res[k] = *old;
-				continue;
+		size_t have = 0; /* res[0..have) are known */
+		bool out_of_budget = false;
+		for (;;) {
+			struct prof_cand todo[PROF_MAX];
+			int todo_at[PROF_MAX];
+			size_t ntodo = 0, start = have;
+			for (size_t k = have; k < n; k++) {
+				const struct prof_result *old = jfind(&j, e->stage, e->tokens, ids[k]);
+				if (old) {
+					res[k] = *old;
+					continue;
+				}
+				todo[ntodo] = to_cand(find_tactic(&p->list, e->stage, ids[k]));
+				todo_at[ntodo++] = (int)k;
 			}
-			todo[ntodo] = to_cand(find_tactic(&p->list, e->stage, ids[k]));
-			todo_at[ntodo++] = (int)k;
+			have = n;
+			if (ntodo && o->budget_s > 0 && now_s() - t0 > o->budget_s) {
+				if (start == 0)
+					out_of_budget = true; /* nothing timed: the heuristic's choice */
+				else
+					n = start; /* decide on the first round alone */
+				break;
+			}
+			if (ntodo) {
+				/* the proxy GEMM: one batched GEMM over the local experts with the tokens each
+				 * gets from uniform top-k routing (as FlashInfer's profiler routes, tactics §1.2) */
+				double lambda = (double)e->tokens * dep->top_k / (double)e->experts;
+				struct prof_shape s = {
+					.dtype = dep->dt->name,
+					.batch = lambda >= 1 ? e->experts : (long)fmax(1, round(e->tokens * dep->top_k)),
+					.tokens = lambda >= 1 ? (long)round(lambda) : 1,
+					.features = e->features,
+					.k = e->k,
+					.rounds = o->rounds,
+					.reps = o->reps,
+					.method = o->method,
+				};
+				struct prof_result got[PROF_MAX];
+				rc = worker_profile(w, &s, todo, ntodo, got, d);
+				if (rc)
+					break;
+				for (size_t k = 0; k < ntodo; k++)
+					res[todo_at[k]] = got[k];
+				rc = journal_append(&j, e->stage, e->tokens, got, ntodo, d);
+				st->timed += ntodo;
+				if (rc)
+					break;
+			}
+			/* --top N means N candidates the proxy could time: the heuristic's next ones
+			 * replace those it cannot express, so a stage is never left to the fallback
+			 * alone because its favourites have no cuBLASLt form */
+			if (o->top_k < 0)
+				break;
+			int ok = 0;
+			for (size_t k = 0; k < n; k++)
+				ok += res[k].status == PROF_OK && ids[k] != e->fallback;
+			size_t added = 0;
+			while (ok + (int)added < top_k && (int)next_top < e->ntop && n < PROF_MAX) {
+				int id = e->top[next_top++];
+				if (id != e->fallback)
+					ids[n++] = id, added++;
+			}
+			if (!added)
+				break;
 		}
-		if (ntodo && o->budget_s > 0 && now_s() - t0 > o->budget_s) {
+		if (rc)
+			break;
+		if (out_of_budget) {
 			e->kind = CHOICE_PREDICTED;
 			st->predicted_entries++;
 			continue;
-		}
-		if (ntodo) {
-			/* the proxy GEMM: one batched GEMM over the local experts with the tokens each gets
-			 * from uniform top-k routing (as FlashInfer's profiler routes, tactics §1.2) */
-			double lambda = (double)e->tokens * dep->top_k / (double)e->experts;
-			struct prof_shape s = {
-				.dtype = dep->dt->name,
-				.batch = lambda >= 1 ? e->experts : (long)fmax(1, round(e->tokens * dep->top_k)),
-				.tokens = lambda >= 1 ? (long)round(lambda) : 1,
-				.features = e->features,
-				.k = e->k,
-				.rounds = o->rounds,
-				.reps = o->reps,
-				.method = o->method,
-			};
-			struct prof_result got[PROF_MAX];
-			rc = worker_profile(w, &s, todo, ntodo, got, d);
-			if (rc)
-				break;
-			for (size_t k = 0; k < ntodo; k++)
-				res[todo_at[k]] = got[k];
-			rc = journal_append(&j, e->stage, e->tokens, got, ntodo, d);
-			st->timed += ntodo;
 		}
 		for (size_t k = 0; k < n; k++) {
 			st->failed_candidates += res[k].status == PROF_FAILED;
