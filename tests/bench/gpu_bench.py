@@ -62,9 +62,11 @@ for name, args in DEPLOYS:
     r["b_ratio"] = round(r["b_exhaustive_flashinfer_method_s"] / r["a_tunetab_s"], 2)
     r["oracle_s"] = round(run(args + ["--profile", "--top", "all", "--rounds", "41", "-o", d("O"), "-q"], name + "-O"), 2)
     run(args + ["--profile", "-o", d("B"), "-q"], name + "-B")
+    r["a8_tunetab_top8_s"] = round(run(args + ["--profile", "--top", "8", "-o", d("A8"), "-q"], name + "-A8"), 2)
     run(args + ["-o", d("H"), "-q"], name + "-H")
     run(args + ["--calibration", cal, "-o", d("C"), "-q"], name + "-C")
     A, B, H, C, X = table(d("A")), table(d("B")), table(d("H")), table(d("C")), table(d("X"))
+    A8 = table(d("A8"))
     O = journal(d("O"))
     fb = {1: None, 2: None}
     def regrets(choice):
@@ -83,6 +85,8 @@ for name, args in DEPLOYS:
         return {"geomean_pct": round(100 * g, 3), "max_pct": round(100 * max(xs), 3), "n": len(xs)}
     r["c_regret_tunetab"] = summary(regrets(A))
     r["c_regret_exhaustive_flashinfer_method"] = summary(regrets(X))
+    r["c_regret_tunetab_top8"] = summary(regrets(A8))
+    r["b_ratio_top8"] = round(r["b_exhaustive_flashinfer_method_s"] / r["a8_tunetab_top8_s"], 2)
     r["d_agreement_pct"] = round(100 * sum(A[k] == B.get(k) for k in A) / len(A), 2)
     slower = 0
     for key, t in A.items():
