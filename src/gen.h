@@ -25,7 +25,7 @@ struct gen_deploy {
 	unsigned max_tokens;
 };
 
-#define GEN_TOP_MAX 16
+#define GEN_TOP_MAX 128 /* enough for --top N to skip many inexpressible candidates */
 
 struct gen_entry {
 	int stage;
