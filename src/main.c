@@ -40,12 +40,16 @@ static const struct command commands[] = {
 	{ "generate", cmd_generate, CMD_GPU, "write the tables FlashInfer is missing for a GPU and model",
 	  "--device auto|NAME|FILE (--model NAME|FILE | --keys FILE) --dtype nvfp4|fp8|bf16 "
 	  "[--tp N] [--ep N] [--flashinfer VERSION] [--max-tokens N] [--format py|json|both] "
-	  "[--heuristic FILE] [-o DIR] [--metadata KEY=VALUE]... [--weight-view V] [--top-k N]",
+	  "[--heuristic FILE] [-o DIR] [--metadata KEY=VALUE]... [--weight-view V] [--top-k N] "
+	  "[--calibration FILE] [--profile [--top N|all] [--method tunetab|flashinfer] [--rounds N] "
+	  "[--budget S] [--timeout S] [-v]]",
 	  "Builds every key the target FlashInfer version looks up for the deployment (both GEMM\n"
 	  "stages, every token bucket up to --max-tokens, shapes from the model, TP and EP, the\n"
 	  "dtype's packing, the version's extras), asks the Lua heuristic to rank the candidates\n"
 	  "of each, and writes the bundled module and/or JSON cache under their exact names,\n"
-	  "atomically, after checking them with the validate rules. --device auto uses GPU 0." },
+	  "atomically, after checking them with the validate rules. --device auto uses GPU 0.\n"
+	  "--profile times the best candidates on the GPU (a cuBLASLt proxy GEMM with each\n"
+	  "candidate's tile and cluster) in a crash-isolated worker, journalled for resume." },
 	{ "calibrate", cmd_calibrate, CMD_GPU, "measure this GPU for the heuristics",
 	  "[--device N] [-o FILE]",
 	  "Measures GPU N in the worker process: device-to-device copy bandwidth, dense GEMM\n"
