@@ -279,7 +279,7 @@ static void dump_heuristics(const cublasLtMatmulHeuristicResult_t *r, int n)
 		return;
 	done++;
 	for (int i = 0; i < n; i++) {
-		uint32_t v[9] = { 0 }; /* inner and cluster ids are uint16_t: read into zeroed uint32 */
+		uint32_t v[9] = { 0 };
 		static const cublasLtMatmulAlgoConfigAttributes_t at[9] = {
 			CUBLASLT_ALGO_CONFIG_ID, CUBLASLT_ALGO_CONFIG_TILE_ID, CUBLASLT_ALGO_CONFIG_STAGES_ID,
 			CUBLASLT_ALGO_CONFIG_CLUSTER_SHAPE_ID, CUBLASLT_ALGO_CONFIG_INNER_SHAPE_ID,
@@ -287,8 +287,15 @@ static void dump_heuristics(const cublasLtMatmulHeuristicResult_t *r, int n)
 			CUBLASLT_ALGO_CONFIG_REDUCTION_SCHEME, CUBLASLT_ALGO_CONFIG_SPLITK_NUM
 		};
 		size_t w;
-		for (int j = 0; j < 9; j++)
-			cublasLtMatmulAlgoConfigGetAttribute(&r[i].algo, at[j], &v[j], sizeof v[j], &w);
+		for (int j = 0; j < 9; j++) {
+			if (j == 3 || j == 4) { /* cluster and inner shape ids are uint16_t */
+				uint16_t x = 0;
+				cublasLtMatmulAlgoConfigGetAttribute(&r[i].algo, at[j], &x, sizeof x, &w);
+				v[j] = x;
+			} else {
+				cublasLtMatmulAlgoConfigGetAttribute(&r[i].algo, at[j], &v[j], sizeof v[j], &w);
+			}
+		}
 		fprintf(stderr, "lt-heur: state %d algo %u tile %u stages %u cluster %u inner %u custom %u "
 			"swizzle %u reduction %u splitk %u ws %zu\n", (int)r[i].state, v[0], v[1], v[2], v[3],
 			v[4], v[5], v[6], v[7], v[8], r[i].workspaceSize);
