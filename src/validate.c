@@ -88,14 +88,20 @@ static bool split_bundled_name(const char *name, const char *stem, char *prefix,
 	return true;
 }
 
+/* The device part of a bundled file name: the CUDA name, every space as '_' (§1.1). */
+static void file_part_of(const char *name, char *out, size_t n)
+{
+	snprintf(out, n, "%s", name);
+	for (char *p = out; *p; p++)
+		if (*p == ' ')
+			*p = '_';
+}
+
 static const struct device_profile *device_by_file_part(const struct device_set *set, const char *part)
 {
 	for (size_t i = 0; i < set->n; i++) {
 		char buf[256];
-		snprintf(buf, sizeof buf, "%s", set->v[i]->name);
-		for (char *p = buf; *p; p++)
-			if (*p == ' ')
-				*p = '_';
+		file_part_of(set->v[i]->name, buf, sizeof buf);
 		if (strcmp(buf, part) == 0)
 			return set->v[i];
 	}
@@ -212,14 +218,14 @@ static void check_file_name(struct vctx *c)
 	} else {
 		/* §1.1: FlashInfer on --device imports exactly one name; any other is never read */
 		char want[256];
-		snprintf(want, sizeof want, "%s", c->r->device_name);
-		for (char *p = want; *p; p++)
-			if (*p == ' ')
-				*p = '_';
-		if (strcmp(want, part) != 0)
+		file_part_of(c->r->device_name, want, sizeof want);
+		if (strcmp(want, part) != 0) {
+			char *expect = fischema_bundled_name(s, c->r->version, c->r->device_name);
 			ERR(c, "device-mismatch", 0, 0, "the file name is for '%s' but --device is "
-			    "'%s': FlashInfer on that GPU imports %s%s%s.py and never reads this file",
-			    fp ? fp->name : part, c->r->device_name, prefix, s->bundled.stem, want);
+			    "'%s': FlashInfer on that GPU imports %s and never reads this file",
+			    fp ? fp->name : part, c->r->device_name, expect);
+			free(expect);
+		}
 	}
 	if (strchr(part, ' '))
 		ERR(c, "file-name", 0, 0, "the device part '%s' has a space: FlashInfer replaces "
