@@ -2,6 +2,7 @@
  * deployment, chosen by a Lua heuristic, written atomically and validated first. */
 #include <errno.h>
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,7 +22,7 @@
 
 struct gen_opts {
 	const char *device, *model, *dtype, *flashinfer, *format, *heuristic, *outdir, *keys;
-	const char *weight_view, *calibration;
+	const char *weight_view, *calibration, *devices;
 	long tp, ep, tp_rank, ep_rank, top_k, max_tokens;
 	char **metas;
 	int nmeta;
@@ -103,6 +104,98 @@ static int check_bytes(const struct tt_data *data, const char *name, const struc
 	return rc;
 }
 
+#define MAX_WORKERS 16
+
+/* "0,2,3" -> {0,2,3}; 1 on anything else */
+static int parse_gpu_list(const char *s, int *ids, size_t *n)
+{
+	*n = 0;
+	for (const char *p = s;;) {
+		char *end;
+		errno = 0;
+		long v = strtol(p, &end, 10);
+		if (end == p || errno || v < 0 || v > 1023 || *n == MAX_WORKERS)
+			return 1;
+		for (size_t k = 0; k < *n; k++)
+			if (ids[k] == v)
+				return 1;
+		ids[(*n)++] = (int)v;
+		if (*end == '\0')
+			return 0;
+		if (*end != ',')
+			return 1;
+		p = end + 1;
+	}
+}
+
+/* --devices: a worker per further GPU. Only GPUs of the first one's model join (a table is
+ * for one model); others are named and left out. */
+static int start_more_workers(struct worker *w, size_t *nw, const struct worker_device *first,
+			      bool all, const int *ids, size_t nids, double timeout, int quiet,
+			      struct diags *d)
+{
+	int want[MAX_WORKERS];
+	size_t nwant = 0;
+	if (all)
+		for (int k = 0; k < first->visible && nwant < MAX_WORKERS; k++) {
+			if (k != w[0].device)
+				want[nwant++] = k;
+		}
+	else
+		for (size_t k = 1; k < nids; k++)
+			want[nwant++] = ids[k];
+	for (size_t k = 0; k < nwant; k++) {
+		struct worker_device wd;
+		int rc = worker_start(&w[*nw], want[k], timeout, d);
+		if (rc)
+			return rc;
+		if ((rc = worker_info(&w[*nw], &wd, d))) {
+			worker_stop(&w[*nw]);
+			return rc;
+		}
+		if (strcmp(wd.name, first->name) || wd.cc_major != first->cc_major ||
+		    wd.cc_minor != first->cc_minor || wd.sm_count != first->sm_count) {
+			if (!quiet)
+				cli_warn("GPU %d is a '%s', not a '%s' like GPU %d: left out (a table is "
+					 "measured on one GPU model)", want[k], wd.name, first->name, w[0].device);
+			worker_stop(&w[*nw]);
+			continue;
+		}
+		(*nw)++;
+	}
+	return TT_OK;
+}
+
+/* The progress line (a TTY) or one line per entry (-v); called by profile_plan under a lock. */
+struct progress {
+	bool tty, verbose;
+};
+
+static void on_entry(void *ctx, const struct profile_event *ev)
+{
+	const struct progress *pg = ctx;
+	const struct gen_entry *e = ev->e;
+	if (pg->tty)
+		fprintf(stderr, "\rtunetab: profiling GEMM%d %6ld tokens  %zu/%zu  ETA %4.0fs ", e->stage,
+			e->tokens, ev->done, ev->total, ev->eta_s);
+	if (!pg->verbose)
+		return;
+	fprintf(stderr, "tunetab: GPU %d GEMM%d %ld tokens:", ev->worker, e->stage, e->tokens);
+	if (!ev->n)
+		fprintf(stderr, " out of budget");
+	for (size_t k = 0; k < ev->n; k++) {
+		const struct prof_result *r = &ev->res[k];
+		if (r->status == PROF_OK)
+			fprintf(stderr, " %d=%.2fus[%.2f,%.2f]", ev->ids[k], r->median_us, r->lo_us, r->hi_us);
+		else
+			fprintf(stderr, " %d=%s(%s)", ev->ids[k],
+				r->status == PROF_FAILED ? "failed" : "unsupported", r->why);
+	}
+	fprintf(stderr, " -> %d (%s)\n", e->tactic,
+		e->kind == CHOICE_MEASURED ? "measured"
+		: e->kind == CHOICE_FALLBACK ? "fallback kept" : "predicted");
+}
+
 int cmd_generate(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -119,7 +212,7 @@ int cmd_generate(int argc, char **argv)
 		{ "budget", required_argument, NULL, 'B' },     { "top", required_argument, NULL, 'O' },
 		{ "timeout", required_argument, NULL, 'W' },    { "rounds", required_argument, NULL, 'U' },
 		{ "verbose", no_argument, NULL, 'v' },          { "calibration", required_argument, NULL, 'C' },
-		{ "method", required_argument, NULL, 'X' },
+		{ "method", required_argument, NULL, 'X' },     { "devices", required_argument, NULL, 'G' },
 		{ 0 },
 	};
 	struct gen_opts o = { .tp = 1, .ep = 1, .format = "both", .outdir = ".", .timeout = 30,
@@ -161,6 +254,7 @@ int cmd_generate(int argc, char **argv)
 		case 'v': o.verbose = 1; break;
 		case 'P': o.profile = 1; break;
 		case 'C': o.calibration = optarg; break;
+		case 'G': o.devices = optarg; break;
 		case 'O':
 			if (!strcmp(optarg, "all")) {
 				o.top = -1;
@@ -212,6 +306,20 @@ int cmd_generate(int argc, char **argv)
 		free(o.metas);
 		return cli_usage_error("generate", "unknown dtype '%s'", o.dtype);
 	}
+	int gpu_ids[MAX_WORKERS];
+	size_t ngpu_ids = 0;
+	bool all_gpus = o.devices && !strcmp(o.devices, "all");
+	if (o.devices && !all_gpus && parse_gpu_list(o.devices, gpu_ids, &ngpu_ids)) {
+		free(o.metas);
+		return cli_usage_error("generate", "--devices wants 'all' or GPU indices like 0,1,3 "
+				       "(at most %d), not '%s'", MAX_WORKERS, o.devices);
+	}
+	if (o.devices && !o.profile) {
+		free(o.metas);
+		return cli_usage_error("generate", "--devices only applies with --profile");
+	}
+	if (!ngpu_ids)
+		gpu_ids[ngpu_ids++] = 0;
 
 	struct tt_data data;
 	if ((rc = cli_load_data(&data, DATA_ALL))) {
@@ -225,8 +333,8 @@ int cmd_generate(int argc, char **argv)
 	struct gpu_info *gpus = NULL;
 	struct script *sc = NULL;
 	struct gen_plan plan = { 0 };
-	struct worker worker;
-	int worker_up = 0;
+	struct worker workers[MAX_WORKERS];
+	size_t nworkers = 0;
 	struct calibration *cal = NULL;
 	char *dpath = xasprintf("%s/configs/dtypes.yaml", data.root);
 	rc = dtypes_load(dpath, &dtypes, &d);
@@ -246,11 +354,14 @@ int cmd_generate(int argc, char **argv)
 	const struct gpu_info *g = NULL;
 	struct gpu_info wgpu;
 	if (o.profile) {
-		if ((rc = worker_start(&worker, 0, o.timeout, &d)))
-			goto out;
-		worker_up = 1;
 		struct worker_device wd;
-		if ((rc = worker_info(&worker, &wd, &d)))
+		if ((rc = worker_start(&workers[0], gpu_ids[0], o.timeout, &d)))
+			goto out;
+		nworkers = 1;
+		if ((rc = worker_info(&workers[0], &wd, &d)))
+			goto out;
+		if ((rc = start_more_workers(workers, &nworkers, &wd, all_gpus, gpu_ids, ngpu_ids,
+					     o.timeout, o.quiet, &d)))
 			goto out;
 		memset(&wgpu, 0, sizeof wgpu);
 		snprintf(wgpu.name, sizeof wgpu.name, "%s", wd.name);
@@ -265,8 +376,8 @@ int cmd_generate(int argc, char **argv)
 		if (strcmp(o.device, "auto")) {
 			const struct device_profile *want = device_find(&data.devices, o.device);
 			if (!want || strcmp(want->name, wd.name)) {
-				rc = cli_error(TT_GPU, "--profile measures this machine's GPU 0 ('%s'), not '%s': "
-					       "use --device auto", wd.name, o.device);
+				rc = cli_error(TT_GPU, "--profile measures this machine's GPU %d ('%s'), not '%s': "
+					       "use --device auto", gpu_ids[0], wd.name, o.device);
 				goto out;
 			}
 		}
@@ -404,11 +515,13 @@ int cmd_generate(int argc, char **argv)
 		for (char *q = identity; *q; q++)
 			if (*q == '\n')
 				*q = ' ';
+		struct progress pg = { .tty = !o.quiet && !o.verbose && isatty(2), .verbose = o.verbose };
 		struct profile_opts po = { .top_k = (int)o.top, .budget_s = o.budget, .method = o.method,
 					   .rounds = (int)o.rounds, .reps = 8, .journal = journal,
-					   .identity = identity,
-					   .progress = !o.quiet && !o.verbose && isatty(2), .verbose = o.verbose };
-		rc = profile_plan(&worker, &plan, &dep, &po, &pst, &d);
+					   .identity = identity, .on_entry = on_entry, .ctx = &pg };
+		rc = profile_plan(workers, nworkers, &plan, &dep, &po, &pst, &d);
+		if (pg.tty)
+			fputc('\n', stderr);
 		free(jname);
 		free(journal);
 		free(identity);
@@ -487,6 +600,8 @@ int cmd_generate(int argc, char **argv)
 		fprintf(stderr, "tunetab: %zu entries (%s); %zu differ from FlashInfer's fallback "
 			"(tactic -1)%s\n", plan.n, scope, differ,
 			skipped ? "; the heuristic's first choice was not dispatchable for some and was skipped" : "");
+		if (o.profile && nworkers > 1)
+			fprintf(stderr, "tunetab: %zu GPUs of this model measured from one queue\n", nworkers);
 		if (o.profile)
 			fprintf(stderr, "tunetab: profiled in %.1f s with the proxy GEMM (cuBLASLt, not FlashInfer's "
 				"kernels): %zu entries measured, %zu kept the fallback, %zu predicted (the proxy "
@@ -507,8 +622,8 @@ int cmd_generate(int argc, char **argv)
 	free(written[1]);
 	table_release(&t);
 out:
-	if (worker_up)
-		worker_stop(&worker);
+	for (size_t k = 0; k < nworkers; k++)
+		worker_stop(&workers[k]);
 	calibration_free(cal);
 	cli_print_diags(&d);
 	diags_release(&d);

@@ -42,7 +42,7 @@ static const struct command commands[] = {
 	  "[--tp N] [--ep N] [--flashinfer VERSION] [--max-tokens N] [--format py|json|both] "
 	  "[--heuristic FILE] [-o DIR] [--metadata KEY=VALUE]... [--weight-view V] [--top-k N] "
 	  "[--calibration FILE] [--profile [--top N|all] [--method tunetab|flashinfer] [--rounds N] "
-	  "[--budget S] [--timeout S] [-v]]",
+	  "[--budget S] [--timeout S] [--devices all|I,J,...] [-v]]",
 	  "Builds every key the target FlashInfer version looks up for the deployment (both GEMM\n"
 	  "stages, every token bucket up to --max-tokens, shapes from the model, TP and EP, the\n"
 	  "dtype's packing, the version's extras), asks the Lua heuristic to rank the candidates\n"

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -220,144 +221,224 @@ static void decide(struct gen_entry *e, const int *ids, const struct prof_result
 	e->kind = CHOICE_MEASURED;
 }
 
-int profile_plan(struct worker *w, struct gen_plan *p, const struct gen_deploy *dep,
+/* What all worker threads share: the queue (next entry), the journal, the counts. */
+struct run {
+	pthread_mutex_t mu;
+	struct gen_plan *p;
+	const struct gen_deploy *dep;
+	const struct profile_opts *o;
+	struct profile_stats *st;
+	struct journal j;
+	size_t next, done;
+	double t0;
+	int rc;            /* the first error stops every thread */
+	struct diags *d;   /* the first error's diagnostics */
+};
+
+/* Times one entry's candidates on one worker and decides it. Called without the lock. */
+static int profile_entry(struct run *R, struct worker *w, struct gen_entry *e, struct diags *d)
+{
+	const struct profile_opts *o = R->o;
+	struct gen_plan *p = R->p;
+	int rc = TT_OK;
+	int top_k = o->top_k > 0 ? o->top_k : 4;
+	int ids[PROF_MAX];
+	size_t n = 0, next_top = 0;
+	if (o->top_k < 0) {
+		const struct tactic *cl = e->stage == 1 ? p->list.g1 : p->list.g2;
+		size_t cn = e->stage == 1 ? p->list.n1 : p->list.n2;
+		for (size_t k = 0; k < cn && n < PROF_MAX - 1; k++)
+			if (cl[k].dispatchable)
+				ids[n++] = cl[k].id;
+	} else {
+		while ((int)next_top < e->ntop && (int)n < top_k)
+			ids[n++] = e->top[next_top++];
+	}
+	bool have_fb = false;
+	for (size_t k = 0; k < n; k++)
+		have_fb |= ids[k] == e->fallback;
+	const struct tactic *fbt = find_tactic(&p->list, e->stage, e->fallback);
+	if (!have_fb && fbt && fbt->dispatchable)
+		ids[n++] = e->fallback;
+	struct prof_result res[PROF_MAX];
+	size_t have = 0; /* res[0..have) are known */
+	bool out_of_budget = false;
+	size_t timed = 0;
+	for (;;) {
+		struct prof_cand todo[PROF_MAX];
+		int todo_at[PROF_MAX];
+		size_t ntodo = 0, start = have;
+		pthread_mutex_lock(&R->mu);
+		for (size_t k = have; k < n; k++) {
+			const struct prof_result *old = jfind(&R->j, e->stage, e->tokens, ids[k]);
+			if (old) {
+				res[k] = *old;
+				continue;
+			}
+			todo[ntodo] = to_cand(find_tactic(&p->list, e->stage, ids[k]));
+			todo_at[ntodo++] = (int)k;
+		}
+		pthread_mutex_unlock(&R->mu);
+		have = n;
+		if (ntodo && o->budget_s > 0 && now_s() - R->t0 > o->budget_s) {
+			if (start == 0)
+				out_of_budget = true; /* nothing timed: the heuristic's choice */
+			else
+				n = start; /* decide on the first round alone */
+			break;
+		}
+		if (ntodo) {
+			/* the proxy GEMM: one batched GEMM over the local experts with the tokens each
+			 * gets from uniform top-k routing (as FlashInfer's profiler routes, tactics §1.2) */
+			double lambda = (double)e->tokens * R->dep->top_k / (double)e->experts;
+			struct prof_shape s = {
+				.dtype = R->dep->dt->name,
+				.batch = lambda >= 1 ? e->experts : (long)fmax(1, round(e->tokens * R->dep->top_k)),
+				.tokens = lambda >= 1 ? (long)round(lambda) : 1,
+				.features = e->features,
+				.k = e->k,
+				.rounds = o->rounds,
+				.reps = o->reps,
+				.method = o->method,
+			};
+			struct prof_result got[PROF_MAX];
+			if ((rc = worker_profile(w, &s, todo, ntodo, got, d)))
+				return rc;
+			for (size_t k = 0; k < ntodo; k++)
+				res[todo_at[k]] = got[k];
+			pthread_mutex_lock(&R->mu);
+			rc = journal_append(&R->j, e->stage, e->tokens, got, ntodo, d);
+			pthread_mutex_unlock(&R->mu);
+			if (rc)
+				return rc;
+			timed += ntodo;
+		}
+		/* --top N means N candidates the proxy could time: the heuristic's next ones
+		 * replace those it cannot express, so a stage is never left to the fallback
+		 * alone because its favourites have no cuBLASLt form */
+		if (o->top_k < 0)
+			break;
+		int ok = 0;
+		for (size_t k = 0; k < n; k++)
+			ok += res[k].status == PROF_OK && ids[k] != e->fallback;
+		size_t added = 0;
+		while (ok + (int)added < top_k && (int)next_top < e->ntop && n < PROF_MAX) {
+			int id = e->top[next_top++];
+			if (id != e->fallback)
+				ids[n++] = id, added++;
+		}
+		if (!added)
+			break;
+	}
+	size_t failed = 0, unsupported = 0;
+	if (out_of_budget) {
+		e->kind = CHOICE_PREDICTED;
+	} else {
+		for (size_t k = 0; k < n; k++) {
+			failed += res[k].status == PROF_FAILED;
+			unsupported += res[k].status == PROF_UNSUPPORTED;
+		}
+		e->failed = (int)failed;
+		decide(e, ids, res, n);
+	}
+	pthread_mutex_lock(&R->mu);
+	struct profile_stats *st = R->st;
+	st->timed += timed;
+	st->failed_candidates += failed;
+	st->unsupported += unsupported;
+	if (e->kind == CHOICE_MEASURED)
+		st->measured_entries++;
+	else if (e->kind == CHOICE_FALLBACK)
+		st->fallback_kept++;
+	else
+		st->predicted_entries++;
+	R->done++;
+	if (o->on_entry) {
+		double el = now_s() - R->t0;
+		struct profile_event ev = {
+			.e = e, .ids = ids, .res = res, .n = out_of_budget ? 0 : n, .done = R->done,
+			.total = p->n, .worker = w->device,
+			.eta_s = el / (double)R->done * (double)(p->n - R->done),
+		};
+		o->on_entry(o->ctx, &ev);
+	}
+	pthread_mutex_unlock(&R->mu);
+	return TT_OK;
+}
+
+struct thread_arg {
+	struct run *R;
+	struct worker *w;
+	struct diags d;
+	int rc;
+};
+
+/* One per worker: takes the next entry off the shared queue until it is empty or a thread
+ * failed. Which GPU measures an entry does not change the rule that decides it. */
+static void *worker_thread(void *arg)
+{
+	struct thread_arg *a = arg;
+	struct run *R = a->R;
+	for (;;) {
+		pthread_mutex_lock(&R->mu);
+		size_t i = R->next;
+		bool stop = R->rc || i >= R->p->n;
+		if (!stop)
+			R->next++;
+		pthread_mutex_unlock(&R->mu);
+		if (stop)
+			break;
+		int rc = profile_entry(R, a->w, &R->p->v[i], &a->d);
+		if (rc) {
+			a->rc = rc;
+			pthread_mutex_lock(&R->mu);
+			if (!R->rc)
+				R->rc = rc;
+			pthread_mutex_unlock(&R->mu);
+			break;
+		}
+	}
+	return NULL;
+}
+
+int profile_plan(struct worker *w, size_t nw, struct gen_plan *p, const struct gen_deploy *dep,
 		 const struct profile_opts *o, struct profile_stats *st, struct diags *d)
 {
 	memset(st, 0, sizeof *st);
-	struct journal j;
-	int rc = journal_open(&j, o->journal, o->identity, &st->resumed, d);
+	struct run R = { .p = p, .dep = dep, .o = o, .st = st, .d = d };
+	int rc = journal_open(&R.j, o->journal, o->identity, &st->resumed, d);
 	if (rc)
 		return rc;
-	double t0 = now_s();
-	int top_k = o->top_k > 0 ? o->top_k : 4;
-	for (size_t i = 0; i < p->n && !rc; i++) {
-		struct gen_entry *e = &p->v[i];
-		int ids[PROF_MAX];
-		size_t n = 0, next_top = 0;
-		if (o->top_k < 0) {
-			const struct tactic *cl = e->stage == 1 ? p->list.g1 : p->list.g2;
-			size_t cn = e->stage == 1 ? p->list.n1 : p->list.n2;
-			for (size_t k = 0; k < cn && n < PROF_MAX - 1; k++)
-				if (cl[k].dispatchable)
-					ids[n++] = cl[k].id;
-		} else {
-			while ((int)next_top < e->ntop && (int)n < top_k)
-				ids[n++] = e->top[next_top++];
-		}
-		bool have_fb = false;
-		for (size_t k = 0; k < n; k++)
-			have_fb |= ids[k] == e->fallback;
-		const struct tactic *fbt = find_tactic(&p->list, e->stage, e->fallback);
-		if (!have_fb && fbt && fbt->dispatchable)
-			ids[n++] = e->fallback;
-		struct prof_result res[PROF_MAX];
-		size_t have = 0; /* res[0..have) are known */
-		bool out_of_budget = false;
-		for (;;) {
-			struct prof_cand todo[PROF_MAX];
-			int todo_at[PROF_MAX];
-			size_t ntodo = 0, start = have;
-			for (size_t k = have; k < n; k++) {
-				const struct prof_result *old = jfind(&j, e->stage, e->tokens, ids[k]);
-				if (old) {
-					res[k] = *old;
-					continue;
-				}
-				todo[ntodo] = to_cand(find_tactic(&p->list, e->stage, ids[k]));
-				todo_at[ntodo++] = (int)k;
-			}
-			have = n;
-			if (ntodo && o->budget_s > 0 && now_s() - t0 > o->budget_s) {
-				if (start == 0)
-					out_of_budget = true; /* nothing timed: the heuristic's choice */
-				else
-					n = start; /* decide on the first round alone */
-				break;
-			}
-			if (ntodo) {
-				/* the proxy GEMM: one batched GEMM over the local experts with the tokens each
-				 * gets from uniform top-k routing (as FlashInfer's profiler routes, tactics §1.2) */
-				double lambda = (double)e->tokens * dep->top_k / (double)e->experts;
-				struct prof_shape s = {
-					.dtype = dep->dt->name,
-					.batch = lambda >= 1 ? e->experts : (long)fmax(1, round(e->tokens * dep->top_k)),
-					.tokens = lambda >= 1 ? (long)round(lambda) : 1,
-					.features = e->features,
-					.k = e->k,
-					.rounds = o->rounds,
-					.reps = o->reps,
-					.method = o->method,
-				};
-				struct prof_result got[PROF_MAX];
-				rc = worker_profile(w, &s, todo, ntodo, got, d);
-				if (rc)
-					break;
-				for (size_t k = 0; k < ntodo; k++)
-					res[todo_at[k]] = got[k];
-				rc = journal_append(&j, e->stage, e->tokens, got, ntodo, d);
-				st->timed += ntodo;
-				if (rc)
-					break;
-			}
-			/* --top N means N candidates the proxy could time: the heuristic's next ones
-			 * replace those it cannot express, so a stage is never left to the fallback
-			 * alone because its favourites have no cuBLASLt form */
-			if (o->top_k < 0)
-				break;
-			int ok = 0;
-			for (size_t k = 0; k < n; k++)
-				ok += res[k].status == PROF_OK && ids[k] != e->fallback;
-			size_t added = 0;
-			while (ok + (int)added < top_k && (int)next_top < e->ntop && n < PROF_MAX) {
-				int id = e->top[next_top++];
-				if (id != e->fallback)
-					ids[n++] = id, added++;
-			}
-			if (!added)
-				break;
-		}
-		if (rc)
-			break;
-		if (out_of_budget) {
-			e->kind = CHOICE_PREDICTED;
-			st->predicted_entries++;
-			continue;
-		}
-		for (size_t k = 0; k < n; k++) {
-			st->failed_candidates += res[k].status == PROF_FAILED;
-			st->unsupported += res[k].status == PROF_UNSUPPORTED;
-			e->failed += res[k].status == PROF_FAILED;
-		}
-		decide(e, ids, res, n);
-		if (e->kind == CHOICE_MEASURED)
-			st->measured_entries++;
-		else if (e->kind == CHOICE_FALLBACK)
-			st->fallback_kept++;
-		else
-			st->predicted_entries++;
-		if (o->progress) {
-			double el = now_s() - t0;
-			double eta = el / (double)(i + 1) * (double)(p->n - i - 1);
-			fprintf(stderr, "\rtunetab: profiling GEMM%d %6ld tokens  %zu/%zu  ETA %4.0fs ", e->stage,
-				e->tokens, i + 1, p->n, eta);
-		}
-		if (o->verbose) {
-			fprintf(stderr, "tunetab: GEMM%d %ld tokens:", e->stage, e->tokens);
-			for (size_t k = 0; k < n; k++)
-				if (res[k].status == PROF_OK)
-					fprintf(stderr, " %d=%.2fus[%.2f,%.2f]", ids[k], res[k].median_us, res[k].lo_us,
-						res[k].hi_us);
-				else
-					fprintf(stderr, " %d=%s(%s)", ids[k],
-						res[k].status == PROF_FAILED ? "failed" : "unsupported", res[k].why);
-			fprintf(stderr, " -> %d (%s)\n", e->tactic,
-				e->kind == CHOICE_MEASURED ? "measured" : e->kind == CHOICE_FALLBACK
-										? "fallback kept" : "predicted");
-		}
+	pthread_mutex_init(&R.mu, NULL);
+	R.t0 = now_s();
+	struct thread_arg *a = xcalloc(nw, sizeof *a);
+	pthread_t *th = xcalloc(nw, sizeof *th);
+	bool *threaded = xcalloc(nw, sizeof *threaded);
+	for (size_t k = 0; k < nw; k++) {
+		a[k] = (struct thread_arg){ .R = &R, .w = &w[k], .d = DIAGS_INIT };
+		/* one GPU needs no thread; a thread that cannot start leaves its GPU idle */
+		threaded[k] = nw > 1 && !pthread_create(&th[k], NULL, worker_thread, &a[k]);
 	}
-	if (o->progress)
-		fputc('\n', stderr);
-	st->seconds = now_s() - t0;
-	journal_close(&j);
+	if (nw == 1)
+		worker_thread(&a[0]);
+	for (size_t k = 0; k < nw; k++)
+		if (threaded[k])
+			pthread_join(th[k], NULL);
+	free(threaded);
+	for (size_t k = 0; k < nw; k++) {
+		if (a[k].rc && !rc) {
+			rc = a[k].rc;
+			for (size_t i = 0; i < a[k].d.n; i++) {
+				const struct diag *x = &a[k].d.v[i];
+				diags_add(d, x->sev, x->id, x->file, x->line, x->col, "%s", x->msg);
+			}
+		}
+		diags_release(&a[k].d);
+	}
+	free(a);
+	free(th);
+	pthread_mutex_destroy(&R.mu);
+	st->seconds = now_s() - R.t0;
+	journal_close(&R.j);
 	return rc;
 }

@@ -10,6 +10,17 @@
 #include "gen.h"
 #include "worker.h"
 
+/* One decided entry, for the caller's progress line or log (profile.c never prints). */
+struct profile_event {
+	const struct gen_entry *e;
+	const int *ids;                    /* the candidates timed, ... */
+	const struct prof_result *res;     /* ... and their results (n == 0: out of budget) */
+	size_t n;
+	size_t done, total;
+	int worker;                        /* the GPU that measured it */
+	double eta_s;
+};
+
 struct profile_opts {
 	int top_k;             /* candidates timed per entry besides the fallback (default 4);
 				* < 0: every dispatchable candidate of the stage (exhaustive) */
@@ -18,8 +29,9 @@ struct profile_opts {
 	int rounds, reps;
 	const char *journal;   /* path */
 	const char *identity;  /* what the journal is for; a different one starts afresh */
-	bool progress;         /* a progress line on stderr */
-	bool verbose;
+	/* called under a lock after each entry (may be NULL) */
+	void (*on_entry)(void *ctx, const struct profile_event *ev);
+	void *ctx;
 };
 
 struct profile_stats {
@@ -29,7 +41,8 @@ struct profile_stats {
 	double seconds;
 };
 
-int profile_plan(struct worker *w, struct gen_plan *p, const struct gen_deploy *dep,
+/* w[0..nw) are workers on GPUs of the same model; each takes the next entry off one queue. */
+int profile_plan(struct worker *w, size_t nw, struct gen_plan *p, const struct gen_deploy *dep,
 		 const struct profile_opts *o, struct profile_stats *st, struct diags *d);
 
 #endif

@@ -2,7 +2,7 @@
  *
  * Protocol (text lines):
  *   parent: INFO
- *   worker: DEV name=<hex> cc=9.0 sms=132 ...
+ *   worker: DEV <name hex> <cc major> <minor> <sms> ... <GPUs visible>
  *   parent: JOB <dtype> <batch> <tokens> <features> <k> <rounds> <reps> <method> <n> id,tm,tn,cm,cn,st,swap,sm80 ...
  *   worker: START <id>            before a candidate's first launch
  *           RES <id> <status> <median> <lo> <hi> <n> <why>
@@ -19,6 +19,7 @@
 #include <math.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -163,9 +164,9 @@ int worker_info(struct worker *w, struct worker_device *o, struct diags *d)
 				  "reported its device", r < 0 ? "hung" : "died");
 	if (str_starts(line, "ERR "))
 		return diag_error(d, TT_GPU, "gpu", NULL, 0, 0, "%s", line + 4);
-	if (sscanf(line, "DEV %599s %d %d %d %lf %lf %lf %lf %lf %lf", hex, &o->cc_major, &o->cc_minor,
+	if (sscanf(line, "DEV %599s %d %d %d %lf %lf %lf %lf %lf %lf %d", hex, &o->cc_major, &o->cc_minor,
 		   &o->sm_count, &o->smem_optin, &o->smem_sm, &o->l2, &o->mem, &o->clock_mhz,
-		   &o->mem_bw_gbs) != 10)
+		   &o->mem_bw_gbs, &o->visible) != 11)
 		return diag_error(d, TT_INTERNAL, "worker", NULL, 0, 0, "bad worker reply '%s'", line);
 	hex_decode(hex, o->name, sizeof o->name);
 	return TT_OK;
@@ -367,8 +368,17 @@ int worker_main(int argc, char **argv)
 		if (str_starts(line, "INFO")) {
 			char hex[600];
 			if (fake) {
-				hex_encode("NVIDIA H200", hex, sizeof hex);
-				printf("DEV %s 9 0 132 232448 233472 62914560 150109880320 1980 4814\n", hex);
+				/* TUNETAB_FAKE_GPUS=N: N fake H200s; TUNETAB_FAKE_MIXED=1: the last is an H100 */
+				const char *fn = getenv("TUNETAB_FAKE_GPUS"), *mixed = getenv("TUNETAB_FAKE_MIXED");
+				int count = fn && atoi(fn) > 0 ? atoi(fn) : 1;
+				if (device >= count) {
+					printf("ERR no GPU %d (%d visible)\n", device, count);
+				} else {
+					bool other = mixed && !strcmp(mixed, "1") && count > 1 && device == count - 1;
+					hex_encode(other ? "NVIDIA H100 80GB HBM3" : "NVIDIA H200", hex, sizeof hex);
+					printf("DEV %s 9 0 132 232448 233472 62914560 150109880320 1980 4814 %d\n", hex,
+					       count);
+				}
 			} else {
 				struct gpu_info *g;
 				int n;
@@ -381,10 +391,10 @@ int worker_main(int argc, char **argv)
 				} else {
 					const struct gpu_info *x = &g[device];
 					hex_encode(x->name, hex, sizeof hex);
-					printf("DEV %s %d %d %d %zu %zu %zu %zu %.0f %.1f\n", hex, x->cc_major,
+					printf("DEV %s %d %d %d %zu %zu %zu %zu %.0f %.1f %d\n", hex, x->cc_major,
 					       x->cc_minor, x->sm_count, x->smem_per_block_optin, x->smem_per_sm,
 					       x->l2_bytes, x->total_mem, x->clock_khz / 1000.0,
-					       2.0 * x->mem_clock_khz * 1e3 * (x->mem_bus_width / 8.0) / 1e9);
+					       2.0 * x->mem_clock_khz * 1e3 * (x->mem_bus_width / 8.0) / 1e9, n);
 					free(g);
 				}
 			}

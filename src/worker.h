@@ -27,6 +27,7 @@ struct worker_device {
 	char name[256];
 	int cc_major, cc_minor, sm_count;
 	double smem_optin, smem_sm, l2, mem, clock_mhz, mem_bw_gbs;
+	int visible;       /* GPUs this process can see (for --devices all) */
 };
 
 int worker_start(struct worker *w, int device, double timeout_s, struct diags *d);

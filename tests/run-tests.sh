@@ -105,7 +105,9 @@ if [ "$MODE" != gpu ]; then
         # each script in a fresh folder, with its own scratch space for lib.sh's run()
         work=$(mktemp -d "$TT_TMP/cli.XXXXXX")
         mkdir "$work/.tt"
-        (cd "$work" && TT_TMP="$work/.tt" sh "$ROOT/$t") >"$TT_TMP/actual" 2>&1
+        # a script that stops early fails its golden with the reason, not the whole run
+        (cd "$work" && TT_TMP="$work/.tt" sh "$ROOT/$t") >"$TT_TMP/actual" 2>&1 ||
+            echo "[test script stopped: exit $?]" >>"$TT_TMP/actual"
         golden "$t" "${t%.sh}.expected" "$TT_TMP/actual"
         rm -rf "$work"
     done

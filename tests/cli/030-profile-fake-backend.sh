@@ -22,3 +22,10 @@ partial=$(grep -c '^M ' killed/*.journal)
 ls killed | grep -c '\.py$' || true
 $G -o killed 2>&1 | grep -o '[0-9]* resumed from the journal' | sed 's/^[0-9]*/N/'
 cmp killed/v0_1_trtllm_fused_moe_NVIDIA_H200.py full/v0_1_trtllm_fused_moe_NVIDIA_H200.py && echo "resumed run: same bytes as the uninterrupted one"
+# --devices all: three fake GPUs on one queue give the same bytes as one; a GPU of another
+# model is left out by name
+TUNETAB_FAKE_GPUS=3 $G --devices all -o three 2>&1 | grep -o '[0-9] GPUs of this model measured from one queue'
+cmp three/v0_1_trtllm_fused_moe_NVIDIA_H200.py full/v0_1_trtllm_fused_moe_NVIDIA_H200.py && echo "three GPUs: same bytes as one"
+TUNETAB_FAKE_GPUS=3 TUNETAB_FAKE_MIXED=1 $G --devices all -o mixed -v 2>&1 | grep -e 'left out' -e 'from one queue'
+TUNETAB_FAKE_GPUS=3 TUNETAB_FAKE_MIXED=1 $G --devices all -o mixed -v 2>&1 | grep -c '^tunetab: GPU 2 GEMM' || true
+rc=0; $G --devices 0,9 -o nine -q 2>&1 || rc=$?; echo "exit $rc"
