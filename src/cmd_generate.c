@@ -263,11 +263,12 @@ int cmd_generate(int argc, char **argv)
 			NUM(top, "--top", 1);
 			break;
 		case 'X':
-			if (strcmp(optarg, "tunetab") && strcmp(optarg, "flashinfer")) {
+			if (!strcmp(optarg, "tunetab") || !strcmp(optarg, "flashinfer") || !strcmp(optarg, "full")) {
+				o.method = !strcmp(optarg, "flashinfer") ? 1 : !strcmp(optarg, "full") ? 2 : 0;
+			} else {
 				free(o.metas);
-				return cli_usage_error("generate", "--method must be tunetab or flashinfer");
+				return cli_usage_error("generate", "--method must be tunetab, full or flashinfer");
 			}
-			o.method = !strcmp(optarg, "flashinfer");
 			break;
 		case 'U': NUM(rounds, "--rounds", 3); break;
 		case 'B': NUM(budget, "--budget", 1); break;

@@ -48,7 +48,8 @@ struct prof_shape {
 	long batch, tokens, features, k;
 	int rounds;       /* interleaved rounds: A B C A B C ... */
 	int reps;         /* at most this many launches per CUDA graph replay (fewer for long GEMMs) */
-	int method;       /* 0: tunetab's; 1: FlashInfer's (3 warm-up, 10 timed, mean, warm L2) */
+	int method;       /* 0: tunetab's; 1: FlashInfer's (3 warm-up, 10 timed, mean, warm L2);
+			    * 2: tunetab's without racing (every round for every candidate) */
 };
 
 enum prof_status { PROF_OK = 0, PROF_UNSUPPORTED = 1, PROF_FAILED = 2 };

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "diag.h"
 
@@ -415,6 +416,13 @@ static int pick_algo(cublasLtHandle_t h, lt_problem *p, cudaDataType_t in, cubla
 	return -1;
 }
 
+static double now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
+}
+
 static void median_ci(std::vector<double> &v, double *med, double *lo, double *hi)
 {
 	std::sort(v.begin(), v.end());
@@ -433,6 +441,7 @@ extern "C" int gpu_prof_run(int device, const struct prof_shape *s, const struct
 			    size_t n, struct prof_result *out, prof_start_fn on_start, void *ctx,
 			    char *err, size_t errlen)
 {
+	double t_setup0 = now_ms();
 	CHECK(cudaSetDevice(device));
 	cudaDeviceProp prop;
 	CHECK(cudaGetDeviceProperties(&prop, device));
@@ -620,11 +629,38 @@ extern "C" int gpu_prof_run(int device, const struct prof_shape *s, const struct
 		}
 next:;
 	}
-	/* interleaved rounds: A B C A B C ..., so clock and thermal drift hit all alike */
+	/* interleaved rounds: A B C A B C ..., so clock and thermal drift hit all alike. Racing:
+	 * from round RACE_MIN on, a candidate whose interval lies wholly above the leader's is
+	 * dropped (it can neither win nor tie), and the rounds end when one is left. Its samples
+	 * so far stay its result. Only method 0 races; method 2 ("full") runs every round. */
+	const int RACE_MIN = 5;
 	int rounds = s->rounds > 0 ? s->rounds : 15;
-	for (int r = 0; r < rounds; r++)
+	std::vector<char> active(n, 1);
+	double t_measure0 = now_ms();
+	for (int r = 0; r < rounds; r++) {
+		if (s->method == 0 && r >= RACE_MIN) {
+			std::vector<double> lo(n), hi(n), med(n);
+			size_t lead = n, left = 0;
+			for (size_t i = 0; i < n; i++) {
+				if (!active[i] || samples[i].empty())
+					continue;
+				std::vector<double> v = samples[i];
+				median_ci(v, &med[i], &lo[i], &hi[i]);
+				if (lead == n || med[i] < med[lead])
+					lead = i;
+			}
+			for (size_t i = 0; i < n; i++) {
+				if (!active[i] || samples[i].empty())
+					continue;
+				if (i != lead && lo[i] > hi[lead])
+					active[i] = 0;
+				left += active[i];
+			}
+			if (left <= 1)
+				break;
+		}
 		for (size_t i = 0; i < n; i++) {
-			if (out[i].status != PROF_OK || !graphs[i])
+			if (out[i].status != PROF_OK || !graphs[i] || !active[i])
 				continue;
 			CHECK(cudaEventRecord(e0, st));
 			CHECK(cudaGraphLaunch(graphs[i], st));
@@ -634,6 +670,11 @@ next:;
 			CHECK(cudaEventElapsedTime(&ms, e0, e1));
 			samples[i].push_back(1000.0 * ms / reps_per[i]);
 		}
+	}
+	if (getenv("TUNETAB_PROF_TIMING"))
+		fprintf(stderr, "tunetab-worker: job %ldx%ldx%ld, %zu candidates: setup %.1f ms, "
+			"measure %.1f ms\n", batch, tok, s->features, n, t_measure0 - t_setup0,
+			now_ms() - t_measure0);
 	for (size_t i = 0; i < n; i++) {
 		if (out[i].status == PROF_OK && !samples[i].empty()) {
 			median_ci(samples[i], &out[i].median_us, &out[i].lo_us, &out[i].hi_us);

@@ -5,7 +5,8 @@ Qwen3-30B-A3B bf16 TP 1 and DeepSeek-V3 fp8 EP 8. In one run:
  (b) the same table by exhaustive profiling of every candidate with FlashInfer's method
      (3 warm-up, 10 timed, mean, warm L2): wall time and the ratio to (a);
  (c) regret of tunetab's choices against the best of an oracle: every candidate re-timed
-     with long repeats (tunetab's method, 41 interleaved rounds), geomean and max;
+     with long repeats (tunetab's method, 41 interleaved rounds, --method full: no racing),
+     geomean and max;
  (d) agreement between two independent tunetab runs;
  (e) entries whose choice is slower than the fallback beyond noise (oracle intervals);
  (f) regret of heuristic-only generation without and with calibration.
@@ -60,7 +61,7 @@ for name, args in DEPLOYS:
     r["a_tunetab_s"] = round(run(args + ["--profile", "-o", d("A"), "-q"], name + "-A"), 2)
     r["b_exhaustive_flashinfer_method_s"] = round(run(args + ["--profile", "--top", "all", "--method", "flashinfer", "--rounds", "3", "-o", d("X"), "-q"], name + "-X"), 2)
     r["b_ratio"] = round(r["b_exhaustive_flashinfer_method_s"] / r["a_tunetab_s"], 2)
-    r["oracle_s"] = round(run(args + ["--profile", "--top", "all", "--rounds", "41", "-o", d("O"), "-q"], name + "-O"), 2)
+    r["oracle_s"] = round(run(args + ["--profile", "--top", "all", "--rounds", "41", "--method", "full", "-o", d("O"), "-q"], name + "-O"), 2)
     run(args + ["--profile", "-o", d("B"), "-q"], name + "-B")
     r["a8_tunetab_top8_s"] = round(run(args + ["--profile", "--top", "8", "-o", d("A8"), "-q"], name + "-A8"), 2)
     run(args + ["-o", d("H"), "-q"], name + "-H")
