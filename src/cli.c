@@ -165,3 +165,41 @@ int cli_pick_schema(const struct tt_data *data, const char *version, struct fi_v
 			 (*schema)->versions.min, (*schema)->versions.below);
 	return TT_OK;
 }
+
+int cli_deploy(const struct tt_data *data, const struct dtype_set *dtypes,
+	       const struct deploy_args *a, int sm, const struct fi_schema *schema,
+	       struct gen_deploy *dep, struct model_profile **own_model, struct diags *d)
+{
+	const struct model_profile *model = NULL;
+	int rc;
+	*own_model = NULL;
+	if (a->model) {
+		if (str_ends(a->model, ".yaml")) {
+			if ((rc = model_load_file(a->model, own_model, d)))
+				return rc;
+			model = *own_model;
+		} else if (!(model = model_find(&data->models, a->model))) {
+			return cli_error(TT_INVALID, "no model '%s' (see 'tunetab models')", a->model);
+		}
+	}
+	const struct dtype_info *dti = dtypes_find(dtypes, dtype_name(a->dt));
+	if (!dti)
+		return cli_error(TT_INVALID, "configs/dtypes.yaml does not describe '%s'", dtype_name(a->dt));
+	const struct weight_view *wv = dtype_weight_view(dti, a->weight_view);
+	if (!wv)
+		return cli_usage_error(a->cmd, "dtype %s has no weight view '%s'", dti->name, a->weight_view);
+	*dep = (struct gen_deploy){
+		.model_name = model ? model->name : "(keys)",
+		.hidden = model ? (long)model->hidden_size : 0,
+		.inter_total = model ? (long)model->moe_intermediate_size : 0,
+		.experts_total = model ? (long)model->routed_experts : 0,
+		.top_k = a->top_k ? a->top_k : model ? (long)model->top_k : 8,
+		.activation = model ? model->activation : ACT_SWIGLU,
+		.biases = model && model->activation == ACT_SWIGLU_BIAS,
+		.tp = a->tp, .ep = a->ep, .tp_rank = a->tp_rank, .ep_rank = a->ep_rank,
+		.dt = dti, .dtype = a->dt, .wv = wv, .sm = sm,
+		.max_tokens = (unsigned)(a->max_tokens ? a->max_tokens
+					 : (long)schema->buckets.default_max_tokens),
+	};
+	return TT_OK;
+}

@@ -8,7 +8,9 @@
 #include "catalog.h"
 #include "device.h"
 #include "diag.h"
+#include "dtypeinfo.h"
 #include "fischema.h"
+#include "gen.h"
 #include "model.h"
 
 /* Each command: argv[0] is the command name. Returns the exit code. */
@@ -24,6 +26,8 @@ int cmd_diff(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 int cmd_generate(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
+int cmd_scan_log(int argc, char **argv);
+int cmd_doctor(int argc, char **argv);
 
 /* Usage text of a command from main.c's table (NULL when unknown). */
 const char *cli_usage(const char *cmd);
@@ -59,5 +63,17 @@ const char *cli_rel(const struct tt_data *data, const char *path);
 /* Resolves --flashinfer (NULL = newest known). Prints errors; returns status. */
 int cli_pick_schema(const struct tt_data *data, const char *version, struct fi_version *v,
 		    const struct fi_schema **schema, bool announce);
+
+/* A deployment from generate-style options (model, dtype, parallelism), shared by generate
+ * and doctor. model may be NULL (generate --keys). A model YAML is loaded into *own_model
+ * (free with model_free). Prints errors; returns status. */
+struct deploy_args {
+	const char *cmd, *model, *weight_view;
+	enum dtype dt;
+	long tp, ep, tp_rank, ep_rank, top_k, max_tokens;
+};
+int cli_deploy(const struct tt_data *data, const struct dtype_set *dtypes,
+	       const struct deploy_args *a, int sm, const struct fi_schema *schema,
+	       struct gen_deploy *dep, struct model_profile **own_model, struct diags *d);
 
 #endif

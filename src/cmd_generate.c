@@ -424,40 +424,14 @@ int cmd_generate(int argc, char **argv)
 		sdev.cal = cal;
 	}
 
-	/* model */
-	const struct model_profile *model = NULL;
-	if (o.model) {
-		if (str_ends(o.model, ".yaml")) {
-			if ((rc = model_load_file(o.model, &own_model, &d)))
-				goto out;
-			model = own_model;
-		} else if (!(model = model_find(&data.models, o.model))) {
-			rc = cli_error(TT_INVALID, "no model '%s' (see 'tunetab models')", o.model);
-			goto out;
-		}
-	}
-	const struct dtype_info *dti = dtypes_find(dtypes, dtype_name(dt));
-	if (!dti) {
-		rc = cli_error(TT_INVALID, "configs/dtypes.yaml does not describe '%s'", dtype_name(dt));
+	/* model and deployment */
+	struct gen_deploy dep;
+	struct deploy_args da = { .cmd = "generate", .model = o.model, .weight_view = o.weight_view,
+				  .dt = dt, .tp = o.tp, .ep = o.ep, .tp_rank = o.tp_rank,
+				  .ep_rank = o.ep_rank, .top_k = o.top_k, .max_tokens = o.max_tokens };
+	if ((rc = cli_deploy(&data, dtypes, &da, sdev.sm, schema, &dep, &own_model, &d)))
 		goto out;
-	}
-	const struct weight_view *wv = dtype_weight_view(dti, o.weight_view);
-	if (!wv) {
-		rc = cli_usage_error("generate", "dtype %s has no weight view '%s'", dti->name, o.weight_view);
-		goto out;
-	}
-	struct gen_deploy dep = {
-		.model_name = model ? model->name : "(keys)",
-		.hidden = model ? (long)model->hidden_size : 0,
-		.inter_total = model ? (long)model->moe_intermediate_size : 0,
-		.experts_total = model ? (long)model->routed_experts : 0,
-		.top_k = o.top_k ? o.top_k : model ? (long)model->top_k : 8,
-		.activation = model ? model->activation : ACT_SWIGLU,
-		.biases = model && model->activation == ACT_SWIGLU_BIAS,
-		.tp = o.tp, .ep = o.ep, .tp_rank = o.tp_rank, .ep_rank = o.ep_rank,
-		.dt = dti, .dtype = dt, .wv = wv, .sm = sdev.sm,
-		.max_tokens = (unsigned)(o.max_tokens ? o.max_tokens : (long)schema->buckets.default_max_tokens),
-	};
+	const struct dtype_info *dti = dep.dt;
 
 	const struct catalog *cat = catalog_find(&data.catalogs, &fv, (unsigned)sdev.sm, dt);
 	if (!cat) {
