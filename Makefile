@@ -60,7 +60,7 @@ ifeq ($(CI),true)
 WARN    += -Werror
 endif
 CSTD    := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
-PKGS    := lua5.4 libcyaml jansson libcrypto
+PKGS    := lua5.4 libcyaml jansson libcrypto zlib
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 # Host libraries are linked statically so the binary runs on the GPU machine,
 # which has none of them (see README, "GPU workflow").
@@ -85,9 +85,11 @@ LDLIBS  := -Wl,-Bstatic $(STATIC_LIBS) -Wl,-Bdynamic $(SYS_LIBS)
 LIB_SRC := src/util.c src/diag.c src/version.c src/datadir.c src/yamlload.c \
            src/device.c src/model.c src/catalog.c src/fischema.c \
            src/arena.c src/pylit.c src/key.c src/table.c src/table_json.c src/validate.c \
-           src/dtypeinfo.c src/script.c src/gen.c src/worker.c src/profile.c src/calibration.c
+           src/dtypeinfo.c src/script.c src/gen.c src/worker.c src/profile.c src/calibration.c \
+           src/doctor.c
 CMD_SRC := src/main.c src/cli.c src/cmd_detect.c src/cmd_devices.c src/cmd_models.c \
-           src/cmd_catalog.c src/cmd_check_data.c src/cmd_validate.c src/cmd_explain.c src/cmd_convert.c src/cmd_generate.c src/cmd_calibrate.c
+           src/cmd_catalog.c src/cmd_check_data.c src/cmd_validate.c src/cmd_explain.c src/cmd_convert.c src/cmd_generate.c src/cmd_calibrate.c \
+           src/cmd_doctor.c
 
 ifeq ($(USE_CUDA),1)
 GPU_CU  := src/gpu/gpu_cuda.cu
@@ -131,7 +133,7 @@ $(UNIT_BIN): tests/unit/unit_main.c $(UNIT_SRC) $(LIB_OBJ)
 	$(Q)$(CC) $(CFLAGS) -Itests/unit $(LDFLAGS) -o $@ tests/unit/unit_main.c $(UNIT_SRC) $(LIB_OBJ) $(LDLIBS)
 
 # Installs missing build packages (Debian/Ubuntu); a no-op when all are there.
-DEB_PKGS := build-essential pkg-config liblua5.4-dev libcyaml-dev libyaml-dev libjansson-dev libssl-dev python3
+DEB_PKGS := build-essential pkg-config liblua5.4-dev libcyaml-dev libyaml-dev libjansson-dev libssl-dev zlib1g-dev python3
 deps:
 	$(Q)sh scripts/install-deps.sh $(DEB_PKGS)
 

@@ -78,6 +78,15 @@ static const struct command commands[] = {
 	  "Reads a module or JSON cache and writes it in FlashInfer's own layout: the ruff/black\n"
 	  "module or json.dump(indent=2) with _metadata (unknown fields \"*\") and _generation.\n"
 	  "The output is written to a temporary file and renamed: never half-written." },
+	{ "doctor", cmd_doctor, CMD_GPU, "say what FlashInfer will look up here and what falls back",
+	  "[--flashinfer-dir DIR | --flashinfer VERSION] [--device auto|NAME] [--cache FILE] "
+	  "[--model NAME|FILE --dtype D [--tp N] [--ep N] [--max-tokens N] ...] [--json]",
+	  "Finds the installed FlashInfer (its package files, no Python import) and the GPU, and\n"
+	  "reports the module FlashInfer will import and whether it exists and validates, whether\n"
+	  "FLASHINFER_AUTOTUNER_LOAD_FROM_FILE is exactly 1, whether a JSON cache would be\n"
+	  "accepted, and for a deployment, per GEMM stage and token bucket, hit or fallback.\n"
+	  "Ends with the commands that fix what it found. Exit 0 when every lookup would hit,\n"
+	  "1 otherwise." },
 	{ "check-data", cmd_check_data, 0, "load and check tunetab's YAML data files",
 	  "[FILE...]",
 	  "Loads every YAML file under configs/ and schemas/ (or the files given, by their\n"
