@@ -240,6 +240,7 @@ int cmd_doctor(int argc, char **argv)
 		json_object_set_new(m, "imports", mod.exists ? json_boolean(mod.readable) : json_null());
 		json_object_set_new(m, "errors", json_integer((json_int_t)mod.errors));
 		json_object_set_new(m, "warnings", json_integer((json_int_t)mod.warnings));
+		json_object_set_new(m, "first_error", mod.errors ? json_string(mod.first_error) : json_null());
 		json_t *wp = json_array();
 		for (size_t i = 0; i < mod.n_wrong_prefix; i++)
 			json_array_append_new(wp, json_string(mod.wrong_prefix[i]));
@@ -311,7 +312,7 @@ int cmd_doctor(int argc, char **argv)
 			       "raises (run: tunetab validate '%s')\n", mod.path);
 		else if (mod.errors)
 			printf("  present, but 'tunetab validate --flashinfer %s --device \"%s\"' finds %zu "
-			       "error(s)\n", version, devname, mod.errors);
+			       "error(s); the first: %s\n", version, devname, mod.errors, mod.first_error);
 		else
 			printf("  present and valid for FlashInfer %s (%zu warning(s)), %zu entries\n", version,
 			       mod.warnings, mt.n);
@@ -348,7 +349,8 @@ int cmd_doctor(int argc, char **argv)
 				       x->current[0] ? x->current : "(cannot tell)", field_status_name(x->status));
 			}
 			if (cache.errors && cache.verdict != CACHE_BROKEN)
-				printf("  tunetab validate finds %zu error(s) in it\n", cache.errors);
+				printf("  tunetab validate finds %zu error(s) in it; the first: %s\n", cache.errors,
+				       cache.first_error);
 		}
 		if (o.model) {
 			printf("deployment: %s %s, TP %ld EP %ld: %zu lookups, %zu hit (%zu JSON cache, %zu "

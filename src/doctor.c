@@ -263,7 +263,7 @@ static void find_wrong_prefix(const char *dir, const char *want, const char *ste
 }
 
 static int run_validate(const void *vd, const struct table *t, const char *version,
-			const char *device, size_t *errors, size_t *warnings)
+			const char *device, size_t *errors, size_t *warnings, char *first, size_t fn)
 {
 	struct validate_opts vo = { .flashinfer = version, .device = device, .dtype = -1 };
 	struct validate_result vr;
@@ -271,6 +271,11 @@ static int run_validate(const void *vd, const struct table *t, const char *versi
 	int rc = validate_table(vd, t, &vo, &vr, &vdg);
 	*errors = diags_count(&vdg, SEV_ERROR);
 	*warnings = diags_count(&vdg, SEV_WARNING);
+	for (size_t i = 0; i < vdg.n; i++)
+		if (vdg.v[i].sev == SEV_ERROR) {
+			snprintf(first, fn, "[%s] %s", vdg.v[i].id, vdg.v[i].msg);
+			break;
+		}
 	diags_release(&vdg);
 	return rc;
 }
@@ -302,7 +307,8 @@ int doctor_module(const struct doctor_fi *fi, const struct fi_schema *s, const c
 		m->readable = table_read(m->path, t, &rd) == TT_OK && t->kind == TABLE_PY;
 		diags_release(&rd);
 		if (m->readable)
-			run_validate(vd, t, version, device, &m->errors, &m->warnings);
+			run_validate(vd, t, version, device, &m->errors, &m->warnings, m->first_error,
+				     sizeof m->first_error);
 		else
 			m->errors = 1;
 	}
@@ -347,7 +353,8 @@ int doctor_cache(const struct doctor_fi *fi, const struct fi_schema *s, const ch
 		return TT_OK;
 	}
 	size_t warnings;
-	run_validate(vd, t, version, device, &c->errors, &warnings);
+	run_validate(vd, t, version, device, &c->errors, &warnings, c->first_error,
+		     sizeof c->first_error);
 	if (!t->has_metadata) {
 		c->verdict = CACHE_NO_METADATA;
 		c->usable = true;

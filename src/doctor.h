@@ -41,6 +41,7 @@ struct doctor_module {
 	char *path;               /* <pkg>/tuning_configs/<name> */
 	bool exists, readable;    /* readable: FlashInfer can import it (no syntax error) */
 	size_t errors, warnings;  /* tunetab validate for this version and device */
+	char first_error[320];    /* "[check-id] message" of the first error */
 	char **wrong_prefix;      /* files for this device under another version's name */
 	size_t n_wrong_prefix;
 	const char *env_value;    /* the variable's value here, NULL when unset */
@@ -75,6 +76,7 @@ struct doctor_cache {
 	struct doctor_field fields[16];
 	size_t n_fields;
 	size_t errors;            /* tunetab validate findings */
+	char first_error[320];
 	bool usable;              /* accepted, no metadata, or unverified */
 };
 
