@@ -162,11 +162,6 @@ int cmd_doctor(int argc, char **argv)
 	struct validate_data vd = { &data.devices, &data.catalogs, &data.schemas };
 
 	doctor_module(have_fi ? &fi : NULL, schema, version, devname, &vd, &mod, &mt, &d);
-	if (!have_fi) {
-		/* no installed package: the name is still right, the existence unknown */
-		free(mod.path);
-		mod.path = xasprintf("<site-packages>/%s/%s", schema->bundled.package_dir, mod.name);
-	}
 	if (o.cache)
 		doctor_cache(have_fi ? &fi : NULL, schema, version, devname, &vd, o.cache, &cache, &ct, &d);
 

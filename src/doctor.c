@@ -288,6 +288,13 @@ int doctor_module(const struct doctor_fi *fi, const struct fi_schema *s, const c
 	memset(m, 0, sizeof *m);
 	memset(t, 0, sizeof *t);
 	m->name = fischema_bundled_name(s, version, device);
+	m->env_value = getenv(s->bundled.env_var);
+	m->env_ok = m->env_value && !strcmp(m->env_value, s->bundled.env_value);
+	if (!fi) {
+		/* no installed package: the name is known, the file is not */
+		m->path = xasprintf("<site-packages>/%s/%s", s->bundled.package_dir, m->name);
+		return TT_OK;
+	}
 	/* package_dir is "flashinfer/tuning_configs": the part under the package folder */
 	const char *sub = strchr(s->bundled.package_dir, '/');
 	char *dir = xasprintf("%s%s", fi->pkg, sub ? sub : "/tuning_configs");
@@ -299,8 +306,6 @@ int doctor_module(const struct doctor_fi *fi, const struct fi_schema *s, const c
 	find_wrong_prefix(dir, m->name, s->bundled.stem, dev_part, m);
 	free(dev_part);
 	free(dir);
-	m->env_value = getenv(s->bundled.env_var);
-	m->env_ok = m->env_value && !strcmp(m->env_value, s->bundled.env_value);
 	m->exists = is_file(m->path);
 	if (m->exists) {
 		struct diags rd = DIAGS_INIT;
