@@ -86,10 +86,10 @@ LIB_SRC := src/util.c src/diag.c src/version.c src/datadir.c src/yamlload.c \
            src/device.c src/model.c src/catalog.c src/fischema.c \
            src/arena.c src/pylit.c src/key.c src/table.c src/table_json.c src/validate.c \
            src/dtypeinfo.c src/script.c src/gen.c src/worker.c src/profile.c src/calibration.c \
-           src/doctor.c
+           src/logscan.c src/doctor.c
 CMD_SRC := src/main.c src/cli.c src/cmd_detect.c src/cmd_devices.c src/cmd_models.c \
            src/cmd_catalog.c src/cmd_check_data.c src/cmd_validate.c src/cmd_explain.c src/cmd_convert.c src/cmd_generate.c src/cmd_calibrate.c \
-           src/cmd_doctor.c
+           src/cmd_scan_log.c src/cmd_doctor.c
 
 ifeq ($(USE_CUDA),1)
 GPU_CU  := src/gpu/gpu_cuda.cu
@@ -164,6 +164,7 @@ test-flashinfer: all
 # Speed targets live here, never in timed tests; results go to docs/benchmarks.md.
 bench: all
 	$(Q)python3 tests/bench/bench.py $(BUILD)
+	$(Q)python3 tests/bench/scanlog_bench.py $(BUILD)
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/tunetab $(DESTDIR)$(PREFIX)/share/man/man1

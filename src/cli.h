@@ -26,6 +26,7 @@ int cmd_diff(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 int cmd_generate(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
+int cmd_scan_log(int argc, char **argv);
 int cmd_doctor(int argc, char **argv);
 
 /* Usage text of a command from main.c's table (NULL when unknown). */

@@ -474,6 +474,13 @@ int cmd_generate(int argc, char **argv)
 		goto out;
 	if ((rc = gen_choose(sc, cat, &dep, &plan, &d)))
 		goto out;
+	if (getenv("TUNETAB_DUMP_RANKING")) /* diagnostics: the heuristic's order per entry */
+		for (size_t i = 0; i < plan.n; i++) {
+			fprintf(stderr, "ranking GEMM%d %ld:", plan.v[i].stage, plan.v[i].tokens);
+			for (int k = 0; k < plan.v[i].ntop; k++)
+				fprintf(stderr, " %d", plan.v[i].top[k]);
+			fprintf(stderr, "\n");
+		}
 	struct profile_stats pst;
 	memset(&pst, 0, sizeof pst);
 	if (o.profile) {

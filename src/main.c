@@ -87,6 +87,13 @@ static const struct command commands[] = {
 	  "accepted, and for a deployment, per GEMM stage and token bucket, hit or fallback.\n"
 	  "Ends with the commands that fix what it found. Exit 0 when every lookup would hit,\n"
 	  "1 otherwise." },
+	{ "scan-log", cmd_scan_log, 0, "extract FlashInfer autotuner events from server logs",
+	  "[FILE...|-] [--json] [--keys-out FILE]",
+	  "Streams logs of any size (SGLang, vLLM, flashinfer_jit.log, TensorRT-LLM; plain or\n"
+	  "gzip) and extracts every autotuner event: sessions, bundled-file hits and misses,\n"
+	  "JSON cache loads/saves/mismatches, no-tuned-config fallbacks, failed tactics, OOM\n"
+	  "fallbacks and tuning progress. Prints a summary per op; --keys-out writes the missed\n"
+	  "keys for 'tunetab generate --keys'." },
 	{ "check-data", cmd_check_data, 0, "load and check tunetab's YAML data files",
 	  "[FILE...]",
 	  "Loads every YAML file under configs/ and schemas/ (or the files given, by their\n"
