@@ -133,7 +133,7 @@ $(UNIT_BIN): tests/unit/unit_main.c $(UNIT_SRC) $(LIB_OBJ)
 	$(Q)$(CC) $(CFLAGS) -Itests/unit $(LDFLAGS) -o $@ tests/unit/unit_main.c $(UNIT_SRC) $(LIB_OBJ) $(LDLIBS)
 
 # Installs missing build packages (Debian/Ubuntu); a no-op when all are there.
-DEB_PKGS := build-essential pkg-config liblua5.4-dev libcyaml-dev libyaml-dev libjansson-dev libssl-dev zlib1g-dev python3
+DEB_PKGS := build-essential pkg-config liblua5.4-dev libcyaml-dev libyaml-dev libjansson-dev libssl-dev zlib1g-dev strace python3
 deps:
 	$(Q)sh scripts/install-deps.sh $(DEB_PKGS)
 
@@ -179,3 +179,6 @@ help:
 	@echo "targets: all deps run test test-gpu install clean (VARIANT=debug|release|san CUDA=auto|0|1 V=1)"
 
 -include $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d)
+
+# Fuzzing (issue #7): libFuzzer targets, `make deps-fuzz`, `make fuzz FUZZ_SECONDS=N`
+-include tests/fuzz/fuzz.mk

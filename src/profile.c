@@ -235,6 +235,35 @@ struct run {
 	struct diags *d;   /* the first error's diagnostics */
 };
 
+static bool same_tile(const struct tactic *a, const struct tactic *b)
+{
+	return a && b && a->m == b->m && a->n == b->n && a->tokens_on_n == b->tokens_on_n &&
+	       a->sm80_style == b->sm80_style;
+}
+
+/* The heuristic's best unused candidate, preferring a CTA tile (shape, orientation, SM80 style)
+ * that none of cover[0..ncover) has: candidates that differ only in cluster shape or stage
+ * count time nearly alike, so the heuristic's top four are often one point of the space four
+ * times over. -1 when none is left. */
+static int next_candidate(const struct gen_plan *p, const struct gen_entry *e, bool *used,
+			  const int *cover, size_t ncover)
+{
+	for (int pass = 0; pass < 2; pass++)
+		for (int k = 0; k < e->ntop; k++) {
+			if (used[k] || e->top[k] == e->fallback)
+				continue;
+			const struct tactic *t = find_tactic(&p->list, e->stage, e->top[k]);
+			bool covered = false;
+			for (size_t c = 0; pass == 0 && c < ncover && !covered; c++)
+				covered = same_tile(t, find_tactic(&p->list, e->stage, cover[c]));
+			if (covered)
+				continue;
+			used[k] = true;
+			return e->top[k];
+		}
+	return -1;
+}
+
 /* Times one entry's candidates on one worker and decides it. Called without the lock. */
 static int profile_entry(struct run *R, struct worker *w, struct gen_entry *e, struct diags *d)
 {
@@ -243,7 +272,8 @@ static int profile_entry(struct run *R, struct worker *w, struct gen_entry *e, s
 	int rc = TT_OK;
 	int top_k = o->top_k > 0 ? o->top_k : 4;
 	int ids[PROF_MAX];
-	size_t n = 0, next_top = 0;
+	size_t n = 0;
+	bool used[GEN_TOP_MAX] = { false };
 	if (o->top_k < 0) {
 		const struct tactic *cl = e->stage == 1 ? p->list.g1 : p->list.g2;
 		size_t cn = e->stage == 1 ? p->list.n1 : p->list.n2;
@@ -251,8 +281,8 @@ static int profile_entry(struct run *R, struct worker *w, struct gen_entry *e, s
 			if (cl[k].dispatchable)
 				ids[n++] = cl[k].id;
 	} else {
-		while ((int)next_top < e->ntop && (int)n < top_k)
-			ids[n++] = e->top[next_top++];
+		for (int id; (int)n < top_k && (id = next_candidate(p, e, used, ids, n)) >= 0;)
+			ids[n++] = id;
 	}
 	bool have_fb = false;
 	for (size_t k = 0; k < n; k++)
@@ -318,14 +348,16 @@ static int profile_entry(struct run *R, struct worker *w, struct gen_entry *e, s
 		 * alone because its favourites have no cuBLASLt form */
 		if (o->top_k < 0)
 			break;
-		int ok = 0;
+		int ok = 0, timed_ids[PROF_MAX];
 		for (size_t k = 0; k < n; k++)
-			ok += res[k].status == PROF_OK && ids[k] != e->fallback;
+			if (res[k].status == PROF_OK && ids[k] != e->fallback)
+				timed_ids[ok++] = ids[k];
 		size_t added = 0;
-		while (ok + (int)added < top_k && (int)next_top < e->ntop && n < PROF_MAX) {
-			int id = e->top[next_top++];
-			if (id != e->fallback)
-				ids[n++] = id, added++;
+		for (int id; ok + (int)added < top_k && n < PROF_MAX &&
+			     (id = next_candidate(p, e, used, timed_ids, (size_t)ok + added)) >= 0;) {
+			ids[n++] = id;
+			timed_ids[ok + (int)added] = id;
+			added++;
 		}
 		if (!added)
 			break;
