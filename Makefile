@@ -144,7 +144,7 @@ run: deps
 
 # Every test, plus the broken-input corpora again under the sanitizers (build/san).
 test: deps
-	$(Q)$(MAKE) --no-print-directory all $(UNIT_BIN)
+	$(Q)$(MAKE) --no-print-directory all $(UNIT_BIN) fuzz-replay
 	$(Q)$(MAKE) -s --no-print-directory VARIANT=san build/san/tunetab
 	$(Q)sh tests/run-tests.sh $(BUILD) all build/san
 

@@ -13,6 +13,12 @@
 #include "gen.h"
 #include "model.h"
 
+/* Upper limits of numeric options (README, "Limits"); above them: usage error, exit 2. */
+#define CLI_MAX_TOKENS_LIMIT 1048576L /* --max-tokens: buckets up to 2^20 tokens */
+#define CLI_TOP_K_LIMIT 1024L         /* --top-k */
+#define CLI_SCRIPT_MEM_LIMIT 16384L   /* --script-mem, MiB */
+#define CLI_TIMEOUT_LIMIT 86400L      /* --timeout, seconds (the worker watchdog) */
+
 /* Each command: argv[0] is the command name. Returns the exit code. */
 int cmd_help(int argc, char **argv);
 int cmd_detect(int argc, char **argv);

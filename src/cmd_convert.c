@@ -61,6 +61,7 @@ int cmd_convert(int argc, char **argv)
 	diags_release(&d);
 	if (rc) {
 		free(metas);
+		table_release(&t);
 		return rc;
 	}
 	struct strbuf sb = STRBUF_INIT;

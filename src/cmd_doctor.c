@@ -87,8 +87,18 @@ int cmd_doctor(int argc, char **argv)
 		case 'E': NUM(ep, "--ep", 1); break;
 		case 'r': NUM(tp_rank, "--tp-rank", 0); break;
 		case 'R': NUM(ep_rank, "--ep-rank", 0); break;
-		case 'k': NUM(top_k, "--top-k", 1); break;
-		case 'm': NUM(max_tokens, "--max-tokens", 1); break;
+		case 'k':
+			NUM(top_k, "--top-k", 1);
+			if (v > CLI_TOP_K_LIMIT)
+				return cli_usage_error("doctor", "--top-k must be at most %ld, not '%s'",
+						       CLI_TOP_K_LIMIT, optarg);
+			break;
+		case 'm':
+			NUM(max_tokens, "--max-tokens", 1);
+			if (v > CLI_MAX_TOKENS_LIMIT)
+				return cli_usage_error("doctor", "--max-tokens must be at most %ld, not '%s'",
+						       CLI_MAX_TOKENS_LIMIT, optarg);
+			break;
 		default:
 			return cli_usage_error("doctor", "unknown option or missing value '%s'", argv[optind - 1]);
 		}

@@ -136,6 +136,7 @@ static int open_table(const struct tt_data *data, const char *path, const struct
 	if (rc) {
 		cli_print_diags(&d);
 		diags_release(&d);
+		table_release(t); /* what the failed read kept (path, text, parse tree) */
 		return rc;
 	}
 	struct validate_data vd = { &data->devices, &data->catalogs, &data->schemas };

@@ -82,7 +82,7 @@ static int write_output(const char *dir, const char *name, const struct strbuf *
 
 /* The written bytes must pass validate for the target version before they are written. */
 static int check_bytes(const struct tt_data *data, const char *name, const struct strbuf *sb,
-		       const char *version, const char *device, enum dtype dt)
+		       const char *version, const char *device, enum dtype dt, const char *cause)
 {
 	struct table t;
 	struct diags d = DIAGS_INIT;
@@ -94,7 +94,13 @@ static int check_bytes(const struct tt_data *data, const char *name, const struc
 		rc = validate_table(&vd, &t, &vo, &r, &d);
 	}
 	size_t ne = diags_count(&d, SEV_ERROR);
-	if (rc || ne) {
+	if ((rc || ne) && cause) {
+		/* the user's keys or --metadata, not tunetab: invalid input (exit 1) */
+		cli_error(TT_INVALID, "generated %s does not validate because of %s; nothing written:",
+			  name, cause);
+		cli_print_diags(&d);
+		rc = TT_INVALID;
+	} else if (rc || ne) {
 		cli_error(TT_INTERNAL, "generated %s does not validate (a tunetab bug); nothing written:", name);
 		cli_print_diags(&d);
 		rc = TT_INTERNAL;
@@ -231,6 +237,14 @@ int cmd_generate(int argc, char **argv)
 		}                                                                            \
 		o.field = v;                                                                 \
 	} while (0)
+#define LIMIT(what, hi)                                                                      \
+	do {                                                                                 \
+		if (v > (hi)) {                                                              \
+			free(o.metas);                                                       \
+			return cli_usage_error("generate", "%s must be at most %ld, not '%s'", \
+					       what, (long)(hi), optarg);                    \
+		}                                                                            \
+	} while (0)
 	while ((c = getopt_long(argc, argv, "o:qv", opts, NULL)) != -1) {
 		switch (c) {
 		case 'D': o.device = optarg; break;
@@ -240,9 +254,9 @@ int cmd_generate(int argc, char **argv)
 		case 'E': NUM(ep, "--ep", 1); break;
 		case 'r': NUM(tp_rank, "--tp-rank", 0); break;
 		case 'R': NUM(ep_rank, "--ep-rank", 0); break;
-		case 'k': NUM(top_k, "--top-k", 1); break;
-		case 'm': NUM(max_tokens, "--max-tokens", 1); break;
-		case 'S': NUM(script_mem_mib, "--script-mem", 1); break;
+		case 'k': NUM(top_k, "--top-k", 1); LIMIT("--top-k", CLI_TOP_K_LIMIT); break;
+		case 'm': NUM(max_tokens, "--max-tokens", 1); LIMIT("--max-tokens", CLI_MAX_TOKENS_LIMIT); break;
+		case 'S': NUM(script_mem_mib, "--script-mem", 1); LIMIT("--script-mem", CLI_SCRIPT_MEM_LIMIT); break;
 		case 'I': NUM(script_instructions, "--script-instructions", 1000); break;
 		case 'f': o.flashinfer = optarg; break;
 		case 'F': o.format = optarg; break;
@@ -272,7 +286,7 @@ int cmd_generate(int argc, char **argv)
 			break;
 		case 'U': NUM(rounds, "--rounds", 3); break;
 		case 'B': NUM(budget, "--budget", 1); break;
-		case 'W': NUM(timeout, "--timeout", 1); break;
+		case 'W': NUM(timeout, "--timeout", 1); LIMIT("--timeout", CLI_TIMEOUT_LIMIT); break;
 		case 'a':
 			if (!strchr(optarg, '=')) {
 				free(o.metas);
@@ -286,6 +300,7 @@ int cmd_generate(int argc, char **argv)
 		}
 	}
 #undef NUM
+#undef LIMIT
 	if (optind < argc) {
 		free(o.metas);
 		return cli_usage_error("generate", "unexpected argument '%s'", argv[optind]);
@@ -520,15 +535,14 @@ int cmd_generate(int argc, char **argv)
 		skipped += plan.v[i].skipped_first;
 	}
 	char *written[2] = { NULL, NULL };
+	/* every output is built and checked before the first is written: no partial output */
+	struct strbuf py_sb = STRBUF_INIT;
+	char *py_name = NULL;
+	char *keys_cause = o.keys ? xasprintf("the keys in %s", o.keys) : NULL;
 	if (strcmp(o.format, "json")) {
-		struct strbuf sb = STRBUF_INIT;
-		table_write_py(&t, &sb);
-		char *name = fischema_bundled_name(schema, version, sdev.name);
-		rc = check_bytes(&data, name, &sb, version, sdev.name, dt);
-		if (!rc)
-			rc = write_output(o.outdir, name, &sb, &written[0]);
-		free(name);
-		sb_release(&sb);
+		table_write_py(&t, &py_sb);
+		py_name = fischema_bundled_name(schema, version, sdev.name);
+		rc = check_bytes(&data, py_name, &py_sb, version, sdev.name, dt, keys_cause);
 	}
 	if (!rc && strcmp(o.format, "py")) {
 		if (!schema->json_cache.supported) {
@@ -562,7 +576,10 @@ int cmd_generate(int argc, char **argv)
 			char *name = xasprintf("flashinfer_autotune_%.*s.json",
 					       (int)(strlen(stem) - strlen(schema->bundled.stem) - 3),
 					       stem + strlen(schema->bundled.stem));
-			rc = check_bytes(&data, name, &sb, version, sdev.name, dt);
+			rc = check_bytes(&data, name, &sb, version, sdev.name, dt,
+					 keys_cause ? keys_cause : o.nmeta ? "--metadata" : NULL);
+			if (!rc && py_name)
+				rc = write_output(o.outdir, py_name, &py_sb, &written[0]);
 			if (!rc)
 				rc = write_output(o.outdir, name, &sb, &written[1]);
 			free(name);
@@ -570,6 +587,11 @@ int cmd_generate(int argc, char **argv)
 			sb_release(&sb);
 		}
 	}
+	if (!rc && py_name && !written[0])
+		rc = write_output(o.outdir, py_name, &py_sb, &written[0]);
+	free(py_name);
+	sb_release(&py_sb);
+	free(keys_cause);
 	if (!rc && !o.quiet) {
 		fprintf(stderr, "tunetab: %s on %s (SM%d), %s, TP %ld EP %ld, FlashInfer %s, "
 			"heuristic '%s' (%s)\n", dep.model_name, sdev.name, sdev.sm, dti->name, dep.tp,

@@ -1,6 +1,7 @@
 /* gen.c: building the keys FlashInfer looks up for a deployment and choosing tactics. */
 #include "gen.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -197,15 +198,52 @@ int gen_plan_deploy(const struct fi_schema *s, const struct gen_deploy *dep, str
 	return rc;
 }
 
+/* Byte offset of the first NUL or invalid UTF-8 sequence in s, or len when there is none. */
+static size_t bad_utf8(const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s, *e = p + len;
+	while (p < e) {
+		if (!*p)
+			return (size_t)(p - (const unsigned char *)s);
+		if (*p < 0x80) {
+			p++;
+			continue;
+		}
+		int n = (*p & 0xE0) == 0xC0 ? 1 : (*p & 0xF0) == 0xE0 ? 2 : (*p & 0xF8) == 0xF0 ? 3 : -1;
+		if (n < 0 || e - p <= n || *p == 0xC0 || *p == 0xC1 || *p > 0xF4)
+			return (size_t)(p - (const unsigned char *)s);
+		for (int i = 1; i <= n; i++)
+			if ((p[i] & 0xC0) != 0x80)
+				return (size_t)(p - (const unsigned char *)s);
+		p += n + 1;
+	}
+	return len;
+}
+
 int gen_plan_keys(const struct fi_schema *s, const char *path, const struct gen_deploy *dep,
 		  const struct dtype_set *dtypes, struct gen_plan *p, struct diags *d)
 {
 	memset(p, 0, sizeof *p);
 	char *text;
 	size_t len;
-	int err = read_file(path, 64u << 20, &text, &len);
+	int err = read_file(path, GEN_KEYS_MAX_BYTES, &text, &len);
+	if (err == ENOBUFS)
+		return diag_error(d, TT_INVALID, "size", path, 0, 0, "key file larger than %u MiB",
+				  GEN_KEYS_MAX_BYTES >> 20);
 	if (err)
 		return diag_error(d, TT_INVALID, "io", path, 0, 0, "cannot read keys: %s", strerror(err));
+	size_t bad = bad_utf8(text, len);
+	if (bad < len) {
+		int bl = 1, bc = 1;
+		for (size_t i = 0; i < bad; i++, bc++)
+			if (text[i] == '\n')
+				bl++, bc = 0;
+		int rc0 = diag_error(d, TT_INVALID, "key-syntax", path, bl, bc, text[bad] ?
+				     "invalid UTF-8 byte 0x%02x" : "NUL byte in the key file",
+				     (unsigned char)text[bad]);
+		free(text);
+		return rc0;
+	}
 	struct arena a = ARENA_INIT;
 	size_t cap = 0;
 	int rc = TT_OK, lineno = 0;
@@ -222,6 +260,16 @@ int gen_plan_keys(const struct fi_schema *s, const char *path, const struct gen_
 			line++, l--;
 		if (!*line || *line == '#')
 			continue;
+		if (l > GEN_KEY_LINE_MAX) {
+			rc = diag_error(d, TT_INVALID, "size", path, lineno, 1, "line longer than %u "
+					"bytes: no FlashInfer key is that long", GEN_KEY_LINE_MAX);
+			break;
+		}
+		if (p->n == GEN_KEYS_MAX) {
+			rc = diag_error(d, TT_INVALID, "size", path, lineno, 1, "more than %u keys",
+					GEN_KEYS_MAX);
+			break;
+		}
 		const struct pyv *t = key_parse(line, strlen(line), &a, path, lineno, 0, d);
 		struct moe_key k;
 		if (!t) {

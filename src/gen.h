@@ -25,6 +25,10 @@ struct gen_deploy {
 	unsigned max_tokens;
 };
 
+/* Limits of a key file for generate --keys (README, "Limits") */
+#define GEN_KEYS_MAX_BYTES (16u << 20) /* file size */
+#define GEN_KEY_LINE_MAX 16384u        /* one key line, bytes */
+#define GEN_KEYS_MAX 10000u            /* keys in one file */
 #define GEN_TOP_MAX 128 /* enough for --top N to skip many inexpressible candidates */
 
 struct gen_entry {

@@ -22,6 +22,7 @@ struct fast {
 	struct arena *a;
 	struct pyv *stack;
 	size_t sp, cap;
+	int depth; /* tuple nesting; deeper keys go to the general parser (its MAX_DEPTH) */
 };
 
 static int fast_value(struct fast *f, struct pyv *v);
@@ -39,6 +40,8 @@ static int fast_push(struct fast *f, const struct pyv *v)
 static int fast_tuple(struct fast *f, struct pyv *v)
 {
 	f->p++; /* ( */
+	if (++f->depth > 32)
+		return -1; /* keys nest 3 deep; no recursion without bound */
 	size_t base = f->sp;
 	size_t n = 0;
 	if (f->p < f->end && *f->p == ')') {
@@ -80,6 +83,7 @@ static int fast_tuple(struct fast *f, struct pyv *v)
 		memcpy(v->items, f->stack + base, n * sizeof *v->items);
 	}
 	f->sp = base;
+	f->depth--;
 	return 0;
 }
 
@@ -127,7 +131,9 @@ static int fast_value(struct fast *f, struct pyv *v)
 		const char *st = f->p;
 		while (f->p < f->end && ((*f->p >= 'a' && *f->p <= 'z') || (*f->p >= 'A' && *f->p <= 'Z') ||
 					 (*f->p >= '0' && *f->p <= '9') || *f->p == '_' ||
-					 (*f->p == '.' && f->p + 1 < f->end && f->p[1] != '.' && f->p[1] != ',' && f->p[1] != ')')))
+					 (*f->p == '.' && f->p + 1 < f->end &&
+					  ((f->p[1] >= 'a' && f->p[1] <= 'z') || (f->p[1] >= 'A' && f->p[1] <= 'Z') ||
+					   f->p[1] == '_'))))
 			f->p++;
 		size_t n = (size_t)(f->p - st);
 		if (n == 4 && !memcmp(st, "True", 4))
@@ -157,6 +163,7 @@ const struct pyv *key_parse_canonical(const char *key, size_t len, struct arena 
 	f->end = key + len;
 	f->a = a;
 	f->sp = 0;
+	f->depth = 0;
 	if (!len || *key != '(')
 		return NULL;
 	struct pyv *v = arena_alloc(a, sizeof *v);

@@ -4,6 +4,7 @@
 #include "logscan.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -304,8 +305,12 @@ static long long parse_clock(const char *p, const char *end)
 	long long t = 0, part = -1;
 	for (; p < end; p++) {
 		if (*p >= '0' && *p <= '9') {
+			if (part >= 1000000000000LL) /* no clock has 13 digits: stop before overflow */
+				return -1;
 			part = (part < 0 ? 0 : part) * 10 + (*p - '0');
 		} else if (*p == ':' && part >= 0) {
+			if (t >= 1000000000000LL)
+				return -1;
 			t = t * 60 + part;
 			part = -1;
 		} else {
@@ -940,6 +945,14 @@ static bool add_distinct(char ***v, size_t *n, const char *str)
 	return true;
 }
 
+/* a + b for counts (a >= 0; b < 0 adds nothing), saturating: a log may print any number. */
+static long long sat_add(long long a, long long b)
+{
+	if (b <= 0)
+		return a;
+	return b > LLONG_MAX - a ? LLONG_MAX : a + b;
+}
+
 void ls_summary_add(struct ls_summary *s, const struct ls_event *ev)
 {
 	s->count[ev->kind]++;
@@ -992,10 +1005,10 @@ void ls_summary_add(struct ls_summary *s, const struct ls_event *ev)
 		op->skipped_unsupported += ev->n > 0 ? (unsigned)ev->n : 0;
 		break;
 	case LS_CACHE_LOAD:
-		s->configs_loaded += ev->n > 0 ? ev->n : 0;
+		s->configs_loaded = sat_add(s->configs_loaded, ev->n);
 		break;
 	case LS_CACHE_SAVE:
-		s->configs_saved += ev->n > 0 ? ev->n : 0;
+		s->configs_saved = sat_add(s->configs_saved, ev->n);
 		break;
 	case LS_PROGRESS: {
 		oi = op_index(s, ev->op);
@@ -1021,7 +1034,7 @@ void ls_summary_add(struct ls_summary *s, const struct ls_event *ev)
 		op->updates++;
 		op->tuning_s = 0;
 		for (size_t i = 0; i < op->n_passes; i++)
-			op->tuning_s += op->passes[i].elapsed_s > 0 ? op->passes[i].elapsed_s : 0;
+			op->tuning_s = sat_add(op->tuning_s, op->passes[i].elapsed_s);
 		s->cur_op = oi + 1;
 		break;
 	}

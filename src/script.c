@@ -3,6 +3,7 @@
 #include "script.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <lauxlib.h>
 #include <lua.h>
 #include <lualib.h>
@@ -28,6 +29,8 @@ struct script {
 	int cands_ref;
 };
 
+static void count_hook(lua_State *L, lua_Debug *ar);
+
 /* --- allocator with a cap (haproxy's hlua_alloc idea) ---------------------------------- */
 static void *capped_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
 {
@@ -42,6 +45,17 @@ static void *capped_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
 	if (nsize > osize && s->mem_used + (nsize - osize) > s->mem_cap) {
 		s->mem_hit = true;
 		return NULL;
+	}
+	/* string.rep, .., table.concat and gsub copy megabytes within one instruction: the
+	 * budget also counts one instruction per 16 bytes allocated, and stops the run here,
+	 * since the count hook may not fire again for a long time */
+	if (nsize > osize && s->L && !s->budget_hit) {
+		s->used += (nsize - osize) / 16;
+		if (s->used > s->budget) {
+			s->budget_hit = true;
+			lua_sethook(s->L, count_hook, LUA_MASKCOUNT, 1); /* see count_hook */
+			return NULL;
+		}
 	}
 	void *p = realloc(ptr, nsize);
 	if (p)
@@ -61,8 +75,12 @@ static void count_hook(lua_State *L, lua_Debug *ar)
 {
 	(void)ar;
 	struct script *s = self(L);
-	s->used += HOOK_EVERY;
+	s->used += s->budget_hit ? 1 : HOOK_EVERY;
 	if (s->used > s->budget) {
+		/* from now on every instruction raises: a pcall in the script catches one error,
+		 * but its caller's next instruction raises again, so the run ends */
+		if (!s->budget_hit)
+			lua_sethook(L, count_hook, LUA_MASKCOUNT, 1);
 		s->budget_hit = true;
 		luaL_error(L, "instruction budget of %llu exceeded", s->budget);
 	}
@@ -72,8 +90,12 @@ static void count_hook(lua_State *L, lua_Debug *ar)
 static int msghandler(lua_State *L)
 {
 	const char *msg = lua_tostring(L, 1);
-	if (!msg)
-		msg = luaL_tolstring(L, 1, NULL);
+	if (!msg) { /* as lua.c: no addresses ("table: 0x...") in messages */
+		if (luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING)
+			msg = lua_tostring(L, -1);
+		else
+			msg = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
+	}
 	luaL_traceback(L, L, msg, 1);
 	return 1;
 }
@@ -98,12 +120,14 @@ static int report(struct script *s, int status, struct diags *d, const char *wha
 		if (c2 && c2[1] == ' ')
 			text = c2 + 2;
 	}
-	if (status == LUA_ERRMEM || s->mem_hit)
-		diags_add(d, SEV_ERROR, "script", s->path, line, line ? 1 : 0,
-			  "script exceeded its memory cap of %zu MiB while %s", s->mem_cap >> 20, what);
-	else if (s->budget_hit)
+	if (strlen(text) > 1024)
+		memcpy(text + 1021, "...", 4); /* error(string.rep('x', 1e6)) */
+	if (s->budget_hit) /* first: an allocation over the budget fails as LUA_ERRMEM */
 		diags_add(d, SEV_ERROR, "script", s->path, line, line ? 1 : 0,
 			  "script exceeded its instruction budget of %llu while %s", s->budget, what);
+	else if (status == LUA_ERRMEM || s->mem_hit)
+		diags_add(d, SEV_ERROR, "script", s->path, line, line ? 1 : 0,
+			  "script exceeded its memory cap of %zu MiB while %s", s->mem_cap >> 20, what);
 	else
 		diags_add(d, SEV_ERROR, "script", s->path, line, line ? 1 : 0, "script error while %s: %s",
 			  what, text);
@@ -148,21 +172,93 @@ static int safe_load(lua_State *L)
 	return 1;
 }
 
+/* C loops the count hook never sees: a pattern such as '.-.-.-.-b' backtracks for hours
+ * inside string.find, and table.move walks any index range. Patterns are not offered (plain
+ * string.find still is) and table.move is capped (README, "Limits"). */
+#define SCRIPT_MOVE_MAX (1 << 24)
+
+static int plain_find(lua_State *L)
+{
+	size_t n;
+	const char *pat = luaL_checklstring(L, 2, &n);
+	bool special = false;
+	for (size_t i = 0; i < n && !special; i++)
+		special = pat[i] && strchr("^$*+?.([%-", pat[i]); /* the whole string: NULs too */
+	if (!lua_toboolean(L, 4) && special)
+		return luaL_error(L, "string patterns are not available in heuristic scripts (they run "
+				  "outside the instruction budget); use string.find(s, p, init, true)");
+	lua_pushvalue(L, lua_upvalueindex(1));
+	lua_insert(L, 1);
+	lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+	return lua_gettop(L);
+}
+
+static int no_pattern(lua_State *L)
+{
+	return luaL_error(L, "string patterns are not available in heuristic scripts (they run "
+			  "outside the instruction budget)");
+}
+
+static int capped_move(lua_State *L)
+{
+	lua_Integer f = luaL_checkinteger(L, 2), e = luaL_checkinteger(L, 3);
+	if (e >= f && (lua_Unsigned)e - (lua_Unsigned)f >= SCRIPT_MOVE_MAX)
+		return luaL_error(L, "table.move of more than %d elements", SCRIPT_MOVE_MAX);
+	lua_pushvalue(L, lua_upvalueindex(1));
+	lua_insert(L, 1);
+	lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+	return lua_gettop(L);
+}
+
+/* setmetatable(t, mt) without __gc: Lua runs finalizers with hooks off (GCTM), so a __gc
+ * that loops would escape the instruction budget and hang the run, even in script_close. */
+static int safe_setmetatable(lua_State *L)
+{
+	if (lua_type(L, 2) == LUA_TTABLE) {
+		lua_pushliteral(L, "__gc");
+		if (lua_rawget(L, 2) != LUA_TNIL)
+			return luaL_error(L, "__gc metamethods are not allowed in heuristic scripts");
+		lua_pop(L, 1);
+	}
+	lua_pushvalue(L, lua_upvalueindex(1));
+	lua_insert(L, 1);
+	lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+	return lua_gettop(L);
+}
+
+/* string.rep(s, n [, sep]): Lua 5.4.4 loops n times in C even when s and sep are empty (no
+ * allocation for the budget to count), so string.rep("", 1 << 40) would never return. */
+static int safe_rep(lua_State *L)
+{
+	size_t l, lsep;
+	luaL_checklstring(L, 1, &l);
+	lua_Integer n = luaL_checkinteger(L, 2);
+	luaL_optlstring(L, 3, "", &lsep);
+	if (n <= 0 || (l == 0 && lsep == 0)) {
+		lua_pushliteral(L, "");
+		return 1;
+	}
+	lua_pushvalue(L, lua_upvalueindex(1));
+	lua_insert(L, 1);
+	lua_call(L, lua_gettop(L) - 1, 1);
+	return 1;
+}
+
 static int safe_print(lua_State *L)
 {
 	int n = lua_gettop(L);
-	struct strbuf sb = STRBUF_INIT;
+	/* a Lua buffer, not a strbuf: __tostring may raise an error halfway (nothing to free) */
+	luaL_Buffer b;
+	luaL_buffinit(L, &b);
 	for (int i = 1; i <= n; i++) {
-		size_t l;
-		const char *t = luaL_tolstring(L, i, &l);
 		if (i > 1)
-			sb_addc(&sb, '\t');
-		sb_add(&sb, t, l);
-		lua_pop(L, 1);
+			luaL_addchar(&b, '\t');
+		luaL_tolstring(L, i, NULL);
+		luaL_addvalue(&b);
 	}
+	luaL_pushresult(&b);
 	/* scripts talk to the user through stderr, prefixed, never stdout */
-	fprintf(stderr, "tunetab: script: %s\n", sb.buf ? sb.buf : "");
-	sb_release(&sb);
+	fprintf(stderr, "tunetab: script: %s\n", lua_tostring(L, -1));
 	return 0;
 }
 
@@ -268,9 +364,28 @@ static int open_sandbox(lua_State *L)
 	lua_setglobal(L, "load");
 	lua_pushcfunction(L, safe_print);
 	lua_setglobal(L, "print");
+	lua_getglobal(L, "setmetatable");
+	lua_pushcclosure(L, safe_setmetatable, 1);
+	lua_setglobal(L, "setmetatable");
 	lua_getglobal(L, LUA_STRLIBNAME);
 	lua_pushnil(L);
 	lua_setfield(L, -2, "dump");
+	lua_getfield(L, -1, "find");
+	lua_pushcclosure(L, plain_find, 1);
+	lua_setfield(L, -2, "find");
+	lua_getfield(L, -1, "rep");
+	lua_pushcclosure(L, safe_rep, 1);
+	lua_setfield(L, -2, "rep");
+	static const char *const patterns[] = { "match", "gmatch", "gsub" };
+	for (size_t i = 0; i < ARRAY_SIZE(patterns); i++) {
+		lua_pushcfunction(L, no_pattern);
+		lua_setfield(L, -2, patterns[i]);
+	}
+	lua_pop(L, 1);
+	lua_getglobal(L, LUA_TABLIBNAME);
+	lua_getfield(L, -1, "move");
+	lua_pushcclosure(L, capped_move, 1);
+	lua_setfield(L, -2, "move");
 	lua_pop(L, 1);
 	luaL_newlib(L, api);
 	lua_pushstring(L, TUNETAB_VERSION);
@@ -288,6 +403,8 @@ int script_open(struct script **out, const char *data_root, const char *path,
 	char *text;
 	size_t len;
 	int err = read_file(path, 4u << 20, &text, &len);
+	if (err == ENOBUFS)
+		return diag_error(d, TT_SCRIPT, "script", path, 0, 0, "heuristic script larger than 4 MiB");
 	if (err)
 		return diag_error(d, TT_SCRIPT, "script", path, 0, 0, "cannot read heuristic script: %s",
 				  strerror(err));
@@ -443,6 +560,30 @@ static int build_context(lua_State *L)
 	return 1;
 }
 
+/* luaL_ref of its argument, run protected: growing the registry can hit the memory cap. */
+static int ref_value(lua_State *L)
+{
+	lua_settop(L, 1);
+	lua_pushinteger(L, luaL_ref(L, LUA_REGISTRYINDEX));
+	return 1;
+}
+
+/* Pops the value on top into the registry as *ref, dropping the reference *ref held. */
+static int script_ref(struct script *s, int *ref, struct diags *d, const char *what)
+{
+	lua_State *L = s->L;
+	lua_pushcfunction(L, ref_value);
+	lua_insert(L, -2);
+	int rc = script_call(s, 1, 1, d, what);
+	if (rc)
+		return rc;
+	if (*ref != LUA_NOREF)
+		luaL_unref(L, LUA_REGISTRYINDEX, *ref);
+	*ref = (int)lua_tointeger(L, -1);
+	lua_pop(L, 1);
+	return TT_OK;
+}
+
 int script_set_context(struct script *s, const struct script_device *dev,
 		       const struct script_deploy *dep, struct diags *d)
 {
@@ -453,9 +594,8 @@ int script_set_context(struct script *s, const struct script_device *dev,
 	int rc = script_call(s, 2, 1, d, "building the context");
 	if (rc)
 		return rc;
-	if (s->ctx_ref != LUA_NOREF)
-		luaL_unref(L, LUA_REGISTRYINDEX, s->ctx_ref);
-	s->ctx_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+	if ((rc = script_ref(s, &s->ctx_ref, d, "building the context")))
+		return rc;
 	s->cached_cands = NULL;
 	return TT_OK;
 }
@@ -505,6 +645,85 @@ static int build_candidates(lua_State *L)
 	return 1;
 }
 
+struct query {
+	int ctx_ref, cands_ref, stage, fallback;
+	long tokens, features, k;
+};
+
+/* rank()'s argument q, built protected: the script may have left no memory for it. */
+static int build_query(lua_State *L)
+{
+	const struct query *q = lua_touserdata(L, 1);
+	lua_createtable(L, 0, 10);
+	lua_rawgeti(L, LUA_REGISTRYINDEX, q->ctx_ref);
+	lua_getfield(L, -1, "device");
+	lua_setfield(L, -3, "device");
+	lua_getfield(L, -1, "deploy");
+	lua_setfield(L, -3, "deploy");
+	lua_pop(L, 1);
+	set_int(L, "stage", q->stage);
+	set_int(L, "tokens", q->tokens);
+	set_int(L, "features", q->features);
+	set_int(L, "k", q->k);
+	set_int(L, "fallback", q->fallback);
+	lua_rawgeti(L, LUA_REGISTRYINDEX, q->cands_ref);
+	lua_setfield(L, -2, "candidates");
+	return 1;
+}
+
+struct ranking {
+	const struct tactic *cands;
+	size_t n, nout;
+	struct script_rank *out;
+	char *seen;
+	lua_Integer bad; /* position of the first entry that is no candidate id; 0 if none */
+	int bad_isnum;
+};
+
+/* Reads rank()'s list (argument 1) into the ranking (argument 2), protected and with raw
+ * reads only: no metamethod of the script runs outside the protected call. */
+static int read_ranking(lua_State *L)
+{
+	struct ranking *r = lua_touserdata(L, 2);
+	lua_Integer len = (lua_Integer)lua_rawlen(L, 1);
+	for (lua_Integer i = 1; i <= len && r->nout < r->n; i++) {
+		lua_rawgeti(L, 1, i);
+		lua_Integer id;
+		double t = -1;
+		int isnum;
+		if (lua_istable(L, -1)) {
+			lua_pushliteral(L, "id");
+			lua_rawget(L, -2);
+			id = lua_tointegerx(L, -1, &isnum);
+			lua_pop(L, 1);
+			lua_pushliteral(L, "time");
+			lua_rawget(L, -2);
+			if (lua_isnumber(L, -1))
+				t = lua_tonumber(L, -1);
+			lua_pop(L, 1);
+		} else {
+			id = lua_tointegerx(L, -1, &isnum);
+		}
+		lua_pop(L, 1);
+		size_t pos = r->n;
+		for (size_t j = 0; isnum && j < r->n; j++)
+			if (r->cands[j].id == id)
+				pos = j;
+		if (!isnum || pos == r->n) {
+			r->bad = i;
+			r->bad_isnum = isnum;
+			return 0;
+		}
+		if (r->seen[pos])
+			continue;
+		r->seen[pos] = 1;
+		r->out[r->nout].id = (int)id;
+		r->out[r->nout].time_us = t;
+		r->nout++;
+	}
+	return 0;
+}
+
 int script_rank(struct script *s, int stage, long tokens, long features, long k,
 		const struct tactic *cands, size_t n, int fallback_id, struct script_rank *out,
 		size_t *nout, struct diags *d)
@@ -516,75 +735,41 @@ int script_rank(struct script *s, int stage, long tokens, long features, long k,
 		lua_pushcfunction(L, build_candidates);
 		lua_pushlightuserdata(L, (void *)cands);
 		lua_pushinteger(L, (lua_Integer)n);
-		if ((rc = script_call(s, 2, 1, d, "building the candidate list")))
+		if ((rc = script_call(s, 2, 1, d, "building the candidate list")) ||
+		    (rc = script_ref(s, &s->cands_ref, d, "building the candidate list")))
 			return rc;
-		if (s->cands_ref != LUA_NOREF)
-			luaL_unref(L, LUA_REGISTRYINDEX, s->cands_ref);
-		s->cands_ref = luaL_ref(L, LUA_REGISTRYINDEX);
 		s->cached_cands = cands;
 	}
-	lua_rawgeti(L, LUA_REGISTRYINDEX, s->rank_ref);
-	lua_createtable(L, 0, 10); /* q */
-	lua_rawgeti(L, LUA_REGISTRYINDEX, s->ctx_ref);
-	lua_getfield(L, -1, "device");
-	lua_setfield(L, -3, "device");
-	lua_getfield(L, -1, "deploy");
-	lua_setfield(L, -3, "deploy");
-	lua_pop(L, 1);
-	set_int(L, "stage", stage);
-	set_int(L, "tokens", tokens);
-	set_int(L, "features", features);
-	set_int(L, "k", k);
-	set_int(L, "fallback", fallback_id);
-	lua_rawgeti(L, LUA_REGISTRYINDEX, s->cands_ref);
-	lua_setfield(L, -2, "candidates");
 	char what[96];
 	snprintf(what, sizeof what, "ranking GEMM%d at %ld tokens", stage, tokens);
+	struct query q = { s->ctx_ref, s->cands_ref, stage, fallback_id, tokens, features, k };
+	lua_rawgeti(L, LUA_REGISTRYINDEX, s->rank_ref);
+	lua_pushcfunction(L, build_query);
+	lua_pushlightuserdata(L, &q);
+	if ((rc = script_call(s, 1, 1, d, what))) {
+		lua_pop(L, 1); /* the rank function */
+		return rc;
+	}
 	if ((rc = script_call(s, 1, 1, d, what)))
 		return rc;
 	if (!lua_istable(L, -1)) {
+		const char *type = luaL_typename(L, -1); /* a static string: still valid after the pop */
 		lua_pop(L, 1);
 		return diag_error(d, TT_SCRIPT, "script", s->path, 0, 0, "rank() must return a list of "
-				  "candidates (ids or {id=, time=}), not %s", luaL_typename(L, -1));
+				  "candidates (ids or {id=, time=}), not %s", type);
 	}
-	lua_Integer len = (lua_Integer)lua_rawlen(L, -1);
-	char *seen = xcalloc(n ? n : 1, 1);
-	for (lua_Integer i = 1; i <= len && *nout < n; i++) {
-		lua_rawgeti(L, -1, i);
-		lua_Integer id;
-		double t = -1;
-		int isnum;
-		if (lua_istable(L, -1)) {
-			lua_getfield(L, -1, "id");
-			id = lua_tointegerx(L, -1, &isnum);
-			lua_pop(L, 1);
-			lua_getfield(L, -1, "time");
-			if (lua_isnumber(L, -1))
-				t = lua_tonumber(L, -1);
-			lua_pop(L, 1);
-		} else {
-			id = lua_tointegerx(L, -1, &isnum);
-		}
-		lua_pop(L, 1);
-		size_t pos = n;
-		for (size_t j = 0; isnum && j < n; j++)
-			if (cands[j].id == id)
-				pos = j;
-		if (!isnum || pos == n) {
-			free(seen);
-			lua_pop(L, 1);
-			return diag_error(d, TT_SCRIPT, "script", s->path, 0, 0, "rank() returned %s at "
-					  "position %lld, which is not a candidate id of GEMM%d",
-					  isnum ? "an unknown id" : "a non-integer", (long long)i, stage);
-		}
-		if (seen[pos])
-			continue;
-		seen[pos] = 1;
-		out[*nout].id = (int)id;
-		out[*nout].time_us = t;
-		(*nout)++;
-	}
-	free(seen);
-	lua_pop(L, 1);
+	struct ranking r = { cands, n, 0, out, xcalloc(n ? n : 1, 1), 0, 0 };
+	lua_pushcfunction(L, read_ranking);
+	lua_insert(L, -2);
+	lua_pushlightuserdata(L, &r);
+	rc = script_call(s, 2, 0, d, what);
+	free(r.seen);
+	*nout = r.nout;
+	if (rc)
+		return rc;
+	if (r.bad)
+		return diag_error(d, TT_SCRIPT, "script", s->path, 0, 0, "rank() returned %s at "
+				  "position %lld, which is not a candidate id of GEMM%d",
+				  r.bad_isnum ? "an unknown id" : "a non-integer", (long long)r.bad, stage);
 	return TT_OK;
 }

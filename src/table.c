@@ -70,6 +70,10 @@ static int read_py(const char *name, const char *text, size_t len, struct table 
 				  bc->value->col, "'best_configs' is a %s, not a dict",
 				  pyv_kind_name(bc->value->kind));
 	const struct pyv *dict = bc->value;
+	if (dict->n > TABLE_MAX_ENTRIES)
+		return diag_error(d, TT_INVALID, "size", name, bc->value->line, bc->value->col,
+				  "'best_configs' has %zu entries, more than the %u tunetab reads",
+				  dict->n, TABLE_MAX_ENTRIES);
 	for (size_t i = 0; i < dict->n; i++) {
 		const struct pyv *k = &dict->items[2 * i], *v = &dict->items[2 * i + 1];
 		struct table_entry e = { 0 };
@@ -243,9 +247,13 @@ void table_write_py(const struct table *t, struct strbuf *out)
 	struct strbuf line = STRBUF_INIT;
 	/* one line when the whole dict fits (black), else one entry per line */
 	sb_adds(&line, "best_configs = {");
+	/* entries with no (runner, tactic) value are left out, as the JSON writer does */
+	size_t written = 0;
 	for (size_t i = 0; i < t->n && line.len <= BLACK_LINE_LENGTH; i++) {
 		const struct table_entry *e = &t->entries[i];
-		if (i)
+		if (!e->tactic)
+			continue;
+		if (written++)
 			sb_adds(&line, ", ");
 		black_str(e->key, e->key_len, &line);
 		sb_addf(&line, ": (%lld, ", e->runner_id);
@@ -260,6 +268,8 @@ void table_write_py(const struct table *t, struct strbuf *out)
 		sb_adds(out, "best_configs = {\n");
 		for (size_t i = 0; i < t->n; i++) {
 			const struct table_entry *e = &t->entries[i];
+			if (!e->tactic)
+				continue;
 			struct pyv items[2] = { { .kind = PV_INT, .i = e->runner_id }, *e->tactic };
 			struct pyv value = { .kind = PV_TUPLE, .items = items, .n = 2 };
 			sb_reset(&line);

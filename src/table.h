@@ -11,6 +11,9 @@
 #include "diag.h"
 #include "pylit.h"
 
+/* Entries one table may hold (README, "Limits"); FlashInfer's own tables hold about 100. */
+#define TABLE_MAX_ENTRIES 100000u
+
 enum table_kind { TABLE_PY, TABLE_JSON };
 
 struct table_entry {

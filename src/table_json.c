@@ -141,6 +141,13 @@ int table_json_read(const char *name, const char *text, size_t len, struct table
 		json_decref(root);
 		return rc;
 	}
+	if (json_object_size(root) > TABLE_MAX_ENTRIES) {
+		int rc = diag_error(d, TT_INVALID, "size", name, 1, 1, "the top level has %zu keys, "
+				    "more than the %u entries tunetab reads", json_object_size(root),
+				    TABLE_MAX_ENTRIES);
+		json_decref(root);
+		return rc;
+	}
 	struct keypos *pos;
 	size_t npos;
 	scan_positions(text, len, &pos, &npos);
@@ -291,9 +298,18 @@ static void newline(struct strbuf *out, int indent, int level)
 		sb_addc(out, ' ');
 }
 
+/* Object keys with their lengths: a key read from a module may hold NUL bytes. */
+struct json_key {
+	const char *s;
+	size_t len;
+	json_t *v;
+};
+
 static int cmp_keys(const void *a, const void *b)
 {
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
+	const struct json_key *x = a, *y = b;
+	int c = memcmp(x->s, y->s, x->len < y->len ? x->len : y->len);
+	return c ? c : (x->len > y->len) - (x->len < y->len);
 }
 
 /* indent < 0: compact (',' ':'); else indent=N with ', '→',' + newline and ': '. */
@@ -306,11 +322,13 @@ static void emit_json(json_t *j, int indent, int level, int sort, struct strbuf 
 			sb_adds(out, "{}");
 			return;
 		}
-		const char **keys = xmalloc(n * sizeof *keys);
+		struct json_key *keys = xmalloc(n * sizeof *keys);
 		size_t i = 0;
-		const char *k;
-		json_t *v;
-		json_object_foreach(j, k, v) keys[i++] = k;
+		for (void *it = json_object_iter(j); it && i < n; it = json_object_iter_next(j, it))
+			keys[i++] = (struct json_key){ json_object_iter_key(it),
+						       json_object_iter_key_len(it),
+						       json_object_iter_value(it) };
+		n = i;
 		if (sort)
 			qsort(keys, n, sizeof *keys, cmp_keys);
 		sb_addc(out, '{');
@@ -318,9 +336,9 @@ static void emit_json(json_t *j, int indent, int level, int sort, struct strbuf 
 			if (i)
 				sb_addc(out, ',');
 			newline(out, indent, level + 1);
-			emit_str(keys[i], strlen(keys[i]), out);
+			emit_str(keys[i].s, keys[i].len, out);
 			sb_adds(out, indent < 0 ? ":" : ": ");
-			emit_json(json_object_get(j, keys[i]), indent, level + 1, sort, out);
+			emit_json(keys[i].v, indent, level + 1, sort, out);
 		}
 		newline(out, indent, level);
 		sb_addc(out, '}');

@@ -158,6 +158,10 @@ int read_file(const char *path, size_t max, char **out, size_t *len)
 		return errno;
 	struct strbuf sb = STRBUF_INIT;
 	struct stat st;
+	if (f != stdin && fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+		fclose(f); /* glibc opens folders for reading; say what it is, not EIO */
+		return EISDIR;
+	}
 	/* a regular file is read into one buffer of its size (large tables) */
 	if (f != stdin && fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
 		if (max && (size_t)st.st_size > max) {

@@ -47,6 +47,8 @@ static void capture_log(cyaml_log_t level, void *ctx, const char *fmt, va_list a
 			}
 		}
 	} else if (!c->first.len && !str_starts(s, "Backtrace")) {
+		if (n > 200)
+			memcpy(s + 197, "...", 4); /* libcyaml quotes whole values: keep it one line */
 		sb_adds(&c->first, s);
 	}
 	free(msg);
@@ -139,8 +141,8 @@ int yamldoc_load(const char *path, const cyaml_schema_value_t *schema, void **ou
 		return diag_error(d, TT_INVALID, "yaml-size", path, 0, 0,
 				  "file larger than %u bytes", YAML_MAX_BYTES);
 	if (err)
-		return diag_error(d, err == ENOENT ? TT_INVALID : TT_INTERNAL, "io", path, 0, 0,
-				  "cannot read file: %s", strerror(err));
+		return diag_error(d, err == ENOENT || err == EISDIR ? TT_INVALID : TT_INTERNAL, "io",
+				  path, 0, 0, "cannot read file: %s", strerror(err));
 	struct log_capture cap = { .first = STRBUF_INIT };
 	cyaml_config_t cfg = {
 		.log_fn = capture_log,
@@ -309,7 +311,8 @@ char *yaml_top_key(const char *path)
 	while (!key && yaml_parser_parse(&p, &ev)) {
 		int stop = ev.type == YAML_STREAM_END_EVENT;
 		if (ev.type == YAML_MAPPING_START_EVENT || ev.type == YAML_SEQUENCE_START_EVENT)
-			depth++;
+			stop = ++depth > 1; /* no key first: not a data file; and libyaml's flow
+					     * nesting is quadratic in depth, never walk it */
 		else if (ev.type == YAML_SCALAR_EVENT && depth == 1)
 			key = xstrdup((const char *)ev.data.scalar.value);
 		else if (ev.type == YAML_SCALAR_EVENT && depth == 0)

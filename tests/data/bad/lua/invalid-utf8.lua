@@ -1,0 +1,1 @@
+ÿşı tunetab.heuristic{}

@@ -1,0 +1,1 @@
+tunetab.heuristic{ name = 'nf', rank = 5 }

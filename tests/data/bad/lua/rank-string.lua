@@ -1,0 +1,1 @@
+tunetab.heuristic{ name = 'rank-string', rank = function(q) return 'fast' end }

@@ -1,0 +1,1 @@
+print(string.dump(function() end))

@@ -1,0 +1,3 @@
+import os
+os.system("touch /tmp/tunetab-pwned")
+best_configs = {}

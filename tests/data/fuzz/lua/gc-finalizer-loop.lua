@@ -1,0 +1,2 @@
+1setmetatable({}, {__gc = function() while true do end end})
+collectgarbage()

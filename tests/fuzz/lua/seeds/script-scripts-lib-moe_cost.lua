@@ -1,0 +1,182 @@
+1-- moe_cost.lua: the cost model behind tunetab's default heuristic: a model of FlashInfer's CUTLASS grouped
+-- MoE GEMM (not a lookup table). For one GEMM stage at one token bucket it predicts the time
+-- of every candidate and ranks them. The model, in order:
+--  * routing: T tokens x top_k picks spread uniformly over the rank's local experts, as
+--    FlashInfer's profiler routes (tactics §1.2): lambda = T * top_k / E tokens per expert;
+--    the token count c of one expert is Poisson(lambda);
+--  * orientation: swap_ab (and every pre-0.5.3 list) puts tokens on N, else on M (§2);
+--  * tiles: each expert needs E[ceil(c / token_tile)] token tiles (lib/waves) times
+--    ceil(features / feature_tile) feature tiles; CTAs run one per SM in waves;
+--  * one CTA: the larger of its tensor-core time (the padded tile's FLOPs at the dtype's
+--    dense rate) and the time to stream its operands into shared memory (the weight slice,
+--    plus the token rows it really has; TMA does not fetch rows past the end); a 2SM pair or a
+--    cluster multicasts the operand the pair shares, halving that stream;
+--  * the whole GEMM is never faster than reading the active experts' weights from HBM once;
+--  * GEMM2's FINALIZE epilogue saves the separate un-permute pass over the output;
+--  * feasibility: dispatchable entries whose tile fits the opt-in shared memory (lib/occupancy);
+--  * ties go to FlashInfer's own default tactic (the fallback), then the lower id.
+
+local roof = tunetab.lib("roofline")
+local waves = tunetab.lib("waves")
+local occ = tunetab.lib("occupancy")
+
+local CTA_OVERHEAD_US = 1.5    -- prologue, pipeline fill and epilogue of one CTA tile
+local LAUNCH_US = 4.0          -- kernel launch and grid scheduling
+local L2_PER_SM_FACTOR = 2.5   -- L2->SM bandwidth per SM relative to an even HBM share
+local SM80_EFFICIENCY = 0.45   -- mma.sync kernels on Hopper/Blackwell tensor cores
+local NO_SMEM_PENALTY = 1.02   -- the direct-store epilogue, slightly slower on full tiles
+local OVERLAP = 0.3            -- share of the shorter of tile time and HBM time that shows
+
+-- Tensor-core efficiency of a tile: narrow tiles issue smaller MMAs. A calibrated device
+-- (tunetab calibrate) gives measured efficiencies per tile shape instead.
+local function mma_efficiency(c, sm, cal, dtype)
+  if cal and cal.tiles and not c.sm80 then
+    for _, t in ipairs(cal.tiles) do
+      if t.m == c.m and t.n == c.n then
+        local e = (dtype == "bf16" or dtype == "fp16") and t.eff_bf16 or t.eff_fp8
+        if e and e > 0 then return e end
+      end
+    end
+  end
+  if c.sm80 then return SM80_EFFICIENCY end
+  local narrow = math.min(c.m, c.n)
+  local e = 0.55 + 0.45 * math.min(1, narrow / 128)
+  -- on SM100 the 2SM MMA (tcgen05, 256 x N across a CTA pair) reads each operand once per
+  -- pair; a 1SM MMA of the same per-CTA tile reaches a little less of the peak
+  if c.mma == "1sm" and (c.sm_version or sm) >= 100 and (c.sm_version or sm) < 120 then
+    e = e * 0.95
+  end
+  return e
+end
+
+-- What a query's candidates share, computed once per query.
+local function query_context(q)
+  local dev, dep = q.device, q.deploy
+  local x = {}
+  x.sms = roof.sms(dev)
+  x.cal = dev.calibration
+  -- measured rates, when the device was calibrated, instead of the datasheet's
+  local flops, bw = roof.flops(dev, dep.dtype), roof.bandwidth(dev)
+  if x.cal then
+    local t = x.cal.dense_tflops or {}
+    local m = (dep.dtype == "bf16" or dep.dtype == "fp16") and t.bf16 or t.fp8
+    if m and m > 0 then flops = m * 1e12 end
+    if x.cal.copy_gbs and x.cal.copy_gbs > 0 then bw = x.cal.copy_gbs * 1e9 end
+  end
+  x.flops_sm = flops / x.sms
+  x.bw = bw
+  x.stream_sm = L2_PER_SM_FACTOR * x.bw / x.sms
+  x.F, x.K, x.E = q.features, q.k, math.max(1, dep.experts)
+  x.abytes, x.wbytes = dep.act_bits / 8, dep.weight_bits / 8
+  x.lambda = q.tokens * dep.top_k / x.E
+  -- the HBM floor: the active experts' weights, read once
+  x.t_hbm = x.E * (1 - math.exp(-x.lambda)) * x.F * x.K * x.wbytes / x.bw * 1e6
+  -- GEMM2 without FINALIZE: a separate pass reads the T x top_k permuted rows and writes T
+  x.t_finalize = (dep.top_k + 1) * q.tokens * dep.hidden * (dep.out_bits / 8) / x.bw * 1e6 + LAUNCH_US
+  x.smem_cap = dev.smem_per_sm or dev.smem_per_block_optin
+  x.sm = dev.sm
+  return x
+end
+
+local function cost_with(x, q, c)
+  local dep = q.deploy
+  local K = x.K
+  -- which tile side runs over tokens, and how many CTAs a cluster lines up along each side
+  -- (cluster = {M, N, K})
+  local tok_tile, feat_tile = c.m, c.n
+  local cl_tok, cl_feat = c.cluster[1] or 1, c.cluster[2] or 1
+  if c.tokens_on_n then
+    tok_tile, feat_tile = c.n, c.m
+    cl_tok, cl_feat = c.cluster[2] or 1, c.cluster[1] or 1
+  end
+  if c.sm80 then cl_tok, cl_feat = 1, 1 end
+
+  local nt = waves.tiles_per_expert(x.lambda, tok_tile) -- expected token tiles per expert
+  local nf = math.ceil(x.F / feat_tile)
+  local ctas = x.E * nt * nf
+  if ctas <= 0 then return LAUNCH_US end
+
+  -- CTAs along the token side share (multicast) the weight slice; CTAs along the feature
+  -- side share the token rows; only as many as exist along that side
+  local tok_peers = math.max(1, math.min(cl_tok, nt))
+  local feat_peers = math.max(1, math.min(cl_feat, nf))
+  -- per CTA: the weight slice and the token rows the tile really has (TMA fetches no rows
+  -- past the end)
+  local rows = math.min(tok_tile, x.lambda / math.max(nt, 1e-9))
+  local bytes = feat_tile * K * x.wbytes / tok_peers + rows * K * x.abytes / feat_peers
+  local t_stream = bytes / x.stream_sm * 1e6
+  local t_mma = 2 * c.m * c.n * K / (x.flops_sm * mma_efficiency(c, x.sm, x.cal, dep.dtype)) * 1e6
+  local t_cta = math.max(t_stream, t_mma) + CTA_OVERHEAD_US
+  if c.epilogue == "no_smem" then t_cta = t_cta * NO_SMEM_PENALTY end
+
+  local slots = x.sms
+  if c.sm80 then
+    -- SM80-style kernels are not persistent: occupancy from shared memory
+    local need = occ.smem_bytes(c, dep.act_bits, dep.weight_bits)
+    local cap = x.smem_cap or need
+    slots = x.sms * math.max(1, math.min(2, math.floor(cap / math.max(need, 1))))
+  end
+  local t = waves.waves(math.ceil(ctas - 1e-9), slots) * t_cta
+
+  -- never faster than the HBM floor; the tiles' own time does not hide completely behind
+  -- that stream (OVERLAP of the shorter one shows)
+  t = math.max(t, x.t_hbm) + OVERLAP * math.min(t, x.t_hbm) + LAUNCH_US
+  if q.stage == 2 and not c.finalize then t = t + x.t_finalize end
+  return t
+end
+
+local function cost_us(q, c)
+  return cost_with(query_context(q), q, c)
+end
+
+local M = {}
+
+M.cost_us = cost_us
+
+-- Ranks q.candidates: feasible ones only, fastest first.
+-- candidate table -> its config key, or false when it cannot run (weak: per candidate list)
+local config_key = setmetatable({}, { __mode = "k" })
+
+function M.rank(q)
+  local dep = q.deploy
+  local x = query_context(q)
+  local seen = {} -- lists repeat a config under other ids (dynamic clusters): cost it once
+  local order, time_of = {}, {}
+  local LOG_BIN = math.log(1.001)
+  for _, c in ipairs(q.candidates) do
+    -- feasibility and the config key do not change between queries: computed once per
+    -- candidate (tunetab hands the same candidate tables to every query of a stage)
+    local key = config_key[c]
+    if key == nil then
+      if c.dispatchable and occ.fits(c, q.device, dep.act_bits, dep.weight_bits) then
+        key = ((((c.m * 4096 + c.n) * 4096 + c.k) * 4 + c.cluster[1]) * 4 + c.cluster[2]) * 64
+          + (c.tokens_on_n and 32 or 0) + (c.finalize and 16 or 0) + (c.sm80 and 8 or 0)
+          + (c.epilogue == "no_smem" and 4 or 0) + (c.mma == "2sm" and 2 or 0) + (c.stages or 0) * 1e15
+      else
+        key = false
+      end
+      config_key[c] = key
+    end
+    if key then
+      local t = seen[key]
+      if not t then
+        t = cost_with(x, q, c)
+        seen[key] = t
+      end
+      time_of[c.id] = t
+      -- one number orders them: times within the same 0.1% bin tie; ties go to the
+      -- fallback, then to the lower id
+      order[#order + 1] = math.floor(math.log(t) / LOG_BIN) * 4e6
+        + (c.id == q.fallback and 0 or 2e6) + c.id
+    end
+  end
+  table.sort(order)
+  local out = {}
+  for i, v in ipairs(order) do
+    local id = math.floor(v % 2e6 + 0.5)
+    out[i] = { id = id, time = time_of[id] }
+  end
+  return out
+end
+
+return M

@@ -1,0 +1,2 @@
+1debug.sethook()
+while true do end

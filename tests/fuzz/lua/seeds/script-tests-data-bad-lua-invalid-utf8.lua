@@ -1,0 +1,1 @@
+1ÿşı tunetab.heuristic{}

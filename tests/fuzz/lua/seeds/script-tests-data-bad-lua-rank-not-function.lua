@@ -1,0 +1,1 @@
+1tunetab.heuristic{ name = 'nf', rank = 5 }

@@ -1,0 +1,1 @@
+1print(string.dump(function() end))

@@ -1,0 +1,1 @@
+1local s = string.rep('x', 1 << 40)

@@ -1,0 +1,1 @@
+1tunetab.heuristic{ name = "bad", rank = function(q) return { 999999 } end }

@@ -1,0 +1,1 @@
+1dofile("/etc/passwd")

@@ -1,0 +1,1 @@
+1local f = load(string.dump(function() return 1 end))

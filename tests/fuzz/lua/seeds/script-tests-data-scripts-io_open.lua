@@ -1,0 +1,1 @@
+1local f = io.open("/etc/passwd")

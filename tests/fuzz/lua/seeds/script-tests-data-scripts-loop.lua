@@ -1,0 +1,3 @@
+1tunetab.heuristic{ name = "loop", rank = function(q)
+  while true do end
+end }

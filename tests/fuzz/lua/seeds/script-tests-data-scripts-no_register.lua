@@ -1,0 +1,2 @@
+1-- registers nothing
+local a = 1

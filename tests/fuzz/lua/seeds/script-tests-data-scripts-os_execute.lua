@@ -1,0 +1,1 @@
+1os.execute("touch /tmp/tunetab-pwned")

@@ -1,0 +1,1 @@
+1local m = require("os")

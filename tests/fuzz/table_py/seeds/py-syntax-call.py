@@ -1,0 +1,2 @@
+import os
+best_configs = dict()

@@ -1,0 +1,1 @@
+best_configs = 5
