@@ -86,15 +86,16 @@ LIB_SRC := src/util.c src/diag.c src/version.c src/datadir.c src/yamlload.c \
            src/device.c src/model.c src/catalog.c src/fischema.c \
            src/arena.c src/pylit.c src/key.c src/table.c src/table_json.c src/validate.c \
            src/dtypeinfo.c src/script.c src/gen.c src/worker.c src/profile.c src/calibration.c \
-           src/logscan.c src/doctor.c
+           src/logscan.c src/doctor.c src/fleet.c src/plan.c src/provenance.c src/merge.c
 CMD_SRC := src/main.c src/cli.c src/cmd_detect.c src/cmd_devices.c src/cmd_models.c \
            src/cmd_catalog.c src/cmd_check_data.c src/cmd_validate.c src/cmd_explain.c src/cmd_convert.c src/cmd_generate.c src/cmd_calibrate.c \
-           src/cmd_scan_log.c src/cmd_doctor.c
+           src/cmd_scan_log.c src/cmd_doctor.c src/cmd_merge.c
 
 ifeq ($(USE_CUDA),1)
 GPU_CU  := src/gpu/gpu_cuda.cu
 GPU_OBJ := $(BUILD)/src/gpu/gpu_cuda.o
-LDLIBS  += -L$(CUDA_HOME)/lib64 -lcudart_static -lcublasLt -lstdc++
+# cuBLASLt is opened on first use (dlopen, src/gpu/gpu_cuda.cu), not linked
+LDLIBS  += -L$(CUDA_HOME)/lib64 -lcudart_static -lstdc++
 else
 GPU_CU  :=
 GPU_OBJ := $(BUILD)/src/gpu/gpu_stub.o

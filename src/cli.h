@@ -30,6 +30,7 @@ int cmd_validate(int argc, char **argv);
 int cmd_explain(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
 int cmd_generate(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
 int cmd_scan_log(int argc, char **argv);

@@ -7,9 +7,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "cli.h"
 #include "dtypeinfo.h"
+#include "fleet.h"
+#include "merge.h"
+#include "plan.h"
+#include "provenance.h"
 #include "gen.h"
 #include "profile.h"
 #include "worker.h"
@@ -22,7 +27,7 @@
 
 struct gen_opts {
 	const char *device, *model, *dtype, *flashinfer, *format, *heuristic, *outdir, *keys;
-	const char *weight_view, *calibration, *devices;
+	const char *weight_view, *calibration, *devices, *shard, *plan;
 	long tp, ep, tp_rank, ep_rank, top_k, max_tokens;
 	char **metas;
 	int nmeta;
@@ -202,6 +207,635 @@ static void on_entry(void *ctx, const struct profile_event *ev)
 		: e->kind == CHOICE_FALLBACK ? "fallback kept" : "predicted");
 }
 
+/* TUNETAB_PROF_TIMING=1: where a profiled run's wall time goes, on stderr (diagnostics). */
+static void timing(const char *what)
+{
+	static int on = -1;
+	static struct timespec t0;
+	if (on < 0) {
+		on = getenv("TUNETAB_PROF_TIMING") != NULL;
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+	}
+	if (!on || !what)
+		return;
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	fprintf(stderr, "tunetab-timing: %.3f s %s\n",
+		(double)(t.tv_sec - t0.tv_sec) + (t.tv_nsec - t0.tv_nsec) * 1e-9, what);
+}
+
+/* What one process keeps across the items of a plan: the data, and the GPU workers (started
+ * once: a CUDA context and cuBLASLt cost about half a second each time). */
+struct session {
+	struct tt_data data;
+	struct dtype_set *dtypes;
+	struct worker workers[MAX_WORKERS];
+	size_t nworkers;
+	struct worker_device wd;        /* the GPU of workers[0] */
+	int gpu_ids[MAX_WORKERS];
+	size_t ngpu_ids;
+	bool all_gpus;
+	const char *gpu_why;            /* the launcher variable that chose gpu_ids[0], or "" */
+};
+
+static int start_workers(struct session *S, const struct gen_opts *o, struct diags *d)
+{
+	if (S->nworkers)
+		return TT_OK;
+	int rc = worker_start(&S->workers[0], S->gpu_ids[0], o->timeout, d);
+	if (rc)
+		return rc;
+	timing("worker process started");
+	S->nworkers = 1;
+	if ((rc = worker_info(&S->workers[0], &S->wd, d))) {
+		if (S->gpu_why && *S->gpu_why)
+			diags_add(d, SEV_NOTE, "gpu", NULL, 0, 0, "GPU %d is this process's local rank (%s): "
+				  "start at most one process per visible GPU, or give --devices", S->gpu_ids[0],
+				  S->gpu_why);
+		return rc;
+	}
+	timing("worker reported its GPU");
+	return start_more_workers(S->workers, &S->nworkers, &S->wd, S->all_gpus, S->gpu_ids,
+				  S->ngpu_ids, o->timeout, o->quiet, d);
+}
+
+static const char *method_name(int m)
+{
+	return m == 1 ? "flashinfer" : m == 2 ? "full" : "tunetab";
+}
+
+/* The provenance of what was written (docs/fleet.md "Provenance file"). */
+static void build_provenance(struct provenance *pv, const struct gen_opts *o, const struct session *S,
+			     const struct gen_plan *plan, const struct gen_deploy *dep,
+			     const char *version, const struct script_device *sdev,
+			     const struct catalog *cat, const struct script *sc,
+			     const struct calibration *cal, const struct shard *sh,
+			     const char *identity, char *const written[2])
+{
+	memset(pv, 0, sizeof *pv);
+	pv->tunetab_version = xstrdup(TUNETAB_VERSION);
+	pv->flashinfer_version = xstrdup(version);
+	pv->device = xstrdup(sdev->name);
+	for (int k = 0; k < 2; k++)
+		if (written[k]) {
+			const char *base = strrchr(written[k], '/');
+			*(k ? &pv->json_file : &pv->py_file) = xstrdup(base ? base + 1 : written[k]);
+		}
+	struct prov_run_builder *b = prov_run_new();
+	prov_run_str(b, "model", dep->model_name);
+	prov_run_str(b, "dtype", dep->dt->name);
+	prov_run_int(b, "tp", dep->tp);
+	prov_run_int(b, "ep", dep->ep);
+	prov_run_int(b, "tp_rank", dep->tp_rank);
+	prov_run_int(b, "ep_rank", dep->ep_rank);
+	prov_run_int(b, "top_k", dep->top_k);
+	prov_run_int(b, "max_tokens", dep->max_tokens);
+	if (o->keys) {
+		const char *kb = strrchr(o->keys, '/');
+		prov_run_str(b, "keys", kb ? kb + 1 : o->keys);
+	} else {
+		prov_run_str(b, "keys", NULL);
+	}
+	prov_run_str(b, "heuristic", script_heuristic_name(sc));
+	prov_run_str(b, "catalog", cat->id);
+	prov_run_str(b, "calibration", cal ? cal->device : NULL);
+	prov_run_str(b, "calibration_measured", cal ? cal->measured : NULL);
+	prov_run_int(b, "sm", sdev->sm);
+	prov_run_bool(b, "profiled", o->profile);
+	if (o->profile) {
+		prov_run_str(b, "method", method_name(o->method));
+		prov_run_int(b, "top", o->top ? o->top : 4);
+		prov_run_int(b, "rounds", o->rounds ? o->rounds : 15);
+		prov_run_str(b, "gpu", S->wd.name);
+		prov_run_int(b, "gpu_sm_count", S->wd.sm_count);
+		prov_run_int(b, "gpu_clock_mhz", (long long)S->wd.clock_mhz);
+		prov_run_int(b, "cuda_driver", S->wd.driver_version);
+		prov_run_int(b, "cuda_runtime", S->wd.runtime_version);
+		prov_run_int(b, "cublaslt", S->wd.blaslt_version);
+	}
+	char id[17];
+	snprintf(id, sizeof id, "%016llx", (unsigned long long)hash_bytes(identity, strlen(identity)));
+	size_t run = prov_add_run(pv, b, id, sh->count > 1 ? sh->index : 0, sh->count > 1 ? sh->count : 1,
+				  sh->count > 1 ? sh->source : NULL);
+	for (size_t i = 0; i < plan->n; i++) {
+		const struct gen_entry *e = &plan->v[i];
+		char tactic[16];
+		snprintf(tactic, sizeof tactic, "%d", e->tactic);
+		struct prov_entry pe = {
+			.key = e->key, .tactic = tactic, .run = run, .fallback_us = e->fallback_us,
+			.time_us = -1, .lo_us = -1, .hi_us = -1,
+		};
+		if (e->kind == CHOICE_MEASURED || e->kind == CHOICE_FALLBACK) {
+			pe.source = e->kind == CHOICE_MEASURED ? PROV_MEASURED : PROV_FALLBACK;
+			pe.time_us = e->chosen_us;
+			pe.lo_us = e->chosen_lo;
+			pe.hi_us = e->chosen_hi;
+			pe.ties = (int *)e->ties;
+			pe.nties = (size_t)e->nties;
+		} else {
+			pe.source = PROV_PREDICTED;
+			pe.time_us = e->time_us;
+		}
+		prov_add_entry(pv, &pe);
+	}
+}
+
+/* One table: every key of the deployment (or of --keys), or a shard of them, chosen,
+ * profiled when asked, checked and written under outdir. */
+static int generate_one(const struct gen_opts *o, struct session *S, const struct shard *sh,
+			const char *outdir)
+{
+	struct tt_data *data = &S->data;
+	struct dtype_set *dtypes = S->dtypes;
+	enum dtype dt;
+	if (dtype_parse(o->dtype, &dt))
+		return cli_usage_error("generate", "unknown dtype '%s'", o->dtype);
+	int rc = TT_OK;
+	struct diags d = DIAGS_INIT;
+	struct device_profile *own_dev = NULL;
+	struct model_profile *own_model = NULL;
+	struct gpu_info *gpus = NULL;
+	struct script *sc = NULL;
+	struct gen_plan plan = { 0 };
+	struct calibration *cal = NULL;
+	struct table t;
+	bool have_table = false;
+	char *written[3] = { NULL, NULL, NULL };
+	char *identity = NULL;
+
+	/* target version */
+	struct fi_version fv;
+	const struct fi_schema *schema;
+	if ((rc = cli_pick_schema(data, o->flashinfer, &fv, &schema, !o->quiet)))
+		goto out;
+	const char *version = o->flashinfer ? o->flashinfer : schema->release;
+
+	/* device; with --profile the GPU worker starts first and the parent never touches CUDA */
+	const struct device_profile *prof = NULL;
+	const struct gpu_info *g = NULL;
+	struct gpu_info wgpu;
+	if (o->profile) {
+		if ((rc = start_workers(S, o, &d)))
+			goto out;
+		const struct worker_device *wd = &S->wd;
+		memset(&wgpu, 0, sizeof wgpu);
+		snprintf(wgpu.name, sizeof wgpu.name, "%s", wd->name);
+		wgpu.cc_major = wd->cc_major;
+		wgpu.cc_minor = wd->cc_minor;
+		wgpu.sm_count = wd->sm_count;
+		wgpu.smem_per_block_optin = (size_t)wd->smem_optin;
+		wgpu.smem_per_sm = (size_t)wd->smem_sm;
+		wgpu.l2_bytes = (size_t)wd->l2;
+		wgpu.total_mem = (size_t)wd->mem;
+		wgpu.clock_khz = (int)(wd->clock_mhz * 1000);
+		if (strcmp(o->device, "auto")) {
+			const struct device_profile *want = device_find(&data->devices, o->device);
+			if (!want || strcmp(want->name, wd->name)) {
+				rc = cli_error(TT_GPU, "--profile measures this machine's GPU %d ('%s'), not '%s': "
+					       "use --device auto", S->gpu_ids[0], wd->name, o->device);
+				goto out;
+			}
+		}
+		g = &wgpu;
+		prof = device_find(&data->devices, g->name);
+		if (prof && strcmp(prof->name, g->name))
+			prof = NULL;
+	} else if (!strcmp(o->device, "auto")) {
+		int n;
+		struct gpu_env env;
+		char err[512];
+		if ((rc = gpu_query(&gpus, &n, &env, err, sizeof err))) {
+			rc = cli_error(rc, "--device auto: %s", err);
+			goto out;
+		}
+		g = &gpus[0]; /* FlashInfer names the file after device 0 (formats §1.1) */
+		prof = device_find(&data->devices, g->name);
+		if (prof && strcmp(prof->name, g->name))
+			prof = NULL;
+	} else if (str_ends(o->device, ".yaml")) {
+		if ((rc = device_load_file(o->device, &own_dev, &d)))
+			goto out;
+		prof = own_dev;
+	} else {
+		prof = device_find(&data->devices, o->device);
+		if (!prof) {
+			const char *near[3];
+			size_t k = device_nearest(&data->devices, o->device, near, 3);
+			rc = cli_error(TT_INVALID, "no profile for '%s'; nearest known: '%s'%s%s%s (or give "
+				       "a profile file, --device my-gpu.yaml)", o->device, k ? near[0] : "",
+				       k > 1 ? ", '" : "", k > 1 ? near[1] : "", k > 1 ? "'" : "");
+			goto out;
+		}
+	}
+	struct script_device sdev;
+	fill_device(&sdev, prof, g);
+	if (o->calibration) {
+		if ((rc = calibration_load(o->calibration, &cal, &d)))
+			goto out;
+		if (strcmp(cal->device, sdev.name))
+			cli_warn("calibration '%s' was measured on '%s', not '%s'", o->calibration, cal->device,
+				 sdev.name);
+		sdev.cal = cal;
+	}
+
+	/* model and deployment */
+	struct gen_deploy dep;
+	struct deploy_args da = { .cmd = "generate", .model = o->model, .weight_view = o->weight_view,
+				  .dt = dt, .tp = o->tp, .ep = o->ep, .tp_rank = o->tp_rank,
+				  .ep_rank = o->ep_rank, .top_k = o->top_k, .max_tokens = o->max_tokens };
+	if ((rc = cli_deploy(data, dtypes, &da, sdev.sm, schema, &dep, &own_model, &d)))
+		goto out;
+	const struct dtype_info *dti = dep.dt;
+
+	const struct catalog *cat = catalog_find(&data->catalogs, &fv, (unsigned)sdev.sm, dt);
+	if (!cat) {
+		rc = cli_error(TT_INVALID, "no tactic catalog for SM%d %s in FlashInfer %s: FlashInfer "
+			       "has no cutlass MoE candidates tunetab knows for it", sdev.sm,
+			       dtype_name(dt), version);
+		goto out;
+	}
+	rc = o->keys ? gen_plan_keys(schema, o->keys, &dep, dtypes, &plan, &d)
+		     : gen_plan_deploy(schema, &dep, &plan, &d);
+	if (rc)
+		goto out;
+
+	/* heuristic */
+	char *hpath = o->heuristic ? xstrdup(o->heuristic)
+				   : xasprintf("%s/scripts/heuristics/default.lua", data->root);
+	struct script_limits lim = { (size_t)o->script_mem_mib << 20,
+				     (unsigned long long)o->script_instructions };
+	rc = script_open(&sc, data->root, hpath, &lim, &d);
+	free(hpath);
+	if (rc)
+		goto out;
+	struct script_deploy sdep = {
+		.model = dep.model_name, .dtype = dti->name, .act_bits = (int)dti->act_bits,
+		.weight_bits = (int)dti->weight_bits, .out_bits = 16, .hidden = dep.hidden,
+		.inter = dep.tp ? dep.inter_total / dep.tp : 0,
+		.experts = dep.ep ? dep.experts_total / dep.ep : 0, .experts_total = dep.experts_total,
+		.top_k = dep.top_k, .tp = dep.tp, .ep = dep.ep,
+		.gated = model_activation_gated(dep.activation),
+		.activation = model_activation_name(dep.activation),
+	};
+	if (o->keys && plan.n) {
+		sdep.inter = plan.v[0].inter;
+		sdep.experts = plan.v[0].experts;
+		sdep.hidden = plan.v[0].stage == 1 ? plan.v[0].k : plan.v[0].features;
+		if (!sdep.experts_total)
+			sdep.experts_total = sdep.experts;
+	}
+	if ((rc = script_set_context(sc, &sdev, &sdep, &d)))
+		goto out;
+	/* a shard keeps its part of the work list: every shard builds the same list, so the
+	 * parts are disjoint and together cover it (docs/fleet.md "Shards") */
+	size_t total_entries = plan.n;
+	if ((rc = gen_choose(sc, cat, &dep, &plan, &d)))
+		goto out;
+	gen_plan_shard(&plan, &dep, (int)o->rounds, (int)o->top, sh->index, sh->count);
+	if (getenv("TUNETAB_DUMP_RANKING")) /* diagnostics: the heuristic's order per entry */
+		for (size_t i = 0; i < plan.n; i++) {
+			fprintf(stderr, "ranking GEMM%d %ld:", plan.v[i].stage, plan.v[i].tokens);
+			for (int k = 0; k < plan.v[i].ntop; k++)
+				fprintf(stderr, " %d", plan.v[i].top[k]);
+			fprintf(stderr, "\n");
+		}
+	/* what decides the table: the journal's identity, and (without the shard) the run id */
+	identity = xasprintf("version=%s device=%s model=%s dtype=%s tp=%ld ep=%ld tp_rank=%ld "
+			     "ep_rank=%ld top_k=%ld max=%u catalog=%s keys=%s top=%ld method=%d rounds=%ld "
+			     "heuristic=%s profile=%d", version, sdev.name, dep.model_name, dti->name, dep.tp,
+			     dep.ep, dep.tp_rank, dep.ep_rank, dep.top_k, dep.max_tokens, cat->id,
+			     o->keys ? o->keys : "-", o->top ? o->top : 4, o->method, o->rounds,
+			     o->heuristic ? o->heuristic : "default", o->profile);
+	for (char *q = identity; *q; q++)
+		if (*q == '\n')
+			*q = ' ';
+	struct profile_stats pst;
+	memset(&pst, 0, sizeof pst);
+	if (o->profile) {
+		if ((rc = mkdir_p(outdir))) {
+			rc = cli_error(TT_INTERNAL, "cannot create '%s': %s", outdir, strerror(rc));
+			goto out;
+		}
+		char *jname = fischema_bundled_name(schema, version, sdev.name);
+		char *journal = xasprintf("%s/%.*s.journal", outdir, (int)strlen(jname) - 3, jname);
+		char *jid = xasprintf("%s shard=%d/%d", identity, sh->index, sh->count);
+		struct progress pg = { .tty = !o->quiet && !o->verbose && isatty(2), .verbose = o->verbose };
+		struct profile_opts po = { .top_k = (int)o->top, .budget_s = o->budget, .method = o->method,
+					   .rounds = (int)o->rounds, .reps = 8, .journal = journal,
+					   .identity = jid, .on_entry = on_entry, .ctx = &pg };
+		timing("plan built and ranked; profiling starts");
+		rc = profile_plan(S->workers, S->nworkers, &plan, &dep, &po, &pst, &d);
+		timing("profiling done");
+		if (pg.tty)
+			fputc('\n', stderr);
+		free(jname);
+		free(journal);
+		free(jid);
+		if (rc)
+			goto out;
+	}
+
+	/* outputs */
+	gen_to_table(&plan, &t);
+	have_table = true;
+	size_t differ = 0, skipped = 0;
+	for (size_t i = 0; i < plan.n; i++) {
+		differ += plan.v[i].tactic != plan.v[i].fallback;
+		skipped += plan.v[i].skipped_first;
+	}
+	/* every output is built and checked before the first is written: no partial output */
+	struct strbuf py_sb = STRBUF_INIT, js_sb = STRBUF_INIT;
+	char *py_name = NULL, *js_name = NULL;
+	char *keys_cause = o->keys ? xasprintf("the keys in %s", o->keys) : NULL;
+	if (strcmp(o->format, "json")) {
+		table_write_py(&t, &py_sb);
+		py_name = fischema_bundled_name(schema, version, sdev.name);
+		rc = check_bytes(data, py_name, &py_sb, version, sdev.name, dt, keys_cause);
+	}
+	if (!rc && strcmp(o->format, "py")) {
+		if (!schema->json_cache.supported) {
+			if (!strcmp(o->format, "json"))
+				rc = cli_error(TT_INVALID, "FlashInfer %s has no JSON autotune cache (0.6.7+)",
+					       version);
+			else if (!o->quiet)
+				cli_warn("FlashInfer %s has no JSON autotune cache; wrote the module only",
+					 version);
+		} else {
+			/* what tunetab knows it stamps; the rest matches any environment ("*") */
+			for (unsigned i = 0; i < schema->json_cache.metadata_count; i++) {
+				const char *f = schema->json_cache.metadata[i];
+				table_set_meta(&t, f, !strcmp(f, "flashinfer_version") ? version
+						      : !strcmp(f, "gpu") ? sdev.name : "*");
+			}
+			for (int i = 0; i < o->nmeta; i++) {
+				char *eq = strchr(o->metas[i], '=');
+				*eq = '\0';
+				table_set_meta(&t, o->metas[i], eq + 1);
+				*eq = '=';
+			}
+			bool gen = false;
+			for (unsigned i = 0; i < schema->json_cache.reserved_count; i++)
+				gen |= !strcmp(schema->json_cache.reserved[i], "_generation");
+			table_write_json(&t, gen, &js_sb);
+			char *dev_part = fischema_bundled_name(schema, version, sdev.name);
+			/* flashinfer_autotune_<DEVICE>.json: JSON caches have no name rule (formats §2.1) */
+			char *stem = strstr(dev_part, schema->bundled.stem);
+			js_name = xasprintf("flashinfer_autotune_%.*s.json",
+					    (int)(strlen(stem) - strlen(schema->bundled.stem) - 3),
+					    stem + strlen(schema->bundled.stem));
+			free(dev_part);
+			rc = check_bytes(data, js_name, &js_sb, version, sdev.name, dt,
+					 keys_cause ? keys_cause : o->nmeta ? "--metadata" : NULL);
+		}
+	}
+	if (!rc && py_name)
+		rc = write_output(outdir, py_name, &py_sb, &written[0]);
+	if (!rc && js_name)
+		rc = write_output(outdir, js_name, &js_sb, &written[1]);
+	if (!rc) {
+		/* last: the sidecar describes the tables just written */
+		struct provenance pv;
+		build_provenance(&pv, o, S, &plan, &dep, version, &sdev, cat, sc, cal, sh, identity, written);
+		struct strbuf pb = STRBUF_INIT;
+		prov_write(&pv, &pb);
+		char *pname = prov_file_name(sdev.name);
+		rc = write_output(outdir, pname, &pb, &written[2]);
+		free(pname);
+		sb_release(&pb);
+		prov_release(&pv);
+	}
+	free(py_name);
+	free(js_name);
+	sb_release(&py_sb);
+	sb_release(&js_sb);
+	free(keys_cause);
+	timing("outputs written");
+	if (!rc && !o->quiet) {
+		fprintf(stderr, "tunetab: %s on %s (SM%d), %s, TP %ld EP %ld, FlashInfer %s, "
+			"heuristic '%s' (%s)\n", dep.model_name, sdev.name, sdev.sm, dti->name, dep.tp,
+			dep.ep, version, script_heuristic_name(sc), cat->id);
+		char scope[200];
+		if (o->keys)
+			snprintf(scope, sizeof scope, "the keys of %s", o->keys);
+		else
+			snprintf(scope, sizeof scope, "2 GEMM stages x token buckets up to %u", dep.max_tokens);
+		if (sh->count > 1) {
+			size_t l = strlen(scope);
+			snprintf(scope + l, sizeof scope - l, "; shard %d/%d of %zu", sh->index, sh->count,
+				 total_entries);
+		}
+		fprintf(stderr, "tunetab: %zu entries (%s); %zu differ from FlashInfer's fallback "
+			"(tactic -1)%s\n", plan.n, scope, differ,
+			skipped ? "; the heuristic's first choice was not dispatchable for some and was skipped" : "");
+		if (o->profile && S->nworkers > 1)
+			fprintf(stderr, "tunetab: %zu GPUs of this model measured from one queue\n", S->nworkers);
+		if (o->profile)
+			fprintf(stderr, "tunetab: profiled in %.1f s with the proxy GEMM (cuBLASLt, not FlashInfer's "
+				"kernels): %zu entries measured, %zu kept the fallback, %zu predicted (the proxy "
+				"cannot express the candidates, or the budget ran out); %zu timings, %zu resumed from "
+				"the journal, %zu candidates failed, %zu not expressible\n", pst.seconds,
+				pst.measured_entries, pst.fallback_kept, pst.predicted_entries, pst.timed,
+				pst.resumed, pst.failed_candidates, pst.unsupported);
+		if (written[0])
+			fprintf(stderr, "tunetab: wrote %s\n  place it in <site-packages>/%s/ and set %s=%s "
+				"(formats §1.1, §1.4)\n", written[0], schema->bundled.package_dir,
+				schema->bundled.env_var, schema->bundled.env_value);
+		if (written[1])
+			fprintf(stderr, "tunetab: wrote %s\n  load it with flashinfer.autotune(cache=\"%s\") "
+				"or AutoTuner.get().load_configs(...) (formats §2.1)\n", written[1],
+				written[1]);
+		if (written[2])
+			fprintf(stderr, "tunetab: wrote %s (what was measured or predicted, for tunetab merge)\n",
+				written[2]);
+	}
+out:
+	for (int k = 0; k < 3; k++)
+		free(written[k]);
+	if (have_table)
+		table_release(&t);
+	free(identity);
+	calibration_free(cal);
+	cli_print_diags(&d);
+	diags_release(&d);
+	gen_plan_release(&plan);
+	script_close(sc);
+	free(gpus);
+	device_free(own_dev);
+	model_free(own_model);
+	return rc;
+}
+
+/* --plan: the items of the plan for this process's GPU, each claimed through a file in the
+ * output tree, generated into its own folder; whoever finishes a device's last item merges
+ * them into the device's folder (docs/fleet.md "Plans"). */
+/* The device's items merged into its folder (tunetab merge's rules, docs/fleet.md). */
+static int merge_into(const struct session *S, const char *devdir, char *const *items, size_t n,
+		      int quiet)
+{
+	struct validate_data vd = { &S->data.devices, &S->data.catalogs, &S->data.schemas };
+	struct merge_opts mo = { .out = devdir, .inputs = items, .ninputs = n,
+				 .tunetab_version = TUNETAB_VERSION };
+	struct merge_result r;
+	struct diags d = DIAGS_INIT;
+	int rc = merge_run(&vd, &mo, &r, &d);
+	if (!quiet || rc)
+		cli_print_diags(&d);
+	diags_release(&d);
+	if (!rc && r.outdir && (rc = mkdir_p(r.outdir)))
+		rc = cli_error(TT_INTERNAL, "cannot create '%s': %s", r.outdir, strerror(rc));
+	for (size_t k = 0; !rc && k < r.noutputs; k++) {
+		int err = write_file_atomic(r.outputs[k].path, r.outputs[k].bytes.buf, r.outputs[k].bytes.len, 0644);
+		if (err)
+			rc = cli_error(TT_INTERNAL, "cannot write '%s': %s", r.outputs[k].path, strerror(err));
+		else if (!quiet)
+			fprintf(stderr, "tunetab: wrote %s\n", r.outputs[k].path);
+	}
+	if (!rc && !quiet)
+		fprintf(stderr, "tunetab: merged %zu items of '%s': %zu entries, %zu conflicts settled\n",
+			n, r.device, r.entries, r.nconflicts);
+	merge_result_release(&r);
+	return rc;
+}
+
+static int generate_plan(const struct gen_opts *o, struct session *S)
+{
+	struct diags d = DIAGS_INIT;
+	struct plan *pl = NULL;
+	int rc = plan_load(o->plan, &S->data.devices, &pl, &d);
+	cli_print_diags(&d);
+	diags_release(&d);
+	if (rc)
+		return rc;
+	struct gen_opts base = *o;
+	base.profile = o->profile || pl->profile;
+	if (!base.flashinfer)
+		base.flashinfer = pl->flashinfer;
+	if (!base.top && pl->top)
+		base.top = pl->top;
+	if (!base.rounds && pl->rounds)
+		base.rounds = pl->rounds;
+	const char *root = o->outdir ? o->outdir : pl->output ? pl->output : ".";
+	/* which device this process is */
+	char devname[256] = "";
+	if (base.profile) {
+		if ((rc = start_workers(S, &base, &d))) {
+			cli_print_diags(&d);
+			diags_release(&d);
+			plan_free(pl);
+			return rc;
+		}
+		snprintf(devname, sizeof devname, "%s", S->wd.name);
+		base.device = "auto";
+	} else if (o->device && strcmp(o->device, "auto")) {
+		const struct device_profile *dp = device_find(&S->data.devices, o->device);
+		if (!dp) {
+			plan_free(pl);
+			return cli_error(TT_INVALID, "no profile for '%s'", o->device);
+		}
+		snprintf(devname, sizeof devname, "%s", dp->name);
+		base.device = devname;
+	} else {
+		struct gpu_info *gpus;
+		int n;
+		struct gpu_env env;
+		char err[512];
+		if ((rc = gpu_query(&gpus, &n, &env, err, sizeof err))) {
+			plan_free(pl);
+			return cli_error(rc, "--plan without --device NAME: %s", err);
+		}
+		snprintf(devname, sizeof devname, "%s", gpus[0].name);
+		free(gpus);
+		base.device = "auto";
+	}
+	bool mine = false;
+	for (unsigned i = 0; i < pl->devices_count; i++)
+		mine |= !strcmp(pl->devices[i], devname);
+	if (!mine) {
+		if (!o->quiet)
+			fprintf(stderr, "tunetab: %s has no items for this process's '%s': nothing to do\n",
+				o->plan, devname);
+		plan_free(pl);
+		return TT_OK;
+	}
+	char *dd = plan_device_dir(devname);
+	char *devdir = xasprintf("%s/%s", root, dd);
+	free(dd);
+	size_t n = pl->deployments_count, done = 0, ran = 0, failed = 0;
+	char **items = xcalloc(n, sizeof *items);
+	for (size_t k = 0; k < n; k++) {
+		char *name = plan_item_name(pl, k);
+		items[k] = xasprintf("%s/items/%s", devdir, name);
+		free(name);
+		char holder[320];
+		int r = plan_claim(items[k], holder, sizeof holder);
+		if (r < 0) {
+			rc = cli_error(TT_INTERNAL, "cannot claim '%s': %s", items[k], strerror(-r));
+			break;
+		}
+		if (r == CLAIM_DONE) {
+			done++;
+			continue;
+		}
+		if (r == CLAIM_HELD) {
+			if (!o->quiet)
+				fprintf(stderr, "tunetab: %s is taken by %s (if that process is gone, delete "
+					"%s/.claim)\n", items[k], holder, items[k]);
+			continue;
+		}
+		const struct plan_deployment *x = &pl->deployments[k];
+		struct gen_opts io = base;
+		io.model = x->model;
+		io.dtype = x->dtype;
+		io.tp = x->tp ? x->tp : 1;
+		io.ep = x->ep ? x->ep : 1;
+		io.max_tokens = x->max_tokens;
+		struct shard whole = { .index = 0, .count = 1 };
+		if (!o->quiet)
+			fprintf(stderr, "tunetab: plan item %s\n", items[k]);
+		int r2 = generate_one(&io, S, &whole, items[k]);
+		ran++;
+		if (r2) {
+			plan_unclaim(items[k]);
+			failed++;
+			if (!rc)
+				rc = r2;
+			continue;
+		}
+		if ((r = plan_finish(items[k])) < 0) {
+			rc = cli_error(TT_INTERNAL, "cannot mark '%s' done: %s", items[k], strerror(-r));
+			break;
+		}
+		done++;
+	}
+	/* count again: an item another process held may have finished meanwhile. Each process
+	 * marks its items done before it counts, so the last one to count sees them all. */
+	done = 0;
+	for (size_t k = 0; k < n; k++)
+		done += plan_is_done(items[k]);
+	if (!rc && done == n) {
+		/* every process that sees the device complete merges: the merge is deterministic and
+		 * written atomically, so two of them write the same bytes */
+		rc = merge_into(S, devdir, items, n, o->quiet);
+	} else if (!rc && !o->quiet) {
+		fprintf(stderr, "tunetab: %zu of %zu items of '%s' done; the process that finishes the "
+			"last one merges them into %s\n", done, n, devname, devdir);
+	}
+	if (!o->quiet && failed)
+		fprintf(stderr, "tunetab: %zu of the %zu items this process ran failed (their claims are "
+			"dropped: a re-run retries them)\n", failed, ran);
+	for (size_t k = 0; k < n; k++)
+		free(items[k]);
+	free(items);
+	free(devdir);
+	plan_free(pl);
+	return rc;
+}
+
+static const char *real_env(const char *name)
+{
+	return getenv(name);
+}
+
 int cmd_generate(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -219,9 +853,10 @@ int cmd_generate(int argc, char **argv)
 		{ "timeout", required_argument, NULL, 'W' },    { "rounds", required_argument, NULL, 'U' },
 		{ "verbose", no_argument, NULL, 'v' },          { "calibration", required_argument, NULL, 'C' },
 		{ "method", required_argument, NULL, 'X' },     { "devices", required_argument, NULL, 'G' },
+		{ "shard", required_argument, NULL, 'Z' },      { "plan", required_argument, NULL, 'L' },
 		{ 0 },
 	};
-	struct gen_opts o = { .tp = 1, .ep = 1, .format = "both", .outdir = ".", .timeout = 30,
+	struct gen_opts o = { .tp = 1, .ep = 1, .format = "both", .outdir = NULL, .timeout = 30,
 			      .script_mem_mib = 64, .script_instructions = 100000000LL };
 	o.metas = xcalloc((size_t)argc + 1, sizeof *o.metas);
 	int c, rc = TT_OK;
@@ -269,6 +904,8 @@ int cmd_generate(int argc, char **argv)
 		case 'P': o.profile = 1; break;
 		case 'C': o.calibration = optarg; break;
 		case 'G': o.devices = optarg; break;
+		case 'Z': o.shard = optarg; break;
+		case 'L': o.plan = optarg; break;
 		case 'O':
 			if (!strcmp(optarg, "all")) {
 				o.top = -1;
@@ -309,7 +946,12 @@ int cmd_generate(int argc, char **argv)
 		free(o.metas);
 		return cli_usage_error("generate", "--format must be py, json or both");
 	}
-	if (!o.device || !o.dtype || (!o.model && !o.keys)) {
+	if (o.plan && (o.model || o.keys || o.dtype || o.shard)) {
+		free(o.metas);
+		return cli_usage_error("generate", "--plan gives the deployments: no --model, --keys, "
+				       "--dtype or --shard with it");
+	}
+	if (!o.plan && (!o.device || !o.dtype || (!o.model && !o.keys))) {
 		free(o.metas);
 		return cli_usage_error("generate", "--device, --dtype and --model (or --keys) are required");
 	}
@@ -318,14 +960,15 @@ int cmd_generate(int argc, char **argv)
 		return cli_usage_error("generate", "ranks must be below --tp/--ep");
 	}
 	enum dtype dt;
-	if (dtype_parse(o.dtype, &dt)) {
+	if (o.dtype && dtype_parse(o.dtype, &dt)) {
 		free(o.metas);
 		return cli_usage_error("generate", "unknown dtype '%s'", o.dtype);
 	}
-	int gpu_ids[MAX_WORKERS];
-	size_t ngpu_ids = 0;
-	bool all_gpus = o.devices && !strcmp(o.devices, "all");
-	if (o.devices && !all_gpus && parse_gpu_list(o.devices, gpu_ids, &ngpu_ids)) {
+	timing(NULL); /* the clock starts */
+	struct session S;
+	memset(&S, 0, sizeof S);
+	S.all_gpus = o.devices && !strcmp(o.devices, "all");
+	if (o.devices && !S.all_gpus && parse_gpu_list(o.devices, S.gpu_ids, &S.ngpu_ids)) {
 		free(o.metas);
 		return cli_usage_error("generate", "--devices wants 'all' or GPU indices like 0,1,3 "
 				       "(at most %d), not '%s'", MAX_WORKERS, o.devices);
@@ -334,310 +977,62 @@ int cmd_generate(int argc, char **argv)
 		free(o.metas);
 		return cli_usage_error("generate", "--devices only applies with --profile");
 	}
-	if (!ngpu_ids)
-		gpu_ids[ngpu_ids++] = 0;
-
-	struct tt_data data;
-	if ((rc = cli_load_data(&data, DATA_ALL))) {
+	/* the shard: --shard, else (profiling only) the launcher's rank and count */
+	struct shard sh;
+	char err[512];
+	if (o.shard) {
+		if (fleet_parse_shard(o.shard, &sh, err, sizeof err)) {
+			free(o.metas);
+			return cli_usage_error("generate", "%s", err);
+		}
+	} else if (o.profile && !o.plan) {
+		if (fleet_shard_from_env(real_env, &sh, err, sizeof err)) {
+			free(o.metas);
+			return cli_error(TT_USAGE, "%s", err);
+		}
+	} else {
+		memset(&sh, 0, sizeof sh);
+		sh.count = 1;
+	}
+	/* the GPU: --devices, else the one the launcher gave this process */
+	const char *gpu_why = "";
+	if (!S.ngpu_ids) {
+		S.gpu_ids[S.ngpu_ids++] = o.profile && !S.all_gpus ? fleet_local_gpu(real_env, &gpu_why) : 0;
+		if (S.all_gpus)
+			gpu_why = "";
+	}
+	if (!o.quiet && sh.count > 1)
+		fprintf(stderr, "tunetab: shard %d/%d (%s)\n", sh.index, sh.count, sh.source);
+	S.gpu_why = gpu_why;
+	if (!o.quiet && *gpu_why)
+		fprintf(stderr, "tunetab: GPU %d (%s)\n", S.gpu_ids[0], gpu_why);
+	timing("options parsed");
+	if ((rc = cli_load_data(&S.data, DATA_ALL))) {
 		free(o.metas);
 		return rc;
 	}
 	struct diags d = DIAGS_INIT;
-	struct dtype_set *dtypes = NULL;
-	struct device_profile *own_dev = NULL;
-	struct model_profile *own_model = NULL;
-	struct gpu_info *gpus = NULL;
-	struct script *sc = NULL;
-	struct gen_plan plan = { 0 };
-	struct worker workers[MAX_WORKERS];
-	size_t nworkers = 0;
-	struct calibration *cal = NULL;
-	char *dpath = xasprintf("%s/configs/dtypes.yaml", data.root);
-	rc = dtypes_load(dpath, &dtypes, &d);
+	char *dpath = xasprintf("%s/configs/dtypes.yaml", S.data.root);
+	rc = dtypes_load(dpath, &S.dtypes, &d);
 	free(dpath);
-	if (rc)
-		goto out;
-
-	/* target version */
-	struct fi_version fv;
-	const struct fi_schema *schema;
-	if ((rc = cli_pick_schema(&data, o.flashinfer, &fv, &schema, !o.quiet)))
-		goto out;
-	const char *version = o.flashinfer ? o.flashinfer : schema->release;
-
-	/* device; with --profile the GPU worker starts first and the parent never touches CUDA */
-	const struct device_profile *prof = NULL;
-	const struct gpu_info *g = NULL;
-	struct gpu_info wgpu;
-	if (o.profile) {
-		struct worker_device wd;
-		if ((rc = worker_start(&workers[0], gpu_ids[0], o.timeout, &d)))
-			goto out;
-		nworkers = 1;
-		if ((rc = worker_info(&workers[0], &wd, &d)))
-			goto out;
-		if ((rc = start_more_workers(workers, &nworkers, &wd, all_gpus, gpu_ids, ngpu_ids,
-					     o.timeout, o.quiet, &d)))
-			goto out;
-		memset(&wgpu, 0, sizeof wgpu);
-		snprintf(wgpu.name, sizeof wgpu.name, "%s", wd.name);
-		wgpu.cc_major = wd.cc_major;
-		wgpu.cc_minor = wd.cc_minor;
-		wgpu.sm_count = wd.sm_count;
-		wgpu.smem_per_block_optin = (size_t)wd.smem_optin;
-		wgpu.smem_per_sm = (size_t)wd.smem_sm;
-		wgpu.l2_bytes = (size_t)wd.l2;
-		wgpu.total_mem = (size_t)wd.mem;
-		wgpu.clock_khz = (int)(wd.clock_mhz * 1000);
-		if (strcmp(o.device, "auto")) {
-			const struct device_profile *want = device_find(&data.devices, o.device);
-			if (!want || strcmp(want->name, wd.name)) {
-				rc = cli_error(TT_GPU, "--profile measures this machine's GPU %d ('%s'), not '%s': "
-					       "use --device auto", gpu_ids[0], wd.name, o.device);
-				goto out;
-			}
-		}
-		g = &wgpu;
-		prof = device_find(&data.devices, g->name);
-		if (prof && strcmp(prof->name, g->name))
-			prof = NULL;
-	} else if (!strcmp(o.device, "auto")) {
-		int n;
-		struct gpu_env env;
-		char err[512];
-		if ((rc = gpu_query(&gpus, &n, &env, err, sizeof err))) {
-			rc = cli_error(rc, "--device auto: %s", err);
-			goto out;
-		}
-		g = &gpus[0]; /* FlashInfer names the file after device 0 (formats §1.1) */
-		prof = device_find(&data.devices, g->name);
-		if (prof && strcmp(prof->name, g->name))
-			prof = NULL;
-	} else if (str_ends(o.device, ".yaml")) {
-		if ((rc = device_load_file(o.device, &own_dev, &d)))
-			goto out;
-		prof = own_dev;
-	} else {
-		prof = device_find(&data.devices, o.device);
-		if (!prof) {
-			const char *near[3];
-			size_t k = device_nearest(&data.devices, o.device, near, 3);
-			rc = cli_error(TT_INVALID, "no profile for '%s'; nearest known: '%s'%s%s%s (or give "
-				       "a profile file, --device my-gpu.yaml)", o.device, k ? near[0] : "",
-				       k > 1 ? ", '" : "", k > 1 ? near[1] : "", k > 1 ? "'" : "");
-			goto out;
-		}
-	}
-	struct script_device sdev;
-	fill_device(&sdev, prof, g);
-	if (o.calibration) {
-		if ((rc = calibration_load(o.calibration, &cal, &d)))
-			goto out;
-		if (strcmp(cal->device, sdev.name))
-			cli_warn("calibration '%s' was measured on '%s', not '%s'", o.calibration, cal->device,
-				 sdev.name);
-		sdev.cal = cal;
-	}
-
-	/* model and deployment */
-	struct gen_deploy dep;
-	struct deploy_args da = { .cmd = "generate", .model = o.model, .weight_view = o.weight_view,
-				  .dt = dt, .tp = o.tp, .ep = o.ep, .tp_rank = o.tp_rank,
-				  .ep_rank = o.ep_rank, .top_k = o.top_k, .max_tokens = o.max_tokens };
-	if ((rc = cli_deploy(&data, dtypes, &da, sdev.sm, schema, &dep, &own_model, &d)))
-		goto out;
-	const struct dtype_info *dti = dep.dt;
-
-	const struct catalog *cat = catalog_find(&data.catalogs, &fv, (unsigned)sdev.sm, dt);
-	if (!cat) {
-		rc = cli_error(TT_INVALID, "no tactic catalog for SM%d %s in FlashInfer %s: FlashInfer "
-			       "has no cutlass MoE candidates tunetab knows for it", sdev.sm,
-			       dtype_name(dt), version);
-		goto out;
-	}
-	rc = o.keys ? gen_plan_keys(schema, o.keys, &dep, dtypes, &plan, &d)
-		    : gen_plan_deploy(schema, &dep, &plan, &d);
-	if (rc)
-		goto out;
-
-	/* heuristic */
-	char *hpath = o.heuristic ? xstrdup(o.heuristic)
-				  : xasprintf("%s/scripts/heuristics/default.lua", data.root);
-	struct script_limits lim = { (size_t)o.script_mem_mib << 20,
-				     (unsigned long long)o.script_instructions };
-	rc = script_open(&sc, data.root, hpath, &lim, &d);
-	free(hpath);
-	if (rc)
-		goto out;
-	struct script_deploy sdep = {
-		.model = dep.model_name, .dtype = dti->name, .act_bits = (int)dti->act_bits,
-		.weight_bits = (int)dti->weight_bits, .out_bits = 16, .hidden = dep.hidden,
-		.inter = dep.tp ? dep.inter_total / dep.tp : 0,
-		.experts = dep.ep ? dep.experts_total / dep.ep : 0, .experts_total = dep.experts_total,
-		.top_k = dep.top_k, .tp = dep.tp, .ep = dep.ep,
-		.gated = model_activation_gated(dep.activation),
-		.activation = model_activation_name(dep.activation),
-	};
-	if (o.keys && plan.n) {
-		sdep.inter = plan.v[0].inter;
-		sdep.experts = plan.v[0].experts;
-		sdep.hidden = plan.v[0].stage == 1 ? plan.v[0].k : plan.v[0].features;
-		if (!sdep.experts_total)
-			sdep.experts_total = sdep.experts;
-	}
-	if ((rc = script_set_context(sc, &sdev, &sdep, &d)))
-		goto out;
-	if ((rc = gen_choose(sc, cat, &dep, &plan, &d)))
-		goto out;
-	if (getenv("TUNETAB_DUMP_RANKING")) /* diagnostics: the heuristic's order per entry */
-		for (size_t i = 0; i < plan.n; i++) {
-			fprintf(stderr, "ranking GEMM%d %ld:", plan.v[i].stage, plan.v[i].tokens);
-			for (int k = 0; k < plan.v[i].ntop; k++)
-				fprintf(stderr, " %d", plan.v[i].top[k]);
-			fprintf(stderr, "\n");
-		}
-	struct profile_stats pst;
-	memset(&pst, 0, sizeof pst);
-	if (o.profile) {
-		if ((rc = mkdir_p(o.outdir))) {
-			rc = cli_error(TT_INTERNAL, "cannot create '%s': %s", o.outdir, strerror(rc));
-			goto out;
-		}
-		char *jname = fischema_bundled_name(schema, version, sdev.name);
-		char *journal = xasprintf("%s/%.*s.journal", o.outdir, (int)strlen(jname) - 3, jname);
-		char *identity = xasprintf("version=%s device=%s model=%s dtype=%s tp=%ld ep=%ld max=%u "
-					   "catalog=%s keys=%s top=%ld method=%d rounds=%ld", version, sdev.name,
-					   dep.model_name, dti->name, dep.tp, dep.ep, dep.max_tokens, cat->id,
-					   o.keys ? o.keys : "-", o.top ? o.top : 4, o.method, o.rounds);
-		for (char *q = identity; *q; q++)
-			if (*q == '\n')
-				*q = ' ';
-		struct progress pg = { .tty = !o.quiet && !o.verbose && isatty(2), .verbose = o.verbose };
-		struct profile_opts po = { .top_k = (int)o.top, .budget_s = o.budget, .method = o.method,
-					   .rounds = (int)o.rounds, .reps = 8, .journal = journal,
-					   .identity = identity, .on_entry = on_entry, .ctx = &pg };
-		rc = profile_plan(workers, nworkers, &plan, &dep, &po, &pst, &d);
-		if (pg.tty)
-			fputc('\n', stderr);
-		free(jname);
-		free(journal);
-		free(identity);
-		if (rc)
-			goto out;
-	}
-
-	/* outputs */
-	struct table t;
-	gen_to_table(&plan, &t);
-	size_t differ = 0, skipped = 0;
-	for (size_t i = 0; i < plan.n; i++) {
-		differ += plan.v[i].tactic != plan.v[i].fallback;
-		skipped += plan.v[i].skipped_first;
-	}
-	char *written[2] = { NULL, NULL };
-	/* every output is built and checked before the first is written: no partial output */
-	struct strbuf py_sb = STRBUF_INIT;
-	char *py_name = NULL;
-	char *keys_cause = o.keys ? xasprintf("the keys in %s", o.keys) : NULL;
-	if (strcmp(o.format, "json")) {
-		table_write_py(&t, &py_sb);
-		py_name = fischema_bundled_name(schema, version, sdev.name);
-		rc = check_bytes(&data, py_name, &py_sb, version, sdev.name, dt, keys_cause);
-	}
-	if (!rc && strcmp(o.format, "py")) {
-		if (!schema->json_cache.supported) {
-			if (!strcmp(o.format, "json"))
-				rc = cli_error(TT_INVALID, "FlashInfer %s has no JSON autotune cache (0.6.7+)",
-					       version);
-			else if (!o.quiet)
-				cli_warn("FlashInfer %s has no JSON autotune cache; wrote the module only",
-					 version);
+	if (!rc) {
+		if (o.plan) {
+			rc = generate_plan(&o, &S);
 		} else {
-			/* what tunetab knows it stamps; the rest matches any environment ("*") */
-			for (unsigned i = 0; i < schema->json_cache.metadata_count; i++) {
-				const char *f = schema->json_cache.metadata[i];
-				table_set_meta(&t, f, !strcmp(f, "flashinfer_version") ? version
-						      : !strcmp(f, "gpu") ? sdev.name : "*");
-			}
-			for (int i = 0; i < o.nmeta; i++) {
-				char *eq = strchr(o.metas[i], '=');
-				*eq = '\0';
-				table_set_meta(&t, o.metas[i], eq + 1);
-				*eq = '=';
-			}
-			bool gen = false;
-			for (unsigned i = 0; i < schema->json_cache.reserved_count; i++)
-				gen |= !strcmp(schema->json_cache.reserved[i], "_generation");
-			struct strbuf sb = STRBUF_INIT;
-			table_write_json(&t, gen, &sb);
-			char *dev_part = fischema_bundled_name(schema, version, sdev.name);
-			/* flashinfer_autotune_<DEVICE>.json: JSON caches have no name rule (formats §2.1) */
-			char *stem = strstr(dev_part, schema->bundled.stem);
-			char *name = xasprintf("flashinfer_autotune_%.*s.json",
-					       (int)(strlen(stem) - strlen(schema->bundled.stem) - 3),
-					       stem + strlen(schema->bundled.stem));
-			rc = check_bytes(&data, name, &sb, version, sdev.name, dt,
-					 keys_cause ? keys_cause : o.nmeta ? "--metadata" : NULL);
-			if (!rc && py_name)
-				rc = write_output(o.outdir, py_name, &py_sb, &written[0]);
-			if (!rc)
-				rc = write_output(o.outdir, name, &sb, &written[1]);
-			free(name);
-			free(dev_part);
-			sb_release(&sb);
+			const char *base = o.outdir ? o.outdir : ".";
+			char *outdir = sh.count > 1 ? xasprintf("%s/shard-%d-of-%d", base, sh.index, sh.count)
+						    : xstrdup(base);
+			rc = generate_one(&o, &S, &sh, outdir);
+			free(outdir);
 		}
 	}
-	if (!rc && py_name && !written[0])
-		rc = write_output(o.outdir, py_name, &py_sb, &written[0]);
-	free(py_name);
-	sb_release(&py_sb);
-	free(keys_cause);
-	if (!rc && !o.quiet) {
-		fprintf(stderr, "tunetab: %s on %s (SM%d), %s, TP %ld EP %ld, FlashInfer %s, "
-			"heuristic '%s' (%s)\n", dep.model_name, sdev.name, sdev.sm, dti->name, dep.tp,
-			dep.ep, version, script_heuristic_name(sc), cat->id);
-		char scope[160];
-		if (o.keys)
-			snprintf(scope, sizeof scope, "the keys of %s", o.keys);
-		else
-			snprintf(scope, sizeof scope, "2 GEMM stages x token buckets up to %u", dep.max_tokens);
-		fprintf(stderr, "tunetab: %zu entries (%s); %zu differ from FlashInfer's fallback "
-			"(tactic -1)%s\n", plan.n, scope, differ,
-			skipped ? "; the heuristic's first choice was not dispatchable for some and was skipped" : "");
-		if (o.profile && nworkers > 1)
-			fprintf(stderr, "tunetab: %zu GPUs of this model measured from one queue\n", nworkers);
-		if (o.profile)
-			fprintf(stderr, "tunetab: profiled in %.1f s with the proxy GEMM (cuBLASLt, not FlashInfer's "
-				"kernels): %zu entries measured, %zu kept the fallback, %zu predicted (the proxy "
-				"cannot express the candidates, or the budget ran out); %zu timings, %zu resumed from "
-				"the journal, %zu candidates failed, %zu not expressible\n", pst.seconds,
-				pst.measured_entries, pst.fallback_kept, pst.predicted_entries, pst.timed,
-				pst.resumed, pst.failed_candidates, pst.unsupported);
-		if (written[0])
-			fprintf(stderr, "tunetab: wrote %s\n  place it in <site-packages>/%s/ and set %s=%s "
-				"(formats §1.1, §1.4)\n", written[0], schema->bundled.package_dir,
-				schema->bundled.env_var, schema->bundled.env_value);
-		if (written[1])
-			fprintf(stderr, "tunetab: wrote %s\n  load it with flashinfer.autotune(cache=\"%s\") "
-				"or AutoTuner.get().load_configs(...) (formats §2.1)\n", written[1],
-				written[1]);
-	}
-	free(written[0]);
-	free(written[1]);
-	table_release(&t);
-out:
-	for (size_t k = 0; k < nworkers; k++)
-		worker_stop(&workers[k]);
-	calibration_free(cal);
+	timing("done; stopping the workers");
+	for (size_t k = 0; k < S.nworkers; k++)
+		worker_detach(&S.workers[k]);
 	cli_print_diags(&d);
 	diags_release(&d);
-	gen_plan_release(&plan);
-	script_close(sc);
-	free(gpus);
-	device_free(own_dev);
-	model_free(own_model);
-	dtypes_free(dtypes);
-	cli_release_data(&data);
+	dtypes_free(S.dtypes);
+	cli_release_data(&S.data);
 	free(o.metas);
 	return rc;
 }

@@ -1,12 +1,17 @@
 /* cmd_validate.c: `tunetab validate`: check tables against the rules of a FlashInfer version,
  * as text, JSON lines, GitHub annotations or JUnit XML. */
 #include <getopt.h>
+#include <dirent.h>
+#include <errno.h>
 #include <jansson.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "catalog.h"
 #include "cli.h"
+#include "provenance.h"
 #include "table.h"
 #include "util.h"
 #include "validate.h"
@@ -151,6 +156,102 @@ static void print_junit(struct junit_case *cs, size_t n)
 	sb_release(&sb);
 }
 
+struct paths {
+	char **v;
+	size_t n, cap;
+};
+
+static void paths_add(struct paths *p, const char *s)
+{
+	if (p->n == p->cap) {
+		p->cap = p->cap ? 2 * p->cap : 16;
+		p->v = xrealloc(p->v, p->cap * sizeof *p->v);
+	}
+	p->v[p->n++] = xstrdup(s);
+}
+
+static void paths_release(struct paths *p)
+{
+	for (size_t i = 0; i < p->n; i++)
+		free(p->v[i]);
+	free(p->v);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Every table under dir: *.py and *.json (tunetab's provenance files among them), not hidden;
+ * journals and everything else are skipped. Symbolic links are not followed into folders. */
+static int collect_tables(const char *dir, struct paths *out, int depth)
+{
+	if (depth > 32)
+		return ELOOP;
+	DIR *dh = opendir(dir);
+	if (!dh)
+		return errno;
+	struct dirent *de;
+	int err = 0;
+	while (!err && (de = readdir(dh))) {
+		if (de->d_name[0] == '.')
+			continue;
+		char *path = xasprintf("%s/%s", dir, de->d_name);
+		struct stat sb;
+		if (lstat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
+			err = collect_tables(path, out, depth + 1);
+		else if (str_ends(de->d_name, ".py") || str_ends(de->d_name, ".json"))
+			paths_add(out, path);
+		free(path);
+	}
+	closedir(dh);
+	return err;
+}
+
+/* The FlashInfer version the tunetab provenance file beside path gives it (a generate or
+ * merge output names its tables, docs/fleet.md), or NULL; *dtype the dtype of its runs when
+ * they all have one (else -1). */
+static char *sidecar_version(const char *path, int *dtype)
+{
+	*dtype = -1;
+	const char *slash = strrchr(path, '/');
+	char *dir = slash ? xstrndup(path, (size_t)(slash - path)) : xstrdup(".");
+	const char *base = slash ? slash + 1 : path;
+	char *found = NULL;
+	DIR *dh = opendir(dir);
+	struct dirent *de;
+	while (dh && !found && (de = readdir(dh))) {
+		if (!str_starts(de->d_name, "tunetab_provenance_") || !str_ends(de->d_name, ".json"))
+			continue;
+		char *pp = xasprintf("%s/%s", dir, de->d_name);
+		struct provenance pv;
+		struct diags d = DIAGS_INIT;
+		if (prov_read(pp, &pv, &d) == TT_OK) {
+			if (pv.flashinfer_version && ((pv.py_file && !strcmp(pv.py_file, base)) ||
+						      (pv.json_file && !strcmp(pv.json_file, base)))) {
+				found = xstrdup(pv.flashinfer_version);
+				for (size_t k = 0; k < pv.nruns; k++) {
+					json_t *run = json_loads(pv.runs[k].json, 0, NULL);
+					const char *ds = json_string_value(json_object_get(run, "dtype"));
+					enum dtype dt;
+					int one = ds && !dtype_parse(ds, &dt) ? (int)dt : -2;
+					*dtype = k == 0 || *dtype == one ? one : -2;
+					json_decref(run);
+				}
+				if (*dtype < 0)
+					*dtype = -1;
+			}
+			prov_release(&pv);
+		}
+		diags_release(&d);
+		free(pp);
+	}
+	if (dh)
+		closedir(dh);
+	free(dir);
+	return found;
+}
+
 int cmd_validate(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -195,13 +296,35 @@ int cmd_validate(int argc, char **argv)
 	}
 	if (optind >= argc)
 		return cli_usage_error("validate", "no file given");
+	/* a folder stands for every table under it (a fleet tree, docs/fleet.md) */
+	struct paths files = { 0 };
+	for (int i = optind; i < argc; i++) {
+		struct stat sb;
+		if (stat(argv[i], &sb) == 0 && S_ISDIR(sb.st_mode)) {
+			size_t before = files.n;
+			int err = collect_tables(argv[i], &files, 0);
+			if (err) {
+				paths_release(&files);
+				return cli_error(TT_INTERNAL, "%s: %s", argv[i], strerror(err));
+			}
+			if (files.n == before) {
+				paths_release(&files);
+				return cli_error(TT_INVALID, "%s: no tables (.py or .json) under this folder", argv[i]);
+			}
+			qsort(files.v + before, files.n - before, sizeof *files.v, cmp_str);
+		} else {
+			paths_add(&files, argv[i]);
+		}
+	}
 	struct tt_data data;
 	int rc = cli_load_data(&data, DATA_DEVICES | DATA_CATALOGS | DATA_SCHEMAS);
-	if (rc)
+	if (rc) {
+		paths_release(&files);
 		return rc;
+	}
 	struct validate_data vd = { &data.devices, &data.catalogs, &data.schemas };
 	int worst = TT_OK;
-	size_t nfiles = (size_t)(argc - optind);
+	size_t nfiles = files.n;
 	/* --flashinfer all: every known version range, by its release */
 	bool all = vo.flashinfer && !strcmp(vo.flashinfer, "all");
 	size_t nver = all ? data.schemas.n : 1;
@@ -211,12 +334,26 @@ int cmd_validate(int argc, char **argv)
 		if (all)
 			vo.flashinfer = data.schemas.v[ver]->release;
 		for (size_t f = 0; f < nfiles; f++) {
-			const char *path = argv[optind + (int)f];
+			const char *path = files.v[f];
 			struct table t;
 			struct diags d = DIAGS_INIT;
 			struct validate_result r = { 0 };
-			int frc = table_read(path, &t, &d);
-			if (frc == TT_OK) {
+			const char *bn = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+			bool is_prov = str_starts(bn, "tunetab_provenance_") && str_ends(bn, ".json");
+			size_t pentries = 0;
+			memset(&t, 0, sizeof t);
+			int frc = is_prov ? validate_provenance(path, &pentries, &d) : table_read(path, &t, &d);
+			int pdt = -1;
+			char *pver = is_prov ? NULL : sidecar_version(path, &pdt);
+			vo.provenance_version = pver;
+			int saved_dtype = vo.dtype;
+			if (vo.dtype < 0 && pdt >= 0)
+				vo.dtype = pdt; /* the dtype every run of the provenance had */
+			if (frc == TT_OK && is_prov) {
+				if (fmt == FMT_TEXT && !quiet)
+					printf("%s: tunetab provenance of %zu entr%s, checked against the tables "
+					       "it names\n", path, pentries, pentries == 1 ? "y" : "ies");
+			} else if (frc == TT_OK) {
 				frc = validate_table(&vd, &t, &vo, &r, &d);
 				if (frc == TT_USAGE) {
 					cli_print_diags(&d);
@@ -261,11 +398,14 @@ int cmd_validate(int argc, char **argv)
 				worst = TT_INVALID;
 			diags_release(&d);
 			table_release(&t);
+			free(pver);
+			vo.dtype = saved_dtype;
 		}
 	}
 	if (fmt == FMT_JUNIT && worst != TT_USAGE)
 		print_junit(cases, ncases);
 	free(cases);
 	cli_release_data(&data);
+	paths_release(&files);
 	return worst;
 }

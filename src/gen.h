@@ -47,6 +47,9 @@ struct gen_entry {
 	/* profiling (profile.c) */
 	enum { CHOICE_PREDICTED, CHOICE_MEASURED, CHOICE_FALLBACK } kind;
 	double fallback_us, chosen_us;  /* measured medians, < 0 when not measured */
+	double chosen_lo, chosen_hi;    /* the chosen one's interval */
+	int ties[GEN_TOP_MAX + 1];      /* measured ids whose interval overlapped the chosen one's */
+	int nties;
 	int failed;               /* candidates that crashed or hung */
 };
 
@@ -66,6 +69,11 @@ int gen_plan_deploy(const struct fi_schema *s, const struct gen_deploy *dep, str
 int gen_plan_keys(const struct fi_schema *s, const char *path, const struct gen_deploy *dep,
 		  const struct dtype_set *dtypes, struct gen_plan *p, struct diags *d);
 void gen_plan_release(struct gen_plan *p);
+/* Keeps the entries of shard index of count: the plan split by each entry's expected
+ * profiling cost, from its shape and candidate count alone (docs/fleet.md "Shards"). Call it
+ * after gen_choose (it needs the candidate lists); top is --top (< 0: all, 0: the default). */
+void gen_plan_shard(struct gen_plan *p, const struct gen_deploy *dep, int rounds, int top,
+		    int index, int count);
 
 /* Ranks every entry's candidates with the script and picks the best dispatchable one. */
 int gen_choose(struct script *sc, const struct catalog *cat, const struct gen_deploy *dep,

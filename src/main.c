@@ -42,14 +42,18 @@ static const struct command commands[] = {
 	  "[--tp N] [--ep N] [--flashinfer VERSION] [--max-tokens N] [--format py|json|both] "
 	  "[--heuristic FILE] [-o DIR] [--metadata KEY=VALUE]... [--weight-view V] [--top-k N] "
 	  "[--calibration FILE] [--profile [--top N|all] [--method tunetab|full|flashinfer] [--rounds N] "
-	  "[--budget S] [--timeout S] [--devices all|I,J,...] [-v]]",
+	  "[--budget S] [--timeout S] [--devices all|I,J,...] [-v]] [--shard I/N] | --plan FILE.yaml "
+	  "[--device NAME] [--profile] [-o ROOT]",
 	  "Builds every key the target FlashInfer version looks up for the deployment (both GEMM\n"
 	  "stages, every token bucket up to --max-tokens, shapes from the model, TP and EP, the\n"
 	  "dtype's packing, the version's extras), asks the Lua heuristic to rank the candidates\n"
 	  "of each, and writes the bundled module and/or JSON cache under their exact names,\n"
 	  "atomically, after checking them with the validate rules. --device auto uses GPU 0.\n"
 	  "--profile times the best candidates on the GPU (a cuBLASLt proxy GEMM with each\n"
-	  "candidate's tile and cluster) in a crash-isolated worker, journalled for resume." },
+	  "candidate's tile and cluster) in a crash-isolated worker, journalled for resume.\n"
+	  "--shard I/N (or a Slurm, Open MPI or PMI launcher's rank and count) measures one\n"
+	  "part into DIR/shard-I-of-N/ for `tunetab merge`; --plan runs a fleet plan's items\n"
+	  "for this process's GPU (docs/fleet.md). A provenance file goes beside the tables." },
 	{ "calibrate", cmd_calibrate, CMD_GPU, "measure this GPU for the heuristics",
 	  "[--device N] [-o FILE]",
 	  "Measures GPU N in the worker process: device-to-device copy bandwidth, dense GEMM\n"
@@ -57,13 +61,15 @@ static const struct command commands[] = {
 	  "efficiency, and writes a calibration YAML that generate --calibration FILE hands to\n"
 	  "the heuristic. Seconds, not minutes." },
 	{ "validate", cmd_validate, 0, "check tuning tables against a FlashInfer version's rules",
-	  "FILE... [--flashinfer VERSION] [--device NAME] [--dtype D] "
+	  "FILE|DIR... [--flashinfer VERSION] [--device NAME] [--dtype D] "
 	  "[--format text|json|github|junit] [--strict] [--quiet] | --list-checks",
 	  "Reads bundled modules (v…_trtllm_fused_moe_<DEVICE>.py) and JSON autotune caches and\n"
 	  "applies every rule the target FlashInfer version applies when it finds, keys and\n"
-	  "uses a table. Version: --flashinfer, else the JSON _metadata.flashinfer_version, else\n"
-	  "the newest known; 'all' checks every known version range. Device: --device, else\n"
-	  "the file name, else _metadata.gpu.\n"
+	  "uses a table. A folder stands for every table under it; a tunetab provenance file is\n"
+	  "checked against the tables it names. Version: --flashinfer, else the JSON\n"
+	  "_metadata.flashinfer_version, else the provenance file's, else the newest known; 'all'\n"
+	  "checks every known version range. Device: --device, else the file name, else\n"
+	  "_metadata.gpu.\n"
 	  "Exit 1 on any error (or warning with --strict). README 'Checks' lists every check id." },
 	{ "explain", cmd_explain, 0, "decode every entry of a table: bucket, shapes, dtype, tactic",
 	  "FILE [--flashinfer VERSION] [--device NAME] [--dtype D]",
@@ -78,6 +84,22 @@ static const struct command commands[] = {
 	  "Reads a module or JSON cache and writes it in FlashInfer's own layout: the ruff/black\n"
 	  "module or json.dump(indent=2) with _metadata (unknown fields \"*\") and _generation.\n"
 	  "The output is written to a temporary file and renamed: never half-written." },
+	{ "merge", cmd_merge, 0, "merge shard outputs and tables for one device and version",
+	  "OUT IN... [--format py|json|both] [--flashinfer VERSION] [--device NAME] [--partial] "
+	  "[--fail-on-conflict] [--quiet] [--json]",
+	  "Each IN is a table (.py module or .json cache), a provenance file (it brings the\n"
+	  "tables it names beside it) or a folder (its tables and provenance files, not\n"
+	  "recursively). Every input must be for one device and FlashInfer version (provenance,\n"
+	  "else _metadata, else the module's file name; 3- vs 4-tuple keys differ too); --device\n"
+	  "and --flashinfer supply what no input says. Entries are united by key; a key with two\n"
+	  "tactics is a conflict, settled by: 1 measured beats predicted beats no provenance,\n"
+	  "2 the lower time, 3 the lower tactic. Shards of one run must all be there (--partial\n"
+	  "to merge what is). OUT.py or OUT.json writes that one file; any other OUT is a folder\n"
+	  "that gets the module and/or JSON cache (those the inputs had, or --format) and the\n"
+	  "merged provenance file. Outputs are byte-identical for any order of the inputs and\n"
+	  "pass validate before they are written, atomically. Prints each conflict and note, then\n"
+	  "'merged N inputs' (N tables). Exit 0 merged, 1 invalid input, identity mismatch,\n"
+	  "missing shard or (--fail-on-conflict) a conflict, 2 usage, 5 I/O. See docs/fleet.md." },
 	{ "doctor", cmd_doctor, CMD_GPU, "say what FlashInfer will look up here and what falls back",
 	  "[--flashinfer-dir DIR | --flashinfer VERSION] [--device auto|NAME] [--cache FILE] "
 	  "[--model NAME|FILE --dtype D [--tp N] [--ep N] [--max-tokens N] ...] [--json]",

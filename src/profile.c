@@ -172,6 +172,34 @@ static double now_s(void)
 	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+/* Medians closer than this are not reproducible from GPU to GPU of one model, however tight
+ * one run's intervals: on 2 x H200 a shard on GPU 1 reversed pairs the single run on GPU 0
+ * had measured 0.4% to 1.85% apart with disjoint intervals (docs/benchmarks.md, fleet run).
+ * Such pairs are declared ties; the rule that decides an entry does not use it. */
+#define TIE_TOLERANCE 0.02
+
+/* The chosen one's interval, and every measured candidate whose interval overlaps it or whose
+ * median lies within TIE_TOLERANCE of it: this run cannot tell those apart, so another run
+ * (another GPU) may choose any of them (docs/fleet.md "Provenance file"). */
+static void note_ties(struct gen_entry *e, const int *ids, const struct prof_result *r, size_t n,
+		      const struct prof_result *chosen)
+{
+	e->chosen_lo = chosen->lo_us;
+	e->chosen_hi = chosen->hi_us;
+	e->nties = 0;
+	for (size_t i = 0; i < n && e->nties < GEN_TOP_MAX + 1; i++)
+		if (r[i].status == PROF_OK &&
+		    ((r[i].lo_us <= chosen->hi_us && chosen->lo_us <= r[i].hi_us) ||
+		     fabs(r[i].median_us - chosen->median_us) <= TIE_TOLERANCE * chosen->median_us))
+			e->ties[e->nties++] = ids[i];
+	for (int a = 1; a < e->nties; a++) /* sorted, for stable output */
+		for (int b = a; b > 0 && e->ties[b - 1] > e->ties[b]; b--) {
+			int t = e->ties[b];
+			e->ties[b] = e->ties[b - 1];
+			e->ties[b - 1] = t;
+		}
+}
+
 /* The rule: a candidate replaces the fallback only if its whole interval lies below the
  * fallback's; among those, the lowest median, and among candidates whose intervals overlap
  * that one, the lower id. Ties go to the fallback, so two runs agree and none is slower. */
@@ -203,6 +231,7 @@ static void decide(struct gen_entry *e, const int *ids, const struct prof_result
 			e->tactic = e->fallback;
 			e->kind = CHOICE_FALLBACK;
 			e->chosen_us = fb->median_us;
+			note_ties(e, ids, r, n, fb);
 		} else {
 			e->kind = CHOICE_PREDICTED;
 		}
@@ -219,6 +248,7 @@ static void decide(struct gen_entry *e, const int *ids, const struct prof_result
 	e->chosen_us = pick->median_us;
 	e->time_us = pick->median_us;
 	e->kind = CHOICE_MEASURED;
+	note_ties(e, ids, r, n, pick);
 }
 
 /* What all worker threads share: the queue (next entry), the journal, the counts. */

@@ -1,6 +1,8 @@
 /* validate.c: the checks of `tunetab validate` (README "Checks" lists every id). */
 #include "validate.h"
 
+#include "provenance.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -146,6 +148,10 @@ static int pick_version(struct vctx *c)
 			v = mv;
 			c->r->version_from = "_metadata.flashinfer_version";
 		}
+	}
+	if (!v && c->o->provenance_version) {
+		v = c->o->provenance_version;
+		c->r->version_from = "tunetab provenance";
 	}
 	if (!v) {
 		v = fischema_newest(ss)->release;
@@ -992,5 +998,88 @@ int validate_table(const struct validate_data *data, const struct table *t,
 	arena_release(&c.a);
 	sb_release(&c.canon);
 	sb_release(&c.sig);
+	return TT_OK;
+}
+
+/* A tunetab provenance file against the tables beside it that it names (docs/fleet.md
+ * "Provenance file"): every key of each table must be in it with the same tactic, and every
+ * entry of it in each table. A table edited after generate, or a sidecar copied from another
+ * run, is found here. */
+static int cmp_prov_key(const void *a, const void *b)
+{
+	return strcmp((*(const struct prov_entry *const *)a)->key, (*(const struct prov_entry *const *)b)->key);
+}
+
+int validate_provenance(const char *path, size_t *entries, struct diags *d)
+{
+	*entries = 0;
+	struct provenance pv;
+	int rc = prov_read(path, &pv, d);
+	if (rc)
+		return rc;
+	*entries = pv.n;
+	const struct prov_entry **by_key = xcalloc(pv.n ? pv.n : 1, sizeof *by_key);
+	for (size_t i = 0; i < pv.n; i++)
+		by_key[i] = &pv.entries[i];
+	qsort(by_key, pv.n, sizeof *by_key, cmp_prov_key);
+	bool *seen = xcalloc(pv.n ? pv.n : 1, 1);
+	const char *slash = strrchr(path, '/');
+	for (int k = 0; k < 2; k++) {
+		const char *name = k ? pv.json_file : pv.py_file;
+		if (!name)
+			continue;
+		char *tpath = slash ? xasprintf("%.*s/%s", (int)(slash - path), path, name) : xstrdup(name);
+		struct table t;
+		struct diags td = DIAGS_INIT;
+		memset(seen, 0, pv.n ? pv.n : 1);
+		if (table_read(tpath, &t, &td)) {
+			diags_add(d, SEV_ERROR, "provenance", path, 0, 0, "names '%s', which cannot be read "
+				  "as a table beside it", name);
+			diags_release(&td);
+			table_release(&t);
+			free(tpath);
+			continue;
+		}
+		diags_release(&td);
+		size_t missing = 0, differ = 0;
+		for (size_t i = 0; i < t.n; i++) {
+			const struct table_entry *te = &t.entries[i];
+			if (te->dup_of >= 0 || !te->value_ok)
+				continue;
+			struct prov_entry probe = { .key = xstrndup(te->key, te->key_len) };
+			const struct prov_entry *pp = &probe;
+			const struct prov_entry **hit = bsearch(&pp, by_key, pv.n, sizeof *by_key, cmp_prov_key);
+			free(probe.key);
+			if (!hit) {
+				if (!missing++)
+					diags_add(d, SEV_ERROR, "provenance", tpath, te->line, te->col, "this key "
+						  "is not in the provenance file %s (the table changed after it was "
+						  "written?)", path);
+				continue;
+			}
+			seen[hit - by_key] = true;
+			struct strbuf sb = STRBUF_INIT;
+			pyv_repr(te->tactic, &sb);
+			if (strcmp(sb.buf, (*hit)->tactic) && !differ++)
+				diags_add(d, SEV_ERROR, "provenance", tpath, te->vline, te->vcol, "tactic %s "
+					  "here, but the provenance file records %s (%s)", sb.buf, (*hit)->tactic,
+					  prov_source_name((*hit)->source));
+			sb_release(&sb);
+		}
+		size_t absent = 0;
+		for (size_t i = 0; i < pv.n; i++)
+			absent += !seen[i];
+		if (missing > 1 || differ > 1)
+			diags_add(d, SEV_ERROR, "provenance", tpath, 0, 0, "%zu keys not in the provenance "
+				  "file, %zu tactics that differ from it", missing, differ);
+		if (absent)
+			diags_add(d, SEV_ERROR, "provenance", path, 0, 0, "%zu of its entries are not in "
+				  "%s", absent, name);
+		table_release(&t);
+		free(tpath);
+	}
+	free(seen);
+	free(by_key);
+	prov_release(&pv);
 	return TT_OK;
 }

@@ -19,7 +19,9 @@ struct validate_data {
 };
 
 struct validate_opts {
-	const char *flashinfer; /* NULL: JSON _metadata.flashinfer_version, else the newest */
+	const char *flashinfer; /* NULL: JSON _metadata.flashinfer_version, else the provenance's,
+				 * else the newest */
+	const char *provenance_version; /* from the tunetab provenance file beside it, or NULL */
 	const char *device;     /* NULL: from the file name, else JSON _metadata.gpu */
 	int dtype;              /* enum dtype, or -1 to infer per entry */
 };
@@ -27,7 +29,8 @@ struct validate_opts {
 struct validate_result {
 	const struct fi_schema *schema;
 	char version[48];
-	const char *version_from;   /* "--flashinfer", "_metadata.flashinfer_version", "newest known" */
+	const char *version_from;   /* "--flashinfer", "_metadata.flashinfer_version", "tunetab
+				     * provenance", "newest known" */
 	const struct device_profile *device;
 	char device_name[256];      /* "" when unknown */
 	const char *device_from;    /* "--device", "file name", "_metadata.gpu", NULL */
@@ -45,5 +48,9 @@ extern const struct check_info validate_checks[];
 /* Validates t. Returns TT_OK, or TT_USAGE for a bad --flashinfer/--device. */
 int validate_table(const struct validate_data *data, const struct table *t,
 		   const struct validate_opts *o, struct validate_result *r, struct diags *d);
+
+/* Checks a tunetab provenance file and the tables beside it that it names: the same keys,
+ * the same tactics. Errors go to d; returns TT_OK, or the status of an unreadable file. */
+int validate_provenance(const char *path, size_t *entries, struct diags *d);
 
 #endif

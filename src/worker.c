@@ -82,6 +82,16 @@ void worker_stop(struct worker *w)
 	w->pid = -1;
 }
 
+void worker_detach(struct worker *w)
+{
+	if (w->pid <= 0)
+		return;
+	close(w->to);
+	close(w->from);
+	kill(w->pid, SIGKILL);
+	w->pid = -1;
+}
+
 static int restart(struct worker *w, struct diags *d)
 {
 	int dev = w->device, restarts = w->restarts + 1;
@@ -164,9 +174,10 @@ int worker_info(struct worker *w, struct worker_device *o, struct diags *d)
 				  "reported its device", r < 0 ? "hung" : "died");
 	if (str_starts(line, "ERR "))
 		return diag_error(d, TT_GPU, "gpu", NULL, 0, 0, "%s", line + 4);
-	if (sscanf(line, "DEV %599s %d %d %d %lf %lf %lf %lf %lf %lf %d", hex, &o->cc_major, &o->cc_minor,
-		   &o->sm_count, &o->smem_optin, &o->smem_sm, &o->l2, &o->mem, &o->clock_mhz,
-		   &o->mem_bw_gbs, &o->visible) != 11)
+	if (sscanf(line, "DEV %599s %d %d %d %lf %lf %lf %lf %lf %lf %d %d %d %ld", hex, &o->cc_major,
+		   &o->cc_minor, &o->sm_count, &o->smem_optin, &o->smem_sm, &o->l2, &o->mem, &o->clock_mhz,
+		   &o->mem_bw_gbs, &o->visible, &o->driver_version, &o->runtime_version,
+		   &o->blaslt_version) != 14)
 		return diag_error(d, TT_INTERNAL, "worker", NULL, 0, 0, "bad worker reply '%s'", line);
 	hex_decode(hex, o->name, sizeof o->name);
 	return TT_OK;
@@ -376,14 +387,23 @@ int worker_main(int argc, char **argv)
 				} else {
 					bool other = mixed && !strcmp(mixed, "1") && count > 1 && device == count - 1;
 					hex_encode(other ? "NVIDIA H100 80GB HBM3" : "NVIDIA H200", hex, sizeof hex);
-					printf("DEV %s 9 0 132 232448 233472 62914560 150109880320 1980 4814 %d\n", hex,
-					       count);
+					printf("DEV %s 9 0 132 232448 233472 62914560 150109880320 1980 4814 %d "
+					       "0 0 0\n", hex, count);
 				}
 			} else {
 				struct gpu_info *g;
 				int n;
 				struct gpu_env env;
-				if (gpu_query(&g, &n, &env, err, sizeof err)) {
+				struct timespec q0, q1;
+				clock_gettime(CLOCK_MONOTONIC, &q0);
+				int qrc = gpu_query(&g, &n, &env, err, sizeof err);
+				if (!qrc)
+					env.blaslt_version = gpu_blaslt_version();
+				clock_gettime(CLOCK_MONOTONIC, &q1);
+				if (getenv("TUNETAB_PROF_TIMING"))
+					fprintf(stderr, "tunetab-worker: device query (CUDA init) %.1f ms\n",
+						(double)(q1.tv_sec - q0.tv_sec) * 1e3 + (q1.tv_nsec - q0.tv_nsec) * 1e-6);
+				if (qrc) {
 					printf("ERR %s\n", err);
 				} else if (device >= n) {
 					printf("ERR no GPU %d (%d visible)\n", device, n);
@@ -391,10 +411,11 @@ int worker_main(int argc, char **argv)
 				} else {
 					const struct gpu_info *x = &g[device];
 					hex_encode(x->name, hex, sizeof hex);
-					printf("DEV %s %d %d %d %zu %zu %zu %zu %.0f %.1f %d\n", hex, x->cc_major,
-					       x->cc_minor, x->sm_count, x->smem_per_block_optin, x->smem_per_sm,
-					       x->l2_bytes, x->total_mem, x->clock_khz / 1000.0,
-					       2.0 * x->mem_clock_khz * 1e3 * (x->mem_bus_width / 8.0) / 1e9, n);
+					printf("DEV %s %d %d %d %zu %zu %zu %zu %.0f %.1f %d %d %d %ld\n", hex,
+					       x->cc_major, x->cc_minor, x->sm_count, x->smem_per_block_optin,
+					       x->smem_per_sm, x->l2_bytes, x->total_mem, x->clock_khz / 1000.0,
+					       2.0 * x->mem_clock_khz * 1e3 * (x->mem_bus_width / 8.0) / 1e9, n,
+					       env.driver_version, env.runtime_version, env.blaslt_version);
 					free(g);
 				}
 			}

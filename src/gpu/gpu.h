@@ -28,6 +28,7 @@ struct gpu_info {
 struct gpu_env {
 	int driver_version;   /* e.g. 13000; 0 when no driver */
 	int runtime_version;
+	long blaslt_version;  /* cublasLtGetVersion(), e.g. 130100; 0 when unknown */
 };
 
 /* One candidate of a proxy GEMM: the CTA tile in the kernel's own M/N, its cluster, stage
@@ -88,6 +89,8 @@ int gpu_calibrate(int device, const int (*tiles_in)[2], int ntiles, struct gpu_c
 int gpu_compiled(void);
 /* Fills *out (caller frees) with every visible GPU. No GPU or driver: TT_GPU with a reason. */
 int gpu_query(struct gpu_info **out, int *n, struct gpu_env *env, char *err, size_t errlen);
+/* cuBLASLt's version (cublasLtGetVersion, e.g. 130100), loading the library; 0 without it. */
+long gpu_blaslt_version(void);
 
 #ifdef __cplusplus
 }

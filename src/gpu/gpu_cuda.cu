@@ -2,6 +2,7 @@
  * returned with file:line, the CUDA error name and the failing expression. */
 #include "gpu/gpu.h"
 
+#include <cublasLt.h>
 #include <cuda_runtime.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +10,113 @@
 #include <time.h>
 
 #include "diag.h"
+
+/* ---------------------------------------------------------------------------------------
+ * cuBLASLt, loaded when the first GEMM needs it. Linking it costs every tunetab command about
+ * 0.08 s at start (a 500 MB library to map and relocate) though only the profiling worker
+ * uses it; so tunetab defines the functions it calls itself, each forwarding to the library's
+ * own, found with dlopen/dlsym on first use. A missing library makes every call fail with
+ * CUBLAS_STATUS_NOT_INITIALIZED, and lt_load() says why. */
+#include <dlfcn.h>
+
+static void *lt_lib;
+static char lt_why[256];
+
+static bool lt_load(void)
+{
+	static bool tried;
+	if (tried)
+		return lt_lib != nullptr;
+	tried = true;
+	char name[64];
+	snprintf(name, sizeof name, "libcublasLt.so.%d", CUBLAS_VER_MAJOR);
+	lt_lib = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+	if (!lt_lib) {
+		const char *e = dlerror();
+		snprintf(lt_why, sizeof lt_why, "cannot load %s: %s", name, e ? e : "unknown error");
+	}
+	return lt_lib != nullptr;
+}
+
+static void *lt_sym(const char *fn)
+{
+	return lt_load() ? dlsym(lt_lib, fn) : nullptr;
+}
+
+#define LT_FWD(name, params, args)                                                            \
+	extern "C" cublasStatus_t name params                                                 \
+	{                                                                                     \
+		static auto f = (cublasStatus_t(*) params)lt_sym(#name);                      \
+		return f ? f args : CUBLAS_STATUS_NOT_INITIALIZED;                            \
+	}
+LT_FWD(cublasLtCreate, (cublasLtHandle_t *h), (h))
+LT_FWD(cublasLtMatmul,
+       (cublasLtHandle_t h, cublasLtMatmulDesc_t d, const void *alpha, const void *A,
+	cublasLtMatrixLayout_t Ad, const void *B, cublasLtMatrixLayout_t Bd, const void *beta,
+	const void *C, cublasLtMatrixLayout_t Cd, void *D, cublasLtMatrixLayout_t Dd,
+	const cublasLtMatmulAlgo_t *algo, void *ws, size_t wsb, cudaStream_t st),
+       (h, d, alpha, A, Ad, B, Bd, beta, C, Cd, D, Dd, algo, ws, wsb, st))
+LT_FWD(cublasLtMatmulAlgoCapGetAttribute,
+       (const cublasLtMatmulAlgo_t *a, cublasLtMatmulAlgoCapAttributes_t at, void *buf, size_t n,
+	size_t *w),
+       (a, at, buf, n, w))
+LT_FWD(cublasLtMatmulAlgoCheck,
+       (cublasLtHandle_t h, cublasLtMatmulDesc_t d, cublasLtMatrixLayout_t Ad,
+	cublasLtMatrixLayout_t Bd, cublasLtMatrixLayout_t Cd, cublasLtMatrixLayout_t Dd,
+	const cublasLtMatmulAlgo_t *algo, cublasLtMatmulHeuristicResult_t *r),
+       (h, d, Ad, Bd, Cd, Dd, algo, r))
+LT_FWD(cublasLtMatmulAlgoConfigGetAttribute,
+       (const cublasLtMatmulAlgo_t *a, cublasLtMatmulAlgoConfigAttributes_t at, void *buf,
+	size_t n, size_t *w),
+       (a, at, buf, n, w))
+LT_FWD(cublasLtMatmulAlgoConfigSetAttribute,
+       (cublasLtMatmulAlgo_t *a, cublasLtMatmulAlgoConfigAttributes_t at, const void *buf,
+	size_t n),
+       (a, at, buf, n))
+LT_FWD(cublasLtMatmulAlgoGetHeuristic,
+       (cublasLtHandle_t h, cublasLtMatmulDesc_t d, cublasLtMatrixLayout_t Ad,
+	cublasLtMatrixLayout_t Bd, cublasLtMatrixLayout_t Cd, cublasLtMatrixLayout_t Dd,
+	cublasLtMatmulPreference_t p, int req, cublasLtMatmulHeuristicResult_t res[], int *ret),
+       (h, d, Ad, Bd, Cd, Dd, p, req, res, ret))
+LT_FWD(cublasLtMatmulAlgoGetIds,
+       (cublasLtHandle_t h, cublasComputeType_t ct, cudaDataType_t st, cudaDataType_t at,
+	cudaDataType_t bt, cudaDataType_t ctp, cudaDataType_t dt, int req, int ids[], int *ret),
+       (h, ct, st, at, bt, ctp, dt, req, ids, ret))
+LT_FWD(cublasLtMatmulAlgoInit,
+       (cublasLtHandle_t h, cublasComputeType_t ct, cudaDataType_t st, cudaDataType_t at,
+	cudaDataType_t bt, cudaDataType_t ctp, cudaDataType_t dt, int id, cublasLtMatmulAlgo_t *a),
+       (h, ct, st, at, bt, ctp, dt, id, a))
+LT_FWD(cublasLtMatmulDescCreate,
+       (cublasLtMatmulDesc_t *d, cublasComputeType_t ct, cudaDataType_t st), (d, ct, st))
+LT_FWD(cublasLtMatmulDescDestroy, (cublasLtMatmulDesc_t d), (d))
+LT_FWD(cublasLtMatmulDescSetAttribute,
+       (cublasLtMatmulDesc_t d, cublasLtMatmulDescAttributes_t at, const void *buf, size_t n),
+       (d, at, buf, n))
+LT_FWD(cublasLtMatmulPreferenceCreate, (cublasLtMatmulPreference_t *p), (p))
+LT_FWD(cublasLtMatmulPreferenceDestroy, (cublasLtMatmulPreference_t p), (p))
+LT_FWD(cublasLtMatmulPreferenceSetAttribute,
+       (cublasLtMatmulPreference_t p, cublasLtMatmulPreferenceAttributes_t at, const void *buf,
+	size_t n),
+       (p, at, buf, n))
+LT_FWD(cublasLtMatrixLayoutCreate,
+       (cublasLtMatrixLayout_t *l, cudaDataType t, uint64_t rows, uint64_t cols, int64_t ld),
+       (l, t, rows, cols, ld))
+LT_FWD(cublasLtMatrixLayoutDestroy, (cublasLtMatrixLayout_t l), (l))
+LT_FWD(cublasLtMatrixLayoutSetAttribute,
+       (cublasLtMatrixLayout_t l, cublasLtMatrixLayoutAttribute_t at, const void *buf, size_t n),
+       (l, at, buf, n))
+#undef LT_FWD
+
+extern "C" size_t cublasLtGetVersion(void)
+{
+	static auto f = (size_t(*)(void))lt_sym("cublasLtGetVersion");
+	return f ? f() : 0;
+}
+
+extern "C" long gpu_blaslt_version(void)
+{
+	return (long)cublasLtGetVersion();
+}
 
 #define CHECK(expr)                                                                          \
 	do {                                                                                 \
@@ -55,6 +163,7 @@ extern "C" int gpu_query(struct gpu_info **out, int *n, struct gpu_env *env, cha
 	env->driver_version = env->runtime_version = 0;
 	cudaDriverGetVersion(&env->driver_version);
 	cudaRuntimeGetVersion(&env->runtime_version);
+	env->blaslt_version = 0; /* gpu_blaslt_version() loads the library to ask */
 	int count = 0;
 	cudaError_t e = cudaGetDeviceCount(&count);
 	if (e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver ||
@@ -101,7 +210,6 @@ extern "C" int gpu_query(struct gpu_info **out, int *n, struct gpu_env *env, cha
  * of several launches, cold L2 by rotating input buffers larger than twice the L2,
  * candidates interleaved round by round, median and a 95% confidence interval.
  * --------------------------------------------------------------------------------------- */
-#include <cublasLt.h>
 #include <algorithm>
 #include <cmath>
 #include <vector>
@@ -451,7 +559,13 @@ extern "C" int gpu_prof_run(int device, const struct prof_shape *s, const struct
 	int k_tile = fp8 ? 128 : 64; /* 128 B of K per stage (tactics §2) */
 	static cublasLtHandle_t h = nullptr;
 	if (!h)
+	{
+		if (!lt_load()) {
+			snprintf(err, errlen, "%s", lt_why);
+			return TT_GPU;
+		}
 		LT(cublasLtCreate(&h));
+	}
 	long batch = s->batch < 1 ? 1 : s->batch;
 	long tok = s->tokens < 1 ? 1 : s->tokens;
 	/* rotating input sets: together more than twice the L2, so every launch starts cold */

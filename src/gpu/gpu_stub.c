@@ -16,6 +16,7 @@ int gpu_query(struct gpu_info **out, int *n, struct gpu_env *env, char *err, siz
 	*out = NULL;
 	*n = 0;
 	env->driver_version = env->runtime_version = 0;
+	env->blaslt_version = 0;
 	snprintf(err, errlen, "this build of tunetab has no CUDA support (rebuild with CUDA=1 "
 		 "where nvcc is installed)");
 	return TT_GPU;
@@ -35,4 +36,9 @@ int gpu_calibrate(int device, const int (*tiles_in)[2], int ntiles, struct gpu_c
 	(void)device; (void)tiles_in; (void)ntiles; (void)cal;
 	snprintf(err, errlen, "this build of tunetab has no CUDA support");
 	return TT_GPU;
+}
+
+long gpu_blaslt_version(void)
+{
+	return 0;
 }

@@ -12,7 +12,8 @@ TUNETAB_TEST_FAULT=18 TUNETAB_TEST_HANG=23 $G -o faults --timeout 2 2>&1 | grep 
 grep -c "crashed_the_GPU_worker" faults/*.journal || true
 grep -c "hung:_killed_by_the_watchdog" faults/*.journal || true
 tunetab validate -q faults/*.py faults/*.json && echo "faulty run: output complete and valid"
-TUNETAB_FAKE_DELAY_MS=40 $G -o killed -q &
+# (the binary itself in the background, not the shell function: $! must be tunetab's pid)
+TUNETAB_FAKE_DELAY_MS=40 "$TUNETAB" ${G#tunetab } -o killed -q &
 pid=$!
 sleep 1
 kill -9 $pid
