@@ -86,10 +86,10 @@ LIB_SRC := src/util.c src/diag.c src/version.c src/datadir.c src/yamlload.c \
            src/device.c src/model.c src/catalog.c src/fischema.c \
            src/arena.c src/pylit.c src/key.c src/table.c src/table_json.c src/validate.c \
            src/dtypeinfo.c src/script.c src/gen.c src/worker.c src/profile.c src/calibration.c \
-           src/logscan.c src/doctor.c src/fleet.c src/plan.c src/provenance.c src/merge.c
+           src/logscan.c src/doctor.c src/fleet.c src/plan.c src/report.c src/provenance.c src/merge.c
 CMD_SRC := src/main.c src/cli.c src/cmd_detect.c src/cmd_devices.c src/cmd_models.c \
            src/cmd_catalog.c src/cmd_check_data.c src/cmd_validate.c src/cmd_explain.c src/cmd_convert.c src/cmd_generate.c src/cmd_calibrate.c \
-           src/cmd_scan_log.c src/cmd_doctor.c src/cmd_merge.c
+           src/cmd_scan_log.c src/cmd_doctor.c src/cmd_merge.c src/cmd_report.c
 
 ifeq ($(USE_CUDA),1)
 GPU_CU  := src/gpu/gpu_cuda.cu
@@ -108,7 +108,7 @@ UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(BUILD)/unit_tests
 
 # ---------------------------------------------------------------- targets
-.PHONY: all deps run test test-unit test-cli test-gpu test-flashinfer bench install clean help
+.PHONY: all deps deps-test run test test-unit test-cli test-gpu test-flashinfer bench install clean help
 
 all: build/tunetab
 
@@ -135,8 +135,12 @@ $(UNIT_BIN): tests/unit/unit_main.c $(UNIT_SRC) $(LIB_OBJ)
 
 # Installs missing build packages (Debian/Ubuntu); a no-op when all are there.
 DEB_PKGS := build-essential pkg-config liblua5.4-dev libcyaml-dev libyaml-dev libjansson-dev libssl-dev zlib1g-dev strace python3
+# Only the tests need these: Chromium renders the HTML report headless (tests/cli/091).
+TEST_DEB_PKGS := chromium
 deps:
 	$(Q)sh scripts/install-deps.sh $(DEB_PKGS)
+deps-test:
+	$(Q)sh scripts/install-deps.sh $(TEST_DEB_PKGS)
 
 # The main job on its embedded default: see README "Quick start".
 run: deps
@@ -144,7 +148,7 @@ run: deps
 	$(Q)sh scripts/run-default.sh
 
 # Every test, plus the broken-input corpora again under the sanitizers (build/san).
-test: deps
+test: deps deps-test
 	$(Q)$(MAKE) --no-print-directory all $(UNIT_BIN) fuzz-replay
 	$(Q)$(MAKE) -s --no-print-directory VARIANT=san build/san/tunetab
 	$(Q)sh tests/run-tests.sh $(BUILD) all build/san

@@ -32,6 +32,7 @@ int cmd_diff(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_generate(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
 int cmd_scan_log(int argc, char **argv);
 int cmd_doctor(int argc, char **argv);
@@ -45,6 +46,8 @@ void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Handles -h/--help for a command: prints usage and returns 1 when asked. */
 int cli_wants_help(int argc, char **argv);
+/* "tunetab ARG..." with each argument quoted for a POSIX shell when it needs it. */
+char *cli_command_line(int argc, char **argv);
 
 /* "tunetab: error: FILE:LINE:COL: msg" for each diagnostic, on stderr. */
 void cli_print_diags(const struct diags *d);

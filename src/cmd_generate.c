@@ -15,6 +15,7 @@
 #include "merge.h"
 #include "plan.h"
 #include "provenance.h"
+#include "report.h"
 #include "gen.h"
 #include "profile.h"
 #include "worker.h"
@@ -27,7 +28,8 @@
 
 struct gen_opts {
 	const char *device, *model, *dtype, *flashinfer, *format, *heuristic, *outdir, *keys;
-	const char *weight_view, *calibration, *devices, *shard, *plan;
+	const char *weight_view, *calibration, *devices, *shard, *plan, *report;
+	char *command;          /* the command line as typed (shell-quoted), for journal and report */
 	long tp, ep, tp_rank, ep_rank, top_k, max_tokens;
 	char **metas;
 	int nmeta;
@@ -361,7 +363,7 @@ static int generate_one(const struct gen_opts *o, struct session *S, const struc
 	struct table t;
 	bool have_table = false;
 	char *written[3] = { NULL, NULL, NULL };
-	char *identity = NULL;
+	char *identity = NULL, *journal = NULL;
 
 	/* target version */
 	struct fi_version fv;
@@ -517,19 +519,19 @@ static int generate_one(const struct gen_opts *o, struct session *S, const struc
 			goto out;
 		}
 		char *jname = fischema_bundled_name(schema, version, sdev.name);
-		char *journal = xasprintf("%s/%.*s.journal", outdir, (int)strlen(jname) - 3, jname);
+		journal = xasprintf("%s/%.*s.journal", outdir, (int)strlen(jname) - 3, jname);
 		char *jid = xasprintf("%s shard=%d/%d", identity, sh->index, sh->count);
 		struct progress pg = { .tty = !o->quiet && !o->verbose && isatty(2), .verbose = o->verbose };
 		struct profile_opts po = { .top_k = (int)o->top, .budget_s = o->budget, .method = o->method,
 					   .rounds = (int)o->rounds, .reps = 8, .journal = journal,
-					   .identity = jid, .on_entry = on_entry, .ctx = &pg };
+					   .identity = jid, .command = o->command, .on_entry = on_entry,
+					   .ctx = &pg };
 		timing("plan built and ranked; profiling starts");
 		rc = profile_plan(S->workers, S->nworkers, &plan, &dep, &po, &pst, &d);
 		timing("profiling done");
 		if (pg.tty)
 			fputc('\n', stderr);
 		free(jname);
-		free(journal);
 		free(jid);
 		if (rc)
 			goto out;
@@ -609,6 +611,48 @@ static int generate_one(const struct gen_opts *o, struct session *S, const struc
 	sb_release(&py_sb);
 	sb_release(&js_sb);
 	free(keys_cause);
+	if (!rc && o->report) {
+		/* the report: from the journal when measured (every timing, the heuristic's
+		 * predictions, the decisions), else from the ranked plan */
+		struct report rep;
+		struct diags rd = DIAGS_INIT;
+		if (o->profile) {
+			rc = report_from_journal(journal, &rep, &rd);
+		} else {
+			report_from_plan(&plan, &rep);
+			char *title = xasprintf("%s %s TP %ld EP %ld on %s, FlashInfer %s", dep.model_name,
+						dti->name, dep.tp, dep.ep, sdev.name, version);
+			report_set_title(&rep, title);
+			free(title);
+			char num[32];
+			report_info(&rep, "device", sdev.name);
+			snprintf(num, sizeof num, "SM%d", sdev.sm);
+			report_info(&rep, "compute capability", num);
+			report_info(&rep, "FlashInfer", version);
+			report_info(&rep, "model", dep.model_name);
+			report_info(&rep, "dtype", dti->name);
+			snprintf(num, sizeof num, "%ld / %ld", dep.tp, dep.ep);
+			report_info(&rep, "TP / EP", num);
+			report_info(&rep, "heuristic", script_heuristic_name(sc));
+			report_info(&rep, "tactic catalog", cat->id);
+			report_info(&rep, "calibration", cal ? cal->path : "none");
+			report_info(&rep, "command", o->command);
+			report_info(&rep, "tunetab", TUNETAB_VERSION);
+		}
+		cli_print_diags(&rd);
+		diags_release(&rd);
+		if (!rc) {
+			struct strbuf hb = STRBUF_INIT;
+			report_write_html(&rep, &hb);
+			int err = write_file_atomic(o->report, hb.buf, hb.len, 0644);
+			if (err)
+				rc = cli_error(TT_INTERNAL, "%s: cannot write: %s", o->report, strerror(err));
+			else if (!o->quiet)
+				fprintf(stderr, "tunetab: wrote %s (the report)\n", o->report);
+			sb_release(&hb);
+		}
+		report_release(&rep);
+	}
 	timing("outputs written");
 	if (!rc && !o->quiet) {
 		fprintf(stderr, "tunetab: %s on %s (SM%d), %s, TP %ld EP %ld, FlashInfer %s, "
@@ -654,6 +698,7 @@ out:
 	if (have_table)
 		table_release(&t);
 	free(identity);
+	free(journal);
 	calibration_free(cal);
 	cli_print_diags(&d);
 	diags_release(&d);
@@ -854,6 +899,7 @@ int cmd_generate(int argc, char **argv)
 		{ "verbose", no_argument, NULL, 'v' },          { "calibration", required_argument, NULL, 'C' },
 		{ "method", required_argument, NULL, 'X' },     { "devices", required_argument, NULL, 'G' },
 		{ "shard", required_argument, NULL, 'Z' },      { "plan", required_argument, NULL, 'L' },
+		{ "report", required_argument, NULL, 'Y' },
 		{ 0 },
 	};
 	struct gen_opts o = { .tp = 1, .ep = 1, .format = "both", .outdir = NULL, .timeout = 30,
@@ -906,6 +952,7 @@ int cmd_generate(int argc, char **argv)
 		case 'G': o.devices = optarg; break;
 		case 'Z': o.shard = optarg; break;
 		case 'L': o.plan = optarg; break;
+		case 'Y': o.report = optarg; break;
 		case 'O':
 			if (!strcmp(optarg, "all")) {
 				o.top = -1;
@@ -946,10 +993,10 @@ int cmd_generate(int argc, char **argv)
 		free(o.metas);
 		return cli_usage_error("generate", "--format must be py, json or both");
 	}
-	if (o.plan && (o.model || o.keys || o.dtype || o.shard)) {
+	if (o.plan && (o.model || o.keys || o.dtype || o.shard || o.report)) {
 		free(o.metas);
 		return cli_usage_error("generate", "--plan gives the deployments: no --model, --keys, "
-				       "--dtype or --shard with it");
+				       "--dtype, --shard or --report with it");
 	}
 	if (!o.plan && (!o.device || !o.dtype || (!o.model && !o.keys))) {
 		free(o.metas);
@@ -1006,9 +1053,11 @@ int cmd_generate(int argc, char **argv)
 	S.gpu_why = gpu_why;
 	if (!o.quiet && *gpu_why)
 		fprintf(stderr, "tunetab: GPU %d (%s)\n", S.gpu_ids[0], gpu_why);
+	o.command = cli_command_line(argc, argv);
 	timing("options parsed");
 	if ((rc = cli_load_data(&S.data, DATA_ALL))) {
 		free(o.metas);
+		free(o.command);
 		return rc;
 	}
 	struct diags d = DIAGS_INIT;
@@ -1034,5 +1083,6 @@ int cmd_generate(int argc, char **argv)
 	dtypes_free(S.dtypes);
 	cli_release_data(&S.data);
 	free(o.metas);
+	free(o.command);
 	return rc;
 }

@@ -42,7 +42,7 @@ static const struct command commands[] = {
 	  "[--tp N] [--ep N] [--flashinfer VERSION] [--max-tokens N] [--format py|json|both] "
 	  "[--heuristic FILE] [-o DIR] [--metadata KEY=VALUE]... [--weight-view V] [--top-k N] "
 	  "[--calibration FILE] [--profile [--top N|all] [--method tunetab|full|flashinfer] [--rounds N] "
-	  "[--budget S] [--timeout S] [--devices all|I,J,...] [-v]] [--shard I/N] | --plan FILE.yaml "
+	  "[--budget S] [--timeout S] [--devices all|I,J,...] [-v]] [--shard I/N] [--report FILE.html] | --plan FILE.yaml "
 	  "[--device NAME] [--profile] [-o ROOT]",
 	  "Builds every key the target FlashInfer version looks up for the deployment (both GEMM\n"
 	  "stages, every token bucket up to --max-tokens, shapes from the model, TP and EP, the\n"
@@ -100,6 +100,15 @@ static const struct command commands[] = {
 	  "pass validate before they are written, atomically. Prints each conflict and note, then\n"
 	  "'merged N inputs' (N tables). Exit 0 merged, 1 invalid input, identity mismatch,\n"
 	  "missing shard or (--fail-on-conflict) a conflict, 2 usage, 5 I/O. See docs/fleet.md." },
+	{ "report", cmd_report, 0, "an HTML report of a profiled run: charts and tables",
+	  "JOURNAL -o FILE.html [--quiet]",
+	  "Reads the journal `generate --profile` wrote (and the provenance file beside it) and\n"
+	  "writes one static HTML page, no external assets: per GEMM stage the time of every\n"
+	  "candidate against the token bucket (measured and predicted), the chosen tactic, the\n"
+	  "speed-up over the fallback with its interval, the regret bound, failed and\n"
+	  "inexpressible candidates with reasons, and the command and versions. Each chart has a\n"
+	  "table of its values under it. `generate --report FILE.html` writes the same, also for\n"
+	  "heuristic-only runs." },
 	{ "doctor", cmd_doctor, CMD_GPU, "say what FlashInfer will look up here and what falls back",
 	  "[--flashinfer-dir DIR | --flashinfer VERSION] [--device auto|NAME] [--cache FILE] "
 	  "[--model NAME|FILE --dtype D [--tp N] [--ep N] [--max-tokens N] ...] [--json]",

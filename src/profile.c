@@ -47,8 +47,8 @@ static const struct prof_result *jfind(const struct journal *j, int stage, long 
 }
 
 /* Opens (and replays) the journal; a journal for another run is moved aside. */
-static int journal_open(struct journal *j, const char *path, const char *identity, size_t *resumed,
-			struct diags *d)
+static int journal_open(struct journal *j, const char *path, const char *identity,
+			const char *command, size_t *resumed, struct diags *d)
 {
 	memset(j, 0, sizeof *j);
 	*resumed = 0;
@@ -105,6 +105,18 @@ static int journal_open(struct journal *j, const char *path, const char *identit
 		free(h);
 	}
 	free(header);
+	if (command) {
+		char *c = xasprintf("# command %s\n", command);
+		for (char *q = c + 9; *q && q[1]; q++)
+			if (*q == '\n')
+				*q = ' ';
+		if (write(j->fd, c, strlen(c)) < 0) {
+			free(c);
+			return diag_error(d, TT_INTERNAL, "io", path, 0, 0, "cannot write the journal: %s",
+					  strerror(errno));
+		}
+		free(c);
+	}
 	return TT_OK;
 }
 
@@ -404,6 +416,18 @@ static int profile_entry(struct run *R, struct worker *w, struct gen_entry *e, s
 		decide(e, ids, res, n);
 	}
 	pthread_mutex_lock(&R->mu);
+	/* what the report needs besides the timings: the heuristic's predictions and the
+	 * decision (docs/reliability.md "journal"); a re-run appends them again, the last wins */
+	struct strbuf jb = STRBUF_INIT;
+	for (int k = 0; k < e->ntop; k++)
+		if (e->top_time[k] >= 0)
+			sb_addf(&jb, "P %d %ld %d %.4f\n", e->stage, e->tokens, e->top[k], e->top_time[k]);
+	sb_addf(&jb, "D %d %ld %d %d %d %d\n", e->stage, e->tokens, e->tactic, (int)e->kind, e->fallback,
+		out_of_budget);
+	if (write(R->j.fd, jb.buf, jb.len) != (ssize_t)jb.len && !rc)
+		rc = diag_error(d, TT_INTERNAL, "io", o->journal, 0, 0, "cannot append to the journal: %s",
+				strerror(errno));
+	sb_release(&jb);
 	struct profile_stats *st = R->st;
 	st->timed += timed;
 	st->failed_candidates += failed;
@@ -425,7 +449,7 @@ static int profile_entry(struct run *R, struct worker *w, struct gen_entry *e, s
 		o->on_entry(o->ctx, &ev);
 	}
 	pthread_mutex_unlock(&R->mu);
-	return TT_OK;
+	return rc;
 }
 
 struct thread_arg {
@@ -468,7 +492,7 @@ int profile_plan(struct worker *w, size_t nw, struct gen_plan *p, const struct g
 {
 	memset(st, 0, sizeof *st);
 	struct run R = { .p = p, .dep = dep, .o = o, .st = st, .d = d };
-	int rc = journal_open(&R.j, o->journal, o->identity, &st->resumed, d);
+	int rc = journal_open(&R.j, o->journal, o->identity, o->command, &st->resumed, d);
 	if (rc)
 		return rc;
 	pthread_mutex_init(&R.mu, NULL);

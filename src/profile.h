@@ -29,6 +29,7 @@ struct profile_opts {
 	int rounds, reps;
 	const char *journal;   /* path */
 	const char *identity;  /* what the journal is for; a different one starts afresh */
+	const char *command;   /* the command line, recorded for the report (may be NULL) */
 	/* called under a lock after each entry (may be NULL) */
 	void (*on_entry)(void *ctx, const struct profile_event *ev);
 	void *ctx;
