@@ -103,9 +103,11 @@ static int by_id(const void *a, const void *b)
 
 static void sort_report(struct report *r)
 {
-	qsort(r->e, r->n, sizeof *r->e, by_bucket);
+	if (r->n) /* qsort of NULL, even of 0 items, is undefined */
+		qsort(r->e, r->n, sizeof *r->e, by_bucket);
 	for (size_t i = 0; i < r->n; i++)
-		qsort(r->e[i].c, r->e[i].nc, sizeof *r->e[i].c, by_id);
+		if (r->e[i].nc)
+			qsort(r->e[i].c, r->e[i].nc, sizeof *r->e[i].c, by_id);
 }
 
 void report_from_plan(const struct gen_plan *p, struct report *r)
@@ -250,7 +252,8 @@ int report_from_journal(const char *path, struct report *r, struct diags *d)
 	size_t len;
 	int err = read_file(path, 256u << 20, &text, &len);
 	if (err)
-		return diag_error(d, err == ENOENT ? TT_INVALID : TT_INTERNAL, "io", path, 0, 0,
+		return diag_error(d, err == ENOENT || err == ENOBUFS || err == EISDIR ? TT_INVALID : TT_INTERNAL,
+				  "io", path, 0, 0,
 				  "cannot read the journal: %s", err == ENOBUFS ? "larger than 256 MiB" : strerror(err));
 	static const char magic[] = "# tunetab journal v1 ";
 	if (strncmp(text, magic, sizeof magic - 1)) {

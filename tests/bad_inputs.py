@@ -280,6 +280,40 @@ def cli_cases():
     case("cli", "calibrate --device -1", ["calibrate", "--device", "-1"], 2)
 
 
+def fleet_cases():
+    # provenance files (validate checks them; merge reads them), plans, journals for report
+    PV = "tunetab_provenance_NVIDIA_H200.json"
+    for what, data in [("empty", b""), ("truncated", b'{"device": "NVIDIA H200", "entries": {'),
+                       ("not an object", b"[1, 2]\n"), ("entries of the wrong type", b'{"entries": 5}\n'),
+                       ("NUL byte", b'{"device": "NVIDIA\x00 H200"}\n'), ("invalid UTF-8", b'{"device": "\xff\xfe"}\n'),
+                       ("nesting 100000 deep", b'{"runs": ' + b"[" * 100000 + b"]" * 100000 + b"}\n")]:
+        case("provenance", "validate: " + what, VAL + ["{T}/" + PV], 1, lambda t, d=data: w(os.path.join(t, PV), d))
+        case("provenance", "merge: " + what, ["merge", "{O}", "{T}/" + PV], 1, lambda t, d=data: w(os.path.join(t, PV), d),
+             out="{O}")
+    case("provenance", "oversized (300 MiB, sparse)", VAL + ["{T}/" + PV], 1, lambda t: sparse(os.path.join(t, PV), 300 << 20))
+    case("cli", "merge: no input", ["merge", "{O}"], 2, out="{O}")
+    case("cli", "merge: missing input", ["merge", "{O}", "{T}/none.json"], 1, out="{O}")
+    case("cli", "merge -o /proc/x", ["merge", "/proc/x", "{R}/tests/data/report/h200-small"], 5)
+    plan = ["generate", "--plan", "{T}/p.yaml", "--device", "h200", "-q", "-o", "{O}"]
+    for what, data in [("empty", b""), ("not a mapping", b"- 1\n"), ("unknown device", b"plan:\n  devices: [NVIDIA H900]\n"
+                        b"  deployments: [{model: qwen3-30b-a3b, dtype: bf16}]\n"),
+                       ("invalid UTF-8", b"plan:\n  devices: [\xff]\n"), ("nesting 100000 deep", yaml_deep("plan", 100000)),
+                       ("1001 deployments", b"plan:\n  devices: [NVIDIA H200]\n  deployments:\n" +
+                        b"".join(b"    - {model: qwen3-30b-a3b, dtype: bf16, tp: %d}\n" % (i + 1) for i in range(1001)))]:
+        case("yaml-plan", what, plan, 1, lambda t, d=data: w(os.path.join(t, "p.yaml"), d), out="{O}")
+    rep = ["report", "{T}/j.journal", "-o", "{O}"]
+    for what, data in [("empty", b""), ("binary junk", bytes(range(256)) * 16), ("a table, not a journal",
+                        b"best_configs = {}\n"), ("header only", b"# tunetab journal v1 version=0.7.4\n")]:
+        case("journal", what, rep, 1, lambda t, d=data: w(os.path.join(t, "j.journal"), d), out="{O}")
+    case("journal", "oversized (300 MiB, sparse)", rep, 1, lambda t: sparse(os.path.join(t, "j.journal"), 300 << 20), out="{O}")
+    case("journal", "directory instead of file", ["report", "{T}", "-o", "{O}"], 1, out="{O}")
+    case("cli", "report -o /proc/x", ["report", "{R}/tests/data/report/h200-small/v0_1_trtllm_fused_moe_NVIDIA_H200.journal",
+                                      "-o", "/proc/x"], 5)
+    for val in ["2/2", "-1/2", "1/0", "1/99999999", "x"]:
+        case("cli", "generate --shard " + val, GEN + ["-o", "{O}", "--shard", val], 2, out="{O}")
+    case("cli", "generate --report /proc/x", GEN + ["-o", "{O}", "--report", "/proc/x"], 5)
+
+
 # ------------------------------------------------------------------ running
 def first_error(text, strict=False):
     for line in text.splitlines():
@@ -312,6 +346,7 @@ def main():
     lua_cases()
     log_cases()
     cli_cases()
+    fleet_cases()
     env = dict(os.environ, LC_ALL="C", ASAN_OPTIONS="detect_leaks=1", UBSAN_OPTIONS="print_stacktrace=1")
     work = tempfile.mkdtemp(prefix="tt-bad-")
     os.chmod(work, 0o755)
