@@ -214,41 +214,22 @@ static int collect_tables(const char *dir, struct paths *out, int depth)
 static char *sidecar_version(const char *path, int *dtype)
 {
 	*dtype = -1;
-	const char *slash = strrchr(path, '/');
-	char *dir = slash ? xstrndup(path, (size_t)(slash - path)) : xstrdup(".");
-	const char *base = slash ? slash + 1 : path;
-	char *found = NULL;
-	DIR *dh = opendir(dir);
-	struct dirent *de;
-	while (dh && !found && (de = readdir(dh))) {
-		if (!str_starts(de->d_name, "tunetab_provenance_") || !str_ends(de->d_name, ".json"))
-			continue;
-		char *pp = xasprintf("%s/%s", dir, de->d_name);
-		struct provenance pv;
-		struct diags d = DIAGS_INIT;
-		if (prov_read(pp, &pv, &d) == TT_OK) {
-			if (pv.flashinfer_version && ((pv.py_file && !strcmp(pv.py_file, base)) ||
-						      (pv.json_file && !strcmp(pv.json_file, base)))) {
-				found = xstrdup(pv.flashinfer_version);
-				for (size_t k = 0; k < pv.nruns; k++) {
-					json_t *run = json_loads(pv.runs[k].json, 0, NULL);
-					const char *ds = json_string_value(json_object_get(run, "dtype"));
-					enum dtype dt;
-					int one = ds && !dtype_parse(ds, &dt) ? (int)dt : -2;
-					*dtype = k == 0 || *dtype == one ? one : -2;
-					json_decref(run);
-				}
-				if (*dtype < 0)
-					*dtype = -1;
-			}
-			prov_release(&pv);
-		}
-		diags_release(&d);
-		free(pp);
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	struct provenance pv;
+	if (prov_find_beside(path, base, &pv, NULL))
+		return NULL;
+	char *found = pv.flashinfer_version ? xstrdup(pv.flashinfer_version) : NULL;
+	for (size_t k = 0; found && k < pv.nruns; k++) {
+		json_t *run = json_loads(pv.runs[k].json, 0, NULL);
+		const char *ds = json_string_value(json_object_get(run, "dtype"));
+		enum dtype dt;
+		int one = ds && !dtype_parse(ds, &dt) ? (int)dt : -2;
+		*dtype = k == 0 || *dtype == one ? one : -2;
+		json_decref(run);
 	}
-	if (dh)
-		closedir(dh);
-	free(dir);
+	if (*dtype < 0)
+		*dtype = -1;
+	prov_release(&pv);
 	return found;
 }
 

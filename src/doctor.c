@@ -26,26 +26,39 @@ static bool is_file(const char *p)
 
 /* `__version__ = "0.7.2"` (or single quotes) in flashinfer/_build_meta.py, which is where
  * flashinfer.version.__version__ comes from (formats §2.3) */
+/* The string a small Python file assigns to name, as in `name = "x"` or
+ * `name: Optional[str] = 'x'` (the first such line), into out. 0, or -1 when the file cannot be
+ * read or has no such line. */
+static int py_quoted_assignment(const char *path, const char *name, char *out, size_t n)
+{
+	char *text;
+	size_t len, nl_ = strlen(name);
+	int rc = -1;
+	if (read_file(path, 1u << 20, &text, &len))
+		return -1;
+	for (char *l = text; l && *l && rc; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		if (strncmp(l, name, nl_) || (l[nl_] != ' ' && l[nl_] != ':' && l[nl_] != '='))
+			continue;
+		char *nl = strchr(l, '\n'), *eq = strchr(l, '=');
+		if (!eq || (nl && eq > nl))
+			continue;
+		char *q = strpbrk(eq, "\"'\n");
+		char *e = q && *q != '\n' ? strchr(q + 1, *q) : NULL;
+		if (e && (!nl || e < nl) && (size_t)(e - q - 1) < n) {
+			snprintf(out, n, "%.*s", (int)(e - q - 1), q + 1);
+			rc = 0;
+		}
+	}
+	free(text);
+	return rc;
+}
+
 static bool version_from_build_meta(const char *pkg, char *out, size_t n, char *from, size_t fn)
 {
-	char *path = xasprintf("%s/_build_meta.py", pkg), *text;
-	size_t len;
-	bool ok = false;
-	if (read_file(path, 1u << 20, &text, &len) == 0) {
-		for (char *l = text; l && *l && !ok; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
-			if (!str_starts(l, "__version__"))
-				continue;
-			char *q = strpbrk(l, "\"'");
-			char *e = q ? strchr(q + 1, *q) : NULL;
-			char *nl = strchr(l, '\n');
-			if (q && e && (!nl || e < nl) && (size_t)(e - q - 1) < n) {
-				snprintf(out, n, "%.*s", (int)(e - q - 1), q + 1);
-				snprintf(from, fn, "%s", path);
-				ok = true;
-			}
-		}
-		free(text);
-	}
+	char *path = xasprintf("%s/_build_meta.py", pkg);
+	bool ok = py_quoted_assignment(path, "__version__", out, n) == 0;
+	if (ok)
+		snprintf(from, fn, "%s", path);
 	free(path);
 	return ok;
 }
@@ -189,25 +202,9 @@ void doctor_env_field(const char *site, const char *field, char *out, size_t n, 
 	bool ok = false;
 	if (!strcmp(field, "cuda_version")) {
 		/* torch.version.cuda: `cuda: Optional[str] = '13.0'` in torch/version.py */
-		char *path = xasprintf("%s/torch/version.py", site), *text;
-		size_t len;
-		if (read_file(path, 1u << 20, &text, &len) == 0) {
-			for (char *l = text; l && *l && !ok; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
-				if (!str_starts(l, "cuda") || (l[4] != ' ' && l[4] != ':' && l[4] != '='))
-					continue;
-				char *nl = strchr(l, '\n'), *eq = strchr(l, '=');
-				if (!eq || (nl && eq > nl))
-					continue;
-				char *q = strpbrk(eq, "\"'\n");
-				char *e = q && *q != '\n' ? strchr(q + 1, *q) : NULL;
-				if (e && (size_t)(e - q - 1) < n) {
-					snprintf(out, n, "%.*s", (int)(e - q - 1), q + 1);
-					snprintf(where, sizeof where, "%s", path);
-					ok = true;
-				}
-			}
-			free(text);
-		}
+		char *path = xasprintf("%s/torch/version.py", site);
+		if ((ok = py_quoted_assignment(path, "cuda", out, n) == 0))
+			snprintf(where, sizeof where, "%s", path);
 		free(path);
 	} else if (!strcmp(field, "cublas_version")) {
 		/* the pip nvidia-cublas package, truncated to major.minor.patch */

@@ -2,6 +2,8 @@
  * "Provenance file"): built by generate, read strictly and written canonically with jansson. */
 #include "provenance.h"
 
+#include <dirent.h>
+
 #include <errno.h>
 #include <jansson.h>
 #include <limits.h>
@@ -789,4 +791,34 @@ int prov_read(const char *path, struct provenance *p, struct diags *d)
 	if (rc)
 		prov_release(p);
 	return rc;
+}
+
+int prov_find_beside(const char *path, const char *name, struct provenance *p, char **where)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = slash ? xstrndup(path, (size_t)(slash - path)) : xstrdup(".");
+	int found = -1;
+	DIR *dh = opendir(dir);
+	struct dirent *de;
+	while (dh && found && (de = readdir(dh))) {
+		if (!str_starts(de->d_name, "tunetab_provenance_") || !str_ends(de->d_name, ".json"))
+			continue;
+		char *pp = xasprintf("%s/%s", dir, de->d_name);
+		struct diags d = DIAGS_INIT;
+		if (prov_read(pp, p, &d) == TT_OK) {
+			if ((p->py_file && !strcmp(p->py_file, name)) || (p->json_file && !strcmp(p->json_file, name))) {
+				found = 0;
+				if (where)
+					*where = xstrdup(pp);
+			} else {
+				prov_release(p);
+			}
+		}
+		diags_release(&d);
+		free(pp);
+	}
+	if (dh)
+		closedir(dh);
+	free(dir);
+	return found;
 }

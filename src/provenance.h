@@ -80,6 +80,11 @@ char *prov_file_name(const char *device);
  * TABLE_MAX_ENTRIES entries and runs. Tactics are stored in their canonical repr spelling.
  * On error p is left empty. */
 int prov_read(const char *path, struct provenance *p, struct diags *d);
+/* The provenance file beside a table (or journal): in the folder of path, the
+ * tunetab_provenance_*.json whose files.py or files.json is `name` (a basename). Fills *p and
+ * returns 0 (*where, if not NULL, gets its path: caller frees), or -1 when none that reads
+ * names it. */
+int prov_find_beside(const char *path, const char *name, struct provenance *p, char **where);
 /* Canonical bytes: runs sorted by their JSON (identical runs once, entries remapped), entries
  * by key (code-point order), two-space indent, trailing newline. The same provenance always
  * gives the same bytes. */

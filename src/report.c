@@ -2,7 +2,6 @@
  * with inline SVG and CSS. Every number drawn is also in a table under its chart. */
 #include "report.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -213,35 +212,19 @@ static void run_info(struct report *r, const char *run_json)
 /* the provenance file beside the journal that names its module: run facts for the summary */
 static void provenance_info(const char *journal, struct report *r)
 {
-	const char *slash = strrchr(journal, '/');
-	char *dir = slash ? xstrndup(journal, (size_t)(slash - journal)) : xstrdup(".");
-	const char *base = slash ? slash + 1 : journal;
+	const char *base = strrchr(journal, '/') ? strrchr(journal, '/') + 1 : journal;
 	char *module = xasprintf("%.*s.py", (int)(strlen(base) - (str_ends(base, ".journal") ? 8 : 0)), base);
-	DIR *dh = opendir(dir);
-	struct dirent *de;
-	bool done = false;
-	while (dh && !done && (de = readdir(dh))) {
-		if (!str_starts(de->d_name, "tunetab_provenance_") || !str_ends(de->d_name, ".json"))
-			continue;
-		char *pp = xasprintf("%s/%s", dir, de->d_name);
-		struct provenance pv;
-		struct diags d = DIAGS_INIT;
-		if (prov_read(pp, &pv, &d) == TT_OK) {
-			if (pv.py_file && !strcmp(pv.py_file, module) && pv.nruns) {
-				run_info(r, pv.runs[0].json);
-				report_info(r, "tunetab", pv.tunetab_version);
-				report_info(r, "provenance file", pp);
-				done = true;
-			}
-			prov_release(&pv);
-		}
-		diags_release(&d);
-		free(pp);
+	struct provenance pv;
+	char *where = NULL;
+	if (prov_find_beside(journal, module, &pv, &where) == 0) {
+		if (pv.nruns)
+			run_info(r, pv.runs[0].json);
+		report_info(r, "tunetab", pv.tunetab_version);
+		report_info(r, "provenance file", where);
+		prov_release(&pv);
+		free(where);
 	}
-	if (dh)
-		closedir(dh);
 	free(module);
-	free(dir);
 }
 
 int report_from_journal(const char *path, struct report *r, struct diags *d)
