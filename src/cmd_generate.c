@@ -723,18 +723,14 @@ static int merge_into(const struct session *S, const char *devdir, char *const *
 	struct merge_result r;
 	struct diags d = DIAGS_INIT;
 	int rc = merge_run(&vd, &mo, &r, &d);
+	size_t nwritten = 0;
+	if (!rc)
+		rc = merge_write(&r, &nwritten, &d);
 	if (!quiet || rc)
 		cli_print_diags(&d);
 	diags_release(&d);
-	if (!rc && r.outdir && (rc = mkdir_p(r.outdir)))
-		rc = cli_error(TT_INTERNAL, "cannot create '%s': %s", r.outdir, strerror(rc));
-	for (size_t k = 0; !rc && k < r.noutputs; k++) {
-		int err = write_file_atomic(r.outputs[k].path, r.outputs[k].bytes.buf, r.outputs[k].bytes.len, 0644);
-		if (err)
-			rc = cli_error(TT_INTERNAL, "cannot write '%s': %s", r.outputs[k].path, strerror(err));
-		else if (!quiet)
-			fprintf(stderr, "tunetab: wrote %s\n", r.outputs[k].path);
-	}
+	for (size_t k = 0; !quiet && k < nwritten; k++)
+		fprintf(stderr, "tunetab: wrote %s\n", r.outputs[k].path);
 	if (!rc && !quiet)
 		fprintf(stderr, "tunetab: merged %zu items of '%s': %zu entries, %zu conflicts settled\n",
 			n, r.device, r.entries, r.nconflicts);
@@ -1043,11 +1039,8 @@ int cmd_generate(int argc, char **argv)
 	}
 	/* the GPU: --devices, else the one the launcher gave this process */
 	const char *gpu_why = "";
-	if (!S.ngpu_ids) {
+	if (!S.ngpu_ids)
 		S.gpu_ids[S.ngpu_ids++] = o.profile && !S.all_gpus ? fleet_local_gpu(real_env, &gpu_why) : 0;
-		if (S.all_gpus)
-			gpu_why = "";
-	}
 	if (!o.quiet && sh.count > 1)
 		fprintf(stderr, "tunetab: shard %d/%d (%s)\n", sh.index, sh.count, sh.source);
 	S.gpu_why = gpu_why;

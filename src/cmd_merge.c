@@ -155,21 +155,10 @@ int cmd_merge(int argc, char **argv)
 				r.nconflicts == 1 ? "" : "s");
 	char **written = xcalloc(r.noutputs + 1, sizeof *written);
 	size_t nwritten = 0;
-	if (rc == TT_OK) {
-		int err = r.outdir ? mkdir_p(r.outdir) : 0;
-		if (err)
-			rc = diag_error(&d, TT_INTERNAL, "io", r.outdir, 0, 0, "cannot create folder: %s",
-					strerror(err));
-		for (size_t i = 0; i < r.noutputs && rc == TT_OK; i++) {
-			const struct merge_output *x = &r.outputs[i];
-			/* each file atomically: temporary file, fsync, rename */
-			if ((err = write_file_atomic(x->path, x->bytes.buf, x->bytes.len, 0644)))
-				rc = diag_error(&d, TT_INTERNAL, "io", x->path, 0, 0, "cannot write: %s",
-						strerror(err));
-			else
-				written[nwritten++] = x->path;
-		}
-	}
+	if (rc == TT_OK)
+		rc = merge_write(&r, &nwritten, &d);
+	for (size_t i = 0; i < nwritten; i++)
+		written[i] = r.outputs[i].path;
 	if (!quiet || (fail_on_conflict && r.nconflicts))
 		print_conflicts(&r);
 	for (size_t i = 0; i < d.n; i++) {

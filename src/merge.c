@@ -872,41 +872,15 @@ static int check_shards(struct mctx *m)
 
 /* --- entries ------------------------------------------------------------- */
 
-static const struct provenance *sort_ctx; /* qsort has no context argument */
-
-static int cmp_prov_key(const void *a, const void *b)
-{
-	return strcmp(sort_ctx->entries[*(const size_t *)a].key,
-		      sort_ctx->entries[*(const size_t *)b].key);
-}
-
 static void index_prov(struct mprov *pv)
 {
-	size_t n = pv->p.n;
-	pv->by_key = xmalloc((n ? n : 1) * sizeof *pv->by_key);
-	pv->hit = xcalloc(n ? n : 1, sizeof *pv->hit);
-	for (size_t i = 0; i < n; i++)
-		pv->by_key[i] = i;
-	sort_ctx = &pv->p;
-	if (n > 1)
-		qsort(pv->by_key, n, sizeof *pv->by_key, cmp_prov_key);
+	pv->by_key = prov_key_index(&pv->p);
+	pv->hit = xcalloc(pv->p.n ? pv->p.n : 1, sizeof *pv->hit);
 }
 
 static long prov_lookup(const struct mprov *pv, const char *key, size_t len)
 {
-	size_t lo = 0, hi = pv->p.n;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		const char *k = pv->p.entries[pv->by_key[mid]].key;
-		int c = cmp_bytes(k, strlen(k), key, len);
-		if (!c)
-			return (long)pv->by_key[mid];
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return -1;
+	return prov_find_key(&pv->p, pv->by_key, key, len);
 }
 
 /* Every entry of every table, with its provenance. Python keeps the last of repeated keys. */
@@ -1493,4 +1467,21 @@ void merge_result_release(struct merge_result *r)
 	}
 	free(r->outputs);
 	memset(r, 0, sizeof *r);
+}
+
+int merge_write(const struct merge_result *r, size_t *nwritten, struct diags *d)
+{
+	*nwritten = 0;
+	int err = r->outdir ? mkdir_p(r->outdir) : 0;
+	if (err)
+		return diag_error(d, TT_INTERNAL, "io", r->outdir, 0, 0, "cannot create folder: %s",
+				  strerror(err));
+	for (size_t i = 0; i < r->noutputs; i++) {
+		const struct merge_output *x = &r->outputs[i];
+		if ((err = write_file_atomic(x->path, x->bytes.buf, x->bytes.len, 0644)))
+			return diag_error(d, TT_INTERNAL, "io", x->path, 0, 0, "cannot write: %s",
+					  strerror(err));
+		(*nwritten)++;
+	}
+	return TT_OK;
 }

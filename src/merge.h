@@ -75,6 +75,9 @@ struct merge_result {
  * TT_INTERNAL: I/O). Errors and notes go to d. */
 int merge_run(const struct validate_data *data, const struct merge_opts *o,
 	      struct merge_result *r, struct diags *d);
+/* Writes r's outputs in order, creating r->outdir first, each atomically (temporary file,
+ * fsync, rename). *nwritten counts those written. TT_OK, or TT_INTERNAL with the reason in d. */
+int merge_write(const struct merge_result *r, size_t *nwritten, struct diags *d);
 void merge_result_release(struct merge_result *r);
 
 /* Python literal order of two tactics: numbers numerically, then strings, then tuples (and

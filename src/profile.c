@@ -46,6 +46,22 @@ static const struct prof_result *jfind(const struct journal *j, int stage, long 
 	return NULL;
 }
 
+int profile_journal_measurement(const char *line, int *stage, long *tokens, struct prof_result *r)
+{
+	memset(r, 0, sizeof *r);
+	int st;
+	char why[128] = "";
+	if (line[0] != 'M' || sscanf(line, "M %d %ld %d %d %lf %lf %lf %d %127s", stage, tokens, &r->id, &st,
+				     &r->median_us, &r->lo_us, &r->hi_us, &r->n, why) < 8)
+		return -1;
+	r->status = (enum prof_status)st;
+	for (char *p = why; *p; p++)
+		if (*p == '_')
+			*p = ' ';
+	snprintf(r->why, sizeof r->why, "%s", strcmp(why, "-") ? why : "");
+	return 0;
+}
+
 /* Opens (and replays) the journal; a journal for another run is moved aside. */
 static int journal_open(struct journal *j, const char *path, const char *identity,
 			const char *command, size_t *resumed, struct diags *d)
@@ -70,16 +86,7 @@ static int journal_open(struct journal *j, const char *path, const char *identit
 					break; /* a torn last line (killed mid-write) is ignored */
 				*next++ = '\0';
 				struct jrec r;
-				memset(&r, 0, sizeof r);
-				int st;
-				char why[128] = "";
-				if (sscanf(line, "M %d %ld %d %d %lf %lf %lf %d %127s", &r.stage, &r.tokens, &r.r.id,
-					   &st, &r.r.median_us, &r.r.lo_us, &r.r.hi_us, &r.r.n, why) >= 8) {
-					r.r.status = (enum prof_status)st;
-					for (char *p = why; *p; p++)
-						if (*p == '_')
-							*p = ' ';
-					snprintf(r.r.why, sizeof r.r.why, "%s", strcmp(why, "-") ? why : "");
+				if (profile_journal_measurement(line, &r.stage, &r.tokens, &r.r) == 0) {
 					jpush(j, &r);
 					(*resumed)++;
 				}

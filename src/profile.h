@@ -42,6 +42,10 @@ struct profile_stats {
 	double seconds;
 };
 
+/* One measurement line of a journal, "M stage tokens id status median lo hi n reason", as
+ * the journal writes it (the reason's spaces were written as '_'). Returns 0 when it is one. */
+int profile_journal_measurement(const char *line, int *stage, long *tokens, struct prof_result *r);
+
 /* w[0..nw) are workers on GPUs of the same model; each takes the next entry off one queue. */
 int profile_plan(struct worker *w, size_t nw, struct gen_plan *p, const struct gen_deploy *dep,
 		 const struct profile_opts *o, struct profile_stats *st, struct diags *d);

@@ -822,3 +822,41 @@ int prov_find_beside(const char *path, const char *name, struct provenance *p, c
 	free(dir);
 	return found;
 }
+
+static const struct provenance *index_of; /* qsort has no context argument in C11 */
+
+static int cmp_index_key(const void *a, const void *b)
+{
+	return strcmp(index_of->entries[*(const size_t *)a].key, index_of->entries[*(const size_t *)b].key);
+}
+
+size_t *prov_key_index(const struct provenance *p)
+{
+	size_t *ix = xmalloc((p->n ? p->n : 1) * sizeof *ix);
+	for (size_t i = 0; i < p->n; i++)
+		ix[i] = i;
+	index_of = p;
+	if (p->n > 1)
+		qsort(ix, p->n, sizeof *ix, cmp_index_key);
+	return ix;
+}
+
+long prov_find_key(const struct provenance *p, const size_t *index, const char *key, size_t len)
+{
+	size_t lo = 0, hi = p->n;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		const char *k = p->entries[index[mid]].key;
+		size_t kn = strlen(k), m = kn < len ? kn : len;
+		int c = m ? memcmp(k, key, m) : 0;
+		if (!c)
+			c = (kn > len) - (kn < len);
+		if (!c)
+			return (long)index[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}

@@ -85,6 +85,10 @@ int prov_read(const char *path, struct provenance *p, struct diags *d);
  * returns 0 (*where, if not NULL, gets its path: caller frees), or -1 when none that reads
  * names it. */
 int prov_find_beside(const char *path, const char *name, struct provenance *p, char **where);
+/* The indices of p's entries sorted by key (byte order); caller frees. */
+size_t *prov_key_index(const struct provenance *p);
+/* The entry holding key[0..len) through that index, or -1. */
+long prov_find_key(const struct provenance *p, const size_t *index, const char *key, size_t len);
 /* Canonical bytes: runs sorted by their JSON (identical runs once, entries remapped), entries
  * by key (code-point order), two-space indent, trailing newline. The same provenance always
  * gives the same bytes. */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "gpu/gpu.h"
+#include "profile.h"
 #include "provenance.h"
 
 #include <jansson.h>
@@ -277,23 +278,19 @@ int report_from_journal(const char *path, struct report *r, struct diags *d)
 			free(dev), free(ver), free(model), free(dt), free(tp), free(ep);
 			continue;
 		}
-		int st, id, status, n, kind, fb, chosen, oob;
+		int st, id, kind, fb, chosen, oob;
 		long tok;
-		double a, b, c;
-		char why[128];
+		double a;
+		struct prof_result m;
 		if (!strncmp(line, "# command ", 10)) {
 			free(command);
 			command = xstrdup(line + 10);
-		} else if (line[0] == 'M' && sscanf(line, "M %d %ld %d %d %lf %lf %lf %d %127s", &st, &tok,
-						      &id, &status, &a, &b, &c, &n, why) >= 8) {
-			struct rep_cand *x = cand(entry(r, st, tok), id);
+		} else if (profile_journal_measurement(line, &st, &tok, &m) == 0) {
+			struct rep_cand *x = cand(entry(r, st, tok), m.id);
 			x->timed = true;
-			x->status = status;
-			x->med_us = a, x->lo_us = b, x->hi_us = c, x->n = n;
-			for (char *q = why; *q; q++)
-				if (*q == '_')
-					*q = ' ';
-			snprintf(x->why, sizeof x->why, "%s", strcmp(why, "-") ? why : "");
+			x->status = (int)m.status;
+			x->med_us = m.median_us, x->lo_us = m.lo_us, x->hi_us = m.hi_us, x->n = m.n;
+			snprintf(x->why, sizeof x->why, "%s", m.why);
 		} else if (line[0] == 'P' && sscanf(line, "P %d %ld %d %lf", &st, &tok, &id, &a) == 4) {
 			cand(entry(r, st, tok), id)->pred_us = a;
 		} else if (line[0] == 'D' && sscanf(line, "D %d %ld %d %d %d %d", &st, &tok, &chosen, &kind,

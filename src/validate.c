@@ -1005,11 +1005,6 @@ int validate_table(const struct validate_data *data, const struct table *t,
  * "Provenance file"): every key of each table must be in it with the same tactic, and every
  * entry of it in each table. A table edited after generate, or a sidecar copied from another
  * run, is found here. */
-static int cmp_prov_key(const void *a, const void *b)
-{
-	return strcmp((*(const struct prov_entry *const *)a)->key, (*(const struct prov_entry *const *)b)->key);
-}
-
 int validate_provenance(const char *path, size_t *entries, struct diags *d)
 {
 	*entries = 0;
@@ -1018,10 +1013,7 @@ int validate_provenance(const char *path, size_t *entries, struct diags *d)
 	if (rc)
 		return rc;
 	*entries = pv.n;
-	const struct prov_entry **by_key = xcalloc(pv.n ? pv.n : 1, sizeof *by_key);
-	for (size_t i = 0; i < pv.n; i++)
-		by_key[i] = &pv.entries[i];
-	qsort(by_key, pv.n, sizeof *by_key, cmp_prov_key);
+	size_t *by_key = prov_key_index(&pv);
 	bool *seen = xcalloc(pv.n ? pv.n : 1, 1);
 	const char *slash = strrchr(path, '/');
 	for (int k = 0; k < 2; k++) {
@@ -1046,24 +1038,22 @@ int validate_provenance(const char *path, size_t *entries, struct diags *d)
 			const struct table_entry *te = &t.entries[i];
 			if (te->dup_of >= 0 || !te->value_ok)
 				continue;
-			struct prov_entry probe = { .key = xstrndup(te->key, te->key_len) };
-			const struct prov_entry *pp = &probe;
-			const struct prov_entry **hit = bsearch(&pp, by_key, pv.n, sizeof *by_key, cmp_prov_key);
-			free(probe.key);
-			if (!hit) {
+			long at = prov_find_key(&pv, by_key, te->key, te->key_len);
+			if (at < 0) {
 				if (!missing++)
 					diags_add(d, SEV_ERROR, "provenance", tpath, te->line, te->col, "this key "
 						  "is not in the provenance file %s (the table changed after it was "
 						  "written?)", path);
 				continue;
 			}
-			seen[hit - by_key] = true;
+			const struct prov_entry *hit = &pv.entries[at];
+			seen[at] = true;
 			struct strbuf sb = STRBUF_INIT;
 			pyv_repr(te->tactic, &sb);
-			if (strcmp(sb.buf, (*hit)->tactic) && !differ++)
+			if (strcmp(sb.buf, hit->tactic) && !differ++)
 				diags_add(d, SEV_ERROR, "provenance", tpath, te->vline, te->vcol, "tactic %s "
-					  "here, but the provenance file records %s (%s)", sb.buf, (*hit)->tactic,
-					  prov_source_name((*hit)->source));
+					  "here, but the provenance file records %s (%s)", sb.buf, hit->tactic,
+					  prov_source_name(hit->source));
 			sb_release(&sb);
 		}
 		size_t absent = 0;
