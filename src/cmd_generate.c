@@ -18,6 +18,8 @@
 #include "report.h"
 #include "gen.h"
 #include "profile.h"
+#include "python.h"
+#include "backend.h"
 #include "worker.h"
 #include <unistd.h>
 #include "gpu/gpu.h"
@@ -29,6 +31,7 @@
 struct gen_opts {
 	const char *device, *model, *dtype, *flashinfer, *format, *heuristic, *outdir, *keys;
 	const char *weight_view, *calibration, *devices, *shard, *plan, *report;
+	const char *backend, *python; /* --backend, --python */
 	char *command;          /* the command line as typed (shell-quoted), for journal and report */
 	long tp, ep, tp_rank, ep_rank, top_k, max_tokens;
 	char **metas;
@@ -141,44 +144,6 @@ static int parse_gpu_list(const char *s, int *ids, size_t *n)
 	}
 }
 
-/* --devices: a worker per further GPU. Only GPUs of the first one's model join (a table is
- * for one model); others are named and left out. */
-static int start_more_workers(struct worker *w, size_t *nw, const struct worker_device *first,
-			      bool all, const int *ids, size_t nids, double timeout, int quiet,
-			      struct diags *d)
-{
-	int want[MAX_WORKERS];
-	size_t nwant = 0;
-	if (all)
-		for (int k = 0; k < first->visible && nwant < MAX_WORKERS; k++) {
-			if (k != w[0].device)
-				want[nwant++] = k;
-		}
-	else
-		for (size_t k = 1; k < nids; k++)
-			want[nwant++] = ids[k];
-	for (size_t k = 0; k < nwant; k++) {
-		struct worker_device wd;
-		int rc = worker_start(&w[*nw], want[k], timeout, d);
-		if (rc)
-			return rc;
-		if ((rc = worker_info(&w[*nw], &wd, d))) {
-			worker_stop(&w[*nw]);
-			return rc;
-		}
-		if (strcmp(wd.name, first->name) || wd.cc_major != first->cc_major ||
-		    wd.cc_minor != first->cc_minor || wd.sm_count != first->sm_count) {
-			if (!quiet)
-				cli_warn("GPU %d is a '%s', not a '%s' like GPU %d: left out (a table is "
-					 "measured on one GPU model)", want[k], wd.name, first->name, w[0].device);
-			worker_stop(&w[*nw]);
-			continue;
-		}
-		(*nw)++;
-	}
-	return TT_OK;
-}
-
 /* The progress line (a TTY) or one line per entry (-v); called by profile_plan under a lock. */
 struct progress {
 	bool tty, verbose;
@@ -238,27 +203,147 @@ struct session {
 	size_t ngpu_ids;
 	bool all_gpus;
 	const char *gpu_why;            /* the launcher variable that chose gpu_ids[0], or "" */
+	bool started;                   /* workers started (or failed to) */
+	enum backend_kind backend;      /* what the workers measure with */
+	struct worker_backend wb;       /* the flashinfer worker's WHO */
+	char *python, *script;          /* the flashinfer worker's */
+	double load_s;                  /* seconds the workers took to load FlashInfer's module */
 };
+
+static int start_worker(const struct session *S, const struct gen_opts *o, struct worker *w,
+			int device, struct diags *d)
+{
+	if (S->backend == BACKEND_FLASHINFER)
+		return worker_start_python(w, device, o->timeout, S->python, S->script, d);
+	return worker_start(w, device, o->timeout, d);
+}
+
+/* --backend (README "Measurement backends"): flashinfer times FlashInfer's own kernels in a
+ * Python worker, proxy the cuBLASLt stand-in; auto takes flashinfer when the Python found
+ * answers with FlashInfer and a CUDA torch, else the proxy, and says which and why. With
+ * TUNETAB_FAKE_GPU=1 and no --backend the fake backend stands in for the GPU. On success the
+ * flashinfer worker is S->workers[0], started. */
+static int choose_backend(struct session *S, const struct gen_opts *o, struct diags *d)
+{
+	const char *want = o->backend ? o->backend : "auto";
+	const char *fake = getenv("TUNETAB_FAKE_GPU");
+	enum backend_kind own = fake && !strcmp(fake, "1") ? BACKEND_FAKE : BACKEND_PROXY;
+	S->backend = own;
+	if (!strcmp(want, "proxy") || (!o->backend && own == BACKEND_FAKE))
+		return TT_OK;
+	char why[1100] = "";
+	const char *from = "";
+	S->python = python_find(o->python, &from, why, sizeof why);
+	if (S->python && !(S->script = python_worker_script()))
+		snprintf(why, sizeof why, "scripts/tunetab-fi-worker.py is missing from tunetab's data "
+			 "folder (reinstall tunetab)");
+	if (S->python && S->script) {
+		S->backend = BACKEND_FLASHINFER;
+		int rc = start_worker(S, o, &S->workers[0], S->gpu_ids[0], d);
+		if (rc)
+			return rc;
+		timing("flashinfer worker started");
+		if (worker_who(&S->workers[0], &S->wb, d) == TT_OK) {
+			S->nworkers = 1;
+			timing("flashinfer worker answered (python, torch and flashinfer imported)");
+			return TT_OK;
+		}
+		worker_stop(&S->workers[0]);
+		snprintf(why, sizeof why, "%s (python %s, from %s)", S->wb.why, S->python, from);
+		S->backend = own;
+	}
+	if (!strcmp(want, "flashinfer"))
+		return diag_error(d, TT_GPU, "backend", NULL, 0, 0, "--backend flashinfer: %s", why);
+	if (!o->quiet)
+		fprintf(stderr, "tunetab: backend %s: %s\n", backend_kind_name(own), why);
+	return TT_OK;
+}
+
+static void on_load_note(void *ctx, const char *text)
+{
+	const struct gen_opts *o = ctx;
+	if (!o->quiet)
+		fprintf(stderr, "tunetab: flashinfer: %s\n", text);
+}
+
+/* A worker's GPU, and for the flashinfer backend its fused-MoE module loaded (a phase that
+ * compiles for minutes the first time). */
+static int ready_worker(struct session *S, const struct gen_opts *o, struct worker *w,
+			struct worker_device *wd, struct diags *d)
+{
+	int rc = worker_info(w, wd, d);
+	if (rc || S->backend != BACKEND_FLASHINFER)
+		return rc;
+	double seconds = 0;
+	rc = worker_load(w, o->dtype ? o->dtype : "bf16", on_load_note, (void *)o, &seconds, d);
+	if (!rc)
+		S->load_s += seconds;
+	return rc;
+}
+
+/* --devices: a worker per further GPU. Only GPUs of the first one's model join (a table is
+ * for one model); others are named and left out. */
+static int start_more_workers(struct session *S, const struct gen_opts *o, struct diags *d)
+{
+	const struct worker_device *first = &S->wd;
+	int want[MAX_WORKERS];
+	size_t nwant = 0;
+	if (S->all_gpus)
+		for (int k = 0; k < first->visible && nwant < MAX_WORKERS; k++) {
+			if (k != S->workers[0].device)
+				want[nwant++] = k;
+		}
+	else
+		for (size_t k = 1; k < S->ngpu_ids; k++)
+			want[nwant++] = S->gpu_ids[k];
+	for (size_t k = 0; k < nwant; k++) {
+		struct worker_device wd;
+		struct worker *w = &S->workers[S->nworkers];
+		int rc = start_worker(S, o, w, want[k], d);
+		if (rc)
+			return rc;
+		if ((rc = ready_worker(S, o, w, &wd, d))) {
+			worker_stop(w);
+			return rc;
+		}
+		if (strcmp(wd.name, first->name) || wd.cc_major != first->cc_major ||
+		    wd.cc_minor != first->cc_minor || wd.sm_count != first->sm_count) {
+			if (!o->quiet)
+				cli_warn("GPU %d is a '%s', not a '%s' like GPU %d: left out (a table is "
+					 "measured on one GPU model)", want[k], wd.name, first->name,
+					 S->workers[0].device);
+			worker_stop(w);
+			continue;
+		}
+		S->nworkers++;
+	}
+	return TT_OK;
+}
 
 static int start_workers(struct session *S, const struct gen_opts *o, struct diags *d)
 {
-	if (S->nworkers)
-		return TT_OK;
-	int rc = worker_start(&S->workers[0], S->gpu_ids[0], o->timeout, d);
+	if (S->started) /* once per process: a failed start is not retried */
+		return S->nworkers ? TT_OK : TT_GPU;
+	S->started = true;
+	int rc = choose_backend(S, o, d);
 	if (rc)
 		return rc;
-	timing("worker process started");
-	S->nworkers = 1;
-	if ((rc = worker_info(&S->workers[0], &S->wd, d))) {
+	if (!S->nworkers) {
+		if ((rc = worker_start(&S->workers[0], S->gpu_ids[0], o->timeout, d)))
+			return rc;
+		timing("worker process started");
+		S->nworkers = 1;
+	}
+	if ((rc = ready_worker(S, o, &S->workers[0], &S->wd, d))) {
 		if (S->gpu_why && *S->gpu_why)
 			diags_add(d, SEV_NOTE, "gpu", NULL, 0, 0, "GPU %d is this process's local rank (%s): "
 				  "start at most one process per visible GPU, or give --devices", S->gpu_ids[0],
 				  S->gpu_why);
 		return rc;
 	}
-	timing("worker reported its GPU");
-	return start_more_workers(S->workers, &S->nworkers, &S->wd, S->all_gpus, S->gpu_ids,
-				  S->ngpu_ids, o->timeout, o->quiet, d);
+	timing(S->backend == BACKEND_FLASHINFER ? "worker reported its GPU; fused-MoE module loaded"
+						 : "worker reported its GPU");
+	return start_more_workers(S, o, d);
 }
 
 static const char *method_name(int m)
@@ -365,12 +450,25 @@ static int generate_one(const struct gen_opts *o, struct session *S, const struc
 	char *written[3] = { NULL, NULL, NULL };
 	char *identity = NULL, *journal = NULL;
 
-	/* target version */
+	/* target version: with the flashinfer backend the FlashInfer that runs the kernels, so the
+	 * worker starts first */
+	if (o->profile && (rc = start_workers(S, o, &d)))
+		goto out;
+	const char *fi_want = o->flashinfer;
+	if (o->profile && S->backend == BACKEND_FLASHINFER) {
+		if (o->flashinfer && strcmp(o->flashinfer, S->wb.version)) {
+			rc = cli_error(TT_USAGE, "--flashinfer %s, but FlashInfer %s times the kernels (%s): "
+				       "drop --flashinfer, or run the Python that has %s (--python)",
+				       o->flashinfer, S->wb.version, S->python, o->flashinfer);
+			goto out;
+		}
+		fi_want = S->wb.version;
+	}
 	struct fi_version fv;
 	const struct fi_schema *schema;
-	if ((rc = cli_pick_schema(data, o->flashinfer, &fv, &schema, !o->quiet)))
+	if ((rc = cli_pick_schema(data, fi_want, &fv, &schema, !o->quiet)))
 		goto out;
-	const char *version = o->flashinfer ? o->flashinfer : schema->release;
+	const char *version = fi_want ? fi_want : schema->release;
 
 	/* device; with --profile the GPU worker starts first and the parent never touches CUDA */
 	const struct device_profile *prof = NULL;
@@ -895,7 +993,8 @@ int cmd_generate(int argc, char **argv)
 		{ "verbose", no_argument, NULL, 'v' },          { "calibration", required_argument, NULL, 'C' },
 		{ "method", required_argument, NULL, 'X' },     { "devices", required_argument, NULL, 'G' },
 		{ "shard", required_argument, NULL, 'Z' },      { "plan", required_argument, NULL, 'L' },
-		{ "report", required_argument, NULL, 'Y' },
+		{ "report", required_argument, NULL, 'Y' },     { "backend", required_argument, NULL, 'b' },
+		{ "python", required_argument, NULL, 'p' },
 		{ 0 },
 	};
 	struct gen_opts o = { .tp = 1, .ep = 1, .format = "both", .outdir = NULL, .timeout = 30,
@@ -949,6 +1048,14 @@ int cmd_generate(int argc, char **argv)
 		case 'Z': o.shard = optarg; break;
 		case 'L': o.plan = optarg; break;
 		case 'Y': o.report = optarg; break;
+		case 'p': o.python = optarg; break;
+		case 'b':
+			if (strcmp(optarg, "auto") && strcmp(optarg, "flashinfer") && strcmp(optarg, "proxy")) {
+				free(o.metas);
+				return cli_usage_error("generate", "--backend must be auto, flashinfer or proxy");
+			}
+			o.backend = optarg;
+			break;
 		case 'O':
 			if (!strcmp(optarg, "all")) {
 				o.top = -1;
@@ -1016,6 +1123,10 @@ int cmd_generate(int argc, char **argv)
 		return cli_usage_error("generate", "--devices wants 'all' or GPU indices like 0,1,3 "
 				       "(at most %d), not '%s'", MAX_WORKERS, o.devices);
 	}
+	if ((o.backend || o.python) && !o.profile) {
+		free(o.metas);
+		return cli_usage_error("generate", "--backend and --python only apply with --profile");
+	}
 	if (o.devices && !o.profile) {
 		free(o.metas);
 		return cli_usage_error("generate", "--devices only applies with --profile");
@@ -1071,6 +1182,8 @@ int cmd_generate(int argc, char **argv)
 	timing("done; stopping the workers");
 	for (size_t k = 0; k < S.nworkers; k++)
 		worker_detach(&S.workers[k]);
+	free(S.python);
+	free(S.script);
 	cli_print_diags(&d);
 	diags_release(&d);
 	dtypes_free(S.dtypes);

@@ -368,7 +368,8 @@ static int profile_entry(struct run *R, struct worker *w, struct gen_entry *e, s
 		}
 		if (ntodo) {
 			/* the proxy GEMM: one batched GEMM over the local experts with the tokens each
-			 * gets from uniform top-k routing (as FlashInfer's profiler routes, tactics §1.2) */
+			 * gets from uniform top-k routing (as FlashInfer's profiler routes, tactics §1.2);
+			 * the flashinfer backend runs the MoE layer itself, from the fields after method */
 			double lambda = (double)e->tokens * R->dep->top_k / (double)e->experts;
 			struct prof_shape s = {
 				.dtype = R->dep->dt->name,
@@ -379,6 +380,18 @@ static int profile_entry(struct run *R, struct worker *w, struct gen_entry *e, s
 				.rounds = o->rounds,
 				.reps = o->reps,
 				.method = o->method,
+				.stage = e->stage,
+				.bucket = e->tokens,
+				.hidden = R->dep->hidden,
+				.inter = e->inter,
+				.experts = e->experts,
+				.top_k = R->dep->top_k,
+				.tp = R->dep->tp,
+				.tp_rank = R->dep->tp_rank,
+				.ep = R->dep->ep,
+				.ep_rank = R->dep->ep_rank,
+				.activation = (int)R->dep->activation,
+				.biases = R->dep->biases,
 			};
 			struct prof_result got[PROF_MAX];
 			if ((rc = worker_profile(w, &s, todo, ntodo, got, d)))

@@ -1,14 +1,23 @@
-/* worker.c: the profiling worker process, its line protocol and the parent's watchdog.
+/* worker.c: the profiling worker processes, their line protocol and the parent's watchdog.
  *
- * Protocol (text lines):
+ * Protocol (text lines; <job> is the fields of worker_job_line):
+ *   parent: WHO
+ *   worker: WHO <backend> <version|-> <torch|-> <detail hex>    (WHO none ... : not usable)
  *   parent: INFO
  *   worker: DEV <name hex> <cc major> <minor> <sms> ... <GPUs visible>
- *   parent: JOB <dtype> <batch> <tokens> <features> <k> <rounds> <reps> <method> <n> id,tm,tn,cm,cn,st,swap,sm80 ...
+ * tunetab's own worker (proxy and fake backends) runs whole jobs, rounds included:
+ *   parent: JOB <job> <n> id,tm,tn,cm,cn,st,swap,sm80 ...
  *   worker: START <id>            before a candidate's first launch
  *           RES <id> <status> <median> <lo> <hi> <n> <why>
  *           END
  *   parent: CAL <n> m,n ...
  *   worker: CAL <copy_gbs> <tf_bf16> <tf_fp8> <n> m,n,eb,ef ...
+ * the flashinfer worker (scripts/tunetab-fi-worker.py) is driven a round at a time, so the
+ * rounds, intervals and racing stay measure.c's:
+ *   parent: LOAD <dtype>          worker: NOTE <hex text> ... then OK <seconds>
+ *   parent: PREP <job> <n> id,... worker: START <id>, then READY <id> <reps> or RES ..., END
+ *   parent: ROUND <method> <k> <id> ...   worker: START <id>, T <id> <us>, ..., END
+ * Any worker:
  *           FAULT <text>           a CUDA error after START: that candidate broke the
  *                                  context; the worker exits and the parent restarts it
  * Errors: ERR <text>. */
@@ -27,21 +36,19 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "backend.h"
+#include "measure.h"
 #include "util.h"
 
 /* --- parent side ----------------------------------------------------------------------- */
 
-int worker_start(struct worker *w, int device, double timeout_s, struct diags *d)
+static int spawn(struct worker *w, struct diags *d)
 {
-	memset(w, 0, sizeof *w);
-	w->device = device;
-	w->timeout_s = timeout_s;
-	w->pid = -1;
 	int in[2], out[2];
 	if (pipe(in) || pipe(out))
 		return diag_error(d, TT_INTERNAL, "worker", NULL, 0, 0, "pipe: %s", strerror(errno));
-	char *exe = self_exe_path();
-	if (!exe)
+	char *exe = w->python ? NULL : self_exe_path();
+	if (!w->python && !exe)
 		return diag_error(d, TT_INTERNAL, "worker", NULL, 0, 0, "cannot find tunetab's own binary");
 	fflush(NULL);
 	pid_t pid = fork();
@@ -57,8 +64,11 @@ int worker_start(struct worker *w, int device, double timeout_s, struct diags *d
 		close(out[0]);
 		close(out[1]);
 		char dev[16];
-		snprintf(dev, sizeof dev, "%d", device);
-		execl(exe, "tunetab", "__worker", dev, (char *)NULL);
+		snprintf(dev, sizeof dev, "%d", w->device);
+		if (w->python)
+			execl(w->python, w->python, w->script, dev, (char *)NULL);
+		else
+			execl(exe, "tunetab", "__worker", dev, (char *)NULL);
 		_exit(127);
 	}
 	free(exe);
@@ -71,35 +81,61 @@ int worker_start(struct worker *w, int device, double timeout_s, struct diags *d
 	return TT_OK;
 }
 
-void worker_stop(struct worker *w)
+int worker_start(struct worker *w, int device, double timeout_s, struct diags *d)
+{
+	memset(w, 0, sizeof *w);
+	w->device = device;
+	w->timeout_s = timeout_s;
+	w->pid = -1;
+	return spawn(w, d);
+}
+
+int worker_start_python(struct worker *w, int device, double timeout_s, const char *python,
+			const char *script, struct diags *d)
+{
+	memset(w, 0, sizeof *w);
+	w->device = device;
+	w->timeout_s = timeout_s;
+	w->pid = -1;
+	w->python = xstrdup(python);
+	w->script = xstrdup(script);
+	return spawn(w, d);
+}
+
+static void close_worker(struct worker *w, bool wait)
 {
 	if (w->pid <= 0)
 		return;
 	close(w->to);
 	close(w->from);
 	kill(w->pid, SIGKILL);
-	waitpid(w->pid, NULL, 0);
+	if (wait)
+		waitpid(w->pid, NULL, 0);
 	w->pid = -1;
+}
+
+void worker_stop(struct worker *w)
+{
+	close_worker(w, true);
+	free(w->python);
+	free(w->script);
+	w->python = w->script = NULL;
 }
 
 void worker_detach(struct worker *w)
 {
-	if (w->pid <= 0)
-		return;
-	close(w->to);
-	close(w->from);
-	kill(w->pid, SIGKILL);
-	w->pid = -1;
+	close_worker(w, false);
+	free(w->python);
+	free(w->script);
+	w->python = w->script = NULL;
 }
 
 static int restart(struct worker *w, struct diags *d)
 {
-	int dev = w->device, restarts = w->restarts + 1;
-	double t = w->timeout_s;
-	worker_stop(w);
-	int rc = worker_start(w, dev, t, d);
-	w->restarts = restarts;
-	return rc;
+	close_worker(w, true);
+	w->restarts++;
+	w->len = 0;
+	return spawn(w, d);
 }
 
 /* One line from the worker: 1 = line, 0 = worker gone (EOF), -1 = watchdog timeout. */
@@ -156,10 +192,29 @@ static void hex_decode(const char *h, char *out, size_t n)
 	size_t i = 0;
 	for (; h[0] && h[1] && i + 1 < n; h += 2) {
 		unsigned v;
-		sscanf(h, "%2x", &v);
+		if (sscanf(h, "%2x", &v) != 1)
+			break;
 		out[i++] = (char)v;
 	}
 	out[i] = '\0';
+}
+
+int worker_who(struct worker *w, struct worker_backend *o, struct diags *d)
+{
+	memset(o, 0, sizeof *o);
+	char line[4096], hex[2048];
+	int r = send_line(w, "WHO\n") ? 0 : read_line(w, line, sizeof line);
+	if (r <= 0) {
+		snprintf(o->why, sizeof o->why, "the worker %s before it said what it is (%s)",
+			 r < 0 ? "hung" : "exited", w->python ? w->python : "tunetab");
+		return TT_GPU;
+	}
+	if (sscanf(line, "WHO %31s %63s %63s %2047s", o->name, o->version, o->torch, hex) != 4)
+		return diag_error(d, TT_INTERNAL, "worker", NULL, 0, 0, "bad worker reply '%s'", line);
+	hex_decode(hex, o->why, sizeof o->why);
+	if (!strcmp(o->name, "none"))
+		return TT_GPU;
+	return TT_OK;
 }
 
 int worker_info(struct worker *w, struct worker_device *o, struct diags *d)
@@ -183,6 +238,230 @@ int worker_info(struct worker *w, struct worker_device *o, struct diags *d)
 	return TT_OK;
 }
 
+int worker_load(struct worker *w, const char *dtype, void (*note)(void *ctx, const char *text),
+		void *ctx, double *seconds, struct diags *d)
+{
+	char line[4096], text[2048];
+	snprintf(line, sizeof line, "LOAD %s\n", dtype);
+	int r = send_line(w, line) ? 0 : 1;
+	while (r > 0 && (r = read_line(w, line, sizeof line)) > 0) {
+		if (str_starts(line, "NOTE ")) {
+			hex_decode(line + 5, text, sizeof text);
+			if (note)
+				note(ctx, text);
+			continue;
+		}
+		if (str_starts(line, "ERR "))
+			return diag_error(d, TT_GPU, "flashinfer", NULL, 0, 0, "%s", line + 4);
+		if (sscanf(line, "OK %lf", seconds) == 1)
+			return TT_OK;
+		return diag_error(d, TT_INTERNAL, "worker", NULL, 0, 0, "bad worker reply '%s'", line);
+	}
+	return diag_error(d, TT_GPU, "worker", NULL, 0, 0, "the worker %s while it loaded "
+			  "FlashInfer's fused-MoE module (no word for %.0f s)", r < 0 ? "hung" : "died",
+			  w->timeout_s);
+}
+
+/* The fields every job carries, after its verb (parsed by worker_parse_job and by
+ * scripts/tunetab-fi-worker.py's parse_job). */
+static void job_line(struct strbuf *b, const char *verb, const struct prof_shape *s, size_t n)
+{
+	sb_addf(b, "%s %s %ld %ld %ld %ld %d %d %d %d %ld %ld %ld %ld %ld %ld %ld %ld %ld %d %d %zu",
+		verb, s->dtype, s->batch, s->tokens, s->features, s->k, s->rounds, s->reps, s->method,
+		s->stage, s->bucket, s->hidden, s->inter, s->experts, s->top_k, s->tp, s->tp_rank,
+		s->ep, s->ep_rank, s->activation, s->biases, n);
+}
+
+static void set_why(struct prof_result *r, const char *why)
+{
+	char tmp[128];
+	snprintf(tmp, sizeof tmp, "%s", why);
+	for (char *p = tmp; *p; p++)
+		if (*p == '_')
+			*p = ' ';
+	snprintf(r->why, sizeof r->why, "%s", strcmp(tmp, "-") ? tmp : "");
+}
+
+/* A RES line into the result of the candidate it names, if still pending. */
+static void take_res(const char *line, const struct prof_cand *c, size_t n, char *done,
+		     struct prof_result *out)
+{
+	int id, st, cnt;
+	double med, lo, hi;
+	char why[128] = "";
+	if (sscanf(line, "RES %d %d %lf %lf %lf %d %127s", &id, &st, &med, &lo, &hi, &cnt, why) < 6)
+		return;
+	for (size_t i = 0; i < n; i++)
+		if (c[i].id == id && !done[i]) {
+			done[i] = 1;
+			out[i].status = (enum prof_status)st;
+			out[i].median_us = med;
+			out[i].lo_us = lo;
+			out[i].hi_us = hi;
+			out[i].n = cnt;
+			set_why(&out[i], why);
+		}
+}
+
+/* What one attempt at a job ended with. */
+struct attempt {
+	int rc;          /* an ERR: the whole job fails */
+	int r;           /* 1 finished, 0 the worker died, -1 it hung */
+	int last;        /* the candidate started last */
+	char fault[96];
+};
+
+static void on_fault(struct attempt *a, const char *line)
+{
+	/* the started candidate broke the context; keep the CUDA error's name */
+	const char *e = strstr(line, "cudaError");
+	if (!e)
+		e = strstr(line, "CUDA");
+	snprintf(a->fault, sizeof a->fault, ": %.*s", e ? (int)strcspn(e, " (_") : 0, e ? e : "");
+	a->r = 0;
+}
+
+/* tunetab's own worker: one JOB, rounds included. */
+static void attempt_job(struct worker *w, const struct prof_shape *s, const struct prof_cand *c,
+			size_t n, char *done, struct prof_result *out, struct attempt *a,
+			struct diags *d)
+{
+	struct strbuf job = STRBUF_INIT;
+	size_t pending = 0;
+	for (size_t i = 0; i < n; i++)
+		pending += !done[i];
+	job_line(&job, "JOB", s, pending);
+	for (size_t i = 0; i < n; i++)
+		if (!done[i])
+			sb_addf(&job, " %d,%d,%d,%d,%d,%d,%d,%d", c[i].id, c[i].tile_m, c[i].tile_n,
+				c[i].cluster_m, c[i].cluster_n, c[i].stages, c[i].swap, c[i].sm80);
+	sb_addc(&job, '\n');
+	a->r = send_line(w, job.buf) ? 0 : 1;
+	sb_release(&job);
+	char line[4096];
+	while (a->r > 0 && (a->r = read_line(w, line, sizeof line)) > 0) {
+		int id;
+		if (sscanf(line, "START %d", &id) == 1) {
+			a->last = id;
+			continue;
+		}
+		if (!strcmp(line, "END"))
+			break;
+		if (str_starts(line, "ERR ")) {
+			a->rc = diag_error(d, TT_GPU, "gpu", NULL, 0, 0, "%s", line + 4);
+			break;
+		}
+		if (str_starts(line, "FAULT ")) {
+			on_fault(a, line);
+			break;
+		}
+		take_res(line, c, n, done, out);
+	}
+}
+
+/* The flashinfer worker: PREP, then measure.c's rounds, one ROUND request each. */
+struct py_round {
+	struct worker *w;
+	const struct prof_cand *c;
+	const size_t *at;        /* measure index -> candidate index */
+	int method;
+	struct attempt *a;
+	struct diags *d;
+};
+
+static int py_round(void *vp, const size_t *idx, size_t k, double *us)
+{
+	struct py_round *x = vp;
+	struct strbuf b = STRBUF_INIT;
+	sb_addf(&b, "ROUND %d %zu", x->method, k);
+	for (size_t j = 0; j < k; j++)
+		sb_addf(&b, " %d", x->c[x->at[idx[j]]].id);
+	sb_addc(&b, '\n');
+	struct attempt *a = x->a;
+	a->r = send_line(x->w, b.buf) ? 0 : 1;
+	sb_release(&b);
+	size_t got = 0;
+	char line[4096];
+	while (a->r > 0 && (a->r = read_line(x->w, line, sizeof line)) > 0) {
+		int id;
+		double t;
+		if (sscanf(line, "START %d", &id) == 1) {
+			a->last = id;
+		} else if (sscanf(line, "T %d %lf", &id, &t) == 2) {
+			for (size_t j = 0; j < k; j++)
+				if (x->c[x->at[idx[j]]].id == id)
+					us[j] = t, got++;
+		} else if (!strcmp(line, "END")) {
+			if (got == k)
+				return 0;
+			a->rc = diag_error(x->d, TT_INTERNAL, "worker", NULL, 0, 0, "the worker timed "
+					   "%zu of %zu candidates in a round", got, k);
+			return 1;
+		} else if (str_starts(line, "ERR ")) {
+			a->rc = diag_error(x->d, TT_GPU, "flashinfer", NULL, 0, 0, "%s", line + 4);
+			return 1;
+		} else if (str_starts(line, "FAULT ")) {
+			on_fault(a, line);
+			return 1;
+		}
+	}
+	return 1; /* died or hung: a->r says which, a->last whom to blame */
+}
+
+static void attempt_rounds(struct worker *w, const struct prof_shape *s, const struct prof_cand *c,
+			   size_t n, char *done, struct prof_result *out, struct attempt *a,
+			   struct diags *d)
+{
+	struct strbuf job = STRBUF_INIT;
+	size_t pending = 0;
+	for (size_t i = 0; i < n; i++)
+		pending += !done[i];
+	job_line(&job, "PREP", s, pending);
+	for (size_t i = 0; i < n; i++)
+		if (!done[i])
+			sb_addf(&job, " %d", c[i].id);
+	sb_addc(&job, '\n');
+	a->r = send_line(w, job.buf) ? 0 : 1;
+	sb_release(&job);
+	/* ready[] are the prepared candidates, measured together below */
+	size_t *at = xcalloc(n + 1, sizeof *at), nready = 0;
+	struct prof_result *res = xcalloc(n + 1, sizeof *res);
+	char line[4096];
+	while (a->r > 0 && (a->r = read_line(w, line, sizeof line)) > 0) {
+		int id, reps;
+		if (sscanf(line, "START %d", &id) == 1) {
+			a->last = id;
+		} else if (sscanf(line, "READY %d %d", &id, &reps) == 2) {
+			for (size_t i = 0; i < n; i++)
+				if (c[i].id == id && !done[i]) {
+					at[nready] = i;
+					res[nready] = (struct prof_result){ .id = id, .status = PROF_OK };
+					nready++;
+				}
+		} else if (!strcmp(line, "END")) {
+			break;
+		} else if (str_starts(line, "ERR ")) {
+			a->rc = diag_error(d, TT_GPU, "flashinfer", NULL, 0, 0, "%s", line + 4);
+			break;
+		} else if (str_starts(line, "FAULT ")) {
+			on_fault(a, line);
+			break;
+		} else {
+			take_res(line, c, n, done, out);
+		}
+	}
+	if (a->r > 0 && !a->rc && nready) {
+		struct py_round x = { w, c, at, s->method, a, d };
+		if (measure_rounds(res, nready, s->rounds, s->method, py_round, &x) == 0)
+			for (size_t j = 0; j < nready; j++) {
+				done[at[j]] = 1;
+				out[at[j]] = res[j];
+			}
+	}
+	free(at);
+	free(res);
+}
+
 int worker_profile(struct worker *w, const struct prof_shape *s, const struct prof_cand *c,
 		   size_t n, struct prof_result *out, struct diags *d)
 {
@@ -195,77 +474,32 @@ int worker_profile(struct worker *w, const struct prof_shape *s, const struct pr
 	}
 	int rc = TT_OK;
 	for (int attempt = 0; attempt <= (int)n && !rc; attempt++) {
-		struct strbuf job = STRBUF_INIT;
 		size_t pending = 0;
 		for (size_t i = 0; i < n; i++)
 			pending += !done[i];
 		if (!pending)
 			break;
-		sb_addf(&job, "JOB %s %ld %ld %ld %ld %d %d %d %zu", s->dtype, s->batch, s->tokens,
-			s->features, s->k, s->rounds, s->reps, s->method, pending);
-		for (size_t i = 0; i < n; i++)
-			if (!done[i])
-				sb_addf(&job, " %d,%d,%d,%d,%d,%d,%d,%d", c[i].id, c[i].tile_m, c[i].tile_n,
-					c[i].cluster_m, c[i].cluster_n, c[i].stages, c[i].swap, c[i].sm80);
-		sb_addc(&job, '\n');
-		int sent = send_line(w, job.buf);
-		sb_release(&job);
-		int last = -1000000, r = sent ? 0 : 1;
-		char fault[96] = "";
-		char line[4096];
-		while (r > 0 && (r = read_line(w, line, sizeof line)) > 0) {
-			int id;
-			if (sscanf(line, "START %d", &id) == 1) {
-				last = id;
-				continue;
-			}
-			if (!strcmp(line, "END"))
-				break;
-			if (str_starts(line, "ERR ")) {
-				rc = diag_error(d, TT_GPU, "gpu", NULL, 0, 0, "%s", line + 4);
-				break;
-			}
-			if (str_starts(line, "FAULT ")) {
-				/* the started candidate broke the context; keep the CUDA error's name */
-				const char *e = strstr(line, "cudaError");
-				snprintf(fault, sizeof fault, ": %.*s", e ? (int)strcspn(e, " (") : 0, e ? e : "");
-				r = 0;
-				break;
-			}
-			int st, cnt;
-			double med, lo, hi;
-			char why[128] = "";
-			if (sscanf(line, "RES %d %d %lf %lf %lf %d %127s", &id, &st, &med, &lo, &hi, &cnt, why) >= 6)
-				for (size_t i = 0; i < n; i++)
-					if (c[i].id == id && !done[i]) {
-						done[i] = 1;
-						out[i].status = (enum prof_status)st;
-						out[i].median_us = med;
-						out[i].lo_us = lo;
-						out[i].hi_us = hi;
-						out[i].n = cnt;
-						for (char *p = why; *p; p++)
-							if (*p == '_')
-								*p = ' ';
-						snprintf(out[i].why, sizeof out[i].why, "%s", strcmp(why, "-") ? why : "");
-					}
-		}
-		if (rc || r > 0)
+		struct attempt a = { .last = -1000000 };
+		if (w->python)
+			attempt_rounds(w, s, c, n, done, out, &a, d);
+		else
+			attempt_job(w, s, c, n, done, out, &a, d);
+		if ((rc = a.rc) || a.r > 0)
 			break;
 		/* the worker died (r == 0) or hung (r < 0): blame the candidate it had started */
 		size_t culprit = n;
 		for (size_t i = 0; i < n; i++)
-			if (c[i].id == last && !done[i])
+			if (c[i].id == a.last && !done[i])
 				culprit = i;
 		if (culprit == n) {
 			rc = diag_error(d, TT_GPU, "worker", NULL, 0, 0, "the GPU worker %s outside any "
-					"candidate", r < 0 ? "hung" : "died");
+					"candidate", a.r < 0 ? "hung" : "died");
 			break;
 		}
 		done[culprit] = 1;
 		out[culprit].status = PROF_FAILED;
 		snprintf(out[culprit].why, sizeof out[culprit].why, "%s%s",
-			 r < 0 ? "hung: killed by the watchdog" : "crashed the GPU worker", fault);
+			 a.r < 0 ? "hung: killed by the watchdog" : "crashed the GPU worker", a.fault);
 		if (restart(w, d)) {
 			rc = TT_GPU;
 			break;
@@ -279,6 +513,9 @@ int worker_calibrate(struct worker *w, const int (*tiles)[2], int ntiles,
 		     struct gpu_calibration *cal, struct diags *d)
 {
 	memset(cal, 0, sizeof *cal);
+	if (w->python)
+		return diag_error(d, TT_USAGE, "worker", NULL, 0, 0, "calibration runs on tunetab's "
+				  "own worker, not the flashinfer backend");
 	struct strbuf job = STRBUF_INIT;
 	sb_addf(&job, "CAL %d", ntiles);
 	for (int i = 0; i < ntiles; i++)
@@ -314,49 +551,12 @@ int worker_calibrate(struct worker *w, const int (*tiles)[2], int ntiles,
 
 /* --- worker side ----------------------------------------------------------------------- */
 
-static int job_started; /* a candidate of the current job has started on the GPU */
-
 static void on_start(int id, void *ctx)
 {
-	(void)ctx;
-	job_started = 1;
+	int *started = ctx;
+	*started = 1;
 	printf("START %d\n", id);
 	fflush(stdout);
-}
-
-/* Synthetic timings (TUNETAB_FAKE_GPU=1): a deterministic function of the shape and tile,
- * with noise, so everything above the GPU can be tested on a CPU. */
-static int fake_run(const struct prof_shape *s, const struct prof_cand *c, size_t n,
-		    struct prof_result *out)
-{
-	const char *fault = getenv("TUNETAB_TEST_FAULT"), *hang = getenv("TUNETAB_TEST_HANG");
-	const char *delay = getenv("TUNETAB_FAKE_DELAY_MS"); /* slow fake runs, for kill tests */
-	if (delay)
-		usleep((useconds_t)atoi(delay) * 1000u);
-	unsigned seed = (unsigned)(s->tokens * 2654435761u + (unsigned long)s->features * 40503u);
-	for (size_t i = 0; i < n; i++) {
-		on_start(c[i].id, NULL);
-		if (fault && atoi(fault) == c[i].id)
-			raise(SIGSEGV);
-		if (hang && atoi(hang) == c[i].id)
-			for (;;)
-				pause();
-		long tok_tile = c[i].swap ? c[i].tile_n : c[i].tile_m;
-		long feat_tile = c[i].swap ? c[i].tile_m : c[i].tile_n;
-		double tiles = s->batch * ceil((double)s->tokens / tok_tile) * ceil((double)s->features / feat_tile);
-		double t = 5.0 + tiles * (0.02 * tok_tile * feat_tile / 16384.0 + 0.5) / 132.0 +
-			   0.001 * (c[i].id % 7);
-		out[i].id = c[i].id;
-		out[i].status = PROF_OK;
-		out[i].n = s->rounds > 0 ? s->rounds : 15;
-		seed = seed * 1103515245u + 12345u;
-		double noise = ((seed >> 8) % 1000) / 1000.0 * 0.002 * t;
-		out[i].median_us = t + noise;
-		out[i].lo_us = t * 0.995;
-		out[i].hi_us = t * 1.005 + noise;
-		out[i].why[0] = '\0';
-	}
-	return 0;
 }
 
 static void hex_encode(const char *s, char *out, size_t n)
@@ -367,74 +567,59 @@ static void hex_encode(const char *s, char *out, size_t n)
 	out[i] = '\0';
 }
 
+int worker_parse_job(const char *line, struct prof_shape *s, char *dtype, size_t *n, int *off)
+{
+	memset(s, 0, sizeof *s);
+	if (sscanf(line, "%*s %15s %ld %ld %ld %ld %d %d %d %d %ld %ld %ld %ld %ld %ld %ld %ld %ld %d %d %zu%n",
+		   dtype, &s->batch, &s->tokens, &s->features, &s->k, &s->rounds, &s->reps, &s->method,
+		   &s->stage, &s->bucket, &s->hidden, &s->inter, &s->experts, &s->top_k, &s->tp,
+		   &s->tp_rank, &s->ep, &s->ep_rank, &s->activation, &s->biases, n, off) != 21 ||
+	    *n > 4096)
+		return -1;
+	s->dtype = dtype;
+	return 0;
+}
+
+static void print_dev(const struct worker_device *o)
+{
+	char hex[600];
+	hex_encode(o->name, hex, sizeof hex);
+	printf("DEV %s %d %d %d %.0f %.0f %.0f %.0f %.0f %.1f %d %d %d %ld\n", hex, o->cc_major,
+	       o->cc_minor, o->sm_count, o->smem_optin, o->smem_sm, o->l2, o->mem, o->clock_mhz,
+	       o->mem_bw_gbs, o->visible, o->driver_version, o->runtime_version, o->blaslt_version);
+}
+
 int worker_main(int argc, char **argv)
 {
 	int device = argc > 1 ? atoi(argv[1]) : 0;
-	int fake = getenv("TUNETAB_FAKE_GPU") && !strcmp(getenv("TUNETAB_FAKE_GPU"), "1");
+	const char *fake = getenv("TUNETAB_FAKE_GPU");
+	const struct backend *b = fake && !strcmp(fake, "1") ? &backend_fake : &backend_proxy;
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t len;
 	char err[512];
 	while ((len = getline(&line, &cap, stdin)) > 0) {
-		if (str_starts(line, "INFO")) {
+		if (str_starts(line, "WHO")) {
 			char hex[600];
-			if (fake) {
-				/* TUNETAB_FAKE_GPUS=N: N fake H200s; TUNETAB_FAKE_MIXED=1: the last is an H100 */
-				const char *fn = getenv("TUNETAB_FAKE_GPUS"), *mixed = getenv("TUNETAB_FAKE_MIXED");
-				int count = fn && atoi(fn) > 0 ? atoi(fn) : 1;
-				if (device >= count) {
-					printf("ERR no GPU %d (%d visible)\n", device, count);
-				} else {
-					bool other = mixed && !strcmp(mixed, "1") && count > 1 && device == count - 1;
-					hex_encode(other ? "NVIDIA H100 80GB HBM3" : "NVIDIA H200", hex, sizeof hex);
-					printf("DEV %s 9 0 132 232448 233472 62914560 150109880320 1980 4814 %d "
-					       "0 0 0\n", hex, count);
-				}
-			} else {
-				struct gpu_info *g;
-				int n;
-				struct gpu_env env;
-				struct timespec q0, q1;
-				clock_gettime(CLOCK_MONOTONIC, &q0);
-				int qrc = gpu_query(&g, &n, &env, err, sizeof err);
-				if (!qrc)
-					env.blaslt_version = gpu_blaslt_version();
-				clock_gettime(CLOCK_MONOTONIC, &q1);
-				if (getenv("TUNETAB_PROF_TIMING"))
-					fprintf(stderr, "tunetab-worker: device query (CUDA init) %.1f ms\n",
-						(double)(q1.tv_sec - q0.tv_sec) * 1e3 + (q1.tv_nsec - q0.tv_nsec) * 1e-6);
-				if (qrc) {
-					printf("ERR %s\n", err);
-				} else if (device >= n) {
-					printf("ERR no GPU %d (%d visible)\n", device, n);
-					free(g);
-				} else {
-					const struct gpu_info *x = &g[device];
-					hex_encode(x->name, hex, sizeof hex);
-					printf("DEV %s %d %d %d %zu %zu %zu %zu %.0f %.1f %d %d %d %ld\n", hex,
-					       x->cc_major, x->cc_minor, x->sm_count, x->smem_per_block_optin,
-					       x->smem_per_sm, x->l2_bytes, x->total_mem, x->clock_khz / 1000.0,
-					       2.0 * x->mem_clock_khz * 1e3 * (x->mem_bus_width / 8.0) / 1e9, n,
-					       env.driver_version, env.runtime_version, env.blaslt_version);
-					free(g);
-				}
-			}
-			fflush(stdout);
-			continue;
-		}
-		if (str_starts(line, "JOB ")) {
+			hex_encode(b == &backend_fake ? "synthetic timings (TUNETAB_FAKE_GPU=1)"
+				   : "cuBLASLt stand-in GEMM", hex, sizeof hex);
+			printf("WHO %s - - %s\n", b->name, hex);
+		} else if (str_starts(line, "INFO")) {
+			struct worker_device o;
+			if (b->query(device, &o, err, sizeof err))
+				printf("ERR %s\n", err);
+			else
+				print_dev(&o);
+		} else if (str_starts(line, "JOB ")) {
 			struct prof_shape s;
 			char dtype[16];
 			size_t n;
 			int off = 0;
-			memset(&s, 0, sizeof s);
-			if (sscanf(line, "JOB %15s %ld %ld %ld %ld %d %d %d %zu%n", dtype, &s.batch, &s.tokens,
-				   &s.features, &s.k, &s.rounds, &s.reps, &s.method, &n, &off) != 9 || n > 4096) {
+			if (worker_parse_job(line, &s, dtype, &n, &off)) {
 				printf("ERR bad job\n");
 				fflush(stdout);
 				continue;
 			}
-			s.dtype = dtype;
 			struct prof_cand *c = xcalloc(n ? n : 1, sizeof *c);
 			struct prof_result *r = xcalloc(n ? n : 1, sizeof *r);
 			const char *p = line + off;
@@ -445,10 +630,9 @@ int worker_main(int argc, char **argv)
 				       &used);
 				p += used;
 			}
-			job_started = 0;
-			int rc = fake ? fake_run(&s, c, n, r)
-				      : gpu_prof_run(device, &s, c, n, r, on_start, NULL, err, sizeof err);
-			if (rc && job_started) {
+			int started = 0;
+			int rc = b->run(device, &s, c, n, r, on_start, &started, err, sizeof err);
+			if (rc && started) {
 				/* a CUDA error after a candidate started is that candidate's fault (an
 				 * illegal address is sticky): report it and exit, the parent restarts */
 				printf("FAULT %s\n", err);
@@ -469,11 +653,10 @@ int worker_main(int argc, char **argv)
 			fflush(stdout);
 			free(c);
 			free(r);
-			if (rc && !fake)
+			if (rc && b != &backend_fake)
 				break; /* a sticky CUDA error: let the parent restart us */
 			continue;
-		}
-		if (str_starts(line, "CAL ")) {
+		} else if (str_starts(line, "CAL ")) {
 			int n, off = 0, tiles[32][2];
 			if (sscanf(line, "CAL %d%n", &n, &off) != 1 || n > 32 || n < 0) {
 				printf("ERR bad calibration job\n");
@@ -487,24 +670,7 @@ int worker_main(int argc, char **argv)
 				p += used;
 			}
 			struct gpu_calibration cal;
-			int rc;
-			if (fake) {
-				memset(&cal, 0, sizeof cal);
-				cal.copy_gbs = 4000;
-				cal.tflops_bf16 = 700;
-				cal.tflops_fp8 = 1300;
-				cal.ntiles = n;
-				for (int i = 0; i < n; i++) {
-					cal.tiles[i].m = tiles[i][0];
-					cal.tiles[i].n = tiles[i][1];
-					cal.tiles[i].eff_bf16 = cal.tiles[i].eff_fp8 =
-						fmin(1.0, 0.5 + 0.5 * fmin(tiles[i][0], tiles[i][1]) / 128.0);
-				}
-				rc = 0;
-			} else {
-				rc = gpu_calibrate(device, (const int (*)[2])tiles, n, &cal, err, sizeof err);
-			}
-			if (rc) {
+			if (b->calibrate(device, (const int (*)[2])tiles, n, &cal, err, sizeof err)) {
 				printf("ERR %s\n", err);
 			} else {
 				printf("CAL %.2f %.2f %.2f %d", cal.copy_gbs, cal.tflops_bf16, cal.tflops_fp8,
@@ -514,10 +680,9 @@ int worker_main(int argc, char **argv)
 					       cal.tiles[i].eff_bf16, cal.tiles[i].eff_fp8);
 				printf("\n");
 			}
-			fflush(stdout);
-			continue;
+		} else {
+			printf("ERR unknown request\n");
 		}
-		printf("ERR unknown request\n");
 		fflush(stdout);
 	}
 	free(line);

@@ -1,8 +1,9 @@
-/* worker.h: GPU work in a separate process. The parent starts the worker (its own binary,
- * `tunetab __worker`) before it touches CUDA, sends it jobs over a pipe and reads results;
- * a candidate that crashes or hangs the worker (watchdog) kills only the worker, which the
- * parent records and restarts. TUNETAB_FAKE_GPU=1 makes the worker a fake backend with
- * synthetic timings (CPU-only tests of everything above the GPU). */
+/* worker.h: GPU work in a separate process. The parent starts the worker before it touches
+ * CUDA, sends it jobs over a pipe and reads results; a candidate that crashes or hangs the
+ * worker (watchdog) kills only the worker, which the parent records and restarts. The worker
+ * is tunetab's own binary (`tunetab __worker`: the proxy backend, or the fake one with
+ * synthetic timings when TUNETAB_FAKE_GPU=1, backend.h) or, for the flashinfer backend, a
+ * Python process running scripts/tunetab-fi-worker.py. The protocol is in worker.c. */
 #ifndef TUNETAB_WORKER_H
 #define TUNETAB_WORKER_H
 
@@ -20,6 +21,15 @@ struct worker {
 	char buf[65536];
 	size_t len;
 	int restarts;
+	char *python, *script; /* the flashinfer worker's interpreter and script; NULL: tunetab's */
+};
+
+/* What a worker measures with (its WHO reply). */
+struct worker_backend {
+	char name[32];         /* proxy, fake, flashinfer; "none" when it cannot run */
+	char version[64];      /* FlashInfer's version ("-" for tunetab's own backends) */
+	char torch[64];
+	char why[1024];        /* a description, or why it cannot run */
 };
 
 /* What a worker knows of its GPU (the parent never asks CUDA itself). */
@@ -33,6 +43,16 @@ struct worker_device {
 };
 
 int worker_start(struct worker *w, int device, double timeout_s, struct diags *d);
+/* The flashinfer backend's worker: `python script DEVICE`. */
+int worker_start_python(struct worker *w, int device, double timeout_s, const char *python,
+			const char *script, struct diags *d);
+/* What the worker measures with. TT_GPU with out->why when it cannot run (no FlashInfer, no
+ * CUDA torch, ...): nothing is added to d then, the caller decides how to say it. */
+int worker_who(struct worker *w, struct worker_backend *out, struct diags *d);
+/* The flashinfer worker loads (the first time: compiles) FlashInfer's fused-MoE module for
+ * dtype; note() gets each phase and progress line. */
+int worker_load(struct worker *w, const char *dtype, void (*note)(void *ctx, const char *text),
+		void *ctx, double *seconds, struct diags *d);
 void worker_stop(struct worker *w);
 /* At exit: kills the worker without waiting for the driver to tear its GPU context down
  * (0.06 to 0.15 s on an H200); the kernel reaps it once this process is gone. */
@@ -46,6 +66,10 @@ int worker_profile(struct worker *w, const struct prof_shape *s, const struct pr
 
 int worker_calibrate(struct worker *w, const int (*tiles)[2], int ntiles,
 		     struct gpu_calibration *cal, struct diags *d);
+
+/* Parses a JOB line's fields into s (dtype points at the caller's buffer of 16); *n is the
+ * candidate count and *off where the candidates start. */
+int worker_parse_job(const char *line, struct prof_shape *s, char *dtype, size_t *n, int *off);
 
 /* The worker's main loop (`tunetab __worker DEVICE`): reads jobs on stdin. */
 int worker_main(int argc, char **argv);

@@ -51,6 +51,14 @@ struct prof_shape {
 	int reps;         /* at most this many launches per CUDA graph replay (fewer for long GEMMs) */
 	int method;       /* 0: tunetab's; 1: FlashInfer's (3 warm-up, 10 timed, mean, warm L2);
 			    * 2: tunetab's without racing (every round for every candidate) */
+	/* The MoE layer the GEMM belongs to, for the flashinfer backend, which times
+	 * FlashInfer's own fused-MoE runner (flashinfer-formats.md §3.1, §3.3); per rank. */
+	int stage;        /* 1 or 2 */
+	long bucket;      /* FlashInfer's token bucket: input dim 0 */
+	long hidden, inter, experts, top_k;
+	long tp, tp_rank, ep, ep_rank;
+	int activation;   /* FlashInfer's ActivationType */
+	int biases;
 };
 
 enum prof_status { PROF_OK = 0, PROF_UNSUPPORTED = 1, PROF_FAILED = 2 };

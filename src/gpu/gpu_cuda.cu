@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "diag.h"
+#include "measure.h"
 
 /* ---------------------------------------------------------------------------------------
  * cuBLASLt, loaded when the first GEMM needs it. Linking it costs every tunetab command about
@@ -531,20 +532,6 @@ static double now_ms(void)
 	return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
 }
 
-static void median_ci(std::vector<double> &v, double *med, double *lo, double *hi)
-{
-	std::sort(v.begin(), v.end());
-	size_t n = v.size();
-	*med = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-	/* order-statistic 95% interval of the median: n/2 -+ 0.98 sqrt(n) */
-	double h = 0.98 * sqrt((double)n);
-	long l = (long)floor(n / 2.0 - h), u = (long)ceil(n / 2.0 + h);
-	if (l < 0) l = 0;
-	if (u > (long)n - 1) u = (long)n - 1;
-	*lo = v[(size_t)l];
-	*hi = v[(size_t)u];
-}
-
 extern "C" int gpu_prof_run(int device, const struct prof_shape *s, const struct prof_cand *c,
 			    size_t n, struct prof_result *out, prof_start_fn on_start, void *ctx,
 			    char *err, size_t errlen)
@@ -604,7 +591,6 @@ extern "C" int gpu_prof_run(int device, const struct prof_shape *s, const struct
 
 	std::vector<cudaGraphExec_t> graphs(n, nullptr);
 	std::vector<lt_problem> probs(n);
-	std::vector<std::vector<double>> samples(n);
 	std::vector<int> reps_per(n, reps);
 	float alpha = 1.0f, beta = 0.0f;
 	for (size_t i = 0; i < n; i++) {
@@ -743,57 +729,47 @@ extern "C" int gpu_prof_run(int device, const struct prof_shape *s, const struct
 		}
 next:;
 	}
-	/* interleaved rounds: A B C A B C ..., so clock and thermal drift hit all alike. Racing:
-	 * from round RACE_MIN on, a candidate whose interval lies wholly above the leader's is
-	 * dropped (it can neither win nor tie), and the rounds end when one is left. Its samples
-	 * so far stay its result. Only method 0 races; method 2 ("full") runs every round. */
-	const int RACE_MIN = 5;
-	int rounds = s->rounds > 0 ? s->rounds : 15;
-	std::vector<char> active(n, 1);
+	/* the rounds, intervals and racing are measure.c's (one rule for every backend); a
+	 * round launches each active candidate's graph once between two events */
 	double t_measure0 = now_ms();
-	for (int r = 0; r < rounds; r++) {
-		if (s->method == 0 && r >= RACE_MIN) {
-			std::vector<double> lo(n), hi(n), med(n);
-			size_t lead = n, left = 0;
-			for (size_t i = 0; i < n; i++) {
-				if (!active[i] || samples[i].empty())
-					continue;
-				std::vector<double> v = samples[i];
-				median_ci(v, &med[i], &lo[i], &hi[i]);
-				if (lead == n || med[i] < med[lead])
-					lead = i;
+	if (s->method != 1) {
+		struct round_ctx {
+			std::vector<cudaGraphExec_t> *graphs;
+			std::vector<int> *reps;
+			cudaStream_t st;
+			cudaEvent_t e0, e1;
+			char *err;
+			size_t errlen;
+		} rctx = { &graphs, &reps_per, st, e0, e1, err, errlen };
+		for (size_t i = 0; i < n; i++)
+			if (out[i].status == PROF_OK && !graphs[i])
+				out[i].status = PROF_FAILED; /* cannot happen: every OK candidate has a graph */
+		auto one_round = [](void *vp, const size_t *idx, size_t k, double *us) -> int {
+			round_ctx *x = (round_ctx *)vp;
+			char *err = x->err;
+			size_t errlen = x->errlen;
+			cudaStream_t st = x->st;
+			cudaEvent_t e0 = x->e0, e1 = x->e1;
+			for (size_t j = 0; j < k; j++) {
+				CHECK(cudaEventRecord(e0, st));
+				CHECK(cudaGraphLaunch((*x->graphs)[idx[j]], st));
+				CHECK(cudaEventRecord(e1, st));
+				CHECK(cudaEventSynchronize(e1));
+				float ms;
+				CHECK(cudaEventElapsedTime(&ms, e0, e1));
+				us[j] = 1000.0 * ms / (*x->reps)[idx[j]];
 			}
-			for (size_t i = 0; i < n; i++) {
-				if (!active[i] || samples[i].empty())
-					continue;
-				if (i != lead && lo[i] > hi[lead])
-					active[i] = 0;
-				left += active[i];
-			}
-			if (left <= 1)
-				break;
-		}
-		for (size_t i = 0; i < n; i++) {
-			if (out[i].status != PROF_OK || !graphs[i] || !active[i])
-				continue;
-			CHECK(cudaEventRecord(e0, st));
-			CHECK(cudaGraphLaunch(graphs[i], st));
-			CHECK(cudaEventRecord(e1, st));
-			CHECK(cudaEventSynchronize(e1));
-			float ms;
-			CHECK(cudaEventElapsedTime(&ms, e0, e1));
-			samples[i].push_back(1000.0 * ms / reps_per[i]);
-		}
+			return 0;
+		};
+		int mrc = measure_rounds(out, n, s->rounds, s->method, one_round, &rctx);
+		if (mrc)
+			return mrc > 0 ? mrc : TT_GPU;
 	}
 	if (getenv("TUNETAB_PROF_TIMING"))
 		fprintf(stderr, "tunetab-worker: job %ldx%ldx%ld, %zu candidates: setup %.1f ms, "
 			"measure %.1f ms\n", batch, tok, s->features, n, t_measure0 - t_setup0,
 			now_ms() - t_measure0);
 	for (size_t i = 0; i < n; i++) {
-		if (out[i].status == PROF_OK && !samples[i].empty()) {
-			median_ci(samples[i], &out[i].median_us, &out[i].lo_us, &out[i].hi_us);
-			out[i].n = (int)samples[i].size();
-		}
 		if (graphs[i])
 			cudaGraphExecDestroy(graphs[i]);
 	}
@@ -834,7 +810,7 @@ extern "C" int gpu_calibrate(int device, const int (*tiles_in)[2], int ntiles,
 		bw.push_back(2.0 * bytes / (ms * 1e-3) / 1e9);
 	}
 	double lo, hi;
-	median_ci(bw, &cal->copy_gbs, &lo, &hi);
+	measure_median_ci(bw.data(), bw.size(), &cal->copy_gbs, &lo, &hi);
 	cudaFree(a);
 	cudaFree(b);
 	/* dense GEMM throughput and per-tile efficiency: one large square-ish GEMM per tile */

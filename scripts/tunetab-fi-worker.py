@@ -1,0 +1,451 @@
+#!/usr/bin/env python3
+"""tunetab's FlashInfer measurement worker: times FlashInfer's own CUTLASS fused-MoE kernels.
+
+`tunetab generate --profile --backend flashinfer` starts this script with the Python it found
+(--python, $VIRTUAL_ENV, $CONDA_PREFIX, PATH) as `python3 tunetab-fi-worker.py DEVICE` and
+talks to it over stdin/stdout with the worker's line protocol (src/worker.h). This side only
+prepares and times candidates; the rounds, intervals, racing and decisions stay in tunetab's C
+code, which asks for one round at a time.
+
+  parent: WHO                  -> WHO flashinfer <version> <torch> <hex detail>
+                                  | WHO none - - <hex reason>   (no usable FlashInfer or CUDA)
+  parent: INFO                 -> DEV <hex name> <cc> ... (as tunetab's own worker)
+  parent: LOAD <dtype>         -> NOTE <hex text> ... (phases, progress), then OK <seconds>
+  parent: PREP <job> <n> <cand>...  (the JOB fields of src/worker.h)
+                               -> START <id>, then READY <id> or RES <id> <status> ... <why>,
+                                  per candidate; END
+  parent: ROUND <mode> <k> <id>...  -> START <id>, T <id> <us per call>, per id; END
+  errors: ERR <text>; FAULT <text> (CUDA context broken after START: exit, parent restarts)
+
+What is timed is what FlashInfer's autotuner times (flashinfer-formats.md §3.5, §5): the
+`MoERunner` of `get_cutlass_fused_moe_module(<sm>)`, `forward(inputs, tactic, gemm_idx=stage)`
+on the inputs its tuning config makes for the bucket (input `[bucket, hidden]` from its default
+initializer, the expert weights, `do_preparation` once per bucket; the routing is the runner's
+own). Mode 0 (tunetab's method): one sample is `reps` back-to-back calls between two CUDA
+events behind FlashInfer's delay kernel (so host launch time is hidden), divided by reps.
+Mode 1: FlashInfer's own measurement, `AutoTuner.profile_tactic` (3 warm-up calls, the mean of
+10 hot calls).
+
+Test hooks (as tunetab's own worker): TUNETAB_TEST_FAULT=<id> crashes at that candidate,
+TUNETAB_TEST_HANG=<id> hangs there, TUNETAB_TEST_BAD_TACTIC=<id> asks FlashInfer for an invalid
+tactic in its place (FlashInfer's own failure path). TUNETAB_FI_KERNELS=<file.py> replaces
+FlashInfer with that file's `Kernels` class (CPU tests: tests/data/fi-stub/).
+"""
+import importlib.util
+import math
+import os
+import signal
+import sys
+import threading
+import time
+
+_out_lock = threading.Lock()
+
+
+def out(line):
+    with _out_lock:
+        sys.stdout.write(line + "\n")
+        sys.stdout.flush()
+
+
+def hexs(text):
+    return (text or "-").encode("utf-8", "replace").hex() or "2d"
+
+
+def one_line(text, limit=120):
+    """A reason as the protocol carries it: one line, no spaces (the C side maps '_' back)."""
+    t = " ".join(str(text).split())[:limit] or "error"
+    return t.replace(" ", "_")
+
+
+def note(text):
+    out("NOTE " + hexs(text))
+
+
+def env_id(name):
+    v = os.environ.get(name)
+    try:
+        return int(v) if v else None
+    except ValueError:
+        return None
+
+
+class Unusable(Exception):
+    """No FlashInfer or no CUDA here: `auto` falls back, `flashinfer` is an error."""
+
+
+# --- FlashInfer ------------------------------------------------------------------------------
+
+DTYPES = {  # tunetab dtype -> (activation, weight, output) torch dtype names
+    "bf16": ("bfloat16", "bfloat16", "bfloat16"),
+    "fp16": ("float16", "float16", "float16"),
+    "fp8": ("float8_e4m3fn", "float8_e4m3fn", "bfloat16"),
+}
+
+
+class Kernels:
+    """FlashInfer's fused-MoE runner on one GPU."""
+
+    def __init__(self, device):
+        try:
+            import torch
+        except Exception as e:  # noqa: BLE001
+            raise Unusable(f"this Python has no torch ({type(e).__name__}: {e})")
+        if not torch.cuda.is_available():
+            raise Unusable(f"torch {torch.__version__} sees no CUDA GPU")
+        try:
+            import flashinfer
+        except Exception as e:  # noqa: BLE001
+            raise Unusable(f"this Python cannot import flashinfer ({type(e).__name__}: {e})")
+        self.torch, self.fi = torch, flashinfer
+        self.device = device
+        if device >= torch.cuda.device_count():
+            raise Unusable(f"no GPU {device} ({torch.cuda.device_count()} visible)")
+        torch.cuda.set_device(device)
+        self.runners, self.weights = {}, {}
+        self.module = None
+        self.job = None
+
+    def who(self):
+        t = self.torch
+        return (self.fi.__version__, t.__version__,
+                f"flashinfer {self.fi.__version__} from {os.path.dirname(self.fi.__file__)}; "
+                f"torch {t.__version__} (CUDA {t.version.cuda})")
+
+    def info(self):
+        t = self.torch
+        p = t.cuda.get_device_properties(self.device)
+        attr = cuda_attributes(self.device)
+        clock = attr.get("clock_khz", 0) / 1000.0
+        bw = 2.0 * attr.get("mem_clock_khz", 0) * 1e3 * attr.get("bus_bits", 0) / 8.0 / 1e9
+        return (p.name, p.major, p.minor, p.multi_processor_count,
+                getattr(p, "shared_memory_per_block_optin", 0),
+                getattr(p, "shared_memory_per_multiprocessor", 0),
+                getattr(p, "L2_cache_size", 0), p.total_memory, clock, bw,
+                t.cuda.device_count(), attr.get("driver", 0), attr.get("runtime", 0))
+
+    def arch(self):
+        p = self.torch.cuda.get_device_properties(self.device)
+        return f"{p.major * 10 + p.minor}"
+
+    def load(self, dtype):
+        """Loads (JIT-compiles the first time) the fused-MoE module of this GPU's SM."""
+        if dtype not in DTYPES:
+            raise ValueError(f"dtype {dtype} is not timed by the flashinfer backend (bf16, fp16, fp8)")
+        if self.module is not None:
+            return
+        from flashinfer.jit import fused_moe as jit_moe
+        arch = self.arch()
+        gen = {"90": "sm90", "89": "sm89", "100": "sm100", "103": "sm103", "107": "sm100",
+               "110": "sm100", "120": "sm120", "121": "sm120"}.get(arch)
+        if gen is None:
+            raise ValueError(f"FlashInfer has no CUTLASS fused-MoE module for SM{arch}")
+        spec = getattr(jit_moe, f"gen_cutlass_fused_moe_{gen}_module")()
+        where = spec.get_library_path()
+        if spec.is_compiled:
+            note(f"loading FlashInfer's fused-MoE module for SM{arch} from {where}")
+        else:
+            note(f"compiling FlashInfer's fused-MoE module for SM{arch} (minutes, once); "
+                 f"FlashInfer caches it in {where}")
+        t0 = time.monotonic()
+        done = threading.Event()
+
+        def beat():  # progress while nvcc runs, and it keeps the parent's watchdog quiet
+            while not done.wait(10):
+                note(f"still building the fused-MoE module: {time.monotonic() - t0:.0f} s")
+
+        th = threading.Thread(target=beat, daemon=True)
+        th.start()
+        try:
+            from flashinfer.fused_moe.core import get_cutlass_fused_moe_module
+            from flashinfer.tllm_utils import get_trtllm_utils_module
+            self.module = get_cutlass_fused_moe_module(arch)
+            get_trtllm_utils_module()  # the delay kernel, before any timing
+        finally:
+            done.set()
+
+    def _runner(self, job):
+        t = self.torch
+        from flashinfer.tllm_enums import ActivationType
+        from flashinfer.utils import device_support_pdl
+        xd, wd, od = (getattr(t, n) for n in DTYPES[job["dtype"]])
+        key = (job["dtype"], job["top_k"], job["tp"], job["tp_rank"], job["ep"], job["ep_rank"],
+               job["act"])
+        if key not in self.runners:
+            self.runners[key] = self.module.MoERunner(
+                x_dtype=xd, weight_dtype=wd, output_dtype=od, top_k=job["top_k"],
+                tp_size=job["tp"], tp_rank=job["tp_rank"], ep_size=job["ep"],
+                ep_rank=job["ep_rank"], cluster_size=1, cluster_rank=0, enable_alltoall=False,
+                use_deepseek_fp8_block_scale=False, use_w4_group_scaling=False,
+                use_mxfp8_act_scaling=False, min_latency_mode=False,
+                enable_pdl=device_support_pdl(t.device("cuda", self.device)),
+                activation_type=ActivationType(job["act"]), use_packed_weights=False,
+                use_fused_finalize=True, use_wfp4afp8_humming=False)
+        return self.runners[key], xd, wd, od
+
+    def _weights(self, job, wd, od):
+        t = self.torch
+        gated = job["act"] in (3, 4, 5, 7)  # Swiglu, Geglu, SwigluBias, SwigluStep (§3.3)
+        e, h, i = job["experts"], job["hidden"], job["inter"]
+        n1 = 2 * i if gated else i
+        key = (e, h, i, n1, str(wd), job["biases"])
+        if key not in self.weights:
+            self.weights.clear()  # one geometry at a time: weights can be GBs
+            t.cuda.empty_cache()
+            g = t.Generator(device="cuda").manual_seed(0)
+            w1 = (t.randn((e, n1, h), device="cuda", generator=g) * 0.05).to(wd)
+            w2 = (t.randn((e, h, i), device="cuda", generator=g) * 0.05).to(wd)
+            b1 = (t.randn((e, n1), device="cuda", generator=g) * 0.05).to(od) if job["biases"] else None
+            b2 = (t.randn((e, h), device="cuda", generator=g) * 0.05).to(od) if job["biases"] else None
+            self.weights[key] = (w1, b1, w2, b2)
+        return self.weights[key]
+
+    def prepare(self, job):
+        """The bucket's inputs as FlashInfer's tuner makes them; returns the valid tactics."""
+        from flashinfer.autotuner import AutoTuner
+        from flashinfer.autotuner.initializers import autotuner_initializer_rand_scaled
+        t = self.torch
+        runner, xd, wd, od = self._runner(job)
+        w1, b1, w2, b2 = self._weights(job, wd, od)
+        x = autotuner_initializer_rand_scaled((job["bucket"], job["hidden"]), xd,
+                                              t.device("cuda", self.device))
+        inputs = [x, w1, b1, w2, b2]
+        runner.gemm_idx_for_tuning = job["stage"]
+        valid = set(runner.get_valid_tactics(inputs, None))
+        runner(inputs, tactic=-1, do_preparation=True, gemm_idx=job["stage"])
+        self.job = dict(job, runner=runner, inputs=inputs, fi=None)
+        if job["method"] == 1:
+            tuner = AutoTuner.get()
+            self.job["fi"] = (tuner,) + tuple(tuner.prepare_tactic_profile(inputs, runner.tuning_config))
+        t.cuda.synchronize()
+        return valid
+
+    def _call(self, tactic):
+        j = self.job
+        j["runner"](j["inputs"], tactic=tactic, gemm_idx=j["stage"])
+
+    def warm(self, tactic):
+        """3 warm-up calls (as FlashInfer), then the GPU time and the host's enqueue time of
+        one call, in us."""
+        t = self.torch
+        for _ in range(3):
+            self._call(tactic)
+        t.cuda.synchronize()
+        e0, e1 = t.cuda.Event(enable_timing=True), t.cuda.Event(enable_timing=True)
+        h0 = time.perf_counter()
+        e0.record()
+        for _ in range(3):
+            self._call(tactic)
+        e1.record()
+        host = (time.perf_counter() - h0) / 3 * 1e6
+        e1.synchronize()
+        return e0.elapsed_time(e1) * 1000.0 / 3, host
+
+    def sample(self, tactic, reps, delay_us):
+        from flashinfer.tllm_utils import delay_kernel
+        t = self.torch
+        e0, e1 = t.cuda.Event(enable_timing=True), t.cuda.Event(enable_timing=True)
+        if delay_us > 0:
+            delay_kernel(int(delay_us))
+        e0.record()
+        for _ in range(reps):
+            self._call(tactic)
+        e1.record()
+        e1.synchronize()
+        return e0.elapsed_time(e1) * 1000.0 / reps
+
+    def fi_sample(self, tactic):
+        j = self.job
+        tuner, config, batches = j["fi"]
+        ms = tuner.profile_tactic(j["runner"], j["inputs"], tactic, config, batches,
+                                  gemm_idx=j["stage"])
+        return ms * 1000.0
+
+    def broken(self):
+        """The CUDA error that broke the context, or None."""
+        try:
+            self.torch.cuda.synchronize()
+            return None
+        except Exception as e:  # noqa: BLE001
+            return f"{type(e).__name__}: {e}"
+
+
+def cuda_attributes(device):
+    """Clock, memory clock, bus width and versions through the CUDA runtime torch loaded."""
+    import ctypes
+    lib = None
+    for name in ("libcudart.so.13", "libcudart.so.12", "libcudart.so"):
+        try:
+            lib = ctypes.CDLL(name)
+            break
+        except OSError:
+            continue
+    if lib is None:
+        return {}
+    got = {}
+    for key, attr in (("clock_khz", 13), ("mem_clock_khz", 36), ("bus_bits", 37)):
+        v = ctypes.c_int(0)
+        if lib.cudaDeviceGetAttribute(ctypes.byref(v), attr, device) == 0:
+            got[key] = v.value
+    for key, fn in (("driver", "cudaDriverGetVersion"), ("runtime", "cudaRuntimeGetVersion")):
+        v = ctypes.c_int(0)
+        if getattr(lib, fn)(ctypes.byref(v)) == 0:
+            got[key] = v.value
+    return got
+
+
+# --- the protocol ----------------------------------------------------------------------------
+
+JOB_FIELDS = ("dtype", "batch", "tokens", "features", "k", "rounds", "reps", "method", "stage",
+              "bucket", "hidden", "inter", "experts", "top_k", "tp", "tp_rank", "ep", "ep_rank",
+              "act", "biases")
+
+
+def parse_job(words):
+    if len(words) < len(JOB_FIELDS) + 1:
+        raise ValueError("bad job")
+    job = {"dtype": words[0]}
+    for name, w in zip(JOB_FIELDS[1:], words[1:len(JOB_FIELDS)]):
+        job[name] = int(w)
+    n = int(words[len(JOB_FIELDS)])
+    cands = [int(c.split(",")[0]) for c in words[len(JOB_FIELDS) + 1:]]
+    if len(cands) != n:
+        raise ValueError("bad job: candidate count")
+    return job, cands
+
+
+def load_kernels(device):
+    path = os.environ.get("TUNETAB_FI_KERNELS")
+    if not path:
+        return Kernels(device)
+    spec = importlib.util.spec_from_file_location("tunetab_fi_kernels", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod.Kernels(device)
+
+
+def hooks(tactic):
+    if env_id("TUNETAB_TEST_FAULT") == tactic:
+        os.kill(os.getpid(), signal.SIGSEGV)
+    if env_id("TUNETAB_TEST_HANG") == tactic:
+        while True:
+            time.sleep(1)
+
+
+class Worker:
+    def __init__(self, device):
+        self.device = device
+        self.k, self.why = None, None
+        try:
+            self.k = load_kernels(device)
+        except Unusable as e:
+            self.why = str(e)
+        except Exception as e:  # noqa: BLE001
+            self.why = f"{type(e).__name__}: {e}"
+        self.ready = {}   # tactic -> (reps, delay_us) of the prepared job
+        self.method = 0
+
+    def fault_or_fail(self, tactic, e):
+        """A candidate's exception: FAULT and exit when it broke the CUDA context, else RES."""
+        broken = self.k.broken()
+        if broken:
+            out(f"FAULT {one_line(broken, 300)}")
+            sys.exit(3)
+        out(f"RES {tactic} 2 0 0 0 0 {one_line(f'{type(e).__name__}: {e}')}")
+
+    def prep(self, words):
+        job, cands = parse_job(words)
+        self.method = job["method"]
+        self.ready = {}
+        self.k.load(job["dtype"])  # a restarted worker gets no LOAD
+        valid = self.k.prepare(job)
+        bad = env_id("TUNETAB_TEST_BAD_TACTIC")
+        for c in cands:
+            out(f"START {c}")
+            hooks(c)
+            if c not in valid and c != bad:
+                why = "not a valid GEMM%d tactic here (FlashInfer get_valid_tactics)" % job["stage"]
+                out(f"RES {c} 1 0 0 0 0 {one_line(why)}")
+                continue
+            tactic = 1 << 20 if c == bad else c
+            try:
+                gpu_us, host_us = self.k.warm(tactic)
+            except Exception as e:  # noqa: BLE001
+                self.fault_or_fail(c, e)
+                continue
+            cap = max(1, job["reps"])
+            reps = max(1, min(cap, math.ceil(300.0 / max(gpu_us, 1e-3))))
+            # the delay covers the host's enqueueing of the reps calls, so none waits on it
+            delay = min(5000.0, 1.5 * reps * host_us + 20.0)
+            self.ready[c] = (tactic, reps, delay)
+            out(f"READY {c} {reps}")
+        out("END")
+
+    def round(self, words):
+        mode, k = int(words[0]), int(words[1])
+        ids = [int(w) for w in words[2:2 + k]]
+        for c in ids:
+            if c not in self.ready:
+                out(f"ERR candidate {c} was not prepared")
+                return
+            tactic, reps, delay = self.ready[c]
+            out(f"START {c}")
+            hooks(c)
+            try:
+                us = self.k.fi_sample(tactic) if mode == 1 else self.k.sample(tactic, reps, delay)
+            except Exception as e:  # noqa: BLE001
+                broken = self.k.broken()
+                if broken:
+                    out(f"FAULT {one_line(broken, 300)}")
+                    sys.exit(3)
+                out(f"ERR candidate {c} failed while timed: {one_line(str(e))}")
+                return
+            out(f"T {c} {us:.4f}")
+        out("END")
+
+    def serve(self):
+        for line in sys.stdin:
+            words = line.split()
+            if not words:
+                continue
+            req, args = words[0], words[1:]
+            try:
+                if req == "WHO":
+                    if self.k is None:
+                        out(f"WHO none - - {hexs(self.why)}")
+                    else:
+                        v, tv, detail = self.k.who()
+                        out(f"WHO flashinfer {v} {tv} {hexs(detail)}")
+                elif self.k is None:
+                    out(f"ERR {self.why}")
+                elif req == "INFO":
+                    i = self.k.info()
+                    out("DEV %s %d %d %d %d %d %d %d %.0f %.1f %d %d %d 0" % ((hexs(i[0]),) + tuple(i[1:])))
+                elif req == "LOAD":
+                    t0 = time.monotonic()
+                    self.k.load(args[0])
+                    out(f"OK {time.monotonic() - t0:.3f}")
+                elif req == "PREP":
+                    self.prep(args)
+                elif req == "ROUND":
+                    self.round(args)
+                else:
+                    out("ERR unknown request")
+            except SystemExit:
+                raise
+            except Exception as e:  # noqa: BLE001
+                broken = self.k.broken() if self.k is not None else None
+                if broken:
+                    out(f"FAULT {one_line(broken, 300)}")
+                    sys.exit(3)
+                out(f"ERR {' '.join(f'{type(e).__name__}: {e}'.split())[:400]}")
+
+
+def main():
+    device = int(sys.argv[1]) if len(sys.argv) > 1 else 0
+    os.environ.setdefault("FLASHINFER_CONFIDENTIAL_COMPUTE", "0")  # keep the CUDA-event timer
+    Worker(device).serve()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,40 @@
+/* measure.h: how tunetab turns launches into a result, for every backend: interleaved rounds
+ * (A B C A B C ..., so clock and thermal drift hit all candidates alike), the median and its
+ * 95% confidence interval, and racing. The proxy runs these rounds inside its worker, the
+ * flashinfer backend from the parent one round per request; both through measure_rounds. */
+#ifndef TUNETAB_MEASURE_H
+#define TUNETAB_MEASURE_H
+
+#include <stddef.h>
+
+#include "gpu/gpu.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MEASURE_ROUNDS 15  /* rounds when the job does not say */
+#define MEASURE_RACE_MIN 5 /* racing starts after this many rounds */
+
+/* One round: times each of idx[0..k) once (in that order) and writes its time per call, in us,
+ * to us[0..k). Returns 0, or nonzero to stop (the callback keeps its own error). */
+typedef int (*measure_round_fn)(void *ctx, const size_t *idx, size_t k, double *us);
+
+/* Times the candidates i with out[i].status == PROF_OK over `rounds` rounds (0: the default)
+ * and fills their median, interval and sample count. Method 0 races: from round
+ * MEASURE_RACE_MIN on, a candidate whose interval lies wholly above the leader's is dropped
+ * (it can neither win nor tie) and the rounds end when one is left; its samples so far stay
+ * its result. Method 2 ("full") runs every round for every candidate; method 1 (FlashInfer's
+ * own measurement, one sample) runs one round. Returns the callback's nonzero status. */
+int measure_rounds(struct prof_result *out, size_t n, int rounds, int method,
+		   measure_round_fn round, void *ctx);
+
+/* Sorts v and gives its median and the order-statistic 95% interval of the median
+ * (n/2 -+ 0.98 sqrt(n)). */
+void measure_median_ci(double *v, size_t n, double *med, double *lo, double *hi);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

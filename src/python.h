@@ -1,0 +1,15 @@
+/* python.h: the Python that runs the flashinfer backend's worker, found where doctor looks for
+ * FlashInfer: --python PATH, then $VIRTUAL_ENV, $CONDA_PREFIX, then python3 on PATH. */
+#ifndef TUNETAB_PYTHON_H
+#define TUNETAB_PYTHON_H
+
+#include <stddef.h>
+
+/* The interpreter's path (caller frees) and *from, where it came from ("--python",
+ * "$VIRTUAL_ENV", "$CONDA_PREFIX", "PATH"); NULL with a reason in why when there is none. */
+char *python_find(const char *given, const char **from, char *why, size_t n);
+
+/* scripts/tunetab-fi-worker.py of the data folder (caller frees); NULL when it is missing. */
+char *python_worker_script(void);
+
+#endif

@@ -1,0 +1,61 @@
+"""A stand-in for FlashInfer's fused-MoE runner, for CPU tests of the flashinfer backend's
+protocol (TUNETAB_FI_KERNELS=tests/data/fi-stub/kernels.py). It has the real Kernels class's
+methods (scripts/tunetab-fi-worker.py) and synthetic, deterministic timings: a base time per
+stage and bucket times a factor per tactic, with 0.2% noise. SM90 tactic ranges as in
+cutlass-moe-tactics.md §3.0.1. TUNETAB_STUB_UNUSABLE=<text> makes it refuse to start, like a
+Python without FlashInfer; TUNETAB_STUB_VERSION sets the FlashInfer version it claims."""
+import os
+import random
+
+RANGES = {"bf16": (45, 81), "fp16": (45, 81), "fp8": (36, 72)}
+
+
+class Kernels:
+    def __init__(self, device):
+        why = os.environ.get("TUNETAB_STUB_UNUSABLE")
+        if why:
+            raise RuntimeError(why)
+        self.device = device
+        self.job = None
+        self.loaded = False
+        self.rng = random.Random(1)
+
+    def who(self):
+        v = os.environ.get("TUNETAB_STUB_VERSION", "0.7.4")
+        return v, "0.0-stub", f"FlashInfer stub {v} (tests/data/fi-stub)"
+
+    def info(self):
+        return ("NVIDIA H200", 9, 0, 132, 232448, 233472, 62914560, 150109880320, 1980.0,
+                4814.0, 1, 13000, 13000)
+
+    def load(self, dtype):
+        if dtype not in RANGES:
+            raise ValueError(f"dtype {dtype} is not timed by the flashinfer backend (bf16, fp16, fp8)")
+        if not self.loaded:
+            import __main__
+            __main__.note("loading FlashInfer's fused-MoE module for SM90 from the stub")
+            self.loaded = True
+
+    def prepare(self, job):
+        n1, n2 = RANGES[job["dtype"]]
+        self.job = job
+        return set(range(n1)) if job["stage"] == 1 else set(range(n1, n1 + n2))
+
+    def _time(self, tactic):
+        j = self.job
+        if tactic >= 1 << 20:
+            raise RuntimeError(f"Invalid gemm{j['stage']} profile id: {tactic}")
+        base = 5.0 + j["bucket"] * j["top_k"] * j["hidden"] * j["inter"] / 4e8
+        return base * (1.0 + 0.25 * ((tactic * 7919 + j["bucket"]) % 13) / 13.0)
+
+    def warm(self, tactic):
+        return self._time(tactic), 20.0
+
+    def sample(self, tactic, reps, delay_us):
+        return self._time(tactic) * (1.0 + 0.002 * self.rng.random())
+
+    def fi_sample(self, tactic):
+        return self._time(tactic)
+
+    def broken(self):
+        return None
