@@ -44,8 +44,11 @@ _out_lock = threading.Lock()
 
 def out(line):
     with _out_lock:
-        sys.stdout.write(line + "\n")
-        sys.stdout.flush()
+        try:
+            sys.stdout.write(line + "\n")
+            sys.stdout.flush()
+        except (BrokenPipeError, ValueError):
+            os._exit(0)  # the parent is gone (killed, or it killed us): nothing to report to
 
 
 def hexs(text):

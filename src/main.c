@@ -41,7 +41,7 @@ static const struct command commands[] = {
 	  "--device auto|NAME|FILE (--model NAME|FILE | --keys FILE) --dtype nvfp4|fp8|bf16 "
 	  "[--tp N] [--ep N] [--flashinfer VERSION] [--max-tokens N] [--format py|json|both] "
 	  "[--heuristic FILE] [-o DIR] [--metadata KEY=VALUE]... [--weight-view V] [--top-k N] "
-	  "[--calibration FILE] [--profile [--top N|all] [--method tunetab|full|flashinfer] [--rounds N] "
+	  "[--calibration FILE] [--profile [--backend auto|flashinfer|proxy] [--python PATH] [--top N|all] [--method tunetab|full|flashinfer] [--rounds N] "
 	  "[--budget S] [--timeout S] [--devices all|I,J,...] [-v]] [--shard I/N] [--report FILE.html] | --plan FILE.yaml "
 	  "[--device NAME] [--profile] [-o ROOT]",
 	  "Builds every key the target FlashInfer version looks up for the deployment (both GEMM\n"

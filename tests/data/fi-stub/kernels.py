@@ -3,7 +3,8 @@ protocol (TUNETAB_FI_KERNELS=tests/data/fi-stub/kernels.py). It has the real Ker
 methods (scripts/tunetab-fi-worker.py) and synthetic, deterministic timings: a base time per
 stage and bucket times a factor per tactic, with 0.2% noise. SM90 tactic ranges as in
 cutlass-moe-tactics.md §3.0.1. TUNETAB_STUB_UNUSABLE=<text> makes it refuse to start, like a
-Python without FlashInfer; TUNETAB_STUB_VERSION sets the FlashInfer version it claims."""
+Python without FlashInfer; TUNETAB_STUB_VERSION sets the FlashInfer version it claims, TUNETAB_STUB_DELAY_MS slows every
+sample."""
 import os
 import random
 
@@ -52,6 +53,10 @@ class Kernels:
         return self._time(tactic), 20.0
 
     def sample(self, tactic, reps, delay_us):
+        d = os.environ.get("TUNETAB_STUB_DELAY_MS")
+        if d:  # slow runs, for kill tests
+            import time
+            time.sleep(int(d) / 1000.0)
         return self._time(tactic) * (1.0 + 0.002 * self.rng.random())
 
     def fi_sample(self, tactic):

@@ -1,0 +1,50 @@
+# 032-flashinfer-backend: the flashinfer backend's protocol on a CPU. The real Python worker
+# (scripts/tunetab-fi-worker.py) runs with a stub of FlashInfer's runner in place of the GPU
+# (tests/data/fi-stub/kernels.py): a complete run whose tables validate and whose version is
+# the one FlashInfer reports; --flashinfer contradicting it; auto and flashinfer when the Python
+# has no usable FlashInfer; a tactic FlashInfer rejects, a crash and a hang recorded failed
+# while the run finishes; SIGKILL midway and a resume; the Python found through $VIRTUAL_ENV
+# and --python.
+. "$ROOT/tests/lib.sh"
+export TUNETAB_FI_KERNELS="$ROOT/tests/data/fi-stub/kernels.py"
+unset VIRTUAL_ENV CONDA_PREFIX
+G="tunetab generate --device auto --model qwen3-30b-a3b --dtype bf16 --profile"
+$G --backend flashinfer -o fi 2>&1 | grep -e 'flashinfer:' -e 'entries measured' | sed 's/in [0-9.]* s/in N s/'
+tunetab validate -q fi/*.py fi/*.json && echo "flashinfer backend: tables valid"
+python3 -c 'import json,sys; print("metadata flashinfer_version", json.load(open(sys.argv[1]))["_metadata"]["flashinfer_version"])' fi/flashinfer_autotune_NVIDIA_H200.json
+grep -c '^M ' fi/*.journal
+# the version FlashInfer reports is the target; a contradiction is an error (exit 2)
+TUNETAB_STUB_VERSION=0.6.18 $G --backend flashinfer -o v0618 -q && \
+    python3 -c 'import json,sys; print("0.6.18 stub:", json.load(open(sys.argv[1]))["_metadata"]["flashinfer_version"])' v0618/flashinfer_autotune_NVIDIA_H200.json
+rc=0; $G --backend flashinfer --flashinfer 0.6.18 -o contra -q 2>&1 || rc=$?; echo "exit $rc"
+[ ! -e contra/v0_1_trtllm_fused_moe_NVIDIA_H200.py ] && echo "contradiction: nothing written"
+# no usable FlashInfer: flashinfer is an error (exit 4), auto falls back and says why
+rc=0; TUNETAB_STUB_UNUSABLE="no module named flashinfer" $G --backend flashinfer -o none -q 2>&1 | sed 's/(python [^)]*)/(python P)/' || rc=$?
+TUNETAB_STUB_UNUSABLE="no module named flashinfer" $G --backend flashinfer -o none -q >/dev/null 2>&1 || echo "exit $?"
+TUNETAB_FAKE_GPU=1 TUNETAB_STUB_UNUSABLE="no module named flashinfer" $G --backend auto -o auto 2>&1 | grep 'backend' | sed 's/(python [^)]*)/(python P)/'
+TUNETAB_FAKE_GPU=1 $G -o fakedefault 2>&1 | grep -c 'backend fake:' || true
+# failures: FlashInfer rejects a tactic, one crashes the worker, one hangs it
+TUNETAB_TEST_BAD_TACTIC=19 TUNETAB_TEST_FAULT=36 TUNETAB_TEST_HANG=21 $G --backend flashinfer --timeout 2 -o faults 2>&1 | grep -o '[0-9]* candidates failed'
+grep -o 'Invalid_gemm1_profile_id' faults/*.journal | sort | uniq -c | sed 's/^ *//'
+grep -c 'crashed_the_GPU_worker' faults/*.journal || true
+grep -c 'hung:_killed_by_the_watchdog' faults/*.journal || true
+tunetab validate -q faults/*.py faults/*.json && echo "faulty run: output complete and valid"
+# SIGKILL midway, then a resume
+TUNETAB_STUB_DELAY_MS=3 "$TUNETAB" ${G#tunetab } --backend flashinfer -o killed -q &
+pid=$!
+sleep 1.5
+kill -9 $pid
+wait $pid 2>/dev/null || true
+partial=$(grep -c '^M ' killed/*.journal)
+[ "$partial" -gt 0 ] && [ "$partial" -lt 210 ] && echo "killed midway: a partial journal"
+$G --backend flashinfer -o killed 2>&1 | grep -o '[0-9]* resumed from the journal' | sed 's/^[0-9]*/N/'
+tunetab validate -q killed/*.py killed/*.json && echo "resumed run: tables valid"
+# where the Python comes from: $VIRTUAL_ENV, then --python
+mkdir -p venv/bin
+printf '#!/bin/sh\ntouch "%s/venv/used"\nexec python3 "$@"\n' "$PWD" >venv/bin/python3
+chmod +x venv/bin/python3
+VIRTUAL_ENV=$PWD/venv $G --backend flashinfer -o venvrun -q && [ -e venv/used ] && echo "python from \$VIRTUAL_ENV used"
+rm -f venv/used
+$G --backend flashinfer --python "$PWD/venv/bin/python3" -o pyrun -q && [ -e venv/used ] && echo "--python used"
+rc=0; $G --backend flashinfer --python /nonexistent/python3 -o nopy -q 2>&1 || rc=$?; echo "exit $rc"
+rc=0; tunetab generate --device h200 --model qwen3-30b-a3b --dtype bf16 --backend proxy -o x 2>&1 || rc=$?; echo "exit $rc"
