@@ -221,7 +221,7 @@ static void note_ties(struct gen_entry *e, const int *ids, const struct prof_res
 
 /* The rule: a candidate replaces the fallback only if its whole interval lies below the
  * fallback's; among those, the lowest median, and among candidates whose intervals overlap
- * that one, the lower id. Ties go to the fallback, so two runs agree and none is slower. */
+ * that one and whose medians lie within TIE_TOLERANCE of it, the lower id. Ties go to the fallback, so two runs agree and none is slower. */
 static void decide(struct gen_entry *e, const int *ids, const struct prof_result *r, size_t n)
 {
 	const struct prof_result *fb = NULL;
@@ -256,11 +256,15 @@ static void decide(struct gen_entry *e, const int *ids, const struct prof_result
 		}
 		return;
 	}
+	/* the lower id among those this run cannot tell from the best: an overlapping interval and
+	 * a median within TIE_TOLERANCE (an interval left wide by racing, or by a noisy kernel,
+	 * must not hand the entry to a candidate that measured far slower) */
 	const struct prof_result *pick = best;
 	for (size_t i = 0; i < n; i++) {
 		if (r[i].status != PROF_OK || ids[i] == e->fallback || (fb && !(r[i].hi_us < fb->lo_us)))
 			continue;
-		if (r[i].lo_us <= best->hi_us && r[i].id < pick->id)
+		if (r[i].lo_us <= best->hi_us && r[i].median_us <= best->median_us * (1 + TIE_TOLERANCE) &&
+		    r[i].id < pick->id)
 			pick = &r[i];
 	}
 	e->tactic = pick->id;
