@@ -25,14 +25,20 @@ n=$(grep -c '^M 1 [0-9]* 19 2 ' bad/*.journal || true)
 echo "tactic 19 recorded failed in $n entries: $(grep -m1 '^M 1 [0-9]* 19 2 ' bad/*.journal | cut -d' ' -f10)"
 [ "$n" -gt 0 ]
 $T validate -q bad/*.py bad/*.json
-# SIGKILL midway, then a resume that re-times nothing already journaled
+# SIGKILL midway (once 60 measurements are journaled), then a resume that re-times nothing
+# already journaled
 $T $G --model qwen3-30b-a3b --dtype bf16 -o killed -q &
 pid=$!
-sleep 12
-kill -9 $pid
+while kill -0 $pid 2>/dev/null; do
+    n=$(cat killed/*.journal 2>/dev/null | grep -c '^M ' || true)
+    [ "${n:-0}" -ge 60 ] && break
+    sleep 0.05
+done
+kill -9 $pid 2>/dev/null || true
 wait $pid 2>/dev/null || true
 partial=$(grep -c '^M ' killed/*.journal || true)
-echo "killed after 12 s with $partial measurements journaled"
+echo "killed with $partial measurements journaled"
+[ "$partial" -ge 60 ] && [ "$partial" -lt 210 ]
 $T $G --model qwen3-30b-a3b --dtype bf16 -o killed 2>killed.log
 grep -o '[0-9]* timings, [0-9]* resumed from the journal' killed.log
 $T validate -q killed/*.py killed/*.json && echo "resumed run: tables valid"

@@ -1,0 +1,56 @@
+#!/bin/bash
+# fi_h200.sh PHASE OUTDIR: issue #14's benchmarks on an H200 with FlashInfer 0.7.4 from
+# ../shared/flashinfer-h200 (carried as .gpu/flashinfer-h200). Results go to docs/benchmarks.md.
+#   oracle  every tactic of every bucket on the real kernels, long repeats (fi_bench.py oracle)
+#   runs    (a) FlashInfer's own autotuner; (b) tunetab --backend flashinfer twice (d), and
+#           the proxy backend and calibration (e); check-load; (f) the whole layer
+# Deployments: Qwen3-30B-A3B bf16 TP 1, DeepSeek-V3 fp8 EP 8, Mixtral-8x7B bf16 TP 2.
+set -u
+phase=$1 O=$2
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+T=${TUNETAB:-$ROOT/build/release/tunetab}
+B="python3 $ROOT/tests/bench/fi_bench.py"
+mkdir -p "$O"
+bash "$ROOT/.gpu/flashinfer-h200/install.sh" /tmp/site >/dev/null || exit 1
+export PYTHONPATH=/tmp/site PYTHONUNBUFFERED=1
+declare -A ARGS=([qwen3-bf16]="--model qwen3-30b-a3b --dtype bf16"
+                 [dsv3-fp8-ep8]="--model deepseek-v3 --dtype fp8 --ep 8"
+                 [mixtral-bf16-tp2]="--model mixtral-8x7b --dtype bf16 --tp 2")
+DEPLOYS="qwen3-bf16 dsv3-fp8-ep8 mixtral-bf16-tp2"
+step() { echo "== $(date +%T) $*"; }
+nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,power.limit --format=csv,noheader
+case $phase in
+oracle)
+    for D in $DEPLOYS; do
+        step "oracle $D"
+        timeout 190 $B oracle $D --out "$O" > "$O/oracle_$D.log" 2>&1 || echo "oracle $D: exit $?"
+        tail -3 "$O/oracle_$D.log"
+    done ;;
+runs)
+    for D in $DEPLOYS; do
+        step "FlashInfer autotune $D"
+        timeout 150 $B autotune $D --out "$O" > "$O/autotune_$D.log" 2>&1 || echo "autotune $D: exit $?"
+        tail -4 "$O/autotune_$D.log"
+        for r in 1 2; do
+            step "tunetab flashinfer backend $D run $r"
+            /usr/bin/time -f "process wall %e s" $T generate --device auto ${ARGS[$D]} --profile \
+                --backend flashinfer -o "$O/tt-$D-$r" > "$O/tt-$D-$r.log" 2>&1 || echo "tunetab $D $r failed"
+            TUNETAB_PROF_TIMING=1 true
+            grep -E 'profiled|process wall' "$O/tt-$D-$r.log"
+        done
+        step "tunetab proxy backend $D"
+        $T generate --device auto ${ARGS[$D]} --profile --backend proxy -o "$O/proxy-$D" > "$O/proxy-$D.log" 2>&1 || echo "proxy $D failed"
+        grep profiled "$O/proxy-$D.log"
+        step "check-load $D"
+        timeout 120 $B check-load $D "$O/tt-$D-1/flashinfer_autotune_NVIDIA_H200.json" 2>&1 | tail -2
+    done
+    step "calibrate"
+    $T calibrate -o "$O/cal.yaml" > "$O/cal.log" 2>&1 || echo "calibrate failed"
+    for D in $DEPLOYS; do
+        step "layer $D"
+        timeout 120 $B layer $D --out "$O" --cache tunetab="$O/tt-$D-1/flashinfer_autotune_NVIDIA_H200.json" \
+            --cache flashinfer="$O/fi_autotune_$D.json" > "$O/layer_$D.log" 2>&1 || echo "layer $D: exit $?"
+        tail -12 "$O/layer_$D.log"
+    done ;;
+esac
+step done
