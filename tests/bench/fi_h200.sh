@@ -33,8 +33,9 @@ runs)
         tail -4 "$O/autotune_$D.log"
         for r in 1 2; do
             step "tunetab flashinfer backend $D run $r"
-            TUNETAB_PROF_TIMING=1 /usr/bin/time -f "process wall %e s" $T generate --device auto ${ARGS[$D]} --profile \
-                --backend flashinfer -o "$O/tt-$D-$r" > "$O/tt-$D-$r.log" 2>&1 || echo "tunetab $D $r failed"
+            ( TIMEFORMAT="process wall %R s"; time TUNETAB_PROF_TIMING=1 $T generate --device auto \
+                ${ARGS[$D]} --profile --backend flashinfer -o "$O/tt-$D-$r" ) > "$O/tt-$D-$r.log" 2>&1 \
+                || echo "tunetab $D $r failed"
             grep -E 'profiled|process wall|answered|module loaded|profiling done' "$O/tt-$D-$r.log"
         done
         step "tunetab proxy backend $D"
