@@ -48,7 +48,7 @@ struct gen_entry {
 	enum { CHOICE_PREDICTED, CHOICE_MEASURED, CHOICE_FALLBACK } kind;
 	double fallback_us, chosen_us;  /* measured medians, < 0 when not measured */
 	double chosen_lo, chosen_hi;    /* the chosen one's interval */
-	int ties[GEN_TOP_MAX + 1];      /* measured ids whose interval overlapped the chosen one's */
+	int ties[GEN_TOP_MAX + 1];      /* measured ids another run may choose (note_ties) */
 	int nties;
 	int failed;               /* candidates that crashed or hung */
 };

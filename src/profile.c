@@ -194,23 +194,42 @@ static double now_s(void)
 /* Medians closer than this are not reproducible from GPU to GPU of one model, however tight
  * one run's intervals: on 2 x H200 a shard on GPU 1 reversed pairs the single run on GPU 0
  * had measured 0.4% to 1.85% apart with disjoint intervals (docs/benchmarks.md, fleet run).
- * Such pairs are declared ties; the rule that decides an entry does not use it. */
+ * It bounds the ties a run declares; the rule that decides an entry does not use it. */
 #define TIE_TOLERANCE 0.02
 
-/* The chosen one's interval, and every measured candidate whose interval overlaps it or whose
- * median lies within TIE_TOLERANCE of it: this run cannot tell those apart, so another run
- * (another GPU) may choose any of them (docs/fleet.md "Provenance file"). */
+/* How far apart the intervals of a and b lie; 0 when they overlap. */
+static double gap(const struct prof_result *a, const struct prof_result *b)
+{
+	return fmax(0, fmax(a->lo_us - b->hi_us, b->lo_us - a->hi_us));
+}
+
+/* Every candidate another correct run may choose (docs/fleet.md "Provenance file"), a correct
+ * run measuring each candidate within this run's interval, moved against the others by at most
+ * TIE_TOLERANCE of the chosen median. Such a run keeps the fallback only if the chosen interval
+ * comes within that of the fallback's. Otherwise it takes the candidate it finds fastest, or the
+ * lowest id overlapping that one: one whose interval comes within TIE_TOLERANCE of the chosen
+ * one's directly or through one other candidate's interval, the two gaps added, the fallback
+ * being no such link; where this run kept the fallback, only directly (to be chosen, a
+ * candidate must beat it). So a tie lies within TIE_TOLERANCE and one interval of the chosen
+ * one, which is its own tie. */
 static void note_ties(struct gen_entry *e, const int *ids, const struct prof_result *r, size_t n,
 		      const struct prof_result *chosen)
 {
+	double tol = TIE_TOLERANCE * chosen->median_us;
+	bool chain = chosen->id != e->fallback;
 	e->chosen_lo = chosen->lo_us;
 	e->chosen_hi = chosen->hi_us;
 	e->nties = 0;
-	for (size_t i = 0; i < n && e->nties < GEN_TOP_MAX + 1; i++)
-		if (r[i].status == PROF_OK &&
-		    ((r[i].lo_us <= chosen->hi_us && chosen->lo_us <= r[i].hi_us) ||
-		     fabs(r[i].median_us - chosen->median_us) <= TIE_TOLERANCE * chosen->median_us))
+	for (size_t i = 0; i < n && e->nties < GEN_TOP_MAX + 1; i++) {
+		if (r[i].status != PROF_OK)
+			continue;
+		bool tie = gap(&r[i], chosen) <= tol;
+		for (size_t j = 0; j < n && !tie && chain && ids[i] != e->fallback; j++)
+			tie = r[j].status == PROF_OK && ids[j] != e->fallback &&
+			      gap(&r[i], &r[j]) + gap(&r[j], chosen) <= tol;
+		if (tie)
 			e->ties[e->nties++] = ids[i];
+	}
 	for (int a = 1; a < e->nties; a++) /* sorted, for stable output */
 		for (int b = a; b > 0 && e->ties[b - 1] > e->ties[b]; b--) {
 			int t = e->ties[b];

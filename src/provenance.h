@@ -30,7 +30,7 @@ struct prov_entry {
 	enum prov_source source;
 	double time_us, lo_us, hi_us;   /* < 0: unknown */
 	double fallback_us;   /* the fallback's measured median, < 0: not measured */
-	int *ties;            /* candidate ids whose interval overlapped the chosen one's (sorted) */
+	int *ties;            /* candidate ids another run may choose (sorted; docs/fleet.md) */
 	size_t nties;
 	size_t run;           /* index into provenance.runs */
 };

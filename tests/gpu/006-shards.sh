@@ -2,7 +2,9 @@
 # `mpirun -np 2` sets them) each measure half of one deployment on their own GPU, and
 # `tunetab merge` puts them together. The merged table has exactly the single run's keys, it
 # validates, and every tactic that differs from a single-GPU run's is one of the candidates that
-# run declared tied (its provenance lists the ties). With one GPU both shards share it.
+# run declared tied (its provenance lists the ties). With one GPU both shards use it, one after
+# the other: two processes timing on one GPU at once time each other's kernels too, far beyond
+# the noise the ties allow for (docs/fleet.md "Provenance file").
 set -eu
 T=$TUNETAB
 n=$($T detect --json | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["gpus"]))')
@@ -12,6 +14,7 @@ for r in 0 1; do
     l=$r; [ "$n" -gt 1 ] || l=0
     env -u CUDA_VISIBLE_DEVICES OMPI_COMM_WORLD_RANK=$r OMPI_COMM_WORLD_SIZE=2 OMPI_COMM_WORLD_LOCAL_RANK=$l \
         $T $A -o fleet 2>shard-$r.log &
+    [ "$n" -gt 1 ] || wait
 done
 wait
 cat shard-0.log shard-1.log
