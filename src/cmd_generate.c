@@ -161,14 +161,21 @@ static void on_entry(void *ctx, const struct profile_event *ev)
 	fprintf(stderr, "tunetab: GPU %d GEMM%d %ld tokens:", ev->worker, e->stage, e->tokens);
 	if (!ev->n)
 		fprintf(stderr, " out of budget");
+	size_t screened = 0; /* screening: those one sample dropped are only counted */
 	for (size_t k = 0; k < ev->n; k++) {
 		const struct prof_result *r = &ev->res[k];
+		if (ev->n > 12 && r->status == PROF_OK && r->n == 1 && ev->ids[k] != e->tactic) {
+			screened++;
+			continue;
+		}
 		if (r->status == PROF_OK)
 			fprintf(stderr, " %d=%.2fus[%.2f,%.2f]", ev->ids[k], r->median_us, r->lo_us, r->hi_us);
 		else
 			fprintf(stderr, " %d=%s(%s)", ev->ids[k],
 				r->status == PROF_FAILED ? "failed" : "unsupported", r->why);
 	}
+	if (screened)
+		fprintf(stderr, " (+%zu screened out)", screened);
 	fprintf(stderr, " -> %d (%s)\n", e->tactic,
 		e->kind == CHOICE_MEASURED ? "measured"
 		: e->kind == CHOICE_FALLBACK ? "fallback kept" : "predicted");
@@ -623,7 +630,10 @@ static int generate_one(const struct gen_opts *o, struct session *S, const struc
 		struct profile_opts po = { .top_k = (int)o->top, .budget_s = o->budget, .method = o->method,
 					   .rounds = (int)o->rounds, .reps = 8, .journal = journal,
 					   .identity = jid, .command = o->command, .on_entry = on_entry,
-					   .ctx = &pg };
+					   .ctx = &pg,
+					   /* FlashInfer's kernels: screen every candidate, race the best */
+					   .screen = S->backend == BACKEND_FLASHINFER && o->top >= 0 &&
+						     o->method != 1 };
 		timing("plan built and ranked; profiling starts");
 		rc = profile_plan(S->workers, S->nworkers, &plan, &dep, &po, &pst, &d);
 		timing("profiling done");

@@ -38,7 +38,33 @@ static void summarize(const double *samples, size_t cnt, double *scratch, double
 	measure_median_ci(scratch, cnt, med, lo, hi);
 }
 
-int measure_rounds(struct prof_result *out, size_t n, int rounds, int method,
+/* After the screening round: the keep fastest go on, and any within the margin of the last. */
+static void screen(const double *samples, int rounds, const size_t *cnt, bool *active, size_t n,
+		   int keep)
+{
+	size_t k = 0;
+	double *t = calloc(n + 1, sizeof *t);
+	if (!t)
+		return;
+	for (size_t i = 0; i < n; i++)
+		if (active[i] && cnt[i])
+			t[k++] = samples[i * (size_t)rounds];
+	if (k > (size_t)keep) {
+		double *s = calloc(k, sizeof *s), med, lo, hi;
+		if (s) {
+			memcpy(s, t, k * sizeof *s);
+			measure_median_ci(s, k, &med, &lo, &hi); /* sorts s */
+			double cut = s[keep - 1] * (1 + MEASURE_SCREEN_MARGIN);
+			for (size_t i = 0; i < n; i++)
+				if (active[i] && cnt[i] && samples[i * (size_t)rounds] > cut)
+					active[i] = false;
+			free(s);
+		}
+	}
+	free(t);
+}
+
+int measure_rounds(struct prof_result *out, size_t n, int rounds, int method, int keep,
 		   measure_round_fn round, void *ctx)
 {
 	if (rounds <= 0)
@@ -86,8 +112,17 @@ int measure_rounds(struct prof_result *out, size_t n, int rounds, int method,
 			break;
 		if ((rc = round(ctx, idx, k, us)))
 			break;
-		for (size_t j = 0; j < k; j++)
-			samples[idx[j] * (size_t)rounds + cnt[idx[j]]++] = us[j];
+		for (size_t j = 0; j < k; j++) {
+			size_t i = idx[j];
+			if (us[j] < 0) { /* it failed while timed: out[i].why says why */
+				out[i].status = PROF_FAILED;
+				active[i] = false;
+				continue;
+			}
+			samples[i * (size_t)rounds + cnt[i]++] = us[j];
+		}
+		if (r == 0 && keep > 0 && method != 1)
+			screen(samples, rounds, cnt, active, n, keep);
 	}
 	for (size_t i = 0; i < n; i++)
 		if (out[i].status == PROF_OK && cnt[i]) {

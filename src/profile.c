@@ -346,7 +346,7 @@ static int profile_entry(struct run *R, struct worker *w, struct gen_entry *e, s
 	int ids[PROF_MAX];
 	size_t n = 0;
 	bool used[GEN_TOP_MAX] = { false };
-	if (o->top_k < 0) {
+	if (o->top_k < 0 || o->screen) {
 		const struct tactic *cl = e->stage == 1 ? p->list.g1 : p->list.g2;
 		size_t cn = e->stage == 1 ? p->list.n1 : p->list.n2;
 		for (size_t k = 0; k < cn && n < PROF_MAX - 1; k++)
@@ -401,8 +401,9 @@ static int profile_entry(struct run *R, struct worker *w, struct gen_entry *e, s
 				.features = e->features,
 				.k = e->k,
 				.rounds = o->rounds,
-				.reps = o->reps,
+				.reps = o->screen ? 1 : o->reps,
 				.method = o->method,
+				.keep = o->screen ? top_k : 0,
 				.stage = e->stage,
 				.bucket = e->tokens,
 				.hidden = R->dep->hidden,
@@ -431,7 +432,7 @@ static int profile_entry(struct run *R, struct worker *w, struct gen_entry *e, s
 		/* --top N means N candidates the proxy could time: the heuristic's next ones
 		 * replace those it cannot express, so a stage is never left to the fallback
 		 * alone because its favourites have no cuBLASLt form */
-		if (o->top_k < 0)
+		if (o->top_k < 0 || o->screen)
 			break;
 		int ok = 0, timed_ids[PROF_MAX];
 		for (size_t k = 0; k < n; k++)

@@ -25,6 +25,8 @@ struct profile_opts {
 	int top_k;             /* candidates timed per entry besides the fallback (default 4);
 				* < 0: every dispatchable candidate of the stage (exhaustive) */
 	int method;            /* 0 tunetab's measurement, 1 FlashInfer's (for comparisons) */
+	bool screen;           /* every dispatchable candidate gets one sample, the top_k fastest
+				* go on to the rounds (the flashinfer backend's default) */
 	double budget_s;       /* stop measuring after this long (<= 0: no budget) */
 	int rounds, reps;
 	const char *journal;   /* path */

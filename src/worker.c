@@ -16,7 +16,8 @@
  * rounds, intervals and racing stay measure.c's:
  *   parent: LOAD <dtype>          worker: NOTE <hex text> ... then OK <seconds>
  *   parent: PREP <job> <n> id,... worker: START <id>, then READY <id> <reps> or RES ..., END
- *   parent: ROUND <method> <k> <id> ...   worker: START <id>, T <id> <us>, ..., END
+ *   parent: ROUND <method> <k> <id> ...   worker: START <id>, T <id> <us> (or F <id> <why>:
+ *                                 FlashInfer raised), ..., END
  * Any worker:
  *           FAULT <text>           a CUDA error after START: that candidate broke the
  *                                  context; the worker exits and the parent restarts it
@@ -364,6 +365,7 @@ struct py_round {
 	struct worker *w;
 	const struct prof_cand *c;
 	const size_t *at;        /* measure index -> candidate index */
+	struct prof_result *res; /* measure.c's results, for a failure's reason */
 	int method;
 	struct attempt *a;
 	struct diags *d;
@@ -381,7 +383,7 @@ static int py_round(void *vp, const size_t *idx, size_t k, double *us)
 	a->r = send_line(x->w, b.buf) ? 0 : 1;
 	sb_release(&b);
 	size_t got = 0;
-	char line[4096];
+	char line[4096], why[128];
 	while (a->r > 0 && (a->r = read_line(x->w, line, sizeof line)) > 0) {
 		int id;
 		double t;
@@ -391,6 +393,14 @@ static int py_round(void *vp, const size_t *idx, size_t k, double *us)
 			for (size_t j = 0; j < k; j++)
 				if (x->c[x->at[idx[j]]].id == id)
 					us[j] = t, got++;
+		} else if (sscanf(line, "F %d %127s", &id, why) == 2) {
+			/* FlashInfer raised for this candidate while it was timed */
+			for (size_t j = 0; j < k; j++)
+				if (x->c[x->at[idx[j]]].id == id) {
+					us[j] = -1;
+					got++;
+					set_why(&x->res[idx[j]], why);
+				}
 		} else if (!strcmp(line, "END")) {
 			if (got == k)
 				return 0;
@@ -451,8 +461,8 @@ static void attempt_rounds(struct worker *w, const struct prof_shape *s, const s
 		}
 	}
 	if (a->r > 0 && !a->rc && nready) {
-		struct py_round x = { w, c, at, s->method, a, d };
-		if (measure_rounds(res, nready, s->rounds, s->method, py_round, &x) == 0)
+		struct py_round x = { w, c, at, res, s->method, a, d };
+		if (measure_rounds(res, nready, s->rounds, s->method, s->keep, py_round, &x) == 0)
 			for (size_t j = 0; j < nready; j++) {
 				done[at[j]] = 1;
 				out[at[j]] = res[j];

@@ -59,6 +59,7 @@ struct prof_shape {
 	long tp, tp_rank, ep, ep_rank;
 	int activation;   /* FlashInfer's ActivationType */
 	int biases;
+	int keep;         /* screening (flashinfer backend): after one sample each, this many go on */
 };
 
 enum prof_status { PROF_OK = 0, PROF_UNSUPPORTED = 1, PROF_FAILED = 2 };

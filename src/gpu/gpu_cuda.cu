@@ -761,7 +761,7 @@ next:;
 			}
 			return 0;
 		};
-		int mrc = measure_rounds(out, n, s->rounds, s->method, one_round, &rctx);
+		int mrc = measure_rounds(out, n, s->rounds, s->method, 0, one_round, &rctx);
 		if (mrc)
 			return mrc > 0 ? mrc : TT_GPU;
 	}
