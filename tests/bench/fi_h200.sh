@@ -28,21 +28,21 @@ oracle)
     done ;;
 runs)
     for D in $DEPLOYS; do
-        step "FlashInfer autotune $D"
-        timeout 150 $B autotune $D --out "$O" > "$O/autotune_$D.log" 2>&1 || echo "autotune $D: exit $?"
-        tail -4 "$O/autotune_$D.log"
         for r in 1 2; do
             step "tunetab flashinfer backend $D run $r"
             ( TIMEFORMAT="process wall %R s"; time TUNETAB_PROF_TIMING=1 $T generate --device auto \
                 ${ARGS[$D]} --profile --backend flashinfer -o "$O/tt-$D-$r" ) > "$O/tt-$D-$r.log" 2>&1 \
-                || echo "tunetab $D $r failed"
+                || { echo "tunetab $D $r failed"; tail -20 "$O/tt-$D-$r.log"; exit 1; }
             grep -E 'profiled|process wall|answered|module loaded|profiling done' "$O/tt-$D-$r.log"
         done
+        step "check-load $D"
+        timeout 120 $B check-load $D "$O/tt-$D-1/flashinfer_autotune_NVIDIA_H200.json" 2>&1 | tail -2
         step "tunetab proxy backend $D"
         $T generate --device auto ${ARGS[$D]} --profile --backend proxy -o "$O/proxy-$D" > "$O/proxy-$D.log" 2>&1 || echo "proxy $D failed"
         grep profiled "$O/proxy-$D.log"
-        step "check-load $D"
-        timeout 120 $B check-load $D "$O/tt-$D-1/flashinfer_autotune_NVIDIA_H200.json" 2>&1 | tail -2
+        step "FlashInfer autotune $D"
+        timeout 150 $B autotune $D --out "$O" > "$O/autotune_$D.log" 2>&1 || echo "autotune $D: exit $?"
+        tail -4 "$O/autotune_$D.log"
     done
     step "calibrate"
     $T calibrate -o "$O/cal.yaml" > "$O/cal.log" 2>&1 || echo "calibrate failed"
