@@ -14,10 +14,12 @@ code, which asks for one round at a time.
   parent: PREP <job> <n> <cand>...  (the JOB fields of src/worker.h)
                                -> START <id>, then READY <id> or RES <id> <status> ... <why>,
                                   per candidate; END
-  parent: ROUND <mode> <k> <id>...  -> START <id>, T <id> <us per call> (F <id> <why>: it
-                                  raised), per id; END
-  A job's reps of 1 asks for screening: one call per sample and no warm-up but a tactic's
-  first in this process.
+  parent: ROUND <mode> <min reps> <k> <id>...
+                               -> START <id> per id, then T <id> <us per call> (F <id> <why>:
+                                  it raised) per id; END. The round runs as one batch: a
+                                  fault is not pinned on one of its candidates.
+  A job's reps of 1 asks for screening: no per-entry warm-up (a tactic's first launch in this
+  process is warmed), and about 100 us of back-to-back calls per sample.
   errors: ERR <text>; FAULT <text> (CUDA context broken after START: exit, parent restarts)
 
 What is timed is what FlashInfer's autotuner times (flashinfer-formats.md §3.5, §5): the
@@ -259,18 +261,28 @@ class Kernels:
         e1.synchronize()
         return e0.elapsed_time(e1) * 1000.0 / 3, host
 
-    def sample(self, tactic, reps, delay_us):
+    def delay(self, us):
         from flashinfer.tllm_utils import delay_kernel
+        if us > 0:
+            delay_kernel(int(us))
+
+    def start(self, tactic, reps):
+        """Enqueues reps back-to-back calls between two CUDA events; elapsed_us() reads them
+        after sync()."""
         t = self.torch
         e0, e1 = t.cuda.Event(enable_timing=True), t.cuda.Event(enable_timing=True)
-        if delay_us > 0:
-            delay_kernel(int(delay_us))
         e0.record()
         for _ in range(reps):
             self._call(tactic)
         e1.record()
-        e1.synchronize()
+        return e0, e1, reps
+
+    def elapsed_us(self, handle):
+        e0, e1, reps = handle
         return e0.elapsed_time(e1) * 1000.0 / reps
+
+    def sync(self):
+        self.torch.cuda.synchronize()
 
     def fi_sample(self, tactic):
         j = self.job
@@ -360,7 +372,7 @@ class Worker:
             self.why = str(e)
         except Exception as e:  # noqa: BLE001
             self.why = f"{type(e).__name__}: {e}"
-        self.ready = {}   # tactic -> (reps, delay_us) of the prepared job
+        self.ready = {}   # candidate -> [tactic, reps] of the prepared job
         self.method = 0
         self.seen = set()  # tactics launched once in this process (lazy loading paid)
         self.host_us = 0.0  # the host's enqueue time of one call, the most seen
@@ -380,6 +392,7 @@ class Worker:
         self.k.load(job["dtype"])  # a restarted worker gets no LOAD
         valid = self.k.prepare(job)
         bad = env_id("TUNETAB_TEST_BAD_TACTIC")
+        light = job["reps"] <= 1  # screening: see round()
         for c in cands:
             out(f"START {c}")
             hooks(c)
@@ -388,11 +401,10 @@ class Worker:
                 out(f"RES {c} 1 0 0 0 0 {one_line(why)}")
                 continue
             tactic = 1 << 20 if c == bad else c
-            if job["reps"] <= 1 and tactic in self.seen and self.host_us > 0:
-                # screening: one call per sample, no per-entry warm-up (a tactic's first
-                # launch in this process, which pays its lazy loading, was warmed below)
-                self.ready[c] = (tactic, 1, min(5000.0, 1.5 * self.host_us + 20.0))
-                out(f"READY {c} 1")
+            if light and tactic in self.seen:
+                # no per-entry warm-up: a tactic's first launch in this process (which pays
+                # its lazy loading) was warmed below
+                self.ready[c] = [tactic, 1]
                 continue
             try:
                 gpu_us, host_us = self.k.warm(tactic)
@@ -402,34 +414,74 @@ class Worker:
             self.seen.add(tactic)
             self.host_us = max(self.host_us, host_us)
             cap = max(1, job["reps"])
-            reps = max(1, min(cap, math.ceil(300.0 / max(gpu_us, 1e-3))))
-            # the delay covers the host's enqueueing of the reps calls, so none waits on it
-            delay = min(5000.0, 1.5 * reps * host_us + 20.0)
-            self.ready[c] = (tactic, reps, delay)
-            out(f"READY {c} {reps}")
+            self.ready[c] = [tactic, max(1, min(cap, math.ceil(300.0 / max(gpu_us, 1e-3))))]
+            if not light:
+                out(f"READY {c} {self.ready[c][1]}")
+        if light and self.ready:
+            # one sample of each candidate is at least ~100 us of back-to-back calls: one
+            # call of a 10 us kernel is below what an event pair times well
+            c0 = next(iter(self.ready))
+            try:
+                self.k.delay(2 * self.host_us + 20.0)
+                h = self.k.start(self.ready[c0][0], 1)
+                self.k.sync()
+                t0 = self.k.elapsed_us(h)
+            except Exception as e:  # noqa: BLE001
+                self.fault_or_fail(c0, e)
+                del self.ready[c0]
+                t0 = 100.0
+            reps = max(1, min(16, math.ceil(100.0 / max(t0, 1e-3))))
+            for c in self.ready:
+                self.ready[c][1] = reps
+                out(f"READY {c} {reps}")
         out("END")
 
     def round(self, words):
-        mode, k = int(words[0]), int(words[1])
-        ids = [int(w) for w in words[2:2 + k]]
+        """One sample of each candidate, all queued behind one delay kernel long enough to
+        cover the host's enqueueing, events between them, one synchronization: the GPU runs
+        the round without waiting on Python. Each gets max(min_reps, its reps) calls."""
+        mode, min_reps, k = int(words[0]), int(words[1]), int(words[2])
+        ids = [int(w) for w in words[3:3 + k]]
         for c in ids:
             if c not in self.ready:
                 out(f"ERR candidate {c} was not prepared")
                 return
-            tactic, reps, delay = self.ready[c]
+        if mode == 1:  # FlashInfer's own measurement, one candidate at a time
+            for c in ids:
+                out(f"START {c}")
+                hooks(c)
+                try:
+                    out(f"T {c} {self.k.fi_sample(self.ready[c][0]):.4f}")
+                except Exception as e:  # noqa: BLE001
+                    self.fail_while_timed(c, e)
+            out("END")
+            return
+        reps = {c: max(min_reps, self.ready[c][1]) for c in ids}
+        host = self.host_us if self.host_us > 0 else 50.0
+        self.k.delay(min(20000.0, 1.5 * host * sum(reps.values()) + 20.0))
+        handles = {}
+        for c in ids:
             out(f"START {c}")
             hooks(c)
             try:
-                us = self.k.fi_sample(tactic) if mode == 1 else self.k.sample(tactic, reps, delay)
+                handles[c] = self.k.start(self.ready[c][0], reps[c])
             except Exception as e:  # noqa: BLE001
-                broken = self.k.broken()
-                if broken:
-                    out(f"FAULT {one_line(broken, 300)}")
-                    sys.exit(3)
-                out(f"F {c} {one_line(f'{type(e).__name__}: {e}')}")
-                continue
-            out(f"T {c} {us:.4f}")
+                self.fail_while_timed(c, e)
+        try:
+            self.k.sync()
+        except Exception as e:  # noqa: BLE001
+            out(f"FAULT {one_line(f'{type(e).__name__}: {e}', 300)}")
+            sys.exit(3)
+        for c, h in handles.items():
+            out(f"T {c} {self.k.elapsed_us(h):.4f}")
         out("END")
+
+    def fail_while_timed(self, c, e):
+        broken = self.k.broken()
+        if broken:
+            out(f"FAULT {one_line(broken, 300)}")
+            sys.exit(3)
+        out(f"F {c} {one_line(f'{type(e).__name__}: {e}')}")
 
     def serve(self):
         for line in sys.stdin:

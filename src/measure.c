@@ -110,7 +110,7 @@ int measure_rounds(struct prof_result *out, size_t n, int rounds, int method, in
 				idx[k++] = i;
 		if (!k)
 			break;
-		if ((rc = round(ctx, idx, k, us)))
+		if ((rc = round(ctx, r, idx, k, us)))
 			break;
 		for (size_t j = 0; j < k; j++) {
 			size_t i = idx[j];
@@ -121,8 +121,12 @@ int measure_rounds(struct prof_result *out, size_t n, int rounds, int method, in
 			}
 			samples[i * (size_t)rounds + cnt[i]++] = us[j];
 		}
-		if (r == 0 && keep > 0 && method != 1)
+		if (r == 0 && keep > 0 && method != 1) {
 			screen(samples, rounds, cnt, active, n, keep);
+			for (size_t i = 0; i < n; i++)
+				if (active[i])
+					cnt[i] = 0; /* the finalists' results come from the rounds after */
+		}
 	}
 	for (size_t i = 0; i < n; i++)
 		if (out[i].status == PROF_OK && cnt[i]) {

@@ -15,17 +15,18 @@ extern "C" {
 
 #define MEASURE_ROUNDS 15  /* rounds when the job does not say */
 #define MEASURE_RACE_MIN 5 /* racing starts after this many rounds */
-#define MEASURE_SCREEN_MARGIN 0.02 /* a screen keeps near-ties of its last finalist */
+#define MEASURE_SCREEN_MARGIN 0.03 /* a screen keeps near-ties of its last finalist */
 
-/* One round: times each of idx[0..k) once (in that order) and writes its time per call, in us,
+/* Round r: times each of idx[0..k) once (in that order) and writes its time per call, in us,
  * to us[0..k). Returns 0, or nonzero to stop (the callback keeps its own error). */
-typedef int (*measure_round_fn)(void *ctx, const size_t *idx, size_t k, double *us);
+typedef int (*measure_round_fn)(void *ctx, int r, const size_t *idx, size_t k, double *us);
 
 /* Times the candidates i with out[i].status == PROF_OK over `rounds` rounds (0: the default)
  * and fills their median, interval and sample count. A time below 0 from the callback marks
  * that candidate failed (the callback has written out[i].why). keep > 0 screens: after the
  * first round only the keep fastest candidates, and any within MEASURE_SCREEN_MARGIN of the
- * slowest of those, go on (the others keep their one sample). Method 0 races: from round
+ * slowest of those, go on (the others keep their one sample), and the rounds after it make
+ * their results (a screening sample may be taken with fewer calls). Method 0 races: from round
  * MEASURE_RACE_MIN on, a candidate whose interval lies wholly above the leader's is dropped
  * (it can neither win nor tie) and the rounds end when one is left; its samples so far stay
  * its result. Method 2 ("full") runs every round for every candidate; method 1 (FlashInfer's

@@ -309,6 +309,7 @@ struct attempt {
 	int rc;          /* an ERR: the whole job fails */
 	int r;           /* 1 finished, 0 the worker died, -1 it hung */
 	int last;        /* the candidate started last */
+	size_t batch;    /* candidates in the request that was running (a ROUND's batch) */
 	char fault[96];
 };
 
@@ -366,21 +367,25 @@ struct py_round {
 	const struct prof_cand *c;
 	const size_t *at;        /* measure index -> candidate index */
 	struct prof_result *res; /* measure.c's results, for a failure's reason */
-	int method;
+	int method, keep;
 	struct attempt *a;
 	struct diags *d;
 };
 
-static int py_round(void *vp, const size_t *idx, size_t k, double *us)
+/* One ROUND request for idx[0..k): the worker runs it as one batch on the GPU. */
+static int py_round_batch(struct py_round *x, int r, const size_t *idx, size_t k, double *us)
 {
-	struct py_round *x = vp;
+	/* screening: one ~100 us sample each; then at least 3 back-to-back calls a sample, as
+	 * FlashInfer's autotuner times them (10) and as the oracle does */
+	int min_reps = x->keep > 0 ? (r == 0 ? 1 : 3) : 1;
 	struct strbuf b = STRBUF_INIT;
-	sb_addf(&b, "ROUND %d %zu", x->method, k);
+	sb_addf(&b, "ROUND %d %d %zu", x->method, min_reps, k);
 	for (size_t j = 0; j < k; j++)
 		sb_addf(&b, " %d", x->c[x->at[idx[j]]].id);
 	sb_addc(&b, '\n');
 	struct attempt *a = x->a;
 	a->r = send_line(x->w, b.buf) ? 0 : 1;
+	a->batch = k;
 	sb_release(&b);
 	size_t got = 0;
 	char line[4096], why[128];
@@ -416,6 +421,18 @@ static int py_round(void *vp, const size_t *idx, size_t k, double *us)
 		}
 	}
 	return 1; /* died or hung: a->r says which, a->last whom to blame */
+}
+
+static int py_round(void *vp, int r, const size_t *idx, size_t k, double *us)
+{
+	struct py_round *x = vp;
+	if (!x->w->careful)
+		return py_round_batch(x, r, idx, k, us);
+	/* after a crash inside a batch: a candidate a request, so the next one names its culprit */
+	for (size_t j = 0; j < k; j++)
+		if (py_round_batch(x, r, idx + j, 1, us + j))
+			return 1;
+	return 0;
 }
 
 static void attempt_rounds(struct worker *w, const struct prof_shape *s, const struct prof_cand *c,
@@ -461,7 +478,7 @@ static void attempt_rounds(struct worker *w, const struct prof_shape *s, const s
 		}
 	}
 	if (a->r > 0 && !a->rc && nready) {
-		struct py_round x = { w, c, at, res, s->method, a, d };
+		struct py_round x = { w, c, at, res, s->method, s->keep, a, d };
 		if (measure_rounds(res, nready, s->rounds, s->method, s->keep, py_round, &x) == 0)
 			for (size_t j = 0; j < nready; j++) {
 				done[at[j]] = 1;
@@ -496,6 +513,16 @@ int worker_profile(struct worker *w, const struct prof_shape *s, const struct pr
 			attempt_job(w, s, c, n, done, out, &a, d);
 		if ((rc = a.rc) || a.r > 0)
 			break;
+		if (a.batch > 1 && !w->careful) {
+			/* it broke inside a batch of candidates: time them one by one from now on,
+			 * and the next crash names its culprit */
+			w->careful = true;
+			if (restart(w, d)) {
+				rc = TT_GPU;
+				break;
+			}
+			continue;
+		}
 		/* the worker died (r == 0) or hung (r < 0): blame the candidate it had started */
 		size_t culprit = n;
 		for (size_t i = 0; i < n; i++)

@@ -7,6 +7,7 @@
 #ifndef TUNETAB_WORKER_H
 #define TUNETAB_WORKER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -22,6 +23,7 @@ struct worker {
 	size_t len;
 	int restarts;
 	char *python, *script; /* the flashinfer worker's interpreter and script; NULL: tunetab's */
+	bool careful;          /* one candidate a round request (after a crash inside a batch) */
 };
 
 /* What a worker measures with (its WHO reply). */

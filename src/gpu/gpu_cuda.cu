@@ -744,7 +744,7 @@ next:;
 		for (size_t i = 0; i < n; i++)
 			if (out[i].status == PROF_OK && !graphs[i])
 				out[i].status = PROF_FAILED; /* cannot happen: every OK candidate has a graph */
-		auto one_round = [](void *vp, const size_t *idx, size_t k, double *us) -> int {
+		auto one_round = [](void *vp, int, const size_t *idx, size_t k, double *us) -> int {
 			round_ctx *x = (round_ctx *)vp;
 			char *err = x->err;
 			size_t errlen = x->errlen;

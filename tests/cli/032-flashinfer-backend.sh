@@ -24,7 +24,7 @@ TUNETAB_STUB_UNUSABLE="no module named flashinfer" $G --backend flashinfer -o no
 TUNETAB_FAKE_GPU=1 TUNETAB_STUB_UNUSABLE="no module named flashinfer" $G --backend auto -o auto 2>&1 | grep 'backend' | sed 's/(python [^)]*)/(python P)/'
 TUNETAB_FAKE_GPU=1 $G -o fakedefault 2>&1 | grep -c 'backend fake:' || true
 # failures: FlashInfer rejects a tactic, one crashes the worker, one hangs it
-TUNETAB_TEST_BAD_TACTIC=19 TUNETAB_TEST_FAULT=36 TUNETAB_TEST_HANG=21 $G --backend flashinfer --timeout 2 -o faults 2>&1 | grep -o '[0-9]* candidates failed'
+TUNETAB_TEST_BAD_TACTIC=19 TUNETAB_TEST_FAULT=36 TUNETAB_TEST_HANG=21 $G --backend flashinfer --timeout 1 --max-tokens 16 -o faults 2>&1 | grep -o '[0-9]* candidates failed'
 grep -o 'Invalid_gemm1_profile_id' faults/*.journal | sort | uniq -c | sed 's/^ *//'
 grep -c 'crashed_the_GPU_worker' faults/*.journal || true
 grep -c 'hung:_killed_by_the_watchdog' faults/*.journal || true

@@ -52,12 +52,20 @@ class Kernels:
     def warm(self, tactic):
         return self._time(tactic), 20.0
 
-    def sample(self, tactic, reps, delay_us):
+    def delay(self, us):
         d = os.environ.get("TUNETAB_STUB_DELAY_MS")
         if d:  # slow runs, for kill tests
             import time
             time.sleep(int(d) / 1000.0)
+
+    def start(self, tactic, reps):
         return self._time(tactic) * (1.0 + 0.002 * self.rng.random())
+
+    def elapsed_us(self, handle):
+        return handle
+
+    def sync(self):
+        pass
 
     def fi_sample(self, tactic):
         return self._time(tactic)
