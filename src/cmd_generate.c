@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "dtypeinfo.h"
 #include "fleet.h"
+#include "journal.h"
 #include "merge.h"
 #include "plan.h"
 #include "provenance.h"
@@ -502,15 +503,25 @@ static int generate_one(const struct gen_opts *o, struct session *S, const struc
 			fprintf(stderr, "\n");
 		}
 	/* what decides the table: the journal's identity, and (without the shard) the run id */
-	identity = xasprintf("version=%s device=%s model=%s dtype=%s tp=%ld ep=%ld tp_rank=%ld "
-			     "ep_rank=%ld top_k=%ld max=%u catalog=%s keys=%s top=%ld method=%d rounds=%ld "
-			     "heuristic=%s profile=%d", version, sdev.name, dep.model_name, dti->name, dep.tp,
-			     dep.ep, dep.tp_rank, dep.ep_rank, dep.top_k, dep.max_tokens, cat->id,
-			     o->keys ? o->keys : "-", o->top ? o->top : 4, o->method, o->rounds,
-			     o->heuristic ? o->heuristic : "default", o->profile);
-	for (char *q = identity; *q; q++)
-		if (*q == '\n')
-			*q = ' ';
+	struct strbuf idb = STRBUF_INIT;
+	journal_identity_add(&idb, "version", "%s", version);
+	journal_identity_add(&idb, "device", "%s", sdev.name);
+	journal_identity_add(&idb, "model", "%s", dep.model_name);
+	journal_identity_add(&idb, "dtype", "%s", dti->name);
+	journal_identity_add(&idb, "tp", "%ld", dep.tp);
+	journal_identity_add(&idb, "ep", "%ld", dep.ep);
+	journal_identity_add(&idb, "tp_rank", "%ld", dep.tp_rank);
+	journal_identity_add(&idb, "ep_rank", "%ld", dep.ep_rank);
+	journal_identity_add(&idb, "top_k", "%ld", dep.top_k);
+	journal_identity_add(&idb, "max", "%u", dep.max_tokens);
+	journal_identity_add(&idb, "catalog", "%s", cat->id);
+	journal_identity_add(&idb, "keys", "%s", o->keys ? o->keys : "-");
+	journal_identity_add(&idb, "top", "%ld", o->top ? o->top : 4);
+	journal_identity_add(&idb, "method", "%d", o->method);
+	journal_identity_add(&idb, "rounds", "%ld", o->rounds);
+	journal_identity_add(&idb, "heuristic", "%s", o->heuristic ? o->heuristic : "default");
+	journal_identity_add(&idb, "profile", "%d", o->profile);
+	identity = sb_detach(&idb);
 	struct profile_stats pst;
 	memset(&pst, 0, sizeof pst);
 	if (o->profile) {
@@ -519,8 +530,11 @@ static int generate_one(const struct gen_opts *o, struct session *S, const struc
 			goto out;
 		}
 		char *jname = fischema_bundled_name(schema, version, sdev.name);
-		journal = xasprintf("%s/%.*s.journal", outdir, (int)strlen(jname) - 3, jname);
-		char *jid = xasprintf("%s shard=%d/%d", identity, sh->index, sh->count);
+		journal = journal_path(outdir, jname);
+		struct strbuf jidb = STRBUF_INIT;
+		sb_adds(&jidb, identity);
+		journal_identity_add(&jidb, "shard", "%d/%d", sh->index, sh->count);
+		char *jid = sb_detach(&jidb);
 		struct progress pg = { .tty = !o->quiet && !o->verbose && isatty(2), .verbose = o->verbose };
 		struct profile_opts po = { .top_k = (int)o->top, .budget_s = o->budget, .method = o->method,
 					   .rounds = (int)o->rounds, .reps = 8, .journal = journal,
