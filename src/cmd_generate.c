@@ -262,6 +262,34 @@ static int start_workers(struct session *S, const struct gen_opts *o, struct dia
 				  S->ngpu_ids, o->timeout, o->quiet, d);
 }
 
+/* The measurement backend: its short name (in the journal's identity, so that a resume never
+ * mixes backends) and its one line for journal, provenance and report (provenance.h). The one
+ * place that decides them. */
+struct backend {
+	const char *name;        /* "proxy", "fake" */
+	char text[160];          /* e.g. "proxy cuBLASLt 13.1.0" */
+	const char *timed;       /* what was timed, for the summary line */
+};
+
+static void backend_describe(const struct session *S, struct backend *b)
+{
+	memset(b, 0, sizeof *b);
+	if (worker_is_fake()) {
+		b->name = "fake";
+		b->timed = "synthetic timings, no GPU kernel";
+		snprintf(b->text, sizeof b->text, "fake");
+		return;
+	}
+	b->name = "proxy";
+	b->timed = "the proxy GEMM, not FlashInfer's kernels";
+	long v = S->wd.blaslt_version; /* cuBLASLt's 130100 is 13.1.0 */
+	if (v > 0)
+		snprintf(b->text, sizeof b->text, "proxy cuBLASLt %ld.%ld.%ld", v / 10000, v % 10000 / 100,
+			 v % 100);
+	else
+		snprintf(b->text, sizeof b->text, "proxy");
+}
+
 static const char *method_name(int m)
 {
 	return m == 1 ? "flashinfer" : m == 2 ? "full" : "tunetab";
@@ -273,7 +301,7 @@ static void build_provenance(struct provenance *pv, const struct gen_opts *o, co
 			     const char *version, const struct script_device *sdev,
 			     const struct catalog *cat, const struct script *sc,
 			     const struct calibration *cal, const struct shard *sh,
-			     const char *identity, char *const written[2])
+			     const struct backend *be, const char *identity, char *const written[2])
 {
 	memset(pv, 0, sizeof *pv);
 	pv->tunetab_version = xstrdup(TUNETAB_VERSION);
@@ -306,6 +334,7 @@ static void build_provenance(struct provenance *pv, const struct gen_opts *o, co
 	prov_run_int(b, "sm", sdev->sm);
 	prov_run_bool(b, "profiled", o->profile);
 	if (o->profile) {
+		prov_run_str(b, "backend", be->text);
 		prov_run_str(b, "method", method_name(o->method));
 		prov_run_int(b, "top", o->top ? o->top : 4);
 		prov_run_int(b, "rounds", o->rounds ? o->rounds : 15);
@@ -503,6 +532,8 @@ static int generate_one(const struct gen_opts *o, struct session *S, const struc
 			fprintf(stderr, "\n");
 		}
 	/* what decides the table: the journal's identity, and (without the shard) the run id */
+	struct backend be;
+	backend_describe(S, &be);
 	struct strbuf idb = STRBUF_INIT;
 	journal_identity_add(&idb, "version", "%s", version);
 	journal_identity_add(&idb, "device", "%s", sdev.name);
@@ -521,6 +552,7 @@ static int generate_one(const struct gen_opts *o, struct session *S, const struc
 	journal_identity_add(&idb, "rounds", "%ld", o->rounds);
 	journal_identity_add(&idb, "heuristic", "%s", o->heuristic ? o->heuristic : "default");
 	journal_identity_add(&idb, "profile", "%d", o->profile);
+	journal_identity_add(&idb, "backend", "%s", o->profile ? be.name : "-");
 	identity = sb_detach(&idb);
 	struct profile_stats pst;
 	memset(&pst, 0, sizeof pst);
@@ -538,8 +570,8 @@ static int generate_one(const struct gen_opts *o, struct session *S, const struc
 		struct progress pg = { .tty = !o->quiet && !o->verbose && isatty(2), .verbose = o->verbose };
 		struct profile_opts po = { .top_k = (int)o->top, .budget_s = o->budget, .method = o->method,
 					   .rounds = (int)o->rounds, .reps = 8, .journal = journal,
-					   .identity = jid, .command = o->command, .on_entry = on_entry,
-					   .ctx = &pg };
+					   .identity = jid, .command = o->command, .backend = be.text,
+					   .on_entry = on_entry, .ctx = &pg };
 		timing("plan built and ranked; profiling starts");
 		rc = profile_plan(S->workers, S->nworkers, &plan, &dep, &po, &pst, &d);
 		timing("profiling done");
@@ -611,7 +643,8 @@ static int generate_one(const struct gen_opts *o, struct session *S, const struc
 	if (!rc) {
 		/* last: the sidecar describes the tables just written */
 		struct provenance pv;
-		build_provenance(&pv, o, S, &plan, &dep, version, &sdev, cat, sc, cal, sh, identity, written);
+		build_provenance(&pv, o, S, &plan, &dep, version, &sdev, cat, sc, cal, sh, &be, identity,
+				 written);
 		struct strbuf pb = STRBUF_INIT;
 		prov_write(&pv, &pb);
 		char *pname = prov_file_name(sdev.name);
@@ -688,10 +721,10 @@ static int generate_one(const struct gen_opts *o, struct session *S, const struc
 		if (o->profile && S->nworkers > 1)
 			fprintf(stderr, "tunetab: %zu GPUs of this model measured from one queue\n", S->nworkers);
 		if (o->profile)
-			fprintf(stderr, "tunetab: profiled in %.1f s with the proxy GEMM (cuBLASLt, not FlashInfer's "
-				"kernels): %zu entries measured, %zu kept the fallback, %zu predicted (the proxy "
-				"cannot express the candidates, or the budget ran out); %zu timings, %zu resumed from "
-				"the journal, %zu candidates failed, %zu not expressible\n", pst.seconds,
+			fprintf(stderr, "tunetab: profiled in %.1f s (backend %s: %s): %zu entries measured, "
+				"%zu kept the fallback, %zu predicted (the backend cannot express the candidates, "
+				"or the budget ran out); %zu timings, %zu resumed from the journal, %zu candidates "
+				"failed, %zu not expressible\n", pst.seconds, be.text, be.timed,
 				pst.measured_entries, pst.fallback_kept, pst.predicted_entries, pst.timed,
 				pst.resumed, pst.failed_candidates, pst.unsupported);
 		if (written[0])

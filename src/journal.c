@@ -11,6 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "provenance.h"
+
 static const char magic[] = "# tunetab journal v1 ";
 static const char command_tag[] = "# command ";
 static const char backend_tag[] = "# backend ";
@@ -72,6 +74,31 @@ char *journal_identity_value(const char *id, const char *key)
 		return xstrndup(v, (size_t)(end - v));
 	}
 	return NULL;
+}
+
+/* Whether a journal's identity is the run's. One from before backends were named (no
+ * "backend=") was the proxy's: it is the run's when the run's backend is the proxy and the
+ * rest is the same, so that such a journal still resumes. */
+static bool same_identity(const char *stored, const char *identity)
+{
+	if (!strcmp(stored, identity))
+		return true;
+	char *had = journal_identity_value(stored, "backend");
+	char *now = journal_identity_value(identity, "backend");
+	bool legacy = !had && now && !strcmp(now, PROV_BACKEND_DEFAULT);
+	free(had);
+	free(now);
+	if (!legacy)
+		return false;
+	static const char pair[] = " backend=" PROV_BACKEND_DEFAULT;
+	for (const char *p = identity; (p = strstr(p, pair)); p++) {
+		const char *after = p + sizeof pair - 1;
+		if (*after != ' ' && *after)
+			continue;
+		size_t head = (size_t)(p - identity);
+		return !strncmp(stored, identity, head) && !strcmp(stored + head, after);
+	}
+	return false;
 }
 
 /* --- records -------------------------------------------------------------- */
@@ -192,7 +219,8 @@ int journal_open(struct journal *j, const char *path, const char *identity, cons
 		while (whole > 0 && text[whole - 1] != '\n')
 			whole--;
 		char *at = text, *first = next_line(&at);
-		if (!first || strcmp(first, header)) {
+		if (!first || strncmp(first, magic, sizeof magic - 1) ||
+		    !same_identity(first + sizeof magic - 1, identity)) {
 			/* another run's (or no journal at all): kept for the user, not resumed */
 			char *old = xasprintf("%s.old", path);
 			int bad = rename(path, old);

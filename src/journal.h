@@ -7,7 +7,7 @@
  *   # tunetab journal v1 IDENTITY  first line: the run it is for ("key=value" pairs, below)
  *   # command TEXT                 the command line of every run that opened it
  *   # backend TEXT                 what timed the candidates, after each command line, e.g.
- *                                  "proxy cuBLASLt 13.1.0"
+ *                                  "proxy cuBLASLt 13.1.0"; a journal without one is a proxy's
  *   M STAGE TOKENS ID STATUS MEDIAN LO HI N REASON  one candidate timed: enum prof_status,
  *                                  microseconds with 4 decimals, REASON "-" or its spaces as '_'
  *   P STAGE TOKENS ID US           the heuristic's predicted time for a candidate
@@ -63,11 +63,11 @@ struct journal {
 };
 
 /* Opens path for appending. A journal for identity is replayed (*resumed counts its
- * measurements); any other file there (another identity, not a journal, a torn first line) is
- * moved aside to PATH.old and a new journal started with its header. A torn last line is cut
- * off. Then appends the
- * "# command" and "# backend" lines (each left out when NULL). Errors (TT_INTERNAL) go to d;
- * journal_close releases j either way. */
+ * measurements), as is one from before backends were named (no "backend=") when identity is
+ * the same but for "backend=proxy"; any other file there (another identity, not a journal, a
+ * torn first line) is moved aside to PATH.old and a new journal started with its header. A
+ * torn last line is cut off. Then appends the "# command" and "# backend" lines (each left
+ * out when NULL). Errors (TT_INTERNAL) go to d; journal_close releases j either way. */
 int journal_open(struct journal *j, const char *path, const char *identity, const char *command,
 		 const char *backend, size_t *resumed, struct diags *d);
 /* The last measurement of candidate id for an entry, or NULL. */

@@ -1,5 +1,6 @@
 /* profile.h: measured tables. For each GEMM stage and token bucket the heuristic's top K
- * and the version's fallback are timed with the proxy GEMM in the worker; a candidate
+ * and the version's fallback are timed in the worker by its measurement backend (today
+ * tunetab's proxy GEMM, or the fake backend's synthetic timings); a candidate
  * replaces the fallback only if it beats it beyond the confidence interval. Every
  * measurement is appended to a journal (journal.h) so an interrupted run resumes. */
 #ifndef TUNETAB_PROFILE_H

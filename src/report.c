@@ -84,6 +84,7 @@ void report_release(struct report *r)
 		free(r->info[i]);
 	free(r->info);
 	free(r->title);
+	free(r->backend);
 	memset(r, 0, sizeof *r);
 }
 
@@ -229,7 +230,7 @@ int report_from_journal(const char *path, struct report *r, struct diags *d)
 	if (rc)
 		return rc;
 	identity_info(r, jr.identity);
-	const char *command = NULL;
+	const char *command = NULL, *backend = NULL;
 	struct journal_record x;
 	while (journal_reader_next(&jr, &x)) {
 		switch (x.kind) {
@@ -237,6 +238,7 @@ int report_from_journal(const char *path, struct report *r, struct diags *d)
 			command = x.text;
 			break;
 		case JOURNAL_BACKEND:
+			backend = x.text;
 			break;
 		case JOURNAL_MEASUREMENT: {
 			struct rep_cand *c = cand(entry(r, x.stage, x.tokens), x.m.id);
@@ -259,6 +261,11 @@ int report_from_journal(const char *path, struct report *r, struct diags *d)
 		}
 		}
 	}
+	/* a journal without a backend line was written before there was a choice: the proxy's */
+	char *named = backend ? NULL : journal_identity_value(jr.identity, "backend");
+	r->backend = xstrdup(backend ? backend : named && strcmp(named, "-") ? named : PROV_BACKEND_DEFAULT);
+	free(named);
+	report_info(r, "measurement backend", r->backend);
 	report_info(r, "command", command);
 	journal_reader_close(&jr);
 	report_info(r, "journal", path);
@@ -719,10 +726,13 @@ static void table_failures(struct strbuf *o, const struct report *r)
 			"None recorded: nothing was measured.");
 		return;
 	}
-	sb_adds(o, "<p>A <em>failed</em> candidate crashed, hung or returned an error in the worker "
-		"(tunetab went on without it); an <em>inexpressible</em> one has no cuBLASLt form for the "
-		"proxy GEMM on this GPU and was replaced by the heuristic's next.</p>\n"
-		"<table class=\"data\">\n<caption>Candidates that were not timed, by tactic and reason"
+	char name[64];
+	prov_backend_name(r->backend, name, sizeof name);
+	sb_addf(o, "<p>A <em>failed</em> candidate crashed, hung or returned an error in the worker "
+		"(tunetab went on without it); an <em>inexpressible</em> one %s on this GPU and was "
+		"replaced by the heuristic's next.</p>\n", !strcmp(name, "proxy")
+		? "has no cuBLASLt form for the proxy GEMM" : "is one the backend cannot run");
+	sb_adds(o, "<table class=\"data\">\n<caption>Candidates that were not timed, by tactic and reason"
 		"</caption>\n<thead><tr><th scope=\"col\">GEMM</th><th scope=\"col\">tactic</th>"
 		"<th scope=\"col\">what</th><th scope=\"col\">reason</th><th scope=\"col\">token buckets"
 		"</th></tr></thead>\n<tbody>\n");
@@ -761,6 +771,27 @@ static const char css[] =
 	"@media print{body{margin:0;max-width:none;font-size:11px}svg.chart{border:none}figure,table"
 	"{break-inside:avoid}.banner{border:1px solid #888}}\n";
 
+/* What was timed, by backend (provenance.h): the proxy unless the journal names another. */
+static void banner_measured(struct strbuf *o, const struct report *r)
+{
+	char name[64];
+	prov_backend_name(r->backend, name, sizeof name);
+	sb_adds(o, "<p class=\"banner m\"><strong>Measured.</strong> ");
+	if (!strcmp(name, "flashinfer"))
+		sb_adds(o, "Times are medians of FlashInfer's own CUTLASS fused-MoE kernels, each "
+			"candidate tactic timed through FlashInfer's MoERunner, with 95% intervals; the "
+			"heuristic's predictions are shown beside them.");
+	else if (!strcmp(name, "fake"))
+		sb_adds(o, "Times are synthetic: the fake backend (TUNETAB_FAKE_GPU=1, for tests) made "
+			"them up from each candidate's shape and ran no GPU kernel, so they say nothing "
+			"about any GPU; the heuristic's predictions are shown beside them.");
+	else
+		sb_adds(o, "Times are medians of interleaved rounds of tunetab's proxy GEMM (cuBLASLt "
+			"with each candidate's tile and cluster, not FlashInfer's own kernels), with 95% "
+			"intervals; the heuristic's predictions are shown beside them.");
+	sb_adds(o, "</p>\n");
+}
+
 void report_write_html(const struct report *r, struct strbuf *o)
 {
 	sb_adds(o, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta "
@@ -770,10 +801,7 @@ void report_write_html(const struct report *r, struct strbuf *o)
 	esc(o, r->title ? r->title : "tuning run");
 	sb_adds(o, "</h1>\n");
 	if (r->measured)
-		sb_adds(o, "<p class=\"banner m\"><strong>Measured.</strong> Times are medians of interleaved "
-			"rounds of tunetab's proxy GEMM (cuBLASLt with each candidate's tile and cluster, not "
-			"FlashInfer's own kernels), with 95% intervals; the heuristic's predictions are shown "
-			"beside them.</p>\n");
+		banner_measured(o, r);
 	else
 		sb_adds(o, "<p class=\"banner p\"><strong>Heuristic only: nothing was measured.</strong> "
 			"Every time on this page is the Lua heuristic's prediction, and every speed-up is "

@@ -367,10 +367,16 @@ static void hex_encode(const char *s, char *out, size_t n)
 	out[i] = '\0';
 }
 
+bool worker_is_fake(void)
+{
+	const char *v = getenv("TUNETAB_FAKE_GPU");
+	return v && !strcmp(v, "1");
+}
+
 int worker_main(int argc, char **argv)
 {
 	int device = argc > 1 ? atoi(argv[1]) : 0;
-	int fake = getenv("TUNETAB_FAKE_GPU") && !strcmp(getenv("TUNETAB_FAKE_GPU"), "1");
+	int fake = worker_is_fake();
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t len;

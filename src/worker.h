@@ -6,6 +6,7 @@
 #ifndef TUNETAB_WORKER_H
 #define TUNETAB_WORKER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -31,6 +32,9 @@ struct worker_device {
 	int driver_version, runtime_version;   /* CUDA's, e.g. 13000 */
 	long blaslt_version;
 };
+
+/* Whether workers are the fake backend (TUNETAB_FAKE_GPU=1 in the environment they inherit). */
+bool worker_is_fake(void);
 
 int worker_start(struct worker *w, int device, double timeout_s, struct diags *d);
 void worker_stop(struct worker *w);

@@ -1,6 +1,6 @@
 /* test_journal.c: the profiling journal (journal.h): the exact bytes written, replay on resume,
- * the reader's records, journals of another run moved aside, torn last lines; identity pairs
- * and file names. */
+ * the reader's records, journals of another run moved aside, journals from before backends
+ * were named, torn last lines; identity pairs and file names. */
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -165,6 +165,36 @@ TEST(journal_resume_and_foreign)
 	tmp_done(path);
 }
 
+TEST(journal_before_backends)
+{
+	/* a proxy run's journal from before backends were named resumes a proxy run only */
+	const char *legacy = "# tunetab journal v1 " ID " shard=0/1\n# command old\n"
+			     "M 1 16 19 0 5.3798 5.1298 5.8798 15 -\n";
+	char *path = tmp_journal(legacy);
+	struct journal j;
+	struct diags d = DIAGS_INIT;
+	size_t resumed;
+	CHECK_INT(journal_open(&j, path, ID " backend=proxy shard=0/1", NULL, "proxy", &resumed, &d),
+		  TT_OK);
+	CHECK_INT(resumed, 1);
+	journal_close(&j);
+	char *text = slurp(path);
+	CHECK(str_starts(text, legacy)); /* its header is kept */
+	free(text);
+	CHECK_INT(journal_open(&j, path, ID " backend=proxy shard=1/2", NULL, NULL, &resumed, &d),
+		  TT_OK);
+	CHECK_INT(resumed, 0); /* another shard */
+	journal_close(&j);
+	tmp_done(path);
+	path = tmp_journal(legacy);
+	CHECK_INT(journal_open(&j, path, ID " backend=fake shard=0/1", NULL, NULL, &resumed, &d), TT_OK);
+	CHECK_INT(resumed, 0);
+	journal_close(&j);
+	CHECK_INT(d.n, 0);
+	diags_release(&d);
+	tmp_done(path);
+}
+
 TEST(journal_torn_last_line)
 {
 	const char *whole = "# tunetab journal v1 " ID " backend=fake shard=0/1\n"
@@ -250,6 +280,7 @@ TEST(journal_identity_and_names)
 TTEST_SUITE(journal_tests) = {
 	{ "journal_bytes_and_reader", journal_bytes_and_reader },
 	{ "journal_resume_and_foreign", journal_resume_and_foreign },
+	{ "journal_before_backends", journal_before_backends },
 	{ "journal_torn_last_line", journal_torn_last_line },
 	{ "journal_reader_errors", journal_reader_errors },
 	{ "journal_identity_and_names", journal_identity_and_names },
