@@ -85,7 +85,7 @@ LDLIBS  := -Wl,-Bstatic $(STATIC_LIBS) -Wl,-Bdynamic $(SYS_LIBS)
 LIB_SRC := src/util.c src/diag.c src/version.c src/datadir.c src/yamlload.c \
            src/device.c src/model.c src/catalog.c src/fischema.c \
            src/arena.c src/pylit.c src/key.c src/table.c src/table_json.c src/validate.c \
-           src/dtypeinfo.c src/script.c src/gen.c src/worker.c src/backend_proxy.c src/backend_fake.c src/measure.c src/python.c src/profile.c src/calibration.c \
+           src/dtypeinfo.c src/script.c src/gen.c src/worker.c src/journal.c src/backend_proxy.c src/backend_fake.c src/measure.c src/python.c src/profile.c src/calibration.c \
            src/logscan.c src/doctor.c src/fleet.c src/plan.c src/report.c src/provenance.c src/merge.c
 CMD_SRC := src/main.c src/cli.c src/cmd_detect.c src/cmd_devices.c src/cmd_models.c \
            src/cmd_catalog.c src/cmd_check_data.c src/cmd_validate.c src/cmd_explain.c src/cmd_convert.c src/cmd_generate.c src/cmd_calibrate.c \

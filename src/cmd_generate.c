@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "dtypeinfo.h"
 #include "fleet.h"
+#include "journal.h"
 #include "merge.h"
 #include "plan.h"
 #include "provenance.h"
@@ -353,6 +354,40 @@ static int start_workers(struct session *S, const struct gen_opts *o, struct dia
 	return start_more_workers(S, o, d);
 }
 
+/* The measurement backend: its short name (in the journal's identity, so that a resume never
+ * mixes backends) and its one line for journal, provenance and report (provenance.h). The one
+ * place that decides them. */
+struct backend_desc {
+	const char *name;        /* "proxy", "fake", "flashinfer" */
+	char text[160];          /* e.g. "proxy cuBLASLt 13.1.0" */
+	const char *timed;       /* what was timed, for the summary line */
+};
+
+static void backend_describe(const struct session *S, struct backend_desc *b)
+{
+	memset(b, 0, sizeof *b);
+	if (S->backend == BACKEND_FLASHINFER) {
+		b->name = "flashinfer";
+		b->timed = "FlashInfer's own CUTLASS fused-MoE kernels through its MoERunner";
+		snprintf(b->text, sizeof b->text, "flashinfer %s (torch %s)", S->wb.version, S->wb.torch);
+		return;
+	}
+	if (S->backend == BACKEND_FAKE || worker_is_fake()) {
+		b->name = "fake";
+		b->timed = "synthetic timings, no GPU kernel";
+		snprintf(b->text, sizeof b->text, "fake");
+		return;
+	}
+	b->name = "proxy";
+	b->timed = "the proxy GEMM, not FlashInfer's kernels";
+	long v = S->wd.blaslt_version; /* cuBLASLt's 130100 is 13.1.0 */
+	if (v > 0)
+		snprintf(b->text, sizeof b->text, "proxy cuBLASLt %ld.%ld.%ld", v / 10000, v % 10000 / 100,
+			 v % 100);
+	else
+		snprintf(b->text, sizeof b->text, "proxy");
+}
+
 static const char *method_name(int m)
 {
 	return m == 1 ? "flashinfer" : m == 2 ? "full" : "tunetab";
@@ -364,7 +399,7 @@ static void build_provenance(struct provenance *pv, const struct gen_opts *o, co
 			     const char *version, const struct script_device *sdev,
 			     const struct catalog *cat, const struct script *sc,
 			     const struct calibration *cal, const struct shard *sh,
-			     const char *identity, char *const written[2])
+			     const struct backend_desc *be, const char *identity, char *const written[2])
 {
 	memset(pv, 0, sizeof *pv);
 	pv->tunetab_version = xstrdup(TUNETAB_VERSION);
@@ -397,6 +432,7 @@ static void build_provenance(struct provenance *pv, const struct gen_opts *o, co
 	prov_run_int(b, "sm", sdev->sm);
 	prov_run_bool(b, "profiled", o->profile);
 	if (o->profile) {
+		prov_run_str(b, "backend", be->text);
 		prov_run_str(b, "method", method_name(o->method));
 		prov_run_int(b, "top", o->top ? o->top : 4);
 		prov_run_int(b, "rounds", o->rounds ? o->rounds : 15);
@@ -607,15 +643,28 @@ static int generate_one(const struct gen_opts *o, struct session *S, const struc
 			fprintf(stderr, "\n");
 		}
 	/* what decides the table: the journal's identity, and (without the shard) the run id */
-	identity = xasprintf("version=%s device=%s model=%s dtype=%s tp=%ld ep=%ld tp_rank=%ld "
-			     "ep_rank=%ld top_k=%ld max=%u catalog=%s keys=%s top=%ld method=%d rounds=%ld "
-			     "heuristic=%s profile=%d", version, sdev.name, dep.model_name, dti->name, dep.tp,
-			     dep.ep, dep.tp_rank, dep.ep_rank, dep.top_k, dep.max_tokens, cat->id,
-			     o->keys ? o->keys : "-", o->top ? o->top : 4, o->method, o->rounds,
-			     o->heuristic ? o->heuristic : "default", o->profile);
-	for (char *q = identity; *q; q++)
-		if (*q == '\n')
-			*q = ' ';
+	struct backend_desc be;
+	backend_describe(S, &be);
+	struct strbuf idb = STRBUF_INIT;
+	journal_identity_add(&idb, "version", "%s", version);
+	journal_identity_add(&idb, "device", "%s", sdev.name);
+	journal_identity_add(&idb, "model", "%s", dep.model_name);
+	journal_identity_add(&idb, "dtype", "%s", dti->name);
+	journal_identity_add(&idb, "tp", "%ld", dep.tp);
+	journal_identity_add(&idb, "ep", "%ld", dep.ep);
+	journal_identity_add(&idb, "tp_rank", "%ld", dep.tp_rank);
+	journal_identity_add(&idb, "ep_rank", "%ld", dep.ep_rank);
+	journal_identity_add(&idb, "top_k", "%ld", dep.top_k);
+	journal_identity_add(&idb, "max", "%u", dep.max_tokens);
+	journal_identity_add(&idb, "catalog", "%s", cat->id);
+	journal_identity_add(&idb, "keys", "%s", o->keys ? o->keys : "-");
+	journal_identity_add(&idb, "top", "%ld", o->top ? o->top : 4);
+	journal_identity_add(&idb, "method", "%d", o->method);
+	journal_identity_add(&idb, "rounds", "%ld", o->rounds);
+	journal_identity_add(&idb, "heuristic", "%s", o->heuristic ? o->heuristic : "default");
+	journal_identity_add(&idb, "profile", "%d", o->profile);
+	journal_identity_add(&idb, "backend", "%s", o->profile ? be.name : "-");
+	identity = sb_detach(&idb);
 	struct profile_stats pst;
 	memset(&pst, 0, sizeof pst);
 	if (o->profile) {
@@ -624,13 +673,16 @@ static int generate_one(const struct gen_opts *o, struct session *S, const struc
 			goto out;
 		}
 		char *jname = fischema_bundled_name(schema, version, sdev.name);
-		journal = xasprintf("%s/%.*s.journal", outdir, (int)strlen(jname) - 3, jname);
-		char *jid = xasprintf("%s shard=%d/%d", identity, sh->index, sh->count);
+		journal = journal_path(outdir, jname);
+		struct strbuf jidb = STRBUF_INIT;
+		sb_adds(&jidb, identity);
+		journal_identity_add(&jidb, "shard", "%d/%d", sh->index, sh->count);
+		char *jid = sb_detach(&jidb);
 		struct progress pg = { .tty = !o->quiet && !o->verbose && isatty(2), .verbose = o->verbose };
 		struct profile_opts po = { .top_k = (int)o->top, .budget_s = o->budget, .method = o->method,
 					   .rounds = (int)o->rounds, .reps = 8, .journal = journal,
-					   .identity = jid, .command = o->command, .on_entry = on_entry,
-					   .ctx = &pg,
+					   .identity = jid, .command = o->command, .backend = be.text,
+					   .on_entry = on_entry, .ctx = &pg,
 					   /* FlashInfer's kernels: screen every candidate, race the best */
 					   .screen = S->backend == BACKEND_FLASHINFER && o->top >= 0 &&
 						     o->method != 1 };
@@ -705,7 +757,8 @@ static int generate_one(const struct gen_opts *o, struct session *S, const struc
 	if (!rc) {
 		/* last: the sidecar describes the tables just written */
 		struct provenance pv;
-		build_provenance(&pv, o, S, &plan, &dep, version, &sdev, cat, sc, cal, sh, identity, written);
+		build_provenance(&pv, o, S, &plan, &dep, version, &sdev, cat, sc, cal, sh, &be, identity,
+				 written);
 		struct strbuf pb = STRBUF_INIT;
 		prov_write(&pv, &pb);
 		char *pname = prov_file_name(sdev.name);
@@ -782,10 +835,10 @@ static int generate_one(const struct gen_opts *o, struct session *S, const struc
 		if (o->profile && S->nworkers > 1)
 			fprintf(stderr, "tunetab: %zu GPUs of this model measured from one queue\n", S->nworkers);
 		if (o->profile)
-			fprintf(stderr, "tunetab: profiled in %.1f s with the proxy GEMM (cuBLASLt, not FlashInfer's "
-				"kernels): %zu entries measured, %zu kept the fallback, %zu predicted (the proxy "
-				"cannot express the candidates, or the budget ran out); %zu timings, %zu resumed from "
-				"the journal, %zu candidates failed, %zu not expressible\n", pst.seconds,
+			fprintf(stderr, "tunetab: profiled in %.1f s (backend %s: %s): %zu entries measured, "
+				"%zu kept the fallback, %zu predicted (the backend cannot express the candidates, "
+				"or the budget ran out); %zu timings, %zu resumed from the journal, %zu candidates "
+				"failed, %zu not expressible\n", pst.seconds, be.text, be.timed,
 				pst.measured_entries, pst.fallback_kept, pst.predicted_entries, pst.timed,
 				pst.resumed, pst.failed_candidates, pst.unsupported);
 		if (written[0])

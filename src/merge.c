@@ -817,6 +817,54 @@ static void union_runs(struct mctx *m)
 	}
 }
 
+/* "NAME\x01INPUT" lines: the same NAME */
+static bool same_backend(const char *a, const char *b)
+{
+	size_t n = strcspn(a, "\x01");
+	return n == strcspn(b, "\x01") && !strncmp(a, b, n);
+}
+
+/* Runs measured by different backends (provenance.h): said in a note, as differing _metadata
+ * is; the identity rules and the rules that settle conflicts stay as they are. */
+static void note_backends(struct mctx *m)
+{
+	char **lines = NULL;
+	size_t n = 0;
+	for (size_t i = 0; i < m->nruns; i++) {
+		if (!m->runs[i].r->backend)
+			continue; /* measured nothing */
+		char name[64];
+		prov_backend_name(m->runs[i].r->backend, name, sizeof name);
+		lines = grow(lines, n, sizeof *lines);
+		lines[n++] = xasprintf("%s\x01%s", name, m->runs[i].input);
+	}
+	if (n > 1)
+		qsort(lines, n, sizeof *lines, cmp_str);
+	size_t names = 0;
+	for (size_t i = 0; i < n; i++)
+		names += !i || !same_backend(lines[i - 1], lines[i]);
+	if (names > 1) {
+		struct strbuf sb = STRBUF_INIT;
+		for (size_t i = 0; i < n; i++) {
+			if (i && !strcmp(lines[i], lines[i - 1]))
+				continue; /* two runs of one input */
+			const char *sep = strchr(lines[i], '\x01');
+			if (i && same_backend(lines[i - 1], lines[i]))
+				sb_addf(&sb, ", %s", sep + 1);
+			else
+				sb_addf(&sb, "%s%.*s in %s", i ? "; " : "", (int)(sep - lines[i]), lines[i],
+					sep + 1);
+		}
+		diags_add(m->d, SEV_NOTE, "backend", NULL, 0, 0, "the inputs were measured by different "
+			  "backends (%s): their times are not comparable, and conflicts between them are "
+			  "settled by the same rules", sb.buf);
+		sb_release(&sb);
+	}
+	for (size_t i = 0; i < n; i++)
+		free(lines[i]);
+	free(lines);
+}
+
 /* Shards of one run (same id and count) must be the whole set 0..N-1. */
 static int check_shards(struct mctx *m)
 {
@@ -1381,6 +1429,7 @@ int merge_run(const struct validate_data *data, const struct merge_opts *o,
 	union_runs(&m);
 	if ((rc = check_shards(&m)))
 		goto done;
+	note_backends(&m);
 	for (size_t i = 0; i < m.nprovs; i++)
 		if (m.provs[i].used)
 			index_prov(&m.provs[i]);

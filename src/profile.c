@@ -2,162 +2,17 @@
  * and a choice that is never worse than the fallback and agrees from run to run. */
 #include "profile.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
-#include <unistd.h>
 
+#include "journal.h"
 #include "util.h"
 
 #define PROF_MAX 512 /* candidates of one stage, exhaustive mode included */
-
-struct jrec {
-	int stage;
-	long tokens;
-	struct prof_result r;
-};
-
-struct journal {
-	int fd;
-	struct jrec *v;
-	size_t n, cap;
-};
-
-static void jpush(struct journal *j, const struct jrec *r)
-{
-	if (j->n == j->cap) {
-		j->cap = j->cap ? 2 * j->cap : 256;
-		j->v = xrealloc(j->v, j->cap * sizeof *j->v);
-	}
-	j->v[j->n++] = *r;
-}
-
-static const struct prof_result *jfind(const struct journal *j, int stage, long tokens, int id)
-{
-	for (size_t i = j->n; i-- > 0;)
-		if (j->v[i].stage == stage && j->v[i].tokens == tokens && j->v[i].r.id == id)
-			return &j->v[i].r;
-	return NULL;
-}
-
-int profile_journal_measurement(const char *line, int *stage, long *tokens, struct prof_result *r)
-{
-	memset(r, 0, sizeof *r);
-	int st;
-	char why[128] = "";
-	if (line[0] != 'M' || sscanf(line, "M %d %ld %d %d %lf %lf %lf %d %127s", stage, tokens, &r->id, &st,
-				     &r->median_us, &r->lo_us, &r->hi_us, &r->n, why) < 8)
-		return -1;
-	r->status = (enum prof_status)st;
-	for (char *p = why; *p; p++)
-		if (*p == '_')
-			*p = ' ';
-	snprintf(r->why, sizeof r->why, "%s", strcmp(why, "-") ? why : "");
-	return 0;
-}
-
-/* Opens (and replays) the journal; a journal for another run is moved aside. */
-static int journal_open(struct journal *j, const char *path, const char *identity,
-			const char *command, size_t *resumed, struct diags *d)
-{
-	memset(j, 0, sizeof *j);
-	*resumed = 0;
-	char *text;
-	size_t len;
-	char *header = xasprintf("# tunetab journal v1 %s", identity);
-	if (read_file(path, 256u << 20, &text, &len) == 0) {
-		char *nl = strchr(text, '\n');
-		if (nl)
-			*nl = '\0';
-		if (strcmp(text, header) != 0) {
-			char *old = xasprintf("%s.old", path);
-			rename(path, old);
-			free(old);
-		} else {
-			for (char *line = nl ? nl + 1 : NULL, *next; line && *line; line = next) {
-				next = strchr(line, '\n');
-				if (!next)
-					break; /* a torn last line (killed mid-write) is ignored */
-				*next++ = '\0';
-				struct jrec r;
-				if (profile_journal_measurement(line, &r.stage, &r.tokens, &r.r) == 0) {
-					jpush(j, &r);
-					(*resumed)++;
-				}
-			}
-		}
-		free(text);
-	}
-	j->fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0644);
-	if (j->fd < 0) {
-		free(header);
-		return diag_error(d, TT_INTERNAL, "io", path, 0, 0, "cannot open the journal: %s",
-				  strerror(errno));
-	}
-	struct stat sb;
-	if (fstat(j->fd, &sb) == 0 && sb.st_size == 0) {
-		char *h = xasprintf("%s\n", header);
-		if (write(j->fd, h, strlen(h)) < 0 || fsync(j->fd)) {
-			free(h);
-			free(header);
-			return diag_error(d, TT_INTERNAL, "io", path, 0, 0, "cannot write the journal: %s",
-					  strerror(errno));
-		}
-		free(h);
-	}
-	free(header);
-	if (command) {
-		char *c = xasprintf("# command %s\n", command);
-		for (char *q = c + 9; *q && q[1]; q++)
-			if (*q == '\n')
-				*q = ' ';
-		if (write(j->fd, c, strlen(c)) < 0) {
-			free(c);
-			return diag_error(d, TT_INTERNAL, "io", path, 0, 0, "cannot write the journal: %s",
-					  strerror(errno));
-		}
-		free(c);
-	}
-	return TT_OK;
-}
-
-static int journal_append(struct journal *j, int stage, long tokens, const struct prof_result *r,
-			  size_t n, struct diags *d)
-{
-	struct strbuf sb = STRBUF_INIT;
-	for (size_t i = 0; i < n; i++) {
-		char why[128];
-		snprintf(why, sizeof why, "%s", r[i].why[0] ? r[i].why : "-");
-		for (char *p = why; *p; p++)
-			if (*p == ' ' || *p == '\n')
-				*p = '_';
-		sb_addf(&sb, "M %d %ld %d %d %.4f %.4f %.4f %d %s\n", stage, tokens, r[i].id,
-			(int)r[i].status, r[i].median_us, r[i].lo_us, r[i].hi_us, r[i].n, why);
-		struct jrec rec = { stage, tokens, r[i] };
-		jpush(j, &rec);
-	}
-	/* one write per entry, then fsync: after SIGKILL the journal holds whole entries, and a
-	 * torn last line at worst */
-	int bad = write(j->fd, sb.buf, sb.len) != (ssize_t)sb.len || fsync(j->fd);
-	sb_release(&sb);
-	if (bad)
-		return diag_error(d, TT_INTERNAL, "io", NULL, 0, 0, "cannot append to the journal: %s",
-				  strerror(errno));
-	return TT_OK;
-}
-
-static void journal_close(struct journal *j)
-{
-	if (j->fd >= 0)
-		close(j->fd);
-	free(j->v);
-}
 
 static const struct tactic *find_tactic(const struct tactic_list *l, int stage, int id)
 {
@@ -372,7 +227,7 @@ static int profile_entry(struct run *R, struct worker *w, struct gen_entry *e, s
 		size_t ntodo = 0, start = have;
 		pthread_mutex_lock(&R->mu);
 		for (size_t k = have; k < n; k++) {
-			const struct prof_result *old = jfind(&R->j, e->stage, e->tokens, ids[k]);
+			const struct prof_result *old = journal_find(&R->j, e->stage, e->tokens, ids[k]);
 			if (old) {
 				res[k] = *old;
 				continue;
@@ -423,7 +278,7 @@ static int profile_entry(struct run *R, struct worker *w, struct gen_entry *e, s
 			for (size_t k = 0; k < ntodo; k++)
 				res[todo_at[k]] = got[k];
 			pthread_mutex_lock(&R->mu);
-			rc = journal_append(&R->j, e->stage, e->tokens, got, ntodo, d);
+			rc = journal_add_measurements(&R->j, e->stage, e->tokens, got, ntodo, d);
 			pthread_mutex_unlock(&R->mu);
 			if (rc)
 				return rc;
@@ -461,17 +316,8 @@ static int profile_entry(struct run *R, struct worker *w, struct gen_entry *e, s
 	}
 	pthread_mutex_lock(&R->mu);
 	/* what the report needs besides the timings: the heuristic's predictions and the
-	 * decision (docs/reliability.md "journal"); a re-run appends them again, the last wins */
-	struct strbuf jb = STRBUF_INIT;
-	for (int k = 0; k < e->ntop; k++)
-		if (e->top_time[k] >= 0)
-			sb_addf(&jb, "P %d %ld %d %.4f\n", e->stage, e->tokens, e->top[k], e->top_time[k]);
-	sb_addf(&jb, "D %d %ld %d %d %d %d\n", e->stage, e->tokens, e->tactic, (int)e->kind, e->fallback,
-		out_of_budget);
-	if (write(R->j.fd, jb.buf, jb.len) != (ssize_t)jb.len && !rc)
-		rc = diag_error(d, TT_INTERNAL, "io", o->journal, 0, 0, "cannot append to the journal: %s",
-				strerror(errno));
-	sb_release(&jb);
+	 * decision (journal.h); a re-run appends them again, the last wins */
+	rc = journal_add_decision(&R->j, e, out_of_budget, d);
 	struct profile_stats *st = R->st;
 	st->timed += timed;
 	st->failed_candidates += failed;
@@ -536,9 +382,11 @@ int profile_plan(struct worker *w, size_t nw, struct gen_plan *p, const struct g
 {
 	memset(st, 0, sizeof *st);
 	struct run R = { .p = p, .dep = dep, .o = o, .st = st, .d = d };
-	int rc = journal_open(&R.j, o->journal, o->identity, o->command, &st->resumed, d);
-	if (rc)
+	int rc = journal_open(&R.j, o->journal, o->identity, o->command, o->backend, &st->resumed, d);
+	if (rc) {
+		journal_close(&R.j);
 		return rc;
+	}
 	pthread_mutex_init(&R.mu, NULL);
 	R.t0 = now_s();
 	struct thread_arg *a = xcalloc(nw, sizeof *a);

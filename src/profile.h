@@ -1,7 +1,8 @@
 /* profile.h: measured tables. For each GEMM stage and token bucket the heuristic's top K
- * and the version's fallback are timed with the proxy GEMM in the worker; a candidate
+ * and the version's fallback are timed in the worker by its measurement backend (today
+ * tunetab's proxy GEMM, or the fake backend's synthetic timings); a candidate
  * replaces the fallback only if it beats it beyond the confidence interval. Every
- * measurement is appended to a journal (fsync) so an interrupted run resumes. */
+ * measurement is appended to a journal (journal.h) so an interrupted run resumes. */
 #ifndef TUNETAB_PROFILE_H
 #define TUNETAB_PROFILE_H
 
@@ -32,6 +33,8 @@ struct profile_opts {
 	const char *journal;   /* path */
 	const char *identity;  /* what the journal is for; a different one starts afresh */
 	const char *command;   /* the command line, recorded for the report (may be NULL) */
+	const char *backend;   /* what times the candidates, one line for journal and report,
+				* e.g. "proxy cuBLASLt 13.1.0" (may be NULL) */
 	/* called under a lock after each entry (may be NULL) */
 	void (*on_entry)(void *ctx, const struct profile_event *ev);
 	void *ctx;
@@ -43,10 +46,6 @@ struct profile_stats {
 	size_t timed;          /* candidate timings taken in this run */
 	double seconds;
 };
-
-/* One measurement line of a journal, "M stage tokens id status median lo hi n reason", as
- * the journal writes it (the reason's spaces were written as '_'). Returns 0 when it is one. */
-int profile_journal_measurement(const char *line, int *stage, long *tokens, struct prof_result *r);
 
 /* w[0..nw) are workers on GPUs of the same model; each takes the next entry off one queue. */
 int profile_plan(struct worker *w, size_t nw, struct gen_plan *p, const struct gen_deploy *dep,

@@ -62,6 +62,23 @@ char *prov_file_name(const char *device)
 	return name;
 }
 
+const char *prov_backend_name(const char *backend, char *buf, size_t n)
+{
+	if (!backend || !*backend)
+		backend = PROV_BACKEND_DEFAULT;
+	snprintf(buf, n, "%.*s", (int)strcspn(backend, " \t"), backend);
+	return buf;
+}
+
+/* A run's backend from its object (struct prov_run, "backend"); caller frees. */
+static char *run_backend(const json_t *run)
+{
+	const char *b = json_string_value(json_object_get(run, "backend"));
+	if (b && *b)
+		return xstrdup(b);
+	return json_is_false(json_object_get(run, "profiled")) ? NULL : xstrdup(PROV_BACKEND_DEFAULT);
+}
+
 /* --- building ------------------------------------------------------------ */
 
 struct prov_run_builder *prov_run_new(void)
@@ -116,8 +133,9 @@ static void *grow(void *v, size_t n, size_t size)
 	return xrealloc(v, (n ? 2 * n : 1) * size);
 }
 
+/* takes ownership of backend and json */
 static size_t push_run(struct provenance *p, const char *id, int index, int count,
-		       const char *source, char *json)
+		       const char *source, char *backend, char *json)
 {
 	p->runs = grow(p->runs, p->nruns, sizeof *p->runs);
 	struct prov_run *r = &p->runs[p->nruns];
@@ -125,6 +143,7 @@ static size_t push_run(struct provenance *p, const char *id, int index, int coun
 	r->shard_index = index;
 	r->shard_count = count;
 	r->shard_source = source ? xstrdup(source) : NULL;
+	r->backend = backend;
 	r->json = json;
 	return p->nruns++;
 }
@@ -145,14 +164,16 @@ size_t prov_add_run(struct provenance *p, struct prov_run_builder *b, const char
 		json_object_set_new(b->obj, "shard", s);
 	}
 	char *json = dump_compact(b->obj);
+	char *backend = run_backend(b->obj);
 	json_decref(b->obj);
 	free(b);
-	return push_run(p, id, shard_index, shard_count, shard_source, json);
+	return push_run(p, id, shard_index, shard_count, shard_source, backend, json);
 }
 
 size_t prov_copy_run(struct provenance *p, const struct prov_run *r)
 {
-	return push_run(p, r->id, r->shard_index, r->shard_count, r->shard_source, xstrdup(r->json));
+	return push_run(p, r->id, r->shard_index, r->shard_count, r->shard_source,
+			r->backend ? xstrdup(r->backend) : NULL, xstrdup(r->json));
 }
 
 static int cmp_int(const void *a, const void *b)
@@ -190,6 +211,7 @@ void prov_release(struct provenance *p)
 	for (size_t i = 0; i < p->nruns; i++) {
 		free(p->runs[i].id);
 		free(p->runs[i].shard_source);
+		free(p->runs[i].backend);
 		free(p->runs[i].json);
 	}
 	free(p->runs);
@@ -576,10 +598,15 @@ static int read_run(const struct rd *r, json_t *run, size_t idx, struct provenan
 	for (const char *const *q = required; *q; q++)
 		if (!json_object_get(run, *q))
 			return bad(r, path, 2, false, "%s has no '%s'", what, *q);
-	char *id = NULL;
+	char *id = NULL, *backend = NULL;
 	int rc = get_str(r, run, "id", path, 2, false, true, &id);
-	if (rc)
+	if (!rc) /* read, unlike the other facts: merge compares it (docs/fleet.md "Merge") */
+		rc = get_str(r, run, "backend", path, 2, true, true, &backend);
+	free(backend);
+	if (rc) {
+		free(id);
 		return rc;
+	}
 	json_t *shard = json_object_get(run, "shard");
 	int index = 0, count = 1;
 	char *source = NULL;
@@ -612,7 +639,7 @@ static int read_run(const struct rd *r, json_t *run, size_t idx, struct provenan
 		}
 	}
 	if (!rc)
-		push_run(p, id, index, count, source, dump_compact(run));
+		push_run(p, id, index, count, source, run_backend(run), dump_compact(run));
 	free(id);
 	free(source);
 	return rc;

@@ -35,11 +35,21 @@ struct prov_entry {
 	size_t run;           /* index into provenance.runs */
 };
 
+/* The measurement backend of a run is named by one line whose first word is its short name:
+ * "proxy cuBLASLt 13.1.0" (tunetab's cuBLASLt proxy GEMM), "flashinfer 0.7.4 (torch
+ * 2.11.0+cu130)" (FlashInfer's own kernels), "fake" (TUNETAB_FAKE_GPU=1, synthetic timings).
+ * Runs, files and journals from before backends were named say none: theirs was the proxy. */
+#define PROV_BACKEND_DEFAULT "proxy"
+/* The short name of a backend line (its first word) in buf; NULL or "" gives the default. */
+const char *prov_backend_name(const char *backend, char *buf, size_t n);
+
 /* One `generate` run (or one shard of it). */
 struct prov_run {
 	char *id;             /* 16 hex digits; the same for every shard of one run */
 	int shard_index, shard_count;   /* 0 and 1 when not sharded */
 	char *shard_source;   /* "--shard", "SLURM_PROCID/SLURM_NTASKS", ...; NULL when not sharded */
+	char *backend;        /* its "backend"; when it has none: PROV_BACKEND_DEFAULT, or NULL
+			       * when it says it measured nothing ("profiled": false) */
 	char *json;           /* the whole run object as canonical compact JSON (sort_keys) */
 };
 
@@ -61,7 +71,8 @@ void prov_run_str(struct prov_run_builder *b, const char *name, const char *valu
 void prov_run_int(struct prov_run_builder *b, const char *name, long long value);
 void prov_run_bool(struct prov_run_builder *b, const char *name, bool value);
 /* Adds the run to p (computing its canonical JSON; "id", "shard" are set from the arguments)
- * and frees b. Returns the run's index. */
+ * and frees b. Returns the run's index. Its backend is the "backend" string set in b, as when
+ * read. */
 size_t prov_add_run(struct provenance *p, struct prov_run_builder *b, const char *id,
 		    int shard_index, int shard_count, const char *shard_source);
 

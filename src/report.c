@@ -2,14 +2,13 @@
  * with inline SVG and CSS. Every number drawn is also in a table under its chart. */
 #include "report.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "gpu/gpu.h"
-#include "profile.h"
+#include "journal.h"
 #include "provenance.h"
 
 #include <jansson.h>
@@ -85,6 +84,7 @@ void report_release(struct report *r)
 		free(r->info[i]);
 	free(r->info);
 	free(r->title);
+	free(r->backend);
 	memset(r, 0, sizeof *r);
 }
 
@@ -124,37 +124,6 @@ void report_from_plan(const struct gen_plan *p, struct report *r)
 			cand(e, g->top[k])->pred_us = g->top_time[k];
 	}
 	sort_report(r);
-}
-
-/* "version=0.7.4 device=NVIDIA H200 model=..." -> the value of key (values may hold spaces:
- * a value ends where " word=" begins) */
-static char *identity_value(const char *id, const char *key)
-{
-	size_t kl = strlen(key);
-	for (const char *p = id; (p = strstr(p, key)); p++) {
-		if ((p != id && p[-1] != ' ') || p[kl] != '=')
-			continue;
-		const char *v = p + kl + 1, *end = v;
-		for (;;) {
-			const char *sp = strchr(end, ' ');
-			if (!sp) {
-				end += strlen(end);
-				break;
-			}
-			const char *w = sp + 1;
-			while (*w >= 'a' && *w <= 'z')
-				w++;
-			while (*w == '_' || (*w >= 'a' && *w <= 'z'))
-				w++;
-			if (*w == '=' && w > sp + 1) {
-				end = sp;
-				break;
-			}
-			end = sp + 1;
-		}
-		return xstrndup(v, (size_t)(end - v));
-	}
-	return NULL;
 }
 
 static void info_num(struct report *r, const char *label, json_t *v, int kind)
@@ -213,8 +182,7 @@ static void run_info(struct report *r, const char *run_json)
 /* the provenance file beside the journal that names its module: run facts for the summary */
 static void provenance_info(const char *journal, struct report *r)
 {
-	const char *base = strrchr(journal, '/') ? strrchr(journal, '/') + 1 : journal;
-	char *module = xasprintf("%.*s.py", (int)(strlen(base) - (str_ends(base, ".journal") ? 8 : 0)), base);
+	char *module = journal_module(journal);
 	struct provenance pv;
 	char *where = NULL;
 	if (prov_find_beside(journal, module, &pv, &where) == 0) {
@@ -228,83 +196,78 @@ static void provenance_info(const char *journal, struct report *r)
 	free(module);
 }
 
+/* the facts and the title the journal's identity gives */
+static void identity_info(struct report *r, const char *id)
+{
+	static const char *const keys[][2] = {
+		{ "device", "device" }, { "version", "FlashInfer" }, { "model", "model" },
+		{ "dtype", "dtype" }, { "tp", "TP" }, { "ep", "EP" }, { "max", "max tokens" },
+		{ "keys", "keys file" },
+	};
+	for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+		char *v = journal_identity_value(id, keys[k][0]);
+		if (v && strcmp(v, "-"))
+			report_info(r, keys[k][1], v);
+		free(v);
+	}
+	char *dev = journal_identity_value(id, "device"), *ver = journal_identity_value(id, "version");
+	char *model = journal_identity_value(id, "model"), *dt = journal_identity_value(id, "dtype");
+	char *tp = journal_identity_value(id, "tp"), *ep = journal_identity_value(id, "ep");
+	char *t = xasprintf("%s %s TP %s EP %s on %s, FlashInfer %s", model ? model : "?",
+			    dt ? dt : "?", tp ? tp : "?", ep ? ep : "?", dev ? dev : "?",
+			    ver ? ver : "?");
+	report_set_title(r, t);
+	free(t);
+	free(dev), free(ver), free(model), free(dt), free(tp), free(ep);
+}
+
 int report_from_journal(const char *path, struct report *r, struct diags *d)
 {
 	memset(r, 0, sizeof *r);
 	r->measured = true;
-	char *text;
-	size_t len;
-	int err = read_file(path, 256u << 20, &text, &len);
-	if (err)
-		return diag_error(d, err == ENOENT || err == ENOBUFS || err == EISDIR ? TT_INVALID : TT_INTERNAL,
-				  "io", path, 0, 0,
-				  "cannot read the journal: %s", err == ENOBUFS ? "larger than 256 MiB" : strerror(err));
-	static const char magic[] = "# tunetab journal v1 ";
-	if (strncmp(text, magic, sizeof magic - 1)) {
-		free(text);
-		return diag_error(d, TT_INVALID, "journal", path, 1, 1, "not a tunetab journal (its first "
-				  "line should start '%s')", magic);
-	}
-	char *line = text, *next;
-	int lineno = 0;
-	char *command = NULL;
-	for (; line && *line; line = next) {
-		lineno++;
-		next = strchr(line, '\n');
-		if (!next)
-			break; /* a torn last line (killed mid-write) */
-		*next++ = '\0';
-		if (lineno == 1) {
-			const char *id = line + sizeof magic - 1;
-			static const char *const keys[][2] = {
-				{ "device", "device" }, { "version", "FlashInfer" }, { "model", "model" },
-				{ "dtype", "dtype" }, { "tp", "TP" }, { "ep", "EP" }, { "max", "max tokens" },
-				{ "keys", "keys file" },
-			};
-			for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
-				char *v = identity_value(id, keys[k][0]);
-				if (v && strcmp(v, "-"))
-					report_info(r, keys[k][1], v);
-				free(v);
-			}
-			char *dev = identity_value(id, "device"), *ver = identity_value(id, "version");
-			char *model = identity_value(id, "model"), *dt = identity_value(id, "dtype");
-			char *tp = identity_value(id, "tp"), *ep = identity_value(id, "ep");
-			char *t = xasprintf("%s %s TP %s EP %s on %s, FlashInfer %s", model ? model : "?",
-					    dt ? dt : "?", tp ? tp : "?", ep ? ep : "?", dev ? dev : "?",
-					    ver ? ver : "?");
-			report_set_title(r, t);
-			free(t);
-			free(dev), free(ver), free(model), free(dt), free(tp), free(ep);
-			continue;
+	struct journal_reader jr;
+	int rc = journal_reader_open(&jr, path, d);
+	if (rc)
+		return rc;
+	identity_info(r, jr.identity);
+	const char *command = NULL, *backend = NULL;
+	struct journal_record x;
+	while (journal_reader_next(&jr, &x)) {
+		switch (x.kind) {
+		case JOURNAL_COMMAND: /* a resumed run appends its own: the last one is shown */
+			command = x.text;
+			break;
+		case JOURNAL_BACKEND:
+			backend = x.text;
+			break;
+		case JOURNAL_MEASUREMENT: {
+			struct rep_cand *c = cand(entry(r, x.stage, x.tokens), x.m.id);
+			c->timed = true;
+			c->status = (int)x.m.status;
+			c->med_us = x.m.median_us, c->lo_us = x.m.lo_us, c->hi_us = x.m.hi_us, c->n = x.m.n;
+			snprintf(c->why, sizeof c->why, "%s", x.m.why);
+			break;
 		}
-		int st, id, kind, fb, chosen, oob;
-		long tok;
-		double a;
-		struct prof_result m;
-		if (!strncmp(line, "# command ", 10)) {
-			free(command);
-			command = xstrdup(line + 10);
-		} else if (profile_journal_measurement(line, &st, &tok, &m) == 0) {
-			struct rep_cand *x = cand(entry(r, st, tok), m.id);
-			x->timed = true;
-			x->status = (int)m.status;
-			x->med_us = m.median_us, x->lo_us = m.lo_us, x->hi_us = m.hi_us, x->n = m.n;
-			snprintf(x->why, sizeof x->why, "%s", m.why);
-		} else if (line[0] == 'P' && sscanf(line, "P %d %ld %d %lf", &st, &tok, &id, &a) == 4) {
-			cand(entry(r, st, tok), id)->pred_us = a;
-		} else if (line[0] == 'D' && sscanf(line, "D %d %ld %d %d %d %d", &st, &tok, &chosen, &kind,
-						      &fb, &oob) == 6) {
-			struct rep_entry *e = entry(r, st, tok);
-			e->chosen = chosen;
-			e->kind = kind;
-			e->fallback = fb;
-			e->out_of_budget = oob;
+		case JOURNAL_PREDICTION:
+			cand(entry(r, x.stage, x.tokens), x.id)->pred_us = x.pred_us;
+			break;
+		case JOURNAL_DECISION: {
+			struct rep_entry *e = entry(r, x.stage, x.tokens);
+			e->chosen = x.chosen;
+			e->kind = x.choice;
+			e->fallback = x.fallback;
+			e->out_of_budget = x.out_of_budget;
+			break;
+		}
 		}
 	}
-	free(text);
+	/* a journal without a backend line was written before there was a choice: the proxy's */
+	char *named = backend ? NULL : journal_identity_value(jr.identity, "backend");
+	r->backend = xstrdup(backend ? backend : named && strcmp(named, "-") ? named : PROV_BACKEND_DEFAULT);
+	free(named);
+	report_info(r, "measurement backend", r->backend);
 	report_info(r, "command", command);
-	free(command);
+	journal_reader_close(&jr);
 	report_info(r, "journal", path);
 	provenance_info(path, r);
 	sort_report(r);
@@ -763,10 +726,13 @@ static void table_failures(struct strbuf *o, const struct report *r)
 			"None recorded: nothing was measured.");
 		return;
 	}
-	sb_adds(o, "<p>A <em>failed</em> candidate crashed, hung or returned an error in the worker "
-		"(tunetab went on without it); an <em>inexpressible</em> one has no cuBLASLt form for the "
-		"proxy GEMM on this GPU and was replaced by the heuristic's next.</p>\n"
-		"<table class=\"data\">\n<caption>Candidates that were not timed, by tactic and reason"
+	char name[64];
+	prov_backend_name(r->backend, name, sizeof name);
+	sb_addf(o, "<p>A <em>failed</em> candidate crashed, hung or returned an error in the worker "
+		"(tunetab went on without it); an <em>inexpressible</em> one %s on this GPU and was "
+		"replaced by the heuristic's next.</p>\n", !strcmp(name, "proxy")
+		? "has no cuBLASLt form for the proxy GEMM" : "is one the backend cannot run");
+	sb_adds(o, "<table class=\"data\">\n<caption>Candidates that were not timed, by tactic and reason"
 		"</caption>\n<thead><tr><th scope=\"col\">GEMM</th><th scope=\"col\">tactic</th>"
 		"<th scope=\"col\">what</th><th scope=\"col\">reason</th><th scope=\"col\">token buckets"
 		"</th></tr></thead>\n<tbody>\n");
@@ -805,6 +771,27 @@ static const char css[] =
 	"@media print{body{margin:0;max-width:none;font-size:11px}svg.chart{border:none}figure,table"
 	"{break-inside:avoid}.banner{border:1px solid #888}}\n";
 
+/* What was timed, by backend (provenance.h): the proxy unless the journal names another. */
+static void banner_measured(struct strbuf *o, const struct report *r)
+{
+	char name[64];
+	prov_backend_name(r->backend, name, sizeof name);
+	sb_adds(o, "<p class=\"banner m\"><strong>Measured.</strong> ");
+	if (!strcmp(name, "flashinfer"))
+		sb_adds(o, "Times are medians of FlashInfer's own CUTLASS fused-MoE kernels, each "
+			"candidate tactic timed through FlashInfer's MoERunner, with 95% intervals; the "
+			"heuristic's predictions are shown beside them.");
+	else if (!strcmp(name, "fake"))
+		sb_adds(o, "Times are synthetic: the fake backend (TUNETAB_FAKE_GPU=1, for tests) made "
+			"them up from each candidate's shape and ran no GPU kernel, so they say nothing "
+			"about any GPU; the heuristic's predictions are shown beside them.");
+	else
+		sb_adds(o, "Times are medians of interleaved rounds of tunetab's proxy GEMM (cuBLASLt "
+			"with each candidate's tile and cluster, not FlashInfer's own kernels), with 95% "
+			"intervals; the heuristic's predictions are shown beside them.");
+	sb_adds(o, "</p>\n");
+}
+
 void report_write_html(const struct report *r, struct strbuf *o)
 {
 	sb_adds(o, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta "
@@ -814,10 +801,7 @@ void report_write_html(const struct report *r, struct strbuf *o)
 	esc(o, r->title ? r->title : "tuning run");
 	sb_adds(o, "</h1>\n");
 	if (r->measured)
-		sb_adds(o, "<p class=\"banner m\"><strong>Measured.</strong> Times are medians of interleaved "
-			"rounds of tunetab's proxy GEMM (cuBLASLt with each candidate's tile and cluster, not "
-			"FlashInfer's own kernels), with 95% intervals; the heuristic's predictions are shown "
-			"beside them.</p>\n");
+		banner_measured(o, r);
 	else
 		sb_adds(o, "<p class=\"banner p\"><strong>Heuristic only: nothing was measured.</strong> "
 			"Every time on this page is the Lua heuristic's prediction, and every speed-up is "

@@ -35,6 +35,8 @@ struct rep_entry {
 
 struct report {
 	bool measured;                  /* false: heuristic only (predicted times) */
+	char *backend;                  /* measured: what timed the candidates, e.g. "proxy
+					 * cuBLASLt 13.1.0" (provenance.h, "backend") */
 	char *title;
 	char **info;                    /* label, value, label, value, ... */
 	size_t ninfo, capinfo;

@@ -626,11 +626,16 @@ static void print_dev(const struct worker_device *o)
 	       o->mem_bw_gbs, o->visible, o->driver_version, o->runtime_version, o->blaslt_version);
 }
 
+bool worker_is_fake(void)
+{
+	const char *v = getenv("TUNETAB_FAKE_GPU");
+	return v && !strcmp(v, "1");
+}
+
 int worker_main(int argc, char **argv)
 {
 	int device = argc > 1 ? atoi(argv[1]) : 0;
-	const char *fake = getenv("TUNETAB_FAKE_GPU");
-	const struct backend *b = fake && !strcmp(fake, "1") ? &backend_fake : &backend_proxy;
+	const struct backend *b = worker_is_fake() ? &backend_fake : &backend_proxy;
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t len;

@@ -44,6 +44,9 @@ struct worker_device {
 	long blaslt_version;
 };
 
+/* Whether workers are the fake backend (TUNETAB_FAKE_GPU=1 in the environment they inherit). */
+bool worker_is_fake(void);
+
 int worker_start(struct worker *w, int device, double timeout_s, struct diags *d);
 /* The flashinfer backend's worker: `python script DEVICE`. */
 int worker_start_python(struct worker *w, int device, double timeout_s, const char *python,

@@ -250,6 +250,51 @@ TEST(prov_read_accepts_minimal)
 	tmp_done(path);
 }
 
+TEST(prov_run_backend)
+{
+	/* a run's backend: as written; none: the proxy's, unless it measured nothing */
+	char *path = tmp_file("tunetab_provenance_ok.json", HEAD "\"runs\": [{\"id\": \"aa\", "
+			      "\"shard\": null}, {\"id\": \"bb\", \"shard\": null, \"profiled\": false}, "
+			      "{\"id\": \"cc\", \"shard\": null, \"profiled\": true, \"backend\": "
+			      "\"flashinfer 0.7.4 (torch 2.11.0+cu130)\"}],\n\"entries\": {}}");
+	struct provenance p;
+	struct diags d = DIAGS_INIT;
+	CHECK_INT(prov_read(path, &p, &d), TT_OK);
+	CHECK_INT(p.nruns, 3);
+	if (p.nruns == 3) {
+		CHECK_STR(p.runs[0].backend, "proxy");
+		CHECK(p.runs[1].backend == NULL);
+		CHECK_STR(p.runs[2].backend, "flashinfer 0.7.4 (torch 2.11.0+cu130)");
+		struct provenance c;
+		memset(&c, 0, sizeof c);
+		prov_copy_run(&c, &p.runs[2]);
+		CHECK_STR(c.runs[0].backend, "flashinfer 0.7.4 (torch 2.11.0+cu130)");
+		prov_release(&c);
+	}
+	prov_release(&p);
+	tmp_done(path);
+	char buf[32];
+	CHECK_STR(prov_backend_name("proxy cuBLASLt 13.1.0", buf, sizeof buf), "proxy");
+	CHECK_STR(prov_backend_name("flashinfer 0.7.4 (torch 2.11.0+cu130)", buf, sizeof buf), "flashinfer");
+	CHECK_STR(prov_backend_name(NULL, buf, sizeof buf), "proxy");
+	CHECK_STR(prov_backend_name("fake", buf, sizeof buf), "fake");
+	/* built runs read their own "backend" */
+	memset(&p, 0, sizeof p);
+	struct prov_run_builder *b = prov_run_new();
+	prov_run_bool(b, "profiled", true);
+	prov_run_str(b, "backend", "fake");
+	prov_add_run(&p, b, "00000000000000aa", 0, 1, NULL);
+	CHECK_STR(p.runs[0].backend, "fake");
+	prov_release(&p);
+	/* a backend that is not a string is an error, located */
+	path = tmp_file("tunetab_provenance_bad.json", HEAD "\"runs\": [{\"id\": \"aa\", "
+			"\"shard\": null, \"backend\": 3}],\n\"entries\": {}}");
+	CHECK_INT(prov_read(path, &p, &d), TT_INVALID);
+	CHECK(d.n == 1 && d.v[0].line == 2 && strstr(d.v[0].msg, "'backend' must be a string"));
+	diags_release(&d);
+	tmp_done(path);
+}
+
 static int tcmp(const char *a, const char *b)
 {
 	struct arena ar = ARENA_INIT;
@@ -281,6 +326,7 @@ TTEST_SUITE(provenance_tests) = {
 	{ "prov_file_name_rule", prov_file_name_rule },
 	{ "prov_read_errors_located", prov_read_errors_located },
 	{ "prov_read_accepts_minimal", prov_read_accepts_minimal },
+	{ "prov_run_backend", prov_run_backend },
 	{ "merge_tactic_order", merge_tactic_order },
 	TTEST_END,
 };
