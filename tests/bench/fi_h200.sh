@@ -19,7 +19,29 @@ declare -A ARGS=([qwen3-bf16]="--model qwen3-30b-a3b --dtype bf16"
 DEPLOYS="qwen3-bf16 dsv3-fp8-ep8 mixtral-bf16-tp2"
 step() { echo "== $(date +%T) $*"; }
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,power.limit --format=csv,noheader
+tt_runs() { # D: two tunetab runs with the flashinfer backend, and FlashInfer's check of the first
+    local D=$1 r
+    for r in 1 2; do
+        step "tunetab flashinfer backend $D run $r"
+        ( TIMEFORMAT="process wall %R s"; time TUNETAB_PROF_TIMING=1 $T generate --device auto \
+            ${ARGS[$D]} --profile --backend flashinfer -o "$O/tt-$D-$r" ) > "$O/tt-$D-$r.log" 2>&1 \
+            || { echo "tunetab $D $r failed"; tail -20 "$O/tt-$D-$r.log"; exit 1; }
+        grep -E 'profiled|process wall|answered|module loaded|profiling done' "$O/tt-$D-$r.log"
+    done
+    step "check-load $D"
+    timeout 120 $B check-load $D "$O/tt-$D-1/flashinfer_autotune_NVIDIA_H200.json" 2>&1 | tail -1
+}
+layer() { # D FI_CACHE: (f) the whole layer with tunetab's table, FlashInfer's own, and none
+    step "layer $1"
+    timeout 120 $B layer $1 --out "$O" --cache tunetab="$O/tt-$1-1/flashinfer_autotune_NVIDIA_H200.json" \
+        --cache flashinfer="$2" > "$O/layer_$1.log" 2>&1 || echo "layer $1: exit $?"
+    sed -n '/^us per layer call/,$p' "$O/layer_$1.log"
+}
 case $phase in
+tt) # tunetab's tables again, against FlashInfer's caches of an earlier `runs` (PREV folder)
+    PREV=${3:-$ROOT/.gpu/prev}
+    for D in $DEPLOYS; do tt_runs $D; done
+    for D in $DEPLOYS; do layer $D "$PREV/fi_autotune_$D.json"; done ;;
 oracle)
     for D in $DEPLOYS; do
         step "oracle $D"
