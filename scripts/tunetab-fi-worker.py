@@ -14,7 +14,7 @@ code, which asks for one round at a time.
   parent: PREP <job> <n> <cand>...  (the JOB fields of src/worker.h)
                                -> START <id>, then READY <id> or RES <id> <status> ... <why>,
                                   per candidate; END
-  parent: ROUND <mode> <min reps> <k> <id>...
+  parent: ROUND <mode> <min reps> <k> <id>[:<reps>]...
                                -> START <id> per id, then T <id> <us per call> (F <id> <why>:
                                   it raised) per id; END. The round runs as one batch: a
                                   fault is not pinned on one of its candidates.
@@ -441,7 +441,11 @@ class Worker:
         cover the host's enqueueing, events between them, one synchronization: the GPU runs
         the round without waiting on Python. Each gets max(min_reps, its reps) calls."""
         mode, min_reps, k = int(words[0]), int(words[1]), int(words[2])
-        ids = [int(w) for w in words[3:3 + k]]
+        asked = {}  # id[:reps]: the parent may size a candidate's samples itself
+        for w in words[3:3 + k]:
+            c, _, r = w.partition(":")
+            asked[int(c)] = int(r) if r else 0
+        ids = list(asked)
         for c in ids:
             if c not in self.ready:
                 out(f"ERR candidate {c} was not prepared")
@@ -456,7 +460,7 @@ class Worker:
                     self.fail_while_timed(c, e)
             out("END")
             return
-        reps = {c: max(min_reps, self.ready[c][1]) for c in ids}
+        reps = {c: max(min_reps, asked[c] or self.ready[c][1]) for c in ids}
         host = self.host_us if self.host_us > 0 else 50.0
         self.k.delay(min(20000.0, 1.5 * host * sum(reps.values()) + 20.0))
         handles = {}

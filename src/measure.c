@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,6 +11,11 @@ static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
 	return (x > y) - (x < y);
+}
+
+int measure_screened_out(const struct prof_result *r)
+{
+	return r->status == PROF_OK && !strcmp(r->why, MEASURE_SCREENED_OUT);
 }
 
 void measure_median_ci(double *v, size_t n, double *med, double *lo, double *hi)
@@ -123,9 +129,16 @@ int measure_rounds(struct prof_result *out, size_t n, int rounds, int method, in
 		}
 		if (r == 0 && keep > 0 && method != 1) {
 			screen(samples, rounds, cnt, active, n, keep);
-			for (size_t i = 0; i < n; i++)
-				if (active[i])
+			for (size_t i = 0; i < n; i++) {
+				if (out[i].status != PROF_OK || !cnt[i])
+					continue;
+				if (active[i]) {
+					out[i].median_us = samples[i * (size_t)rounds];
 					cnt[i] = 0; /* the finalists' results come from the rounds after */
+				} else {
+					snprintf(out[i].why, sizeof out[i].why, "%s", MEASURE_SCREENED_OUT);
+				}
+			}
 		}
 	}
 	for (size_t i = 0; i < n; i++)

@@ -16,6 +16,7 @@ extern "C" {
 #define MEASURE_ROUNDS 15  /* rounds when the job does not say */
 #define MEASURE_RACE_MIN 5 /* racing starts after this many rounds */
 #define MEASURE_SCREEN_MARGIN 0.03 /* a screen keeps near-ties of its last finalist */
+#define MEASURE_SCREENED_OUT "screened out" /* the why of a candidate a screen dropped */
 
 /* Round r: times each of idx[0..k) once (in that order) and writes its time per call, in us,
  * to us[0..k). Returns 0, or nonzero to stop (the callback keeps its own error). */
@@ -26,13 +27,19 @@ typedef int (*measure_round_fn)(void *ctx, int r, const size_t *idx, size_t k, d
  * that candidate failed (the callback has written out[i].why). keep > 0 screens: after the
  * first round only the keep fastest candidates, and any within MEASURE_SCREEN_MARGIN of the
  * slowest of those, go on (the others keep their one sample), and the rounds after it make
- * their results (a screening sample may be taken with fewer calls). Method 0 races: from round
+ * their results (a screening sample may be taken with fewer calls): a finalist's screening
+ * time is left in out[i].median_us for the callback to size its samples by. The candidates
+ * dropped keep their one sample, status PROF_OK and why MEASURE_SCREENED_OUT: timed, but not
+ * well enough to be chosen (measure_screened_out). Method 0 races: from round
  * MEASURE_RACE_MIN on, a candidate whose interval lies wholly above the leader's is dropped
  * (it can neither win nor tie) and the rounds end when one is left; its samples so far stay
  * its result. Method 2 ("full") runs every round for every candidate; method 1 (FlashInfer's
  * own measurement, one sample) runs one round. Returns the callback's nonzero status. */
 int measure_rounds(struct prof_result *out, size_t n, int rounds, int method, int keep,
 		   measure_round_fn round, void *ctx);
+
+/* 1 when r is a candidate a screen dropped. */
+int measure_screened_out(const struct prof_result *r);
 
 /* Sorts v and gives its median and the order-statistic 95% interval of the median
  * (n/2 -+ 0.98 sqrt(n)). */

@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "journal.h"
+#include "measure.h"
 #include "util.h"
 
 #define PROF_MAX 512 /* candidates of one stage, exhaustive mode included */
@@ -52,6 +53,13 @@ static double now_s(void)
  * It bounds the ties a run declares; the rule that decides an entry does not use it. */
 #define TIE_TOLERANCE 0.02
 
+/* Measured well enough to be chosen or declared a tie: timed, and not dropped by a screen
+ * after one sample. */
+static bool measured(const struct prof_result *r)
+{
+	return r->status == PROF_OK && !measure_screened_out(r);
+}
+
 /* How far apart the intervals of a and b lie; 0 when they overlap. */
 static double gap(const struct prof_result *a, const struct prof_result *b)
 {
@@ -76,11 +84,11 @@ static void note_ties(struct gen_entry *e, const int *ids, const struct prof_res
 	e->chosen_hi = chosen->hi_us;
 	e->nties = 0;
 	for (size_t i = 0; i < n && e->nties < GEN_TOP_MAX + 1; i++) {
-		if (r[i].status != PROF_OK)
+		if (!measured(&r[i]))
 			continue;
 		bool tie = gap(&r[i], chosen) <= tol;
 		for (size_t j = 0; j < n && !tie && chain && ids[i] != e->fallback; j++)
-			tie = r[j].status == PROF_OK && ids[j] != e->fallback &&
+			tie = measured(&r[j]) && ids[j] != e->fallback &&
 			      gap(&r[i], &r[j]) + gap(&r[j], chosen) <= tol;
 		if (tie)
 			e->ties[e->nties++] = ids[i];
@@ -95,24 +103,26 @@ static void note_ties(struct gen_entry *e, const int *ids, const struct prof_res
 
 /* The rule: a candidate replaces the fallback only if its whole interval lies below the
  * fallback's; among those, the lowest median, and among candidates whose intervals overlap
- * that one and whose medians lie within TIE_TOLERANCE of it, the lower id. Ties go to the fallback, so two runs agree and none is slower. */
+ * that one and whose medians lie within TIE_TOLERANCE of it, the lower id. Ties go to the
+ * fallback, so two runs agree and none is slower. A candidate a screen dropped after one
+ * sample is neither chosen nor a tie (the fallback's one sample still bounds the others). */
 static void decide(struct gen_entry *e, const int *ids, const struct prof_result *r, size_t n)
 {
 	const struct prof_result *fb = NULL;
 	for (size_t i = 0; i < n; i++)
 		if (ids[i] == e->fallback && r[i].status == PROF_OK)
 			fb = &r[i];
-	size_t measured = 0;
+	size_t nmeasured = 0;
 	for (size_t i = 0; i < n; i++)
-		measured += r[i].status == PROF_OK;
+		nmeasured += r[i].status == PROF_OK;
 	e->fallback_us = fb ? fb->median_us : -1;
-	if (!measured) {
+	if (!nmeasured) {
 		e->kind = CHOICE_PREDICTED; /* keep the heuristic's choice */
 		return;
 	}
 	const struct prof_result *best = NULL;
 	for (size_t i = 0; i < n; i++) {
-		if (r[i].status != PROF_OK || ids[i] == e->fallback)
+		if (!measured(&r[i]) || ids[i] == e->fallback)
 			continue;
 		if (fb && !(r[i].hi_us < fb->lo_us))
 			continue;
@@ -135,7 +145,7 @@ static void decide(struct gen_entry *e, const int *ids, const struct prof_result
 	 * must not hand the entry to a candidate that measured far slower) */
 	const struct prof_result *pick = best;
 	for (size_t i = 0; i < n; i++) {
-		if (r[i].status != PROF_OK || ids[i] == e->fallback || (fb && !(r[i].hi_us < fb->lo_us)))
+		if (!measured(&r[i]) || ids[i] == e->fallback || (fb && !(r[i].hi_us < fb->lo_us)))
 			continue;
 		if (r[i].lo_us <= best->hi_us && r[i].median_us <= best->median_us * (1 + TIE_TOLERANCE) &&
 		    r[i].id < pick->id)
@@ -202,11 +212,19 @@ static int profile_entry(struct run *R, struct worker *w, struct gen_entry *e, s
 	size_t n = 0;
 	bool used[GEN_TOP_MAX] = { false };
 	if (o->top_k < 0 || o->screen) {
+		/* every dispatchable candidate; a screen takes them in the heuristic's order, so a
+		 * worker that sizes its samples by the first one sizes them by a fast one */
 		const struct tactic *cl = e->stage == 1 ? p->list.g1 : p->list.g2;
 		size_t cn = e->stage == 1 ? p->list.n1 : p->list.n2;
-		for (size_t k = 0; k < cn && n < PROF_MAX - 1; k++)
-			if (cl[k].dispatchable)
+		for (int k = 0; o->screen && k < e->ntop && n < PROF_MAX - 1; k++)
+			ids[n++] = e->top[k];
+		for (size_t k = 0; k < cn && n < PROF_MAX - 1; k++) {
+			bool have = false;
+			for (size_t j = 0; j < n && !have; j++)
+				have = ids[j] == cl[k].id;
+			if (cl[k].dispatchable && !have)
 				ids[n++] = cl[k].id;
+		}
 	} else {
 		for (int id; (int)n < top_k && (id = next_candidate(p, e, used, ids, n)) >= 0;)
 			ids[n++] = id;

@@ -16,7 +16,8 @@
  * rounds, intervals and racing stay measure.c's:
  *   parent: LOAD <dtype>          worker: NOTE <hex text> ... then OK <seconds>
  *   parent: PREP <job> <n> id,... worker: START <id>, then READY <id> <reps> or RES ..., END
- *   parent: ROUND <method> <k> <id> ...   worker: START <id>, T <id> <us> (or F <id> <why>:
+ *   parent: ROUND <method> <min reps> <k> <id>[:<reps>] ...
+ *                                 worker: START <id>, T <id> <us> (or F <id> <why>:
  *                                 FlashInfer raised), ..., END
  * Any worker:
  *           FAULT <text>           a CUDA error after START: that candidate broke the
@@ -380,8 +381,13 @@ static int py_round_batch(struct py_round *x, int r, const size_t *idx, size_t k
 	int min_reps = x->keep > 0 ? (r == 0 ? 1 : 3) : 1;
 	struct strbuf b = STRBUF_INIT;
 	sb_addf(&b, "ROUND %d %d %zu", x->method, min_reps, k);
-	for (size_t j = 0; j < k; j++)
+	for (size_t j = 0; j < k; j++) {
 		sb_addf(&b, " %d", x->c[x->at[idx[j]]].id);
+		/* a finalist's samples: about 200 us of calls, sized by its own screening time */
+		double t = x->res[idx[j]].median_us;
+		if (x->keep > 0 && r > 0 && t > 0)
+			sb_addf(&b, ":%d", (int)fmin(32, fmax(3, ceil(200.0 / t))));
+	}
 	sb_addc(&b, '\n');
 	struct attempt *a = x->a;
 	a->r = send_line(x->w, b.buf) ? 0 : 1;
