@@ -95,6 +95,10 @@ class Kernels:
     """FlashInfer's fused-MoE runner on one GPU."""
 
     def __init__(self, device):
+        # a Python without them says so at once: importing torch alone takes seconds
+        for name in ("torch", "flashinfer"):
+            if importlib.util.find_spec(name) is None:
+                raise Unusable(f"this Python ({sys.executable}) has no {name}")
         try:
             import torch
         except Exception as e:  # noqa: BLE001

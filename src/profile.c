@@ -102,9 +102,8 @@ static void note_ties(struct gen_entry *e, const int *ids, const struct prof_res
 }
 
 /* The rule: a candidate replaces the fallback only if its whole interval lies below the
- * fallback's; among those, the lowest median, and among candidates whose intervals overlap
- * that one and whose medians lie within TIE_TOLERANCE of it, the lower id. Ties go to the
- * fallback, so two runs agree and none is slower. A candidate a screen dropped after one
+ * fallback's; among those, the lowest median. Ties with the fallback go to the fallback, so
+ * none is slower; what another run may choose instead is declared (note_ties). A candidate a screen dropped after one
  * sample is neither chosen nor a tie (the fallback's one sample still bounds the others). */
 static void decide(struct gen_entry *e, const int *ids, const struct prof_result *r, size_t n)
 {
@@ -140,17 +139,11 @@ static void decide(struct gen_entry *e, const int *ids, const struct prof_result
 		}
 		return;
 	}
-	/* the lower id among those this run cannot tell from the best: an overlapping interval and
-	 * a median within TIE_TOLERANCE (an interval left wide by racing, or by a noisy kernel,
-	 * must not hand the entry to a candidate that measured far slower) */
+	/* the lowest median (a lower id among equal medians, by the scan's order): a candidate
+	 * another run may find faster instead is declared a tie (note_ties), so the rule need not
+	 * give anything away to agree; an earlier rule, the lower id among near-ties, cost up to
+	 * TIE_TOLERANCE in every such entry (docs/benchmarks.md, FlashInfer's kernels) */
 	const struct prof_result *pick = best;
-	for (size_t i = 0; i < n; i++) {
-		if (!measured(&r[i]) || ids[i] == e->fallback || (fb && !(r[i].hi_us < fb->lo_us)))
-			continue;
-		if (r[i].lo_us <= best->hi_us && r[i].median_us <= best->median_us * (1 + TIE_TOLERANCE) &&
-		    r[i].id < pick->id)
-			pick = &r[i];
-	}
 	e->tactic = pick->id;
 	e->chosen_us = pick->median_us;
 	e->time_us = pick->median_us;

@@ -4,7 +4,7 @@
 set -eu
 T=$TUNETAB
 TUNETAB_TEST_FAULT=0 TUNETAB_TEST_HANG=45 $T generate --device auto --model qwen3-30b-a3b \
-  --dtype bf16 --profile --max-tokens 4 --timeout 5 -o f 2>f.log || { cat f.log; exit 1; }
+  --dtype bf16 --profile --backend proxy --max-tokens 4 --timeout 5 -o f 2>f.log || { cat f.log; exit 1; }
 grep profiled f.log
 crashed=$(grep -c crashed_the_GPU_worker f/*.journal || true)
 hung=$(grep -c 'hung:_killed_by_the_watchdog' f/*.journal || true)

@@ -4,7 +4,7 @@
 # and writes a valid table.
 set -eu
 T=$TUNETAB
-G="$T generate --device auto --model deepseek-v3 --dtype fp8 --ep 8 --profile -o k -q"
+G="$T generate --device auto --model deepseek-v3 --dtype fp8 --ep 8 --profile --backend proxy -o k -q"
 i=0 prev=0
 while [ $i -lt 8 ]; do
     i=$((i + 1))
@@ -23,7 +23,7 @@ while [ $i -lt 8 ]; do
     if ls k/*.py >/dev/null 2>&1 && ! $T validate -q k/*.py; then echo "a half-written table"; exit 1; fi
 done
 [ "$prev" -gt 0 ]
-$T generate --device auto --model deepseek-v3 --dtype fp8 --ep 8 --profile -o k 2>k.log || { cat k.log; exit 1; }
+$T generate --device auto --model deepseek-v3 --dtype fp8 --ep 8 --profile --backend proxy -o k 2>k.log || { cat k.log; exit 1; }
 grep profiled k.log
 grep -q "[1-9][0-9]* resumed from the journal" k.log
 $T validate k/*.py k/*.json

@@ -6,7 +6,7 @@ T=$TUNETAB
 n=$($T detect --json | python3 -c 'import json,sys; g=json.load(sys.stdin)["gpus"]; print(sum(x["name"] == g[0]["name"] for x in g))')
 echo "GPUs of GPU 0's model: $n"
 start=$(date +%s.%N)
-$T generate --device auto --model qwen3-30b-a3b --dtype bf16 --profile --devices all -v -o all 2>all.log || { cat all.log; exit 1; }
+$T generate --device auto --model qwen3-30b-a3b --dtype bf16 --profile --backend proxy --devices all -v -o all 2>all.log || { cat all.log; exit 1; }
 end=$(date +%s.%N)
 grep -E 'profiled|from one queue' all.log || true
 for k in $(seq 0 $((n - 1))); do

@@ -8,7 +8,7 @@
 set -eu
 T=$TUNETAB
 n=$($T detect --json | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["gpus"]))')
-A="generate --device auto --model deepseek-v3 --dtype fp8 --ep 8 --profile -q"
+A="generate --device auto --model deepseek-v3 --dtype fp8 --ep 8 --profile --backend proxy -q"
 env -u CUDA_VISIBLE_DEVICES $T $A -o single
 for r in 0 1; do
     l=$r; [ "$n" -gt 1 ] || l=0

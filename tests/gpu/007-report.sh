@@ -3,7 +3,7 @@
 # `tunetab report` of the same journal writes the same page.
 set -eu
 T=$TUNETAB
-$T generate --device auto --model qwen3-30b-a3b --dtype bf16 --profile -q -o r --report r/report.html
+$T generate --device auto --model qwen3-30b-a3b --dtype bf16 --profile --backend proxy -q -o r --report r/report.html
 $T report r/v0_1_trtllm_fused_moe_*.journal -o again.html -q
 cmp r/report.html again.html && echo "report and generate --report agree"
 python3 - r/report.html <<'PYEOF'
