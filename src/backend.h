@@ -11,7 +11,9 @@
 #include "gpu/gpu.h"
 #include "worker.h"
 
-enum backend_kind { BACKEND_PROXY, BACKEND_FAKE, BACKEND_FLASHINFER };
+/* BACKEND_NONE: nothing timed, the heuristic's table (what `auto` falls back to where the proxy
+ * measured worse than the heuristic alone: README "Measurement backends"). */
+enum backend_kind { BACKEND_PROXY, BACKEND_FAKE, BACKEND_FLASHINFER, BACKEND_NONE };
 
 struct backend {
 	const char *name;

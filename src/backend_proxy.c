@@ -56,5 +56,6 @@ const struct backend backend_proxy = {
 
 const char *backend_kind_name(enum backend_kind k)
 {
-	return k == BACKEND_FLASHINFER ? "flashinfer" : k == BACKEND_FAKE ? "fake" : "proxy";
+	return k == BACKEND_FLASHINFER ? "flashinfer" : k == BACKEND_FAKE ? "fake"
+	       : k == BACKEND_NONE ? "none" : "proxy";
 }

@@ -262,6 +262,16 @@ static int choose_backend(struct session *S, const struct gen_opts *o, struct di
 	}
 	if (!strcmp(want, "flashinfer"))
 		return diag_error(d, TT_GPU, "backend", NULL, 0, 0, "--backend flashinfer: %s", why);
+	if (own == BACKEND_PROXY && o->dtype && !strcmp(o->dtype, "fp8")) {
+		/* judged against FlashInfer's own kernels on an H200, the proxy's fp8 tables were
+		 * worse than the heuristic's (docs/benchmarks.md, "FlashInfer's kernels") */
+		S->backend = BACKEND_NONE;
+		if (!o->quiet)
+			fprintf(stderr, "tunetab: backend none, the heuristic's table: %s; for fp8 the proxy "
+				"GEMM measured worse than the heuristic alone on FlashInfer's own kernels "
+				"(--backend proxy measures anyway)\n", why);
+		return TT_OK;
+	}
 	if (!o->quiet)
 		fprintf(stderr, "tunetab: backend %s: %s\n", backend_kind_name(own), why);
 	return TT_OK;
@@ -331,10 +341,10 @@ static int start_more_workers(struct session *S, const struct gen_opts *o, struc
 static int start_workers(struct session *S, const struct gen_opts *o, struct diags *d)
 {
 	if (S->started) /* once per process: a failed start is not retried */
-		return S->nworkers ? TT_OK : TT_GPU;
+		return S->nworkers || S->backend == BACKEND_NONE ? TT_OK : TT_GPU;
 	S->started = true;
 	int rc = choose_backend(S, o, d);
-	if (rc)
+	if (rc || S->backend == BACKEND_NONE)
 		return rc;
 	if (!S->nworkers) {
 		if ((rc = worker_start(&S->workers[0], S->gpu_ids[0], o->timeout, d)))
@@ -497,6 +507,12 @@ static int generate_one(const struct gen_opts *o, struct session *S, const struc
 	 * worker starts first */
 	if (o->profile && (rc = start_workers(S, o, &d)))
 		goto out;
+	struct gen_opts heuristic_only;
+	if (o->profile && S->backend == BACKEND_NONE) { /* auto chose the heuristic's table */
+		heuristic_only = *o;
+		heuristic_only.profile = 0;
+		o = &heuristic_only;
+	}
 	const char *fi_want = o->flashinfer;
 	if (o->profile && S->backend == BACKEND_FLASHINFER) {
 		if (o->flashinfer && strcmp(o->flashinfer, S->wb.version)) {

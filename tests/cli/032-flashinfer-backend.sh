@@ -49,3 +49,8 @@ rm -f venv/used
 $G --backend flashinfer --python "$PWD/venv/bin/python3" -o pyrun -q && [ -e venv/used ] && echo "--python used"
 rc=0; $G --backend flashinfer --python /nonexistent/python3 -o nopy -q 2>&1 || rc=$?; echo "exit $rc"
 rc=0; tunetab generate --device h200 --model qwen3-30b-a3b --dtype bf16 --backend proxy -o x 2>&1 || rc=$?; echo "exit $rc"
+# auto without FlashInfer, fp8, the proxy backend: the heuristic's table, said so (the proxy's
+# fp8 tables measured worse than the heuristic alone on FlashInfer's kernels); bf16 keeps it
+TUNETAB_STUB_UNUSABLE="no module named flashinfer" tunetab generate --device h200 --model deepseek-v3 --dtype fp8 --ep 8 --profile -o heur 2>&1 | grep 'backend' | sed 's/(python [^)]*)/(python P)/'
+tunetab validate -q heur/*.py heur/*.json && echo "auto, fp8, no FlashInfer: a heuristic table, valid"
+python3 -c 'import json,sys; print("profiled:", json.load(open(sys.argv[1]))["runs"][0]["profiled"])' heur/tunetab_provenance_NVIDIA_H200.json
