@@ -266,8 +266,12 @@ int worker_load(struct worker *w, const char *dtype, void (*note)(void *ctx, con
 
 /* The fields every job carries, after its verb (parsed by worker_parse_job and by
  * scripts/tunetab-fi-worker.py's parse_job). */
-static void job_line(struct strbuf *b, const char *verb, const struct prof_shape *s, size_t n)
+static void job_line(struct strbuf *b, const char *verb, const struct prof_shape *s,
+		     const char *done, size_t ncand)
 {
+	size_t n = 0; /* the candidates still to time */
+	for (size_t i = 0; i < ncand; i++)
+		n += !done[i];
 	sb_addf(b, "%s %s %ld %ld %ld %ld %d %d %d %d %ld %ld %ld %ld %ld %ld %ld %ld %ld %d %d %zu",
 		verb, s->dtype, s->batch, s->tokens, s->features, s->k, s->rounds, s->reps, s->method,
 		s->stage, s->bucket, s->hidden, s->inter, s->experts, s->top_k, s->tp, s->tp_rank,
@@ -330,10 +334,7 @@ static void attempt_job(struct worker *w, const struct prof_shape *s, const stru
 			struct diags *d)
 {
 	struct strbuf job = STRBUF_INIT;
-	size_t pending = 0;
-	for (size_t i = 0; i < n; i++)
-		pending += !done[i];
-	job_line(&job, "JOB", s, pending);
+	job_line(&job, "JOB", s, done, n);
 	for (size_t i = 0; i < n; i++)
 		if (!done[i])
 			sb_addf(&job, " %d,%d,%d,%d,%d,%d,%d,%d", c[i].id, c[i].tile_m, c[i].tile_n,
@@ -446,10 +447,7 @@ static void attempt_rounds(struct worker *w, const struct prof_shape *s, const s
 			   struct diags *d)
 {
 	struct strbuf job = STRBUF_INIT;
-	size_t pending = 0;
-	for (size_t i = 0; i < n; i++)
-		pending += !done[i];
-	job_line(&job, "PREP", s, pending);
+	job_line(&job, "PREP", s, done, n);
 	for (size_t i = 0; i < n; i++)
 		if (!done[i])
 			sb_addf(&job, " %d", c[i].id);

@@ -50,15 +50,7 @@ oracle)
     done ;;
 runs)
     for D in $DEPLOYS; do
-        for r in 1 2; do
-            step "tunetab flashinfer backend $D run $r"
-            ( TIMEFORMAT="process wall %R s"; time TUNETAB_PROF_TIMING=1 $T generate --device auto \
-                ${ARGS[$D]} --profile --backend flashinfer -o "$O/tt-$D-$r" ) > "$O/tt-$D-$r.log" 2>&1 \
-                || { echo "tunetab $D $r failed"; tail -20 "$O/tt-$D-$r.log"; exit 1; }
-            grep -E 'profiled|process wall|answered|module loaded|profiling done' "$O/tt-$D-$r.log"
-        done
-        step "check-load $D"
-        timeout 120 $B check-load $D "$O/tt-$D-1/flashinfer_autotune_NVIDIA_H200.json" 2>&1 | tail -2
+        tt_runs $D
         step "tunetab proxy backend $D"
         $T generate --device auto ${ARGS[$D]} --profile --backend proxy -o "$O/proxy-$D" > "$O/proxy-$D.log" 2>&1 || echo "proxy $D failed"
         grep profiled "$O/proxy-$D.log"
@@ -68,11 +60,6 @@ runs)
     done
     step "calibrate"
     $T calibrate -o "$O/cal.yaml" > "$O/cal.log" 2>&1 || echo "calibrate failed"
-    for D in $DEPLOYS; do
-        step "layer $D"
-        timeout 120 $B layer $D --out "$O" --cache tunetab="$O/tt-$D-1/flashinfer_autotune_NVIDIA_H200.json" \
-            --cache flashinfer="$O/fi_autotune_$D.json" > "$O/layer_$D.log" 2>&1 || echo "layer $D: exit $?"
-        tail -12 "$O/layer_$D.log"
-    done ;;
+    for D in $DEPLOYS; do layer $D "$O/fi_autotune_$D.json"; done ;;
 esac
 step done
