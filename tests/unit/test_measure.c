@@ -1,0 +1,125 @@
+/* test_measure.c: measure.c's rounds on made-up times: medians and intervals, racing, the
+ * screen (who goes on, what the others keep), a candidate that fails while timed. */
+#include <math.h>
+#include <string.h>
+
+#include "measure.h"
+#include "ttest.h"
+
+/* times[i] plus a small deterministic wobble; fail_at: candidate that fails in round 2 */
+struct fake {
+	double times[8];
+	int fail_at;
+	int calls[8];
+	int rounds_seen;
+	size_t last_k;
+};
+
+static int fake_round(void *vp, int r, const size_t *idx, size_t k, double *us)
+{
+	struct fake *f = vp;
+	f->rounds_seen = r + 1;
+	f->last_k = k;
+	for (size_t j = 0; j < k; j++) {
+		size_t i = idx[j];
+		f->calls[i]++;
+		us[j] = f->times[i] * (1.0 + 0.001 * ((r * 7 + (int)i) % 5));
+		if ((int)i == f->fail_at && r == 2)
+			us[j] = -1;
+	}
+	return 0;
+}
+
+static void reset(struct prof_result *out, size_t n)
+{
+	memset(out, 0, n * sizeof *out);
+	for (size_t i = 0; i < n; i++)
+		out[i].id = (int)i, out[i].status = PROF_OK;
+}
+
+TEST(measure_median_interval)
+{
+	double v[] = { 5, 1, 4, 2, 3 }, med, lo, hi;
+	measure_median_ci(v, 5, &med, &lo, &hi);
+	CHECK(med == 3);
+	CHECK(lo <= med && med <= hi);
+	CHECK(lo == 1 && hi == 5); /* 5 samples: the interval is the whole range */
+}
+
+TEST(measure_full_runs_every_round)
+{
+	struct fake f = { .times = { 10, 20, 30 }, .fail_at = -1 };
+	struct prof_result out[3];
+	reset(out, 3);
+	CHECK_INT(measure_rounds(out, 3, 9, 2, 0, fake_round, &f), 0);
+	for (int i = 0; i < 3; i++) {
+		CHECK_INT(out[i].n, 9);
+		CHECK(fabs(out[i].median_us - f.times[i]) < 0.01 * f.times[i]);
+		CHECK(out[i].lo_us <= out[i].median_us && out[i].median_us <= out[i].hi_us);
+	}
+}
+
+TEST(measure_racing_drops_the_slow)
+{
+	struct fake f = { .times = { 10, 10.005, 30 }, .fail_at = -1 };
+	struct prof_result out[3];
+	reset(out, 3);
+	CHECK_INT(measure_rounds(out, 3, 15, 0, 0, fake_round, &f), 0);
+	CHECK_INT(out[2].n, MEASURE_RACE_MIN); /* wholly above the leader from round 5 on */
+	CHECK(out[0].n > MEASURE_RACE_MIN);
+}
+
+TEST(measure_screen_keeps_the_fastest)
+{
+	/* 6 candidates, keep 2: 0 and 1 go on, and 5 too (within the margin of the 2nd) */
+	struct fake f = { .times = { 10, 11, 20, 30, 40, 11.2 }, .fail_at = -1 };
+	struct prof_result out[6];
+	reset(out, 6);
+	CHECK_INT(measure_rounds(out, 6, 9, 0, 2, fake_round, &f), 0);
+	for (int i = 0; i < 6; i++) {
+		int finalist = i == 0 || i == 1 || i == 5;
+		CHECK_INT(measure_screened_out(&out[i]), !finalist);
+		CHECK_INT(out[i].status, PROF_OK);
+		if (!finalist) {
+			CHECK_INT(out[i].n, 1); /* its screening sample is its result */
+			CHECK_INT(f.calls[i], 1);
+		}
+	}
+	/* the finalists' results come from the rounds after the screen (8 of 9 at most) */
+	CHECK(out[0].n >= 1 && out[0].n <= 8);
+	CHECK(fabs(out[0].median_us - 10) < 0.1);
+}
+
+TEST(measure_failure_while_timed)
+{
+	struct fake f = { .times = { 10, 12, 14 }, .fail_at = 1 };
+	struct prof_result out[3];
+	reset(out, 3);
+	snprintf(out[1].why, sizeof out[1].why, "raised");
+	CHECK_INT(measure_rounds(out, 3, 6, 2, 0, fake_round, &f), 0);
+	CHECK_INT(out[1].status, PROF_FAILED);
+	CHECK_INT(f.calls[1], 3); /* not asked again after it failed */
+	CHECK_INT(out[0].n, 6);
+	CHECK_STR(out[1].why, "raised");
+}
+
+TEST(measure_flashinfer_method_one_round)
+{
+	struct fake f = { .times = { 10, 12 }, .fail_at = -1 };
+	struct prof_result out[2];
+	reset(out, 2);
+	CHECK_INT(measure_rounds(out, 2, 15, 1, 4, fake_round, &f), 0);
+	CHECK_INT(f.rounds_seen, 1);
+	CHECK_INT(out[0].n, 1);
+	CHECK_INT(measure_screened_out(&out[0]), 0);
+}
+
+TTEST_SUITE(measure_tests) = {
+	{ "measure_median_interval", measure_median_interval },
+	{ "measure_full_runs_every_round", measure_full_runs_every_round },
+	{ "measure_racing_drops_the_slow", measure_racing_drops_the_slow },
+	{ "measure_screen_keeps_the_fastest", measure_screen_keeps_the_fastest },
+	{ "measure_failure_while_timed", measure_failure_while_timed },
+	{ "measure_flashinfer_method_one_round", measure_flashinfer_method_one_round },
+	TTEST_END,
+};
