@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "gpu/gpu.h"
+#include "measure.h"
 #include "journal.h"
 #include "provenance.h"
 
@@ -312,7 +313,8 @@ static struct speedup speedup_of(const struct rep_entry *e)
 }
 
 /* The most the choice can lose to any candidate timed for the entry: its interval's top
- * against the lowest interval bottom; < 0 when unknown. Untimed candidates are not covered. */
+ * against the lowest interval bottom; < 0 when unknown. Untimed candidates are not covered, nor
+ * those a screen dropped after one sample (no interval: measure.h). */
 static double regret_bound(const struct rep_entry *e)
 {
 	const struct rep_cand *ch = find_cand(e, e->chosen);
@@ -320,7 +322,8 @@ static double regret_bound(const struct rep_entry *e)
 		return -1;
 	double best = ch->lo_us;
 	for (size_t i = 0; i < e->nc; i++)
-		if (ok(&e->c[i]) && e->c[i].lo_us > 0 && e->c[i].lo_us < best)
+		if (ok(&e->c[i]) && strcmp(e->c[i].why, MEASURE_SCREENED_OUT) && e->c[i].lo_us > 0 &&
+		    e->c[i].lo_us < best)
 			best = e->c[i].lo_us;
 	return best > 0 ? fmax(0, ch->hi_us / best - 1) : -1;
 }
