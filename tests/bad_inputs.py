@@ -249,7 +249,8 @@ def cli_cases():
                      ("--script-instructions", "999999999999999999999"), ("--timeout", "0"),
                      ("--timeout", "99999999999"), ("--format", "xml"), ("--dtype", "int4"), ("--weight-view", "bogus"),
                      ("--flashinfer", "garbage"), ("--metadata", "noequals"),
-                     ("--tp-rank", "99999999999"), ("--rounds", "2"), ("--top", "0"), ("--devices", "99999")]:
+                     ("--tp-rank", "99999999999"), ("--rounds", "2"), ("--top", "0"), ("--devices", "99999"),
+                     ("--backend", "gpu"), ("--python", "/nonexistent/python3")]:
         rc = 2
         case("cli", "generate %s %s" % (opt, val or "''"), g + [opt, val], rc, out="{O}")
     case("cli", "generate --tp 99999999999", g + ["--tp", "99999999999"], 1, out="{O}")
@@ -278,6 +279,8 @@ def cli_cases():
                                                     "qwen3-30b-a3b", "--dtype", "bf16", "--max-tokens", "99999999999"], 2)
     case("cli", "doctor --flashinfer-dir missing", ["doctor", "--flashinfer-dir", "{T}/none", "--device", "h200"], 1)
     case("cli", "calibrate --device -1", ["calibrate", "--device", "-1"], 2)
+    case("cli", "generate --profile --backend flashinfer --python missing",
+         g + ["--profile", "--backend", "flashinfer", "--python", "{T}/none"], 4, out="{O}")
 
 
 def fleet_cases():
