@@ -377,21 +377,24 @@ class Worker:
         except Exception as e:  # noqa: BLE001
             self.why = f"{type(e).__name__}: {e}"
         self.ready = {}   # candidate -> [tactic, reps] of the prepared job
-        self.method = 0
         self.seen = set()  # tactics launched once in this process (lazy loading paid)
         self.host_us = 0.0  # the host's enqueue time of one call, the most seen
 
-    def fault_or_fail(self, tactic, e):
-        """A candidate's exception: FAULT and exit when it broke the CUDA context, else RES."""
-        broken = self.k.broken()
+    def exit_if_broken(self):
+        """After an exception: FAULT and exit when the CUDA context is broken (the parent
+        restarts the worker and blames the candidate it started last)."""
+        broken = self.k.broken() if self.k is not None else None
         if broken:
             out(f"FAULT {one_line(broken, 300)}")
             sys.exit(3)
+
+    def fault_or_fail(self, tactic, e):
+        """A candidate's exception while prepared: FAULT (broken context) or RES failed."""
+        self.exit_if_broken()
         out(f"RES {tactic} 2 0 0 0 0 {one_line(f'{type(e).__name__}: {e}')}")
 
     def prep(self, words):
         job, cands = parse_job(words)
-        self.method = job["method"]
         self.ready = {}
         self.k.load(job["dtype"])  # a restarted worker gets no LOAD
         valid = self.k.prepare(job)
@@ -485,10 +488,7 @@ class Worker:
         out("END")
 
     def fail_while_timed(self, c, e):
-        broken = self.k.broken()
-        if broken:
-            out(f"FAULT {one_line(broken, 300)}")
-            sys.exit(3)
+        self.exit_if_broken()
         out(f"F {c} {one_line(f'{type(e).__name__}: {e}')}")
 
     def serve(self):
@@ -522,10 +522,7 @@ class Worker:
             except SystemExit:
                 raise
             except Exception as e:  # noqa: BLE001
-                broken = self.k.broken() if self.k is not None else None
-                if broken:
-                    out(f"FAULT {one_line(broken, 300)}")
-                    sys.exit(3)
+                self.exit_if_broken()
                 out(f"ERR {' '.join(f'{type(e).__name__}: {e}'.split())[:400]}")
 
 

@@ -215,7 +215,6 @@ struct session {
 	enum backend_kind backend;      /* what the workers measure with */
 	struct worker_backend wb;       /* the flashinfer worker's WHO */
 	char *python, *script;          /* the flashinfer worker's */
-	double load_s;                  /* seconds the workers took to load FlashInfer's module */
 };
 
 static int start_worker(const struct session *S, const struct gen_opts *o, struct worker *w,
@@ -234,8 +233,7 @@ static int start_worker(const struct session *S, const struct gen_opts *o, struc
 static int choose_backend(struct session *S, const struct gen_opts *o, struct diags *d)
 {
 	const char *want = o->backend ? o->backend : "auto";
-	const char *fake = getenv("TUNETAB_FAKE_GPU");
-	enum backend_kind own = fake && !strcmp(fake, "1") ? BACKEND_FAKE : BACKEND_PROXY;
+	enum backend_kind own = worker_is_fake() ? BACKEND_FAKE : BACKEND_PROXY;
 	S->backend = own;
 	if (!strcmp(want, "proxy") || (!o->backend && own == BACKEND_FAKE))
 		return TT_OK;
@@ -292,11 +290,8 @@ static int ready_worker(struct session *S, const struct gen_opts *o, struct work
 	int rc = worker_info(w, wd, d);
 	if (rc || S->backend != BACKEND_FLASHINFER)
 		return rc;
-	double seconds = 0;
-	rc = worker_load(w, o->dtype ? o->dtype : "bf16", on_load_note, (void *)o, &seconds, d);
-	if (!rc)
-		S->load_s += seconds;
-	return rc;
+	double seconds; /* TUNETAB_PROF_TIMING shows the phase */
+	return worker_load(w, o->dtype ? o->dtype : "bf16", on_load_note, (void *)o, &seconds, d);
 }
 
 /* --devices: a worker per further GPU. Only GPUs of the first one's model join (a table is
@@ -347,7 +342,7 @@ static int start_workers(struct session *S, const struct gen_opts *o, struct dia
 	if (rc || S->backend == BACKEND_NONE)
 		return rc;
 	if (!S->nworkers) {
-		if ((rc = worker_start(&S->workers[0], S->gpu_ids[0], o->timeout, d)))
+		if ((rc = start_worker(S, o, &S->workers[0], S->gpu_ids[0], d)))
 			return rc;
 		timing("worker process started");
 		S->nworkers = 1;
@@ -382,7 +377,7 @@ static void backend_describe(const struct session *S, struct backend_desc *b)
 		snprintf(b->text, sizeof b->text, "flashinfer %s (torch %s)", S->wb.version, S->wb.torch);
 		return;
 	}
-	if (S->backend == BACKEND_FAKE || worker_is_fake()) {
+	if (S->backend == BACKEND_FAKE) {
 		b->name = "fake";
 		b->timed = "synthetic timings, no GPU kernel";
 		snprintf(b->text, sizeof b->text, "fake");

@@ -56,16 +56,11 @@ static void screen(const double *samples, int rounds, const size_t *cnt, bool *a
 		if (active[i] && cnt[i])
 			t[k++] = samples[i * (size_t)rounds];
 	if (k > (size_t)keep) {
-		double *s = calloc(k, sizeof *s), med, lo, hi;
-		if (s) {
-			memcpy(s, t, k * sizeof *s);
-			measure_median_ci(s, k, &med, &lo, &hi); /* sorts s */
-			double cut = s[keep - 1] * (1 + MEASURE_SCREEN_MARGIN);
-			for (size_t i = 0; i < n; i++)
-				if (active[i] && cnt[i] && samples[i * (size_t)rounds] > cut)
-					active[i] = false;
-			free(s);
-		}
+		qsort(t, k, sizeof *t, cmp_double);
+		double cut = t[keep - 1] * (1 + MEASURE_SCREEN_MARGIN);
+		for (size_t i = 0; i < n; i++)
+			if (active[i] && cnt[i] && samples[i * (size_t)rounds] > cut)
+				active[i] = false;
 	}
 	free(t);
 }
