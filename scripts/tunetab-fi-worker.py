@@ -26,8 +26,11 @@ What is timed is what FlashInfer's autotuner times (flashinfer-formats.md §3.5,
 `MoERunner` of `get_cutlass_fused_moe_module(<sm>)`, `forward(inputs, tactic, gemm_idx=stage)`
 on the inputs its tuning config makes for the bucket (input `[bucket, hidden]` from its default
 initializer, the expert weights, `do_preparation` once per bucket; the routing is the runner's
-own). Mode 0 (tunetab's method): one sample is `reps` back-to-back calls between two CUDA
-events behind FlashInfer's delay kernel (so host launch time is hidden), divided by reps.
+own). Mode 0 (tunetab's method): one sample is one untimed call, then `reps` back-to-back
+calls between two CUDA events, divided by reps, all behind FlashInfer's delay kernel (so host
+launch time is hidden): every timed call follows a call of its own tactic, as in FlashInfer's
+autotuner (with PDL a call overlaps the one before it; a lone call after another tactic's
+timed up to 30% slower on the H200).
 Mode 1: FlashInfer's own measurement, `AutoTuner.profile_tactic` (3 warm-up calls, the mean of
 10 hot calls).
 
@@ -271,10 +274,11 @@ class Kernels:
             delay_kernel(int(us))
 
     def start(self, tactic, reps):
-        """Enqueues reps back-to-back calls between two CUDA events; elapsed_us() reads them
-        after sync()."""
+        """Enqueues one untimed call, then reps back-to-back calls between two CUDA events;
+        elapsed_us() reads them after sync()."""
         t = self.torch
         e0, e1 = t.cuda.Event(enable_timing=True), t.cuda.Event(enable_timing=True)
+        self._call(tactic)
         e0.record()
         for _ in range(reps):
             self._call(tactic)
@@ -379,6 +383,8 @@ class Worker:
         self.ready = {}   # candidate -> [tactic, reps] of the prepared job
         self.seen = set()  # tactics launched once in this process (lazy loading paid)
         self.host_us = 0.0  # the host's enqueue time of one call, the most seen
+        # where the time goes (stderr at exit with TUNETAB_PROF_TIMING, as tunetab's own)
+        self.stats = dict(prep_s=0.0, preps=0, round_s=0.0, rounds=0, calls=0)
 
     def exit_if_broken(self):
         """After an exception: FAULT and exit when the CUDA context is broken (the parent
@@ -469,7 +475,10 @@ class Worker:
             return
         reps = {c: max(min_reps, asked[c] or self.ready[c][1]) for c in ids}
         host = self.host_us if self.host_us > 0 else 50.0
-        self.k.delay(min(20000.0, 1.5 * host * sum(reps.values()) + 20.0))
+        calls = sum(reps.values()) + len(ids)  # each sample's untimed lead-in call
+        self.stats["calls"] += calls
+        t0 = time.perf_counter()
+        self.k.delay(min(20000.0, 1.5 * host * calls + 20.0))
         handles = {}
         for c in ids:
             out(f"START {c}")
@@ -485,6 +494,8 @@ class Worker:
             sys.exit(3)
         for c, h in handles.items():
             out(f"T {c} {self.k.elapsed_us(h):.4f}")
+        self.stats["round_s"] += time.perf_counter() - t0
+        self.stats["rounds"] += 1
         out("END")
 
     def fail_while_timed(self, c, e):
@@ -514,7 +525,10 @@ class Worker:
                     self.k.load(args[0])
                     out(f"OK {time.monotonic() - t0:.3f}")
                 elif req == "PREP":
+                    t0 = time.perf_counter()
                     self.prep(args)
+                    self.stats["prep_s"] += time.perf_counter() - t0
+                    self.stats["preps"] += 1
                 elif req == "ROUND":
                     self.round(args)
                 else:
@@ -529,7 +543,13 @@ class Worker:
 def main():
     device = int(sys.argv[1]) if len(sys.argv) > 1 else 0
     os.environ.setdefault("FLASHINFER_CONFIDENTIAL_COMPUTE", "0")  # keep the CUDA-event timer
-    Worker(device).serve()
+    w = Worker(device)
+    w.serve()
+    if os.environ.get("TUNETAB_PROF_TIMING"):
+        s = w.stats
+        print("tunetab-fi-worker timing: %d PREP %.3f s; %d ROUND %.3f s, %d calls, host "
+              "enqueue %.1f us a call (most seen)" % (s["preps"], s["prep_s"], s["rounds"],
+              s["round_s"], s["calls"], w.host_us), file=sys.stderr, flush=True)
 
 
 if __name__ == "__main__":

@@ -845,13 +845,17 @@ static int generate_one(const struct gen_opts *o, struct session *S, const struc
 			skipped ? "; the heuristic's first choice was not dispatchable for some and was skipped" : "");
 		if (o->profile && S->nworkers > 1)
 			fprintf(stderr, "tunetab: %zu GPUs of this model measured from one queue\n", S->nworkers);
+		char pruned[96] = "";
+		if (pst.pruned)
+			snprintf(pruned, sizeof pruned, ", %zu left out of a screen (over 2x the best a "
+				 "bucket or two below)", pst.pruned);
 		if (o->profile)
 			fprintf(stderr, "tunetab: profiled in %.1f s (backend %s: %s): %zu entries measured, "
 				"%zu kept the fallback, %zu predicted (the backend cannot express the candidates, "
 				"or the budget ran out); %zu timings, %zu resumed from the journal, %zu candidates "
-				"failed, %zu not expressible\n", pst.seconds, be.text, be.timed,
+				"failed, %zu not expressible%s\n", pst.seconds, be.text, be.timed,
 				pst.measured_entries, pst.fallback_kept, pst.predicted_entries, pst.timed,
-				pst.resumed, pst.failed_candidates, pst.unsupported);
+				pst.resumed, pst.failed_candidates, pst.unsupported, pruned);
 		if (written[0])
 			fprintf(stderr, "tunetab: wrote %s\n  place it in <site-packages>/%s/ and set %s=%s "
 				"(formats §1.1, §1.4)\n", written[0], schema->bundled.package_dir,

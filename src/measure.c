@@ -69,7 +69,7 @@ int measure_rounds(struct prof_result *out, size_t n, int rounds, int method, in
 		   measure_round_fn round, void *ctx)
 {
 	if (rounds <= 0)
-		rounds = MEASURE_ROUNDS;
+		rounds = keep > 0 ? MEASURE_SCREEN_ROUNDS : MEASURE_ROUNDS;
 	if (method == 1)
 		rounds = 1;
 	double *samples = calloc(n * (size_t)rounds + 1, sizeof *samples);
@@ -98,7 +98,8 @@ int measure_rounds(struct prof_result *out, size_t n, int rounds, int method, in
 			for (size_t i = 0; i < n; i++) {
 				if (!active[i] || !cnt[i])
 					continue;
-				if (i != lead && lo[i] > hi[lead])
+				double bar = hi[lead] * (keep > 0 ? 1 - MEASURE_INDIFFERENCE : 1);
+				if (i != lead && lo[i] > bar)
 					active[i] = false;
 				left += active[i];
 			}

@@ -14,8 +14,11 @@ extern "C" {
 #endif
 
 #define MEASURE_ROUNDS 15  /* rounds when the job does not say */
+#define MEASURE_SCREEN_ROUNDS 10 /* with a screen: the screen and 9 rounds of its finalists */
 #define MEASURE_RACE_MIN 5 /* racing starts after this many rounds */
 #define MEASURE_SCREEN_MARGIN 0.03 /* a screen keeps near-ties of its last finalist */
+#define MEASURE_INDIFFERENCE 0.005 /* a screened race stops timing who can beat the leader by
+				    * no more than this */
 #define MEASURE_SCREENED_OUT "screened out" /* the why of a candidate a screen dropped */
 
 /* Round r: times each of idx[0..k) once (in that order) and writes its time per call, in us,
@@ -32,9 +35,11 @@ typedef int (*measure_round_fn)(void *ctx, int r, const size_t *idx, size_t k, d
  * dropped keep their one sample, status PROF_OK and why MEASURE_SCREENED_OUT: timed, but not
  * well enough to be chosen (measure_screened_out). Method 0 races: from round
  * MEASURE_RACE_MIN on, a candidate whose interval lies wholly above the leader's is dropped
- * (it can neither win nor tie) and the rounds end when one is left; its samples so far stay
- * its result. Method 2 ("full") runs every round for every candidate; method 1 (FlashInfer's
+ * (it can neither win nor tie), after a screen also one whose interval starts less than
+ * MEASURE_INDIFFERENCE below the leader's end (it could win by no more than that), and the
+ * rounds end when one is left; its samples so far stay its result. Method 2 ("full") runs every round for every candidate; method 1 (FlashInfer's
  * own measurement, one sample) runs one round. Returns the callback's nonzero status. */
+/* rounds 0 is MEASURE_ROUNDS, or MEASURE_SCREEN_ROUNDS with a screen. */
 int measure_rounds(struct prof_result *out, size_t n, int rounds, int method, int keep,
 		   measure_round_fn round, void *ctx);
 

@@ -194,6 +194,60 @@ static int next_candidate(const struct gen_plan *p, const struct gen_entry *e, b
 	return -1;
 }
 
+/* A screen leaves out a candidate more than PRUNE_FACTOR times slower than the best at one of
+ * the two next smaller buckets of the same GEMM (the nearer one where it was timed): a tactic's
+ * rank moves little from one bucket to the next. Against FlashInfer's real kernels on the H200
+ * (docs/benchmarks.md: the oracles of three deployments, 126 entries) this would have lost no
+ * entry's best and saves a quarter to a half of a screen's GPU time; judged against any smaller
+ * bucket instead it would have lost up to 9% (small and large buckets want other tiles), so a
+ * left-out candidate is screened again every third bucket. Needs the smaller buckets measured
+ * first, as one worker does (buckets run in ascending order); else every candidate is screened. */
+#define PRUNE_FACTOR 2.0
+#define PRUNE_REACH 2 /* buckets below that may judge */
+
+static size_t prune(struct run *R, const struct gen_entry *e, int *ids, size_t *n)
+{
+	long below[PRUNE_REACH]; /* the next smaller buckets, nearest first */
+	for (int g = 0; g < PRUNE_REACH; g++) {
+		below[g] = -1;
+		for (size_t i = 0; i < R->p->n; i++) {
+			const struct gen_entry *x = &R->p->v[i];
+			long under = g ? below[g - 1] : e->tokens;
+			if (x->stage == e->stage && x->tokens < under && x->tokens > below[g])
+				below[g] = x->tokens;
+		}
+	}
+	size_t kept = 0, left = 0;
+	pthread_mutex_lock(&R->mu);
+	double best[PRUNE_REACH] = { 0 };
+	for (int g = 0; g < PRUNE_REACH; g++)
+		for (size_t k = 0; below[g] >= 0 && k < *n; k++) {
+			const struct prof_result *r = journal_find(&R->j, e->stage, below[g], ids[k]);
+			if (r && r->status == PROF_OK && r->median_us > 0 &&
+			    (!best[g] || r->median_us < best[g]))
+				best[g] = r->median_us;
+		}
+	for (size_t k = 0; k < *n; k++) {
+		bool slow = false;
+		for (int g = 0; g < PRUNE_REACH && below[g] >= 0; g++) {
+			const struct prof_result *r = journal_find(&R->j, e->stage, below[g], ids[k]);
+			if (!r)
+				continue; /* not timed there: ask the bucket below */
+			slow = r->status == PROF_OK && best[g] > 0 && r->median_us > PRUNE_FACTOR * best[g];
+			break;
+		}
+		/* the fallback is always timed: no entry may be slower than it */
+		if (slow && ids[k] != e->fallback) {
+			left++;
+			continue;
+		}
+		ids[kept++] = ids[k];
+	}
+	pthread_mutex_unlock(&R->mu);
+	*n = kept;
+	return left;
+}
+
 /* Times one entry's candidates on one worker and decides it. Called without the lock. */
 static int profile_entry(struct run *R, struct worker *w, struct gen_entry *e, struct diags *d)
 {
@@ -222,6 +276,7 @@ static int profile_entry(struct run *R, struct worker *w, struct gen_entry *e, s
 		for (int id; (int)n < top_k && (id = next_candidate(p, e, used, ids, n)) >= 0;)
 			ids[n++] = id;
 	}
+	size_t pruned = o->screen ? prune(R, e, ids, &n) : 0;
 	bool have_fb = false;
 	for (size_t k = 0; k < n; k++)
 		have_fb |= ids[k] == e->fallback;
@@ -331,6 +386,7 @@ static int profile_entry(struct run *R, struct worker *w, struct gen_entry *e, s
 	rc = journal_add_decision(&R->j, e, out_of_budget, d);
 	struct profile_stats *st = R->st;
 	st->timed += timed;
+	st->pruned += pruned;
 	st->failed_candidates += failed;
 	st->unsupported += unsupported;
 	if (e->kind == CHOICE_MEASURED)

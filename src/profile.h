@@ -27,7 +27,8 @@ struct profile_opts {
 				* < 0: every dispatchable candidate of the stage (exhaustive) */
 	int method;            /* 0 tunetab's measurement, 1 FlashInfer's (for comparisons) */
 	bool screen;           /* every dispatchable candidate gets one sample, the top_k fastest
-				* go on to the rounds (the flashinfer backend's default) */
+				* go on to the rounds (the flashinfer backend's default); those more
+				* than 2x slower than the best a bucket below are left out (pruned) */
 	double budget_s;       /* stop measuring after this long (<= 0: no budget) */
 	int rounds, reps;
 	const char *journal;   /* path */
@@ -44,6 +45,7 @@ struct profile_stats {
 	size_t measured_entries, predicted_entries, fallback_kept, resumed, failed_candidates;
 	size_t unsupported;    /* candidates the proxy cannot express */
 	size_t timed;          /* candidate timings taken in this run */
+	size_t pruned;         /* candidates a screen left out: far slower a bucket below */
 	double seconds;
 };
 

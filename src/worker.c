@@ -104,21 +104,31 @@ int worker_start_python(struct worker *w, int device, double timeout_s, const ch
 	return spawn(w, d);
 }
 
-static void close_worker(struct worker *w, bool wait)
+/* grace_ms > 0: the worker may exit by itself on end of input for that long (a Python worker
+ * writes its TUNETAB_PROF_TIMING summary then) before it is killed. */
+static void close_worker(struct worker *w, bool wait, int grace_ms)
 {
 	if (w->pid <= 0)
 		return;
 	close(w->to);
 	close(w->from);
-	kill(w->pid, SIGKILL);
-	if (wait)
-		waitpid(w->pid, NULL, 0);
+	bool gone = false;
+	for (int t = 0; t < grace_ms && !gone; t += 10) {
+		gone = waitpid(w->pid, NULL, WNOHANG) == w->pid;
+		if (!gone)
+			nanosleep(&(struct timespec){ .tv_nsec = 10 * 1000 * 1000 }, NULL);
+	}
+	if (!gone) {
+		kill(w->pid, SIGKILL);
+		if (wait)
+			waitpid(w->pid, NULL, 0);
+	}
 	w->pid = -1;
 }
 
 void worker_stop(struct worker *w)
 {
-	close_worker(w, true);
+	close_worker(w, true, w->python && getenv("TUNETAB_PROF_TIMING") ? 2000 : 0);
 	free(w->python);
 	free(w->script);
 	w->python = w->script = NULL;
@@ -126,7 +136,7 @@ void worker_stop(struct worker *w)
 
 void worker_detach(struct worker *w)
 {
-	close_worker(w, false);
+	close_worker(w, false, 0);
 	free(w->python);
 	free(w->script);
 	w->python = w->script = NULL;
@@ -134,7 +144,7 @@ void worker_detach(struct worker *w)
 
 static int restart(struct worker *w, struct diags *d)
 {
-	close_worker(w, true);
+	close_worker(w, true, 0);
 	w->restarts++;
 	w->len = 0;
 	return spawn(w, d);
@@ -377,17 +387,18 @@ struct py_round {
 /* One ROUND request for idx[0..k): the worker runs it as one batch on the GPU. */
 static int py_round_batch(struct py_round *x, int r, const size_t *idx, size_t k, double *us)
 {
-	/* screening: one ~100 us sample each; then at least 3 back-to-back calls a sample, as
-	 * FlashInfer's autotuner times them (10) and as the oracle does */
-	int min_reps = x->keep > 0 ? (r == 0 ? 1 : 3) : 1;
+	/* screening: one ~100 us sample each; then about 200 us a sample. The worker makes one
+	 * untimed call before every sample, so each is timed back to back with its own tactic as
+	 * FlashInfer's autotuner and the oracle time them (a lone call after another tactic's
+	 * timed up to 30% slower on the H200 with PDL on: docs/benchmarks.md) */
 	struct strbuf b = STRBUF_INIT;
-	sb_addf(&b, "ROUND %d %d %zu", x->method, min_reps, k);
+	sb_addf(&b, "ROUND %d 1 %zu", x->method, k);
 	for (size_t j = 0; j < k; j++) {
 		sb_addf(&b, " %d", x->c[x->at[idx[j]]].id);
 		/* a finalist's samples: about 200 us of calls, sized by its own screening time */
 		double t = x->res[idx[j]].median_us;
 		if (x->keep > 0 && r > 0 && t > 0)
-			sb_addf(&b, ":%d", (int)fmin(32, fmax(3, ceil(200.0 / t))));
+			sb_addf(&b, ":%d", (int)fmin(32, fmax(1, ceil(200.0 / t))));
 	}
 	sb_addc(&b, '\n');
 	struct attempt *a = x->a;

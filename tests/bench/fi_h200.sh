@@ -26,7 +26,7 @@ tt_runs() { # D: two tunetab runs with the flashinfer backend, and FlashInfer's 
         ( TIMEFORMAT="process wall %R s"; time TUNETAB_PROF_TIMING=1 $T generate --device auto \
             ${ARGS[$D]} --profile --backend flashinfer -o "$O/tt-$D-$r" ) > "$O/tt-$D-$r.log" 2>&1 \
             || { echo "tunetab $D $r failed"; tail -20 "$O/tt-$D-$r.log"; exit 1; }
-        grep -E 'profiled|process wall|answered|module loaded|profiling done' "$O/tt-$D-$r.log"
+        grep -E 'profiled|process wall|answered|module loaded|profiling done|fi-worker timing' "$O/tt-$D-$r.log"
     done
     step "check-load $D"
     timeout 120 $B check-load $D "$O/tt-$D-1/flashinfer_autotune_NVIDIA_H200.json" 2>&1 | tail -1

@@ -2,7 +2,7 @@
 # (scripts/tunetab-fi-worker.py) runs with a stub of FlashInfer's runner in place of the GPU
 # (tests/data/fi-stub/kernels.py): a complete run whose tables validate and whose version is
 # the one FlashInfer reports; --flashinfer contradicting it; auto and flashinfer when the Python
-# has no usable FlashInfer; a tactic FlashInfer rejects, a crash and a hang recorded failed
+# has no usable FlashInfer; slow tactics left out of later screens; a tactic FlashInfer rejects, a crash and a hang recorded failed
 # while the run finishes; SIGKILL midway and a resume; the Python found through $VIRTUAL_ENV
 # and --python.
 . "$ROOT/tests/lib.sh"
@@ -13,6 +13,9 @@ $G --backend flashinfer -o fi 2>&1 | grep -e 'flashinfer:' -e 'entries measured'
 tunetab validate -q fi/*.py fi/*.json && echo "flashinfer backend: tables valid"
 python3 -c 'import json,sys; print("metadata flashinfer_version", json.load(open(sys.argv[1]))["_metadata"]["flashinfer_version"])' fi/flashinfer_autotune_NVIDIA_H200.json
 grep -c '^M ' fi/*.journal
+# the screen leaves out what was over 2x the best a bucket below (the stub's every 4th
+# tactic), but never the fallback (gemm1's tactic 0, slow too): timed at all 21 buckets
+echo "gemm1 tactic 0 (fallback) timed at $(awk '$1=="M" && $2==1 && $4==0' fi/*.journal | wc -l) buckets, tactic 4 at $(awk '$1=="M" && $2==1 && $4==4' fi/*.journal | wc -l)"
 # the version FlashInfer reports is the target; a contradiction is an error (exit 2)
 TUNETAB_STUB_VERSION=0.6.18 $G --backend flashinfer -o v0618 -q && \
     python3 -c 'import json,sys; print("0.6.18 stub:", json.load(open(sys.argv[1]))["_metadata"]["flashinfer_version"])' v0618/flashinfer_autotune_NVIDIA_H200.json

@@ -9,6 +9,7 @@
 /* times[i] plus a small deterministic wobble; fail_at: candidate that fails in round 2 */
 struct fake {
 	double times[8];
+	double wobble; /* 0: 0.1% steps */
 	int fail_at;
 	int calls[8];
 	int rounds_seen;
@@ -23,7 +24,7 @@ static int fake_round(void *vp, int r, const size_t *idx, size_t k, double *us)
 	for (size_t j = 0; j < k; j++) {
 		size_t i = idx[j];
 		f->calls[i]++;
-		us[j] = f->times[i] * (1.0 + 0.001 * ((r * 7 + (int)i) % 5));
+		us[j] = f->times[i] * (1.0 + (f->wobble ? f->wobble : 0.001) * ((r * 7 + (int)i) % 5));
 		if ((int)i == f->fail_at && r == 2)
 			us[j] = -1;
 	}
@@ -90,6 +91,36 @@ TEST(measure_screen_keeps_the_fastest)
 	CHECK(fabs(out[0].median_us - 10) < 0.1);
 }
 
+TEST(measure_screened_race_stops_near_ties)
+{
+	/* after a screen: 1 can beat 0 by no more than MEASURE_INDIFFERENCE, so it stops at
+	 * the first racing round; 2 (2% slower) lies wholly above; the rounds end there */
+	struct fake f = { .times = { 10, 10.02, 10.2 }, .fail_at = -1 };
+	struct prof_result out[3];
+	reset(out, 3);
+	CHECK_INT(measure_rounds(out, 3, 0, 0, 3, fake_round, &f), 0);
+	CHECK_INT(out[1].n, MEASURE_RACE_MIN - 1); /* racing samples, after the screen */
+	CHECK_INT(out[2].n, MEASURE_RACE_MIN - 1);
+	CHECK_INT(f.rounds_seen, MEASURE_RACE_MIN);
+	/* without a screen the same near-tie races on to the last round */
+	struct fake g = { .times = { 10, 10.02 }, .fail_at = -1 };
+	reset(out, 2);
+	CHECK_INT(measure_rounds(out, 2, 0, 0, 0, fake_round, &g), 0);
+	CHECK_INT(g.rounds_seen, MEASURE_ROUNDS);
+}
+
+TEST(measure_screen_default_rounds)
+{
+	/* two equal candidates, too noisy (1% steps) to be near-ties: a screen's rounds end at
+	 * MEASURE_SCREEN_ROUNDS */
+	struct fake f = { .times = { 10, 10 }, .wobble = 0.01, .fail_at = -1 };
+	struct prof_result out[2];
+	reset(out, 2);
+	CHECK_INT(measure_rounds(out, 2, 0, 0, 2, fake_round, &f), 0);
+	CHECK_INT(f.rounds_seen, MEASURE_SCREEN_ROUNDS);
+	CHECK_INT(out[0].n + 1, f.rounds_seen);
+}
+
 TEST(measure_failure_while_timed)
 {
 	struct fake f = { .times = { 10, 12, 14 }, .fail_at = 1 };
@@ -119,6 +150,8 @@ TTEST_SUITE(measure_tests) = {
 	{ "measure_full_runs_every_round", measure_full_runs_every_round },
 	{ "measure_racing_drops_the_slow", measure_racing_drops_the_slow },
 	{ "measure_screen_keeps_the_fastest", measure_screen_keeps_the_fastest },
+	{ "measure_screened_race_stops_near_ties", measure_screened_race_stops_near_ties },
+	{ "measure_screen_default_rounds", measure_screen_default_rounds },
 	{ "measure_failure_while_timed", measure_failure_while_timed },
 	{ "measure_flashinfer_method_one_round", measure_flashinfer_method_one_round },
 	TTEST_END,

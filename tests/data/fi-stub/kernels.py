@@ -1,7 +1,7 @@
 """A stand-in for FlashInfer's fused-MoE runner, for CPU tests of the flashinfer backend's
 protocol (TUNETAB_FI_KERNELS=tests/data/fi-stub/kernels.py). It has the real Kernels class's
 methods (scripts/tunetab-fi-worker.py) and synthetic, deterministic timings: a base time per
-stage and bucket times a factor per tactic, with 0.2% noise. SM90 tactic ranges as in
+stage and bucket times a factor per tactic (every 4th tactic 3x slower), with 0.2% noise. SM90 tactic ranges as in
 cutlass-moe-tactics.md §3.0.1. TUNETAB_STUB_UNUSABLE=<text> makes it refuse to start, like a
 Python without FlashInfer; TUNETAB_STUB_VERSION sets the FlashInfer version it claims, TUNETAB_STUB_DELAY_MS slows every
 sample."""
@@ -47,7 +47,10 @@ class Kernels:
         if tactic >= 1 << 20:
             raise RuntimeError(f"Invalid gemm{j['stage']} profile id: {tactic}")
         base = 5.0 + j["bucket"] * j["top_k"] * j["hidden"] * j["inter"] / 4e8
-        return base * (1.0 + 0.25 * ((tactic * 7919 + j["bucket"]) % 13) / 13.0)
+        # every 4th tactic, the first of each stage's list among them (FlashInfer's fallback
+        # for gemm1), is 3x slower at every bucket: what a screen may leave out a bucket later
+        slow = 3.0 if tactic % 4 == 0 else 1.0
+        return slow * base * (1.0 + 0.25 * ((tactic * 7919 + j["bucket"]) % 13) / 13.0)
 
     def warm(self, tactic):
         return self._time(tactic), 20.0
