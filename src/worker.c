@@ -126,9 +126,15 @@ static void close_worker(struct worker *w, bool wait, int grace_ms)
 	w->pid = -1;
 }
 
+/* TUNETAB_PROF_TIMING: a Python worker writes where its time went as it exits */
+static int timing_grace(const struct worker *w)
+{
+	return w->python && getenv("TUNETAB_PROF_TIMING") ? 2000 : 0;
+}
+
 void worker_stop(struct worker *w)
 {
-	close_worker(w, true, w->python && getenv("TUNETAB_PROF_TIMING") ? 2000 : 0);
+	close_worker(w, true, timing_grace(w));
 	free(w->python);
 	free(w->script);
 	w->python = w->script = NULL;
@@ -136,7 +142,7 @@ void worker_stop(struct worker *w)
 
 void worker_detach(struct worker *w)
 {
-	close_worker(w, false, 0);
+	close_worker(w, false, timing_grace(w));
 	free(w->python);
 	free(w->script);
 	w->python = w->script = NULL;
