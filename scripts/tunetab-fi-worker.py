@@ -384,7 +384,9 @@ class Worker:
         self.seen = set()  # tactics launched once in this process (lazy loading paid)
         self.host_us = 0.0  # the host's enqueue time of one call, the most seen
         # where the time goes (stderr at exit with TUNETAB_PROF_TIMING, as tunetab's own)
-        self.stats = dict(prep_s=0.0, preps=0, round_s=0.0, rounds=0, calls=0)
+        self.host_seen = []  # the enqueue time of one call in recent batches, us
+        self.stats = dict(prep_s=0.0, preps=0, round_s=0.0, rounds=0, calls=0, retaken=0,
+                          host_bound=0)
 
     def exit_if_broken(self):
         """After an exception: FAULT and exit when the CUDA context is broken (the parent
@@ -450,9 +452,10 @@ class Worker:
         out("END")
 
     def round(self, words):
-        """One sample of each candidate, all queued behind one delay kernel long enough to
-        cover the host's enqueueing, events between them, one synchronization: the GPU runs
-        the round without waiting on Python. Each gets max(min_reps, its reps) calls."""
+        """One sample of each candidate, queued in batches behind a delay kernel long enough
+        to cover the host's enqueueing, events between them, one synchronization a batch:
+        the GPU runs the round without waiting on Python. Each gets max(min_reps, its reps)
+        calls and one untimed call before them."""
         mode, min_reps, k = int(words[0]), int(words[1]), int(words[2])
         asked = {}  # id[:reps]: the parent may size a candidate's samples itself
         for w in words[3:3 + k]:
@@ -474,29 +477,70 @@ class Worker:
             out("END")
             return
         reps = {c: max(min_reps, asked[c] or self.ready[c][1]) for c in ids}
-        host = self.host_us if self.host_us > 0 else 50.0
-        calls = sum(reps.values()) + len(ids)  # each sample's untimed lead-in call
-        self.stats["calls"] += calls
         t0 = time.perf_counter()
-        self.k.delay(min(20000.0, 1.5 * host * calls + 20.0))
-        handles = {}
-        for c in ids:
-            out(f"START {c}")
-            hooks(c)
-            try:
-                handles[c] = self.k.start(self.ready[c][0], reps[c])
-            except Exception as e:  # noqa: BLE001
-                self.fail_while_timed(c, e)
-        try:
-            self.k.sync()
-        except Exception as e:  # noqa: BLE001
-            out(f"FAULT {one_line(f'{type(e).__name__}: {e}', 300)}")
-            sys.exit(3)
+        handles, failed = {}, set()
+        for chunk in self.chunks(ids, reps):
+            self.batch(chunk, reps, handles, failed)
         for c, h in handles.items():
             out(f"T {c} {self.k.elapsed_us(h):.4f}")
         self.stats["round_s"] += time.perf_counter() - t0
         self.stats["rounds"] += 1
         out("END")
+
+    def host_estimate(self):
+        """The host's enqueue time of one call, in us: the median of the last rounds'."""
+        h = sorted(self.host_seen)
+        return h[len(h) // 2] if h else (self.host_us if self.host_us > 0 else 50.0)
+
+    def chunks(self, ids, reps):
+        """Splits a round into batches of at most ~8 ms of enqueueing: a batch's delay must
+        cover its enqueueing, and FlashInfer's delay kernel is kept short."""
+        most = max(1.0, 8000.0 / self.host_estimate())
+        chunk, calls = [], 0
+        for c in ids:
+            if chunk and calls + reps[c] + 1 > most:
+                yield chunk
+                chunk, calls = [], 0
+            chunk.append(c)
+            calls += reps[c] + 1  # each sample's untimed lead-in call
+        if chunk:
+            yield chunk
+
+    def batch(self, chunk, reps, handles, failed):
+        """Queues one sample of each candidate behind one delay kernel, then synchronizes.
+        When the enqueueing outlasted the delay (the GPU may have waited on Python inside a
+        sample: a host-bound sample), the batch is taken again once behind a longer delay."""
+        calls = sum(reps[c] + 1 for c in chunk)
+        per = self.host_estimate()
+        for attempt in range(2):
+            delay = min(20000.0, 1.3 * per * calls + 30.0)
+            self.k.delay(delay)
+            h0 = time.perf_counter()
+            for c in chunk:
+                if c in failed:
+                    continue
+                out(f"START {c}")
+                hooks(c)
+                try:
+                    handles[c] = self.k.start(self.ready[c][0], reps[c])
+                except Exception as e:  # noqa: BLE001
+                    handles.pop(c, None)
+                    failed.add(c)
+                    self.fail_while_timed(c, e)
+            enqueue = (time.perf_counter() - h0) * 1e6
+            try:
+                self.k.sync()
+            except Exception as e:  # noqa: BLE001
+                out(f"FAULT {one_line(f'{type(e).__name__}: {e}', 300)}")
+                sys.exit(3)
+            self.stats["calls"] += calls
+            self.host_seen.append(enqueue / calls)
+            del self.host_seen[:-16]
+            if enqueue <= delay:
+                return
+            per = max(per, enqueue / calls) * 1.5
+            self.stats["retaken"] += attempt == 0
+            self.stats["host_bound"] += attempt == 1
 
     def fail_while_timed(self, c, e):
         self.exit_if_broken()
@@ -548,8 +592,11 @@ def main():
     if os.environ.get("TUNETAB_PROF_TIMING"):
         s = w.stats
         print("tunetab-fi-worker timing: %d PREP %.3f s; %d ROUND %.3f s, %d calls, host "
-              "enqueue %.1f us a call (most seen)" % (s["preps"], s["prep_s"], s["rounds"],
-              s["round_s"], s["calls"], w.host_us), file=sys.stderr, flush=True)
+              "enqueue %.1f us a call (recent median; %.1f the most at warm-up); %d batches "
+              "taken again (host-bound), %d host-bound twice" % (
+                  s["preps"], s["prep_s"], s["rounds"], s["round_s"], s["calls"],
+                  w.host_estimate(), w.host_us, s["retaken"], s["host_bound"]),
+              file=sys.stderr, flush=True)
 
 
 if __name__ == "__main__":

@@ -393,7 +393,8 @@ struct py_round {
 /* One ROUND request for idx[0..k): the worker runs it as one batch on the GPU. */
 static int py_round_batch(struct py_round *x, int r, const size_t *idx, size_t k, double *us)
 {
-	/* screening: one ~100 us sample each; then about 200 us a sample. The worker makes one
+	/* screening: one ~100 us sample each, and about 100 us a sample after (for a 10 us
+	 * kernel the host's enqueueing, ~40 us a call, is what a round costs). The worker makes one
 	 * untimed call before every sample, so each is timed back to back with its own tactic as
 	 * FlashInfer's autotuner and the oracle time them (a lone call after another tactic's
 	 * timed up to 30% slower on the H200 with PDL on: docs/benchmarks.md) */
@@ -401,10 +402,10 @@ static int py_round_batch(struct py_round *x, int r, const size_t *idx, size_t k
 	sb_addf(&b, "ROUND %d 1 %zu", x->method, k);
 	for (size_t j = 0; j < k; j++) {
 		sb_addf(&b, " %d", x->c[x->at[idx[j]]].id);
-		/* a finalist's samples: about 200 us of calls, sized by its own screening time */
+		/* a finalist's samples: about 100 us of calls, sized by its own screening time */
 		double t = x->res[idx[j]].median_us;
 		if (x->keep > 0 && r > 0 && t > 0)
-			sb_addf(&b, ":%d", (int)fmin(32, fmax(1, ceil(200.0 / t))));
+			sb_addf(&b, ":%d", (int)fmin(16, fmax(1, ceil(100.0 / t))));
 	}
 	sb_addc(&b, '\n');
 	struct attempt *a = x->a;

@@ -34,13 +34,17 @@ grep -c 'crashed_the_GPU_worker' faults/*.journal || true
 grep -c 'hung:_killed_by_the_watchdog' faults/*.journal || true
 tunetab validate -q faults/*.py faults/*.json && echo "faulty run: output complete and valid"
 # SIGKILL midway, then a resume
-TUNETAB_STUB_DELAY_MS=3 "$TUNETAB" ${G#tunetab } --backend flashinfer -o killed -q &
+TUNETAB_STUB_DELAY_MS=20 "$TUNETAB" ${G#tunetab } --backend flashinfer -o killed -q &
 pid=$!
-sleep 1.5
-kill -9 $pid
+while kill -0 $pid 2>/dev/null; do # until 60 measurements are journaled
+    n=$(cat killed/*.journal 2>/dev/null | grep -c '^M ' || true)
+    [ "${n:-0}" -ge 60 ] && break
+    sleep 0.05
+done
+kill -9 $pid 2>/dev/null || true
 wait $pid 2>/dev/null || true
 partial=$(grep -c '^M ' killed/*.journal)
-[ "$partial" -gt 0 ] && [ "$partial" -lt 210 ] && echo "killed midway: a partial journal"
+[ "$partial" -ge 60 ] && [ "$partial" -lt 1000 ] && echo "killed midway: a partial journal"
 $G --backend flashinfer -o killed 2>&1 | grep -o '[0-9]* resumed from the journal' | sed 's/^[0-9]*/N/'
 tunetab validate -q killed/*.py killed/*.json && echo "resumed run: tables valid"
 # where the Python comes from: $VIRTUAL_ENV, then --python
