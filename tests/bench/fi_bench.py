@@ -1254,6 +1254,39 @@ def int_list(s):
     return v
 
 
+def cmd_agree(args):
+    """(d): two tunetab runs' provenance files: entries where they chose the same tactic,
+    where each chose one of the other's declared ties, and neither."""
+    try:
+        with open(args.a, encoding="utf-8") as f:
+            a = json.load(f)["entries"]
+        with open(args.b, encoding="utf-8") as f:
+            b = json.load(f)["entries"]
+    except (OSError, ValueError, KeyError) as e:
+        die(f"agree: {e}")
+    same = mutual = other = 0
+    ties = []
+    for key, ea in a.items():
+        eb = b.get(key)
+        if eb is None:
+            other += 1
+            continue
+        ta, tb = int(ea["tactic"]), int(eb["tactic"])
+        ties += [len(ea.get("ties", [])), len(eb.get("ties", []))]
+        if ta == tb:
+            same += 1
+        elif tb in set(ea.get("ties", [])) | {ta} and ta in set(eb.get("ties", [])) | {tb}:
+            mutual += 1
+        else:
+            other += 1
+            say("  %s: A %d, B %d, not both declared ties" % (key[:60], ta, tb))
+    n = len(a)
+    say("agree %s vs %s: %d entries; same %d, each among the other's declared ties %d, "
+        "otherwise %d; same or tie %.1f%%; ties declared per entry mean %.1f, max %d"
+        % (args.a, args.b, n, same, mutual, other, 100.0 * (same + mutual) / max(n, 1),
+           sum(ties) / max(len(ties), 1), max(ties or [0])))
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(prog="fi_bench.py", description=" ".join(__doc__.split("\n\n")[0].split()),
                                 formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -1300,6 +1333,11 @@ def main(argv=None):
     s.add_argument("--oracle", help="annotate differences with the oracle's times")
     s.add_argument("--json")
     s.set_defaults(fn=cmd_compare)
+
+    s = sub.add_parser("agree", help="(d): two runs' provenance, same tactic or declared ties (no GPU)")
+    s.add_argument("a")
+    s.add_argument("b")
+    s.set_defaults(fn=cmd_agree)
 
     s = sub.add_parser("layer", help="the whole cutlass_fused_moe layer: fallback vs each cache")
     s.add_argument("deploy", **dep)
