@@ -14,7 +14,9 @@ cases=$out/cases.txt
 for v in 0.5.2 0.6.7 0.6.12 0.6.13 0.6.17 0.6.18 0.7.4; do
     "$T" generate --device "NVIDIA B200" --model deepseek-v3 --dtype nvfp4 --tp 8 --flashinfer "$v" \
         -o "$out/$v" -q
-    for f in "$out/$v"/*; do
+    # the tables FlashInfer reads; not tunetab's provenance file, which is tunetab's own
+    for f in "$out/$v"/*.py "$out/$v"/flashinfer_autotune_*.json; do
+        [ -e "$f" ] || continue
         echo "$v|NVIDIA B200|$f|hit-all|--deployment '$dep'" >>"$cases"
     done
 done
