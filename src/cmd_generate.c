@@ -75,13 +75,15 @@ static void fill_device(struct script_device *sd, const struct device_profile *p
 	sd->tflops_fp4 = p ? prof_f(p->dense_tflops.fp4) : -1;
 }
 
-static int write_output(const char *dir, const char *name, const struct strbuf *sb, char **path_out)
+/* Stages one output of a run in set (util.h): the outputs of a run appear together. */
+static int stage_output(struct file_set *set, const char *dir, const char *name,
+			const struct strbuf *sb, char **path_out)
 {
 	int err = mkdir_p(dir);
 	if (err)
 		return cli_error(TT_INTERNAL, "cannot create '%s': %s", dir, strerror(err));
 	char *path = xasprintf("%s/%s", dir, name);
-	err = write_file_atomic(path, sb->buf, sb->len, 0644);
+	err = file_set_stage(set, path, sb->buf, sb->len, 0644);
 	if (err) {
 		int rc = cli_error(TT_INTERNAL, "cannot write '%s': %s", path, strerror(err));
 		free(path);
@@ -761,10 +763,11 @@ static int generate_one(const struct gen_opts *o, struct session *S, const struc
 					 keys_cause ? keys_cause : o->nmeta ? "--metadata" : NULL);
 		}
 	}
+	struct file_set set = { 0 };
 	if (!rc && py_name)
-		rc = write_output(outdir, py_name, &py_sb, &written[0]);
+		rc = stage_output(&set, outdir, py_name, &py_sb, &written[0]);
 	if (!rc && js_name)
-		rc = write_output(outdir, js_name, &js_sb, &written[1]);
+		rc = stage_output(&set, outdir, js_name, &js_sb, &written[1]);
 	if (!rc) {
 		/* last: the sidecar describes the tables just written */
 		struct provenance pv;
@@ -773,11 +776,18 @@ static int generate_one(const struct gen_opts *o, struct session *S, const struc
 		struct strbuf pb = STRBUF_INIT;
 		prov_write(&pv, &pb);
 		char *pname = prov_file_name(sdev.name);
-		rc = write_output(outdir, pname, &pb, &written[2]);
+		rc = stage_output(&set, outdir, pname, &pb, &written[2]);
 		free(pname);
 		sb_release(&pb);
 		prov_release(&pv);
 	}
+	if (!rc) {
+		int err = file_set_commit(&set);
+		if (err)
+			rc = cli_error(TT_INTERNAL, "cannot write the outputs in '%s': %s", outdir,
+				       strerror(err));
+	}
+	file_set_abort(&set);
 	free(py_name);
 	free(js_name);
 	sb_release(&py_sb);

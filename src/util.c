@@ -5,10 +5,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 static void oom(void)
@@ -223,12 +226,34 @@ int mkdir_p(const char *path)
 	return err;
 }
 
-int write_file_atomic(const char *path, const void *data, size_t len, unsigned mode)
+/* The folder of path (".", or "/" for a file at the root). Caller frees. */
+static char *dir_of(const char *path)
 {
 	const char *slash = strrchr(path, '/');
-	char *dir = slash ? xstrndup(path, (size_t)(slash - path) + (slash == path)) : xstrdup(".");
-	const char *base = slash ? slash + 1 : path;
-	char *tmp = xasprintf("%s/.%s.tmpXXXXXX", dir, base);
+	return slash ? xstrndup(path, (size_t)(slash - path) + (slash == path)) : xstrdup(".");
+}
+
+static void fsync_dir(const char *path)
+{
+	char *dir = dir_of(path);
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY);
+	if (dfd >= 0) {
+		fsync(dfd);
+		close(dfd);
+	}
+	free(dir);
+}
+
+/* Writes data to a new temp file beside path (".NAME.tmpXXXXXX"), synced; *slot holds its
+ * name from before the file exists (so a signal handler can always remove it). Returns 0 or
+ * errno, and then no temp file remains and *slot is NULL. */
+static int stage_file(const char *path, const void *data, size_t len, unsigned mode, char **slot)
+{
+	char *dir = dir_of(path);
+	const char *slash = strrchr(path, '/');
+	char *tmp = xasprintf("%s/.%s.tmpXXXXXX", dir, slash ? slash + 1 : path);
+	free(dir);
+	*slot = tmp;
 	struct stat st;
 	if (stat(path, &st) == 0)
 		mode = st.st_mode & 07777;
@@ -236,7 +261,9 @@ int write_file_atomic(const char *path, const void *data, size_t len, unsigned m
 	int fd = mkstemp(tmp);
 	if (fd < 0) {
 		err = errno;
-		goto out;
+		*slot = NULL;
+		free(tmp);
+		return err;
 	}
 	const char *p = data;
 	size_t left = len;
@@ -257,21 +284,111 @@ int write_file_atomic(const char *path, const void *data, size_t len, unsigned m
 		err = errno;
 	if (close(fd) && !err)
 		err = errno;
-	if (!err && rename(tmp, path))
-		err = errno;
 	if (err) {
 		unlink(tmp);
-		goto out;
+		*slot = NULL;
+		free(tmp);
+		return err;
 	}
-	int dfd = open(dir, O_RDONLY | O_DIRECTORY);
-	if (dfd >= 0) {
-		fsync(dfd);
-		close(dfd);
-	}
-out:
-	free(tmp);
-	free(dir);
+	return 0;
+}
+
+int write_file_atomic(const char *path, const void *data, size_t len, unsigned mode)
+{
+	struct file_set set = { 0 };
+	int err = file_set_stage(&set, path, data, len, mode);
+	if (!err)
+		err = file_set_commit(&set);
+	file_set_abort(&set);
 	return err;
+}
+
+/* --- a set of files written together -------------------------------------------------- */
+
+/* The set being staged, for the signal handler: it only reads these (async-signal-safe). */
+static struct file_set *volatile staged;
+static struct sigaction old_int, old_term;
+
+static void on_signal(int sig)
+{
+	struct file_set *s = staged;
+	for (size_t i = 0; s && i < s->n; i++)
+		if (s->tmp[i])
+			unlink(s->tmp[i]);
+	static const char msg[] = "tunetab: interrupted; nothing written\n";
+	ssize_t ignored = write(2, msg, sizeof msg - 1);
+	(void)ignored;
+	_exit(128 + sig);
+}
+
+static void catch_signals(struct file_set *s, bool on)
+{
+	if (on) {
+		struct sigaction sa = { .sa_handler = on_signal };
+		sigemptyset(&sa.sa_mask);
+		sigaddset(&sa.sa_mask, SIGINT);
+		sigaddset(&sa.sa_mask, SIGTERM);
+		staged = s;
+		sigaction(SIGINT, &sa, &old_int);
+		sigaction(SIGTERM, &sa, &old_term);
+	} else {
+		sigaction(SIGINT, &old_int, NULL);
+		sigaction(SIGTERM, &old_term, NULL);
+		staged = NULL;
+	}
+}
+
+int file_set_stage(struct file_set *s, const char *path, const void *data, size_t len,
+		   unsigned mode)
+{
+	if (s->n >= FILE_SET_MAX)
+		return E2BIG;
+	if (!s->n)
+		catch_signals(s, true);
+	s->path[s->n] = xstrdup(path);
+	s->tmp[s->n] = NULL;
+	s->n++;
+	int err = stage_file(path, data, len, mode, &s->tmp[s->n - 1]);
+	const char *delay = getenv("TUNETAB_TEST_STAGE_DELAY_MS"); /* tests: a wide window */
+	if (!err && delay)
+		nanosleep(&(struct timespec){ .tv_nsec = atol(delay) % 1000 * 1000000L }, NULL);
+	return err;
+}
+
+int file_set_commit(struct file_set *s)
+{
+	sigset_t block, old;
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigprocmask(SIG_BLOCK, &block, &old);
+	int err = 0;
+	for (size_t i = 0; i < s->n && !err; i++) {
+		if (!s->tmp[i] || rename(s->tmp[i], s->path[i]))
+			err = s->tmp[i] ? errno : EINVAL;
+		else {
+			free(s->tmp[i]);
+			s->tmp[i] = NULL;
+		}
+	}
+	for (size_t i = 0; i < s->n && !err; i++)
+		fsync_dir(s->path[i]);
+	file_set_abort(s);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return err;
+}
+
+void file_set_abort(struct file_set *s)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		if (s->tmp[i])
+			unlink(s->tmp[i]);
+		free(s->tmp[i]);
+		free(s->path[i]);
+	}
+	if (s->n)
+		catch_signals(s, false);
+	s->n = 0;
 }
 
 size_t edit_distance(const char *a, const char *b)

@@ -47,6 +47,23 @@ int read_file(const char *path, size_t max, char **out, size_t *len);
  * Returns 0 or an errno value; on failure the target is untouched and no temp file remains. */
 int write_file_atomic(const char *path, const void *data, size_t len, unsigned mode);
 
+/* Files written together (a module, its JSON cache and provenance): file_set_stage writes
+ * each to a synced temp file beside it; file_set_commit renames them all in place with
+ * SIGINT and SIGTERM held off, so an interruption leaves the old files or the new ones, never
+ * some of each (a power loss between two renames can still). While files are staged,
+ * SIGINT/SIGTERM remove the temp files, print "tunetab: interrupted; nothing written" and exit
+ * 128 + the signal. file_set_abort drops what is staged; commit ends the set either way.
+ * Functions return 0 or errno. */
+#define FILE_SET_MAX 8
+struct file_set {
+	size_t n;
+	char *path[FILE_SET_MAX], *tmp[FILE_SET_MAX];
+};
+int file_set_stage(struct file_set *s, const char *path, const void *data, size_t len,
+		   unsigned mode);
+int file_set_commit(struct file_set *s);
+void file_set_abort(struct file_set *s);
+
 /* Creates a folder and its parents (mode 0777 & ~umask). Returns 0 or errno. */
 int mkdir_p(const char *path);
 
