@@ -179,7 +179,12 @@ int cli_deploy(const struct tt_data *data, const struct dtype_set *dtypes,
 				return rc;
 			model = *own_model;
 		} else if (!(model = model_find(&data->models, a->model))) {
-			return cli_error(TT_INVALID, "no model '%s' (see 'tunetab models')", a->model);
+			const char *near[3];
+			size_t k = model_nearest(&data->models, a->model, near, 3);
+			char *nt = nearest_text(near, k);
+			rc = cli_error(TT_INVALID, "no model '%s'%s (see 'tunetab models')", a->model, nt);
+			free(nt);
+			return rc;
 		}
 	}
 	const struct dtype_info *dti = dtypes_find(dtypes, dtype_name(a->dt));

@@ -142,9 +142,9 @@ int cmd_catalog(int argc, char **argv)
 		if (!p) {
 			const char *near[3];
 			size_t k = device_nearest(&data.devices, device, near, 3);
-			rc = cli_error(TT_INVALID, "no profile for '%s'; nearest known: '%s'%s%s%s%s",
-				       device, k > 0 ? near[0] : "", k > 1 ? ", '" : "",
-				       k > 1 ? near[1] : "", k > 1 ? "'" : "", "");
+			char *nt = nearest_text(near, k > 2 ? 2 : k);
+			rc = cli_error(TT_INVALID, "no profile for '%s'%s", device, nt);
+			free(nt);
 			goto out;
 		}
 		sm = device_sm(p);

@@ -99,10 +99,9 @@ static void print_text(const struct tt_data *data, const struct gpu_info *g, int
 		} else {
 			const char *near[3];
 			size_t k = device_nearest(&data->devices, x->name, near, 3);
-			printf("  profile             no profile for '%s'; nearest known:", x->name);
-			for (size_t j = 0; j < k; j++)
-				printf("%s '%s'", j ? "," : "", near[j]);
-			printf("\n");
+			char *nt = nearest_text(near, k);
+			printf("  profile             no profile for '%s'%s\n", x->name, nt);
+			free(nt);
 		}
 		if (x->index != 0) {
 			printf("  FlashInfer          uses device 0's name for the bundled file "

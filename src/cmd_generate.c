@@ -577,9 +577,10 @@ static int generate_one(const struct gen_opts *o, struct session *S, const struc
 		if (!prof) {
 			const char *near[3];
 			size_t k = device_nearest(&data->devices, o->device, near, 3);
-			rc = cli_error(TT_INVALID, "no profile for '%s'; nearest known: '%s'%s%s%s (or give "
-				       "a profile file, --device my-gpu.yaml)", o->device, k ? near[0] : "",
-				       k > 1 ? ", '" : "", k > 1 ? near[1] : "", k > 1 ? "'" : "");
+			char *nt = nearest_text(near, k > 2 ? 2 : k);
+			rc = cli_error(TT_INVALID, "no profile for '%s'%s (or give a profile file, "
+				       "--device my-gpu.yaml)", o->device, nt);
+			free(nt);
 			goto out;
 		}
 	}

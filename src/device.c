@@ -187,28 +187,22 @@ const struct device_profile *device_find(const struct device_set *set, const cha
 
 size_t device_nearest(const struct device_set *set, const char *name, const char **out, size_t max)
 {
-	size_t n = 0;
-	size_t *dist = xcalloc(max ? max : 1, sizeof *dist);
+	size_t cap = 0, n = 0;
+	for (size_t i = 0; i < set->n; i++)
+		cap += 2 + set->v[i]->aliases_count;
+	const char **names = xcalloc(cap + 1, sizeof *names), **disp = xcalloc(cap + 1, sizeof *disp);
 	for (size_t i = 0; i < set->n; i++) {
-		const char *cand = set->v[i]->name;
-		size_t dd = edit_distance(name, cand);
-		size_t pos = n;
-		while (pos > 0 && dist[pos - 1] > dd)
-			pos--;
-		if (pos >= max)
-			continue;
-		size_t last = n < max ? n : max - 1;
-		for (size_t k = last; k > pos; k--) {
-			out[k] = out[k - 1];
-			dist[k] = dist[k - 1];
-		}
-		out[pos] = cand;
-		dist[pos] = dd;
-		if (n < max)
-			n++;
+		const struct device_profile *p = set->v[i];
+		names[n] = p->name, disp[n++] = p->name;
+		if (p->id)
+			names[n] = p->id, disp[n++] = p->name;
+		for (unsigned a = 0; a < p->aliases_count; a++)
+			names[n] = p->aliases[a], disp[n++] = p->name;
 	}
-	free(dist);
-	return n;
+	size_t k = suggest_names(name, names, disp, n, out, max);
+	free(names);
+	free(disp);
+	return k;
 }
 
 unsigned device_sm(const struct device_profile *p)

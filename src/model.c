@@ -159,3 +159,23 @@ const struct model_profile *model_find(const struct model_set *set, const char *
 	}
 	return NULL;
 }
+
+size_t model_nearest(const struct model_set *set, const char *name, const char **out, size_t max)
+{
+	size_t cap = 0, n = 0;
+	for (size_t i = 0; i < set->n; i++)
+		cap += 2 + set->v[i]->aliases_count;
+	const char **names = xcalloc(cap + 1, sizeof *names), **disp = xcalloc(cap + 1, sizeof *disp);
+	for (size_t i = 0; i < set->n; i++) {
+		const struct model_profile *m = set->v[i];
+		names[n] = m->id, disp[n++] = m->id;
+		if (m->name)
+			names[n] = m->name, disp[n++] = m->id;
+		for (unsigned a = 0; a < m->aliases_count; a++)
+			names[n] = m->aliases[a], disp[n++] = m->id;
+	}
+	size_t k = suggest_names(name, names, disp, n, out, max);
+	free(names);
+	free(disp);
+	return k;
+}

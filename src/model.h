@@ -44,6 +44,8 @@ int model_load_dir(const char *dir, struct model_set *set, struct diags *d);
 void model_set_release(struct model_set *set);
 /* By id, name or alias, case-insensitively; NULL when none. */
 const struct model_profile *model_find(const struct model_set *set, const char *name);
+/* Up to max model ids for a name model_find does not know, best first (suggest_names). */
+size_t model_nearest(const struct model_set *set, const char *name, const char **out, size_t max);
 const char *model_activation_name(enum model_activation a);
 /* Gated activations fuse two halves into fc1: N1 = 2 * intermediate (§3.1). */
 int model_activation_gated(enum model_activation a);

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -488,4 +489,106 @@ uint64_t hash_bytes(const void *data, size_t len)
 		h = (h ^ p[j]) * 1099511628211ULL;
 	h ^= h >> 29;
 	return h;
+}
+
+/* The query's tokens found in cand's (both split into runs of letters or of digits): 2 for
+ * a word, 1 for a number (a shared "3" says less than a shared "llama"); *words counts the
+ * words. */
+static size_t shared_tokens(const char *query, const char *cand, size_t *words)
+{
+	size_t shared = 0;
+	for (const char *q = query; *q;) {
+		if (!isalnum((unsigned char)*q)) {
+			q++;
+			continue;
+		}
+		int digit = isdigit((unsigned char)*q) != 0;
+		const char *qe = q;
+		while (*qe && isalnum((unsigned char)*qe) && (isdigit((unsigned char)*qe) != 0) == digit)
+			qe++;
+		bool found = false;
+		for (const char *c = cand; *c && !found;) {
+			if (!isalnum((unsigned char)*c)) {
+				c++;
+				continue;
+			}
+			int cd = isdigit((unsigned char)*c) != 0;
+			const char *ce = c;
+			while (*ce && isalnum((unsigned char)*ce) && (isdigit((unsigned char)*ce) != 0) == cd)
+				ce++;
+			found = ce - c == qe - q && !strncasecmp(c, q, (size_t)(qe - q));
+			c = ce;
+		}
+		shared += found ? (digit ? 1 : 2) : 0;
+		*words += found && !digit;
+		q = qe;
+	}
+	return shared;
+}
+
+static char *alnum_only(const char *s)
+{
+	char *o = xmalloc(strlen(s) + 1), *w = o;
+	for (; *s; s++)
+		if (isalnum((unsigned char)*s))
+			*w++ = (char)tolower((unsigned char)*s);
+	*w = '\0';
+	return o;
+}
+
+size_t suggest_names(const char *query, const char *const *names, const char *const *display,
+		     size_t n, const char **out, size_t max)
+{
+	char *qa = alnum_only(query);
+	size_t limit = strlen(qa) / 3, got = 0;
+	size_t *tok = xcalloc(max + 1, sizeof *tok), *dist = xcalloc(max + 1, sizeof *dist);
+	for (size_t i = 0; i < n; i++) {
+		char *ca = alnum_only(names[i]);
+		size_t words = 0, t = shared_tokens(query, names[i], &words), dd = edit_distance(qa, ca);
+		free(ca);
+		if (!words && dd > limit)
+			continue;
+		size_t have = got;
+		for (size_t k = 0; k < got; k++)
+			if (!strcmp(out[k], display[i]))
+				have = k;
+		if (have < got) { /* the same thing under another name: keep its best score */
+			if (t < tok[have] || (t == tok[have] && dd >= dist[have]))
+				continue;
+			for (size_t k = have; k + 1 < got; k++) {
+				out[k] = out[k + 1];
+				tok[k] = tok[k + 1];
+				dist[k] = dist[k + 1];
+			}
+			got--;
+		}
+		size_t pos = got;
+		while (pos > 0 && (tok[pos - 1] < t || (tok[pos - 1] == t && dist[pos - 1] > dd)))
+			pos--;
+		if (pos >= max)
+			continue;
+		for (size_t k = got < max ? got : max - 1; k > pos; k--) {
+			out[k] = out[k - 1];
+			tok[k] = tok[k - 1];
+			dist[k] = dist[k - 1];
+		}
+		out[pos] = display[i];
+		tok[pos] = t;
+		dist[pos] = dd;
+		if (got < max)
+			got++;
+	}
+	free(qa);
+	free(tok);
+	free(dist);
+	return got;
+}
+
+char *nearest_text(const char *const *near, size_t k)
+{
+	struct strbuf sb = STRBUF_INIT;
+	sb_addf(&sb, "%s", "");
+	for (size_t i = 0; i < k; i++)
+		sb_addf(&sb, "%s'%s'", i ? ", " : "; nearest known: ", near[i]);
+	return sb_detach(&sb);
 }

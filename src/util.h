@@ -72,6 +72,18 @@ uint64_t hash_bytes(const void *data, size_t len);
 
 /* Case-insensitive Levenshtein distance (ASCII). */
 size_t edit_distance(const char *a, const char *b);
+
+/* Suggestions for a name nobody knows. names[i] is a name or alias of what display[i]
+ * names (several names may share a display). A candidate scores by the query's tokens it
+ * holds (case-insensitive runs of letters, 2 each, or of digits, 1 each: "rtx 6000 pro" and
+ * "RTX PRO 6000 Blackwell" share three, "glm5" and "GLM-5" two), then by the edit distance of
+ * both with only their letters and digits; one sharing no word is suggested only when that
+ * distance is at most a third of the query's length. Writes up to max distinct displays, best first, to out;
+ * returns how many. */
+size_t suggest_names(const char *query, const char *const *names, const char *const *display,
+		     size_t n, const char **out, size_t max);
+/* "; nearest known: 'A', 'B'" for near[0..k), or "" when k is 0. Caller frees. */
+char *nearest_text(const char *const *near, size_t k);
 int str_ieq(const char *a, const char *b);
 int str_starts(const char *s, const char *prefix);
 int str_ends(const char *s, const char *suffix);

@@ -110,15 +110,13 @@ static const struct device_profile *device_by_file_part(const struct device_set 
 	return NULL;
 }
 
-static void nearest_text(const struct device_set *set, const char *name, char *out, size_t n)
+static void device_near_text(const struct device_set *set, const char *name, char *out, size_t n)
 {
 	const char *near[3];
 	size_t k = device_nearest(set, name, near, 3);
-	struct strbuf sb = STRBUF_INIT;
-	for (size_t i = 0; i < k; i++)
-		sb_addf(&sb, "%s'%s'", i ? ", " : "", near[i]);
-	snprintf(n ? out : out, n, "%s", sb.buf ? sb.buf : "");
-	sb_release(&sb);
+	char *t = nearest_text(near, k);
+	snprintf(out, n, "%s", t);
+	free(t);
 }
 
 static const char *meta_value(const struct table *t, const char *name)
@@ -194,9 +192,9 @@ static void check_file_name(struct vctx *c)
 		set_device(c, p ? p->name : c->o->device, "--device");
 		if (!p) {
 			char near[512];
-			nearest_text(c->data->devices, c->o->device, near, sizeof near);
-			WARN(c, "unknown-device", 0, 0, "no known GPU reports the device name '%s'; "
-			     "nearest known: %s", c->o->device, near);
+			device_near_text(c->data->devices, c->o->device, near, sizeof near);
+			WARN(c, "unknown-device", 0, 0, "no known GPU reports the device name '%s'%s",
+			     c->o->device, near);
 		}
 	}
 	if (c->t->kind != TABLE_PY)
@@ -245,9 +243,9 @@ static void check_file_name(struct vctx *c)
 		for (char *p = guess; *p; p++)
 			if (*p == '_')
 				*p = ' ';
-		nearest_text(c->data->devices, guess, near, sizeof near);
-		WARN(c, "unknown-device", 0, 0, "no known GPU reports a name that becomes '%s'; "
-		     "nearest known: %s", part, near);
+		device_near_text(c->data->devices, guess, near, sizeof near);
+		WARN(c, "unknown-device", 0, 0, "no known GPU reports a name that becomes '%s'%s",
+		     part, near);
 	}
 	char *want = fischema_bundled_name(s, c->r->version, c->r->device_name[0] ? c->r->device_name : part);
 	if (strcmp(want, name) != 0 && strcmp(prefix, s->bundled.prefix_rule == PREFIX_VERSION ? "" : s->bundled.prefix) != 0) {
@@ -875,9 +873,9 @@ static void check_json(struct vctx *c)
 				    gpu, c->r->device_name);
 			if (!device_find(c->data->devices, gpu)) {
 				char near[512];
-				nearest_text(c->data->devices, gpu, near, sizeof near);
+				device_near_text(c->data->devices, gpu, near, sizeof near);
 				WARN(c, "unknown-device", meta_field(t, "gpu")->line, 1, "no known GPU reports "
-				     "'%s'; nearest known: %s", gpu, near);
+				     "'%s'%s", gpu, near);
 			}
 		}
 	}
@@ -916,10 +914,6 @@ int validate_table(const struct validate_data *data, const struct table *t,
 	check_file_name(&c);
 	if (t->kind == TABLE_JSON)
 		check_json(&c);
-	if (r->device_from && !r->device && !o->device && t->kind == TABLE_JSON) {
-		char near[512];
-		nearest_text(data->devices, r->device_name, near, sizeof near);
-	}
 	if (!r->never_loaded) {
 		struct family *fams = NULL;
 		size_t nf = 0, wrong_form = 0, lookupable = 0;

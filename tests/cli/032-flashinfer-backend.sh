@@ -25,7 +25,7 @@ $G --backend flashinfer --flashinfer 0.6.18 -o contra -q >/dev/null 2>&1 || echo
 # no usable FlashInfer: flashinfer is an error (exit 4), auto falls back and says why
 rc=0; TUNETAB_STUB_UNUSABLE="no module named flashinfer" $G --backend flashinfer -o none -q 2>&1 | sed 's/(python [^)]*)/(python P)/' || rc=$?
 TUNETAB_STUB_UNUSABLE="no module named flashinfer" $G --backend flashinfer -o none -q >/dev/null 2>&1 || echo "exit $?"
-TUNETAB_FAKE_GPU=1 TUNETAB_STUB_UNUSABLE="no module named flashinfer" $G --backend auto -o auto 2>&1 | grep 'backend' | sed 's/(python [^)]*)/(python P)/'
+TUNETAB_FAKE_GPU=1 TUNETAB_STUB_UNUSABLE="no module named flashinfer" $G --backend auto -o auto 2>&1 | grep 'backend' | sed -e 's/(python [^)]*)/(python P)/' -e 's/in [0-9.]* s/in N s/'
 TUNETAB_FAKE_GPU=1 $G -o fakedefault 2>&1 | grep -c 'backend fake:' || true
 # failures: FlashInfer rejects a tactic, one crashes the worker, one hangs it
 TUNETAB_TEST_BAD_TACTIC=19 TUNETAB_TEST_FAULT=36 TUNETAB_TEST_HANG=21 $G --backend flashinfer --timeout 1 --max-tokens 16 -o faults 2>&1 | grep -o '[0-9]* candidates failed'

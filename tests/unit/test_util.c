@@ -20,6 +20,27 @@ TEST(strbuf_grows)
 	free(s);
 }
 
+TEST(suggest_names_tokens_first)
+{
+	const char *names[] = { "NVIDIA H100 PCIe", "NVIDIA H20", "NVIDIA RTX PRO 6000 Blackwell Server Edition",
+				"rtx-pro-6000-server", "glm-4-5", "GLM-5", "deepseek-v3" };
+	const char *disp[] = { "H100", "H20", "RTX PRO 6000", "RTX PRO 6000", "glm-4-5", "glm-5", "deepseek-v3" };
+	const char *out[3];
+	/* shared words beat a short edit distance; an alias and a name of one thing count once */
+	CHECK_INT(suggest_names("rtx 6000 pro", names, disp, 7, out, 3), 1);
+	CHECK_STR(out[0], "RTX PRO 6000");
+	/* letters and digits alike: glm5 is GLM-5 before glm-4-5 */
+	CHECK_INT(suggest_names("glm5", names, disp, 7, out, 3), 2);
+	CHECK_STR(out[0], "glm-5");
+	CHECK_STR(out[1], "glm-4-5");
+	/* a shared number alone suggests nothing, nor does a far name */
+	CHECK_INT(suggest_names("llama3", names, disp, 7, out, 3), 0);
+	CHECK_INT(suggest_names("/dev/zero", names, disp, 7, out, 3), 0);
+	/* no shared word, but a near spelling */
+	CHECK_INT(suggest_names("deepsek-v3", names, disp, 7, out, 3), 1);
+	CHECK_STR(out[0], "deepseek-v3");
+}
+
 TEST(edit_distance_counts)
 {
 	CHECK_INT(edit_distance("NVIDIA H200", "NVIDIA H200"), 0);
@@ -77,6 +98,7 @@ TEST(read_file_limit)
 TTEST_SUITE(util_tests) = {
 	{ "strbuf_grows", strbuf_grows },
 	{ "edit_distance_counts", edit_distance_counts },
+	{ "suggest_names_tokens_first", suggest_names_tokens_first },
 	{ "parse_long_strict", parse_long_strict },
 	{ "atomic_write_replaces_and_keeps_mode", atomic_write_replaces_and_keeps_mode },
 	{ "read_file_limit", read_file_limit },
