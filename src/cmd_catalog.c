@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "gpu/gpu.h"
 #include "util.h"
 
 static void dims(char *buf, size_t n, const int d[3])
@@ -137,7 +138,18 @@ int cmd_catalog(int argc, char **argv)
 	rc = cli_pick_schema(&data, version, &v, &schema, true);
 	if (rc)
 		goto out;
-	if (device) {
+	if (device && !strcmp(device, "auto")) { /* this machine's GPU 0, as generate */
+		struct gpu_info *gpus = NULL;
+		struct gpu_env env;
+		int n;
+		char err[512];
+		if ((rc = gpu_query(&gpus, &n, &env, err, sizeof err))) {
+			rc = cli_error(rc, "--device auto: %s", err);
+			goto out;
+		}
+		sm = gpus[0].cc_major * 10 + gpus[0].cc_minor;
+		free(gpus);
+	} else if (device) {
 		const struct device_profile *p = device_find(&data.devices, device);
 		if (!p) {
 			const char *near[3];

@@ -23,3 +23,7 @@ run tunetab catalog --sm 90
 run tunetab catalog --sm 90 --device b200 --dtype bf16
 run tunetab catalog --sm 90 --dtype bf16 --flashinfer banana
 run tunetab catalog --sm 90 --dtype bf16 --stage 3
+# --device auto reads GPU 0 (make run picks its dtype so): it fails (exit 4) where detect does
+d=0; "$TUNETAB" detect >/dev/null 2>&1 || d=$?
+c=0; "$TUNETAB" catalog --device auto --dtype fp8 >/dev/null 2>&1 || c=$?
+[ "$c" = "$d" ] && echo "catalog --device auto: exits as detect does"
