@@ -1,5 +1,6 @@
 /* cli.c: shared CLI helpers (printing, data loading, version selection). */
 #include "cli.h"
+#include "doctor.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -143,6 +144,26 @@ int cli_pick_schema(const struct tt_data *data, const char *version, struct fi_v
 {
 	const struct fi_schema *newest = fischema_newest(&data->schemas);
 	if (!version) {
+		/* the FlashInfer installed here, found as doctor finds it: keys for another
+		 * version never hit (issue #15) */
+		struct doctor_fi fi;
+		struct diags quiet = DIAGS_INIT;
+		bool newer = false;
+		/* TUNETAB_TEST_IGNORE_INSTALLED: tests that must not depend on this machine */
+		bool installed = !getenv("TUNETAB_TEST_IGNORE_INSTALLED") &&
+				 doctor_find_flashinfer(NULL, &fi, &quiet) == TT_OK && fi.version[0] &&
+				 !version_parse(fi.version, v);
+		diags_release(&quiet);
+		if (installed && (*schema = fischema_find(&data->schemas, v, &newer))) {
+			if (announce)
+				fprintf(stderr, "tunetab: note: no --flashinfer given; targeting FlashInfer %s, "
+					"installed at %s%s\n", fi.version, fi.pkg,
+					newer ? " (newer than every known version: the newest rules apply)" : "");
+			return TT_OK;
+		}
+		if (installed && announce)
+			fprintf(stderr, "tunetab: note: the FlashInfer installed at %s (%s) predates "
+				"tuning tables\n", fi.pkg, fi.version);
 		*schema = newest;
 		version_parse(newest->release, v);
 		if (announce)
