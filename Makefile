@@ -86,10 +86,11 @@ LIB_SRC := src/util.c src/diag.c src/version.c src/datadir.c src/yamlload.c \
            src/device.c src/model.c src/catalog.c src/fischema.c \
            src/arena.c src/pylit.c src/key.c src/table.c src/table_json.c src/validate.c \
            src/dtypeinfo.c src/script.c src/gen.c src/worker.c src/journal.c src/backend_proxy.c src/backend_fake.c src/measure.c src/python.c src/profile.c src/calibration.c \
-           src/logscan.c src/doctor.c src/fleet.c src/plan.c src/report.c src/provenance.c src/merge.c
+           src/logscan.c src/doctor.c src/fleet.c src/plan.c src/report.c src/provenance.c src/merge.c \
+           src/consumer.c src/install.c
 CMD_SRC := src/main.c src/cli.c src/cmd_detect.c src/cmd_devices.c src/cmd_models.c \
            src/cmd_catalog.c src/cmd_check_data.c src/cmd_validate.c src/cmd_explain.c src/cmd_convert.c src/cmd_generate.c src/cmd_calibrate.c \
-           src/cmd_scan_log.c src/cmd_doctor.c src/cmd_merge.c src/cmd_report.c
+           src/cmd_scan_log.c src/cmd_doctor.c src/cmd_merge.c src/cmd_report.c src/cmd_install.c
 
 ifeq ($(USE_CUDA),1)
 GPU_CU  := src/gpu/gpu_cuda.cu
@@ -108,7 +109,7 @@ UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(BUILD)/unit_tests
 
 # ---------------------------------------------------------------- targets
-.PHONY: all deps deps-test run test test-unit test-cli test-gpu test-flashinfer bench install clean help
+.PHONY: all deps deps-test run test test-unit test-cli test-gpu test-flashinfer test-consumers bench install clean help
 
 all: build/tunetab
 
@@ -161,6 +162,11 @@ test-gpu:
 # FlashInfer's own loader as the oracle (tests/flashinfer/README.md): venvs with pinned
 # flashinfer-python releases from PyPI (about 3 GB the first time), then every case, each
 # also checked with tunetab validate. Not part of `make test`. No GPU needed.
+# SGLang's own cache-path rule as the oracle for `tunetab install --for sglang`: downloads
+# SGLang wheels from PyPI (no dependencies) into .venv-consumers/. Not part of `make test`.
+test-consumers: all
+	$(Q)TUNETAB=$(CURDIR)/build/tunetab bash tests/consumers/run.sh
+
 test-flashinfer: all
 	$(Q)bash tests/flashinfer/setup.sh
 	$(Q)TUNETAB=$(CURDIR)/build/tunetab bash tests/flashinfer/run.sh

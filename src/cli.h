@@ -31,6 +31,7 @@ int cmd_explain(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
+int cmd_install(int argc, char **argv);
 int cmd_generate(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);

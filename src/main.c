@@ -100,6 +100,22 @@ static const struct command commands[] = {
 	  "pass validate before they are written, atomically. Prints each conflict and note, then\n"
 	  "'merged N inputs' (N tables). Exit 0 merged, 1 invalid input, identity mismatch,\n"
 	  "missing shard or (--fail-on-conflict) a conflict, 2 usage, 5 I/O. See docs/fleet.md." },
+	{ "install", cmd_install, 0, "put a JSON autotune cache where a serving stack reads it, every rank",
+	  "--for sglang --from CACHE.json --model-path P --hf-config-class C [--tp N] [--pp N] "
+	  "[--dp N] [--attn-dp N] [--ep N] [--torch-dtype D] [--quantization Q] "
+	  "[--moe-runner-backend B] [--skip-ops A,B] [--consumer-version V] [--flashinfer V] "
+	  "[--sm N] [--cache-dir DIR] [--replace] [--dry-run]",
+	  "Writes CACHE.json (tunetab generate's JSON cache) to the file the consumer opens at\n"
+	  "start for this deployment, one per rank, every rank the same content (SGLang drops rank\n"
+	  "files that differ). The rule per consumer version is data: configs/consumers/<id>.yaml\n"
+	  "(SGLang: $SGLANG_CACHE_DIR/flashinfer/autotune/<flashinfer>/sm<NN>/<key>/\n"
+	  "rank_tp<R>_pp<R>_dp<R>.json, key = sha256 of the server's model path, torch dtype,\n"
+	  "quantization, MoE runner backend, tp, pp, attention dp, moe ep, HF config class and\n"
+	  "skip ops: give them as the server is started). Merges into files already there: their\n"
+	  "other entries and _metadata stay, a key with another tactic is a conflict, kept theirs\n"
+	  "unless --replace. --flashinfer and --sm default to CACHE.json's _metadata. Prints the\n"
+	  "files (stdout); --dry-run writes nothing. Files are staged and renamed together. Exit\n"
+	  "0 written, 1 invalid input, 2 usage, 5 I/O." },
 	{ "report", cmd_report, 0, "an HTML report of a profiled run: charts and tables",
 	  "JOURNAL -o FILE.html [--quiet]",
 	  "Reads the journal `generate --profile` wrote (and the provenance file beside it) and\n"

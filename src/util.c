@@ -342,10 +342,19 @@ static void catch_signals(struct file_set *s, bool on)
 int file_set_stage(struct file_set *s, const char *path, const void *data, size_t len,
 		   unsigned mode)
 {
-	if (s->n >= FILE_SET_MAX)
-		return E2BIG;
 	if (!s->n)
 		catch_signals(s, true);
+	if (s->n == s->cap) { /* the handler must not see the arrays move */
+		sigset_t block, old;
+		sigemptyset(&block);
+		sigaddset(&block, SIGINT);
+		sigaddset(&block, SIGTERM);
+		sigprocmask(SIG_BLOCK, &block, &old);
+		s->cap = s->cap ? 2 * s->cap : 4;
+		s->path = xrealloc(s->path, s->cap * sizeof *s->path);
+		s->tmp = xrealloc(s->tmp, s->cap * sizeof *s->tmp);
+		sigprocmask(SIG_SETMASK, &old, NULL);
+	}
 	s->path[s->n] = xstrdup(path);
 	s->tmp[s->n] = NULL;
 	s->n++;
@@ -389,7 +398,9 @@ void file_set_abort(struct file_set *s)
 	}
 	if (s->n)
 		catch_signals(s, false);
-	s->n = 0;
+	free(s->path);
+	free(s->tmp);
+	*s = (struct file_set){ 0 };
 }
 
 size_t edit_distance(const char *a, const char *b)

@@ -54,10 +54,9 @@ int write_file_atomic(const char *path, const void *data, size_t len, unsigned m
  * SIGINT/SIGTERM remove the temp files, print "tunetab: interrupted; nothing written" and exit
  * 128 + the signal. file_set_abort drops what is staged; commit ends the set either way.
  * Functions return 0 or errno. */
-#define FILE_SET_MAX 8
 struct file_set {
-	size_t n;
-	char *path[FILE_SET_MAX], *tmp[FILE_SET_MAX];
+	size_t n, cap;
+	char **path, **tmp;
 };
 int file_set_stage(struct file_set *s, const char *path, const void *data, size_t len,
 		   unsigned mode);
