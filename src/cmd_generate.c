@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "cli.h"
+#include "doctor.h"
 #include "dtypeinfo.h"
 #include "fleet.h"
 #include "journal.h"
@@ -40,6 +41,7 @@ struct gen_opts {
 	long script_mem_mib;
 	long long script_instructions;
 	int quiet, verbose, profile;
+	int into_flashinfer;    /* -o may be FlashInfer's tuning_configs folder */
 	long top, rounds;
 	int method;
 	double budget, timeout;
@@ -73,6 +75,28 @@ static void fill_device(struct script_device *sd, const struct device_profile *p
 	sd->tflops_bf16 = p ? prof_f(p->dense_tflops.bf16) : -1;
 	sd->tflops_fp8 = p ? prof_f(p->dense_tflops.fp8) : -1;
 	sd->tflops_fp4 = p ? prof_f(p->dense_tflops.fp4) : -1;
+}
+
+/* Before a module replaces a file in FlashInfer's package folder: that file (a table
+ * FlashInfer shipped, or an earlier one) is copied to <name>.tunetab-backup, once: an
+ * existing backup holds the original and is never overwritten. */
+static int backup_shipped(const char *dir, const char *name, int quiet)
+{
+	char *path = xasprintf("%s/%s", dir, name), *bak = xasprintf("%s.tunetab-backup", path);
+	char *bytes = NULL;
+	size_t len = 0;
+	int rc = TT_OK, err;
+	if (access(path, F_OK) == 0 && access(bak, F_OK) != 0) {
+		if ((err = read_file(path, (size_t)1 << 30, &bytes, &len)) ||
+		    (err = write_file_atomic(bak, bytes, len, 0644)))
+			rc = cli_error(TT_INTERNAL, "cannot keep a backup of '%s': %s", path, strerror(err));
+		else if (!quiet)
+			fprintf(stderr, "tunetab: kept FlashInfer's %s as %s\n", path, bak);
+	}
+	free(bytes);
+	free(path);
+	free(bak);
+	return rc;
 }
 
 /* Stages one output of a run in set (util.h): the outputs of a run appear together. */
@@ -765,11 +789,24 @@ static int generate_one(const struct gen_opts *o, struct session *S, const struc
 		}
 	}
 	struct file_set set = { 0 };
+	/* FlashInfer's own package folder: only the module, only when asked, and the file it
+	 * replaces (a shipped table) is kept as <name>.tunetab-backup (issue #15) */
+	bool pkg = doctor_is_tuning_configs(outdir);
+	if (!rc && pkg && !o->into_flashinfer)
+		rc = cli_usage_error("generate", "'%s' is FlashInfer's package folder "
+				     "(flashinfer/tuning_configs): tunetab writes there only with "
+				     "--into-flashinfer (the bundled module alone, a shipped file it "
+				     "replaces kept as a backup); or -o another folder", outdir);
+	if (!rc && pkg && py_name)
+		rc = backup_shipped(outdir, py_name, o->quiet);
 	if (!rc && py_name)
 		rc = stage_output(&set, outdir, py_name, &py_sb, &written[0]);
-	if (!rc && js_name)
+	if (!rc && js_name && !pkg)
 		rc = stage_output(&set, outdir, js_name, &js_sb, &written[1]);
-	if (!rc) {
+	if (!rc && pkg && js_name && !o->quiet)
+		fprintf(stderr, "tunetab: note: no JSON cache nor provenance file written into "
+			"FlashInfer's package folder; -o another folder for them\n");
+	if (!rc && !pkg) {
 		/* last: the sidecar describes the tables just written */
 		struct provenance pv;
 		build_provenance(&pv, o, S, &plan, &dep, version, &sdev, cat, sc, cal, sh, &be, identity,
@@ -868,13 +905,16 @@ static int generate_one(const struct gen_opts *o, struct session *S, const struc
 				pst.measured_entries, pst.fallback_kept, pst.predicted_entries, pst.timed,
 				pst.resumed, pst.failed_candidates, pst.unsupported, pruned);
 		if (written[0])
-			fprintf(stderr, "tunetab: wrote %s\n  place it in <site-packages>/%s/ and set %s=%s "
-				"(formats §1.1, §1.4)\n", written[0], schema->bundled.package_dir,
-				schema->bundled.env_var, schema->bundled.env_value);
+			fprintf(stderr, "tunetab: wrote %s\n  FlashInfer imports it from <site-packages>/%s/ "
+				"with %s=%s, only when not tuning (formats §1.1, §1.4); SGLang and vLLM "
+				"tune at start: deploy the JSON cache\n", written[0],
+				schema->bundled.package_dir, schema->bundled.env_var,
+				schema->bundled.env_value);
 		if (written[1])
-			fprintf(stderr, "tunetab: wrote %s\n  load it with flashinfer.autotune(cache=\"%s\") "
-				"or AutoTuner.get().load_configs(...) (formats §2.1)\n", written[1],
-				written[1]);
+			fprintf(stderr, "tunetab: wrote %s\n  SGLang: tunetab install --for sglang --from %s "
+				"...; FlashInfer: flashinfer.autotune(cache=\"%s\") or "
+				"AutoTuner.get().load_configs(...) (formats §2.1)\n", written[1],
+				written[1], written[1]);
 		if (written[2])
 			fprintf(stderr, "tunetab: wrote %s (what was measured or predicted, for tunetab merge)\n",
 				written[2]);
@@ -1084,6 +1124,7 @@ int cmd_generate(int argc, char **argv)
 		{ "shard", required_argument, NULL, 'Z' },      { "plan", required_argument, NULL, 'L' },
 		{ "report", required_argument, NULL, 'Y' },     { "backend", required_argument, NULL, 'b' },
 		{ "python", required_argument, NULL, 'p' },
+		{ "into-flashinfer", no_argument, NULL, 'J' },
 		{ 0 },
 	};
 	struct gen_opts o = { .tp = 1, .ep = 1, .format = "both", .outdir = NULL, .timeout = 30,
@@ -1132,6 +1173,7 @@ int cmd_generate(int argc, char **argv)
 		case 'q': o.quiet = 1; break;
 		case 'v': o.verbose = 1; break;
 		case 'P': o.profile = 1; break;
+		case 'J': o.into_flashinfer = 1; break;
 		case 'C': o.calibration = optarg; break;
 		case 'G': o.devices = optarg; break;
 		case 'Z': o.shard = optarg; break;

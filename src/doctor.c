@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "util.h"
 #include "validate.h"
@@ -478,4 +479,21 @@ const char *field_status_name(enum field_status s)
 {
 	static const char *names[] = { "match", "wildcard", "soft", "hard", "unknown" };
 	return names[s];
+}
+
+int doctor_is_tuning_configs(const char *dir)
+{
+	char *real = realpath(dir, NULL);
+	if (!real)
+		return 0;
+	size_t n = strlen(real);
+	static const char tail[] = "/flashinfer/tuning_configs";
+	int yes = 0;
+	if (n >= sizeof tail - 1 && !strcmp(real + n - (sizeof tail - 1), tail)) {
+		char *init = xasprintf("%.*s/__init__.py", (int)(n - strlen("/tuning_configs")), real);
+		yes = access(init, F_OK) == 0;
+		free(init);
+	}
+	free(real);
+	return yes;
 }

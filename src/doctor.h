@@ -26,6 +26,10 @@ struct doctor_fi {
 	size_t n_others;
 };
 
+/* 1 when dir is an installed FlashInfer's tuning_configs folder (".../flashinfer/
+ * tuning_configs" beside the package's __init__.py), where its bundled tables live. */
+int doctor_is_tuning_configs(const char *dir);
+
 /* Finds the package: dir (a site-packages folder or the flashinfer folder itself), or when
  * NULL the usual places ($VIRTUAL_ENV, $CONDA_PREFIX, PYTHONPATH, ~/.local, /usr/local,
  * /usr, /opt/conda). TT_INVALID with a diagnostic when none is found. */

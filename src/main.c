@@ -42,7 +42,7 @@ static const struct command commands[] = {
 	  "[--tp N] [--ep N] [--flashinfer VERSION] [--max-tokens N] [--format py|json|both] "
 	  "[--heuristic FILE] [-o DIR] [--metadata KEY=VALUE]... [--weight-view V] [--top-k N] "
 	  "[--calibration FILE] [--profile [--backend auto|flashinfer|proxy] [--python PATH] [--top N|all] [--method tunetab|full|flashinfer] [--rounds N] "
-	  "[--budget S] [--timeout S] [--devices all|I,J,...] [-v]] [--shard I/N] [--report FILE.html] | --plan FILE.yaml "
+	  "[--budget S] [--timeout S] [--devices all|I,J,...] [-v]] [--shard I/N] [--report FILE.html] [--into-flashinfer] | --plan FILE.yaml "
 	  "[--device NAME] [--profile] [-o ROOT]",
 	  "Builds every key the target FlashInfer version looks up for the deployment (both GEMM\n"
 	  "stages, every token bucket up to --max-tokens, shapes from the model, TP and EP, the\n"
@@ -53,7 +53,9 @@ static const struct command commands[] = {
 	  "candidate's tile and cluster) in a crash-isolated worker, journalled for resume.\n"
 	  "--shard I/N (or a Slurm, Open MPI or PMI launcher's rank and count) measures one\n"
 	  "part into DIR/shard-I-of-N/ for `tunetab merge`; --plan runs a fleet plan's items\n"
-	  "for this process's GPU (docs/fleet.md). A provenance file goes beside the tables." },
+	  "for this process's GPU (docs/fleet.md). A provenance file goes beside the tables.\n"
+	  "-o an installed FlashInfer's tuning_configs folder is refused unless --into-flashinfer:\n"
+	  "then only the module is written and a file it replaces is kept as .tunetab-backup." },
 	{ "calibrate", cmd_calibrate, CMD_GPU, "measure this GPU for the heuristics",
 	  "[--device N] [-o FILE]",
 	  "Measures GPU N in the worker process: device-to-device copy bandwidth, dense GEMM\n"
