@@ -279,6 +279,20 @@ def cli_cases():
                                                     "qwen3-30b-a3b", "--dtype", "bf16", "--max-tokens", "99999999999"], 2)
     case("cli", "doctor --flashinfer-dir missing", ["doctor", "--flashinfer-dir", "{T}/none", "--device", "h200"], 1)
     case("cli", "calibrate --device -1", ["calibrate", "--device", "-1"], 2)
+    # install --for sglang: the cache written to {O} (its --cache-dir) must not appear
+    src = "{T}/c.json"
+    mk = lambda t: w(os.path.join(t, "c.json"), b'{"_metadata": {"flashinfer_version": "0.7.4", "gpu": "NVIDIA H200"}}\n')
+    inst = ["install", "--for", "sglang", "--model-path", "m", "--hf-config-class", "X", "--cache-dir", "{O}"]
+    for opt, val in [("--tp", "0"), ("--tp", "abc"), ("--pp", "-1"), ("--dp", "99999"), ("--sm", "5")]:
+        case("cli", "install %s %s" % (opt, val), inst + ["--from", src, opt, val], 2, mk, out="{O}")
+    case("cli", "install --for unknown", ["install", "--for", "nope", "--from", src, "--cache-dir", "{O}"], 1, mk, out="{O}")
+    case("cli", "install --for ../x", ["install", "--for", "../x", "--from", src, "--cache-dir", "{O}"], 1, mk, out="{O}")
+    case("cli", "install --from missing", inst + ["--from", "{T}/none.json"], 1, out="{O}")
+    for what, data in [("empty", b""), ("truncated", b'{"_metadata": {'), ("not an object", b"[1]\n"),
+                       ("NUL byte", b'{"a\x00": 1}\n'), ("nesting 100000 deep", b'{"a": ' + b"[" * 100000 + b"]" * 100000 + b"}\n")]:
+        case("cli", "install --from: " + what, inst + ["--from", src], 1, lambda t, d=data: w(os.path.join(t, "c.json"), d),
+             out="{O}")
+    case("cli", "install: no model path", ["install", "--for", "sglang", "--from", src, "--cache-dir", "{O}"], 2, mk, out="{O}")
     case("cli", "generate --profile --backend flashinfer --python missing",
          g + ["--profile", "--backend", "flashinfer", "--python", "{T}/none"], 4, out="{O}")
 
