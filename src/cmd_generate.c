@@ -36,6 +36,7 @@ struct gen_opts {
 	const char *backend, *python; /* --backend, --python */
 	char *command;          /* the command line as typed (shell-quoted), for journal and report */
 	long tp, ep, tp_rank, ep_rank, top_k, max_tokens;
+	bool tp_rank_all, ep_rank_all; /* --tp-rank all, --ep-rank all */
 	char **metas;
 	int nmeta;
 	long script_mem_mib;
@@ -736,6 +737,10 @@ static int generate_one(const struct gen_opts *o, struct session *S, const struc
 	}
 
 	/* outputs */
+	/* every rank's keys, with the decisions made for this rank's */
+	if ((o->tp_rank_all || o->ep_rank_all) &&
+	    (rc = gen_plan_all_ranks(schema, &dep, &plan, o->tp_rank_all, o->ep_rank_all, &d)))
+		goto out;
 	gen_to_table(&plan, &t);
 	have_table = true;
 	size_t differ = 0, skipped = 0;
@@ -1158,8 +1163,18 @@ int cmd_generate(int argc, char **argv)
 		case 't': o.dtype = optarg; break;
 		case 'T': NUM(tp, "--tp", 1); break;
 		case 'E': NUM(ep, "--ep", 1); break;
-		case 'r': NUM(tp_rank, "--tp-rank", 0); break;
-		case 'R': NUM(ep_rank, "--ep-rank", 0); break;
+		case 'r':
+			if (!strcmp(optarg, "all"))
+				o.tp_rank_all = true;
+			else
+				NUM(tp_rank, "--tp-rank", 0);
+			break;
+		case 'R':
+			if (!strcmp(optarg, "all"))
+				o.ep_rank_all = true;
+			else
+				NUM(ep_rank, "--ep-rank", 0);
+			break;
 		case 'k': NUM(top_k, "--top-k", 1); LIMIT("--top-k", CLI_TOP_K_LIMIT); break;
 		case 'm': NUM(max_tokens, "--max-tokens", 1); LIMIT("--max-tokens", CLI_MAX_TOKENS_LIMIT); break;
 		case 'S': NUM(script_mem_mib, "--script-mem", 1); LIMIT("--script-mem", CLI_SCRIPT_MEM_LIMIT); break;
@@ -1239,6 +1254,11 @@ int cmd_generate(int argc, char **argv)
 	if (o.tp_rank >= o.tp || o.ep_rank >= o.ep) {
 		free(o.metas);
 		return cli_usage_error("generate", "ranks must be below --tp/--ep");
+	}
+	if ((o.tp_rank_all || o.ep_rank_all) && (o.keys || o.shard || o.plan)) {
+		free(o.metas);
+		return cli_usage_error("generate", "--tp-rank all and --ep-rank all build a deployment's "
+				       "table: not with --keys, --shard or --plan");
 	}
 	enum dtype dt;
 	if (o.dtype && dtype_parse(o.dtype, &dt)) {

@@ -200,6 +200,45 @@ int gen_plan_deploy(const struct fi_schema *s, const struct gen_deploy *dep, str
 	return rc;
 }
 
+static const struct fs_op *stage_op(const struct fi_schema *s, int stage)
+{
+	for (unsigned o = 0; o < s->key.ops_count; o++)
+		if ((int)s->key.ops[o].stage == stage)
+			return &s->key.ops[o];
+	return NULL;
+}
+
+int gen_plan_all_ranks(const struct fi_schema *s, const struct gen_deploy *dep, struct gen_plan *p,
+		       bool tp_all, bool ep_all, struct diags *d)
+{
+	size_t base = p->n, cap = p->n;
+	struct strbuf key = STRBUF_INIT;
+	int rc = TT_OK;
+	for (long tr = 0; tr < (tp_all ? dep->tp : 1) && !rc; tr++)
+		for (long er = 0; er < (ep_all ? dep->ep : 1) && !rc; er++) {
+			struct gen_deploy r = *dep;
+			r.tp_rank = tp_all ? tr : dep->tp_rank;
+			r.ep_rank = ep_all ? er : dep->ep_rank;
+			if (r.tp_rank == dep->tp_rank && r.ep_rank == dep->ep_rank)
+				continue;
+			for (size_t i = 0; i < base && !rc; i++) {
+				const struct fs_op *op = stage_op(s, p->v[i].stage);
+				if (!op)
+					continue;
+				if ((rc = build_key(s, op, &r, p->v[i].tokens, p->v[i].experts,
+						    p->v[i].inter, &key, d)))
+					break;
+				if (!strcmp(key.buf, p->v[i].key))
+					continue; /* this version's key holds no rank */
+				struct gen_entry e = p->v[i];
+				e.key = xstrdup(key.buf);
+				push_entry(p, &cap, &e);
+			}
+		}
+	sb_release(&key);
+	return rc;
+}
+
 /* Byte offset of the first NUL or invalid UTF-8 sequence in s, or len when there is none. */
 static size_t bad_utf8(const char *s, size_t len)
 {

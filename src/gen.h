@@ -60,6 +60,13 @@ struct gen_plan {
 	bool have_list;
 };
 
+/* --tp-rank all / --ep-rank all: after p (built for dep's ranks) is decided, adds for every
+ * other TP rank (tp_all) and EP rank (ep_all) the keys that rank looks up, each with the
+ * decision of its entry for dep's ranks (every rank runs the same GEMM shapes). Where the
+ * version's key holds no rank, nothing is added. */
+int gen_plan_all_ranks(const struct fi_schema *s, const struct gen_deploy *dep, struct gen_plan *p,
+		       bool tp_all, bool ep_all, struct diags *d);
+
 /* Every key the version builds for the deployment: both GEMM stages, every token bucket up
  * to max_tokens (§3.2), shapes and extras as §3.1/§3.3 describe. */
 int gen_plan_deploy(const struct fi_schema *s, const struct gen_deploy *dep, struct gen_plan *p,
