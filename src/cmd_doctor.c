@@ -51,6 +51,17 @@ static char *generate_line(const struct doc_opts *o, const char *device, const c
 
 int cmd_doctor(int argc, char **argv)
 {
+	/* doctor --for CONSUMER ...: the serving stack's chain, as install --check sees it */
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--for") || !strncmp(argv[i], "--for=", 6)) {
+			char **args = xcalloc((size_t)argc + 2, sizeof *args);
+			for (int k = 0; k < argc; k++)
+				args[k] = argv[k];
+			args[argc] = (char *)"--check";
+			int rc = cmd_install(argc + 1, args);
+			free(args);
+			return rc;
+		}
 	static const struct option opts[] = {
 		{ "flashinfer-dir", required_argument, NULL, 'd' }, { "flashinfer", required_argument, NULL, 'f' },
 		{ "device", required_argument, NULL, 'D' },         { "cache", required_argument, NULL, 'c' },

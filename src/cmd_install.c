@@ -62,6 +62,41 @@ static char *sorted_list(const char *s)
 	return sb_detach(&sb);
 }
 
+/* --check (and doctor --for): what the server will find, on stdout; 0 when every rank's
+ * file is there, all alike, and holds every entry of the cache with its tactic. */
+static int print_check(const struct consumer *cons, const struct consumer_version *v,
+		       const struct install_result *r, const char *backend, long sm)
+{
+	bool tunes = cons->tuning_backends_count == 0;
+	for (unsigned i = 0; i < cons->tuning_backends_count; i++)
+		tunes |= !strcmp(cons->tuning_backends[i], backend);
+	printf("%s (rule: %s)\n", cons->name, v->read);
+	if (tunes && sm >= (long)cons->min_sm)
+		printf("  tunes at start with --moe-runner-backend %s on SM%ld: it loads its rank file, "
+		       "profiles only shapes the file lacks, saves back\n", backend, sm);
+	else
+		printf("  does not tune the MoE at start with --moe-runner-backend %s on SM%ld (it does "
+		       "with %s on SM%u and up): this cache is not read\n", backend, sm,
+		       cons->tuning_backends_count ? cons->tuning_backends[0] : "?", cons->min_sm);
+	printf("  cache folder        %s\n", r->dir);
+	for (size_t i = 0; i < r->npaths; i++) {
+		const char *b = strrchr(r->paths[i], '/');
+		printf("  %-19s %s\n", b ? b + 1 : r->paths[i], r->exists[i] ? "present" : "missing");
+	}
+	size_t total = r->added + r->same + r->nconflicts;
+	printf("  rank files          %zu of %zu present%s\n", r->existing, r->npaths,
+	       r->differ ? "; contents differ: the server deletes them all and tunes from scratch"
+			 : r->existing > 1 ? ", all alike" : "");
+	printf("  entries             %zu of %zu with the same tactic, %zu with another, %zu missing\n",
+	       r->same, total, r->nconflicts, r->added);
+	bool ok = tunes && sm >= (long)cons->min_sm && r->existing == r->npaths && !r->differ &&
+		  r->same == total;
+	printf("verdict: %s\n", ok ? "every rank reads this cache" :
+	       "the server will not read this cache as it is; fix: tunetab install with these "
+	       "arguments (not --check) writes every rank's file");
+	return ok ? TT_OK : TT_INVALID;
+}
+
 int cmd_install(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -84,13 +119,14 @@ int cmd_install(int argc, char **argv)
 		{ "cache-dir", required_argument, NULL, 'C' },
 		{ "replace", no_argument, NULL, 'r' },
 		{ "dry-run", no_argument, NULL, 'n' },
+		{ "check", no_argument, NULL, 'K' },
 		{ 0 },
 	};
 	const char *consumer_id = NULL, *from = NULL, *cversion = NULL, *fiv = NULL, *sm_s = NULL;
 	const char *model_path = NULL, *hf = NULL, *tdtype = "bfloat16", *quant = "None";
 	const char *backend = "flashinfer_cutlass", *tp_s = NULL, *pp_s = NULL, *dp_s = NULL;
 	const char *adp_s = NULL, *ep_s = NULL, *skip = "", *cache_dir = NULL;
-	int replace = 0, dry = 0, c;
+	int replace = 0, dry = 0, check = 0, c;
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -114,6 +150,7 @@ int cmd_install(int argc, char **argv)
 		case 'C': cache_dir = optarg; break;
 		case 'r': replace = 1; break;
 		case 'n': dry = 1; break;
+		case 'K': check = 1; break;
 		case ':': return cli_usage_error("install", "option '%s' needs a value", argv[optind - 1]);
 		default: return cli_usage_error("install", "unknown option '%s'", argv[optind - 1]);
 		}
@@ -218,6 +255,10 @@ int cmd_install(int argc, char **argv)
 					     "started), --hf-config-class (the model config's class, e.g. "
 					     "Qwen3MoeConfig)", cons->name);
 		}
+		goto out;
+	}
+	if (check) {
+		rc = print_check(cons, v, &res, backend, sm);
 		goto out;
 	}
 	fprintf(stderr, "tunetab: %s %s (rule: %s): %zu rank file%s in %s\n", cons->name,

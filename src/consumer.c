@@ -51,6 +51,9 @@ static const cyaml_schema_value_t version_schema = {
 static const cyaml_schema_field_t consumer_fields[] = {
 	CYAML_FIELD_STRING_PTR("id", CYAML_FLAG_POINTER, struct consumer, id, 1, 64),
 	CYAML_FIELD_STRING_PTR("name", CYAML_FLAG_POINTER, struct consumer, name, 1, 128),
+	CYAML_FIELD_SEQUENCE("tuning_backends", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL,
+			     struct consumer, tuning_backends, &string_schema, 0, 32),
+	CYAML_FIELD_UINT("min_sm", CYAML_FLAG_OPTIONAL, struct consumer, min_sm),
 	CYAML_FIELD_SEQUENCE("versions", CYAML_FLAG_POINTER, struct consumer, versions,
 			     &version_schema, 1, 64),
 	CYAML_FIELD_END

@@ -22,6 +22,9 @@ struct consumer_version {
 
 struct consumer {
 	char *id, *name;
+	char **tuning_backends;     /* the server tunes at start (and reads the cache) for these */
+	unsigned tuning_backends_count;
+	unsigned min_sm;            /* and on this SM and up (90 = 9.0) */
 	struct consumer_version *versions;
 	unsigned versions_count;
 	char *path;                 /* the YAML file */

@@ -53,9 +53,10 @@ int install_plan(const struct consumer_version *v, consumer_var_fn var, void *ct
 	snprintf(x.dp_rank, sizeof x.dp_rank, "0");
 	if (!(r->dir = consumer_render(v, v->dir, rank_var, &x, d)))
 		return TT_USAGE;
-	json_t *merged = json_object();
+	json_t *merged = json_object(), *first = NULL;
 	int rc = TT_OK;
 	r->paths = xcalloc((size_t)tp * pp * dp, sizeof *r->paths);
+	r->exists = xcalloc((size_t)tp * pp * dp, sizeof *r->exists);
 	for (int di = 0; di < dp && !rc; di++)
 		for (int pi = 0; pi < pp && !rc; pi++)
 			for (int ti = 0; ti < tp && !rc; ti++) {
@@ -81,6 +82,7 @@ int install_plan(const struct consumer_version *v, consumer_var_fn var, void *ct
 				json_t *theirs = json_loadf(f, 0, &err);
 				fclose(f);
 				r->existing++;
+				r->exists[r->npaths - 1] = true;
 				if (!json_is_object(theirs)) {
 					rc = diag_error(d, TT_INVALID, "install", path,
 							theirs || err.line < 1 ? 1 : err.line,
@@ -96,8 +98,13 @@ int install_plan(const struct consumer_version *v, consumer_var_fn var, void *ct
 				json_object_foreach(theirs, key, val)
 					if (!json_object_get(merged, key))
 						json_object_set(merged, key, val);
+				if (!first)
+					first = json_incref(theirs);
+				else if (!json_equal(first, theirs))
+					r->differ = true;
 				json_decref(theirs);
 			}
+	json_decref(first);
 	if (rc) {
 		json_decref(merged);
 		return rc;
@@ -150,6 +157,7 @@ void install_result_release(struct install_result *r)
 	for (size_t i = 0; i < r->npaths; i++)
 		free(r->paths[i]);
 	free(r->paths);
+	free(r->exists);
 	free(r->bytes);
 	for (size_t i = 0; i < r->nconflicts; i++) {
 		free(r->conflicts[i].key);

@@ -20,6 +20,8 @@ struct install_result {
 	char *dir;           /* the folder of the rank files */
 	char **paths;        /* one per rank: tp_rank fastest, then pp_rank, then dp_rank */
 	size_t npaths, existing; /* rank files already there */
+	bool *exists;        /* per path */
+	bool differ;         /* the existing rank files' contents are not all equal */
 	char *bytes;         /* the content every rank file gets */
 	size_t len;
 	size_t added, same, kept_theirs, replaced; /* our entries: new, equal, conflicts */

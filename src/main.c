@@ -106,7 +106,7 @@ static const struct command commands[] = {
 	  "--for sglang --from CACHE.json --model-path P --hf-config-class C [--tp N] [--pp N] "
 	  "[--dp N] [--attn-dp N] [--ep N] [--torch-dtype D] [--quantization Q] "
 	  "[--moe-runner-backend B] [--skip-ops A,B] [--consumer-version V] [--flashinfer V] "
-	  "[--sm N] [--cache-dir DIR] [--replace] [--dry-run]",
+	  "[--sm N] [--cache-dir DIR] [--replace] [--dry-run | --check]",
 	  "Writes CACHE.json (tunetab generate's JSON cache) to the file the consumer opens at\n"
 	  "start for this deployment, one per rank, every rank the same content (SGLang drops rank\n"
 	  "files that differ). The rule per consumer version is data: configs/consumers/<id>.yaml\n"
@@ -116,8 +116,12 @@ static const struct command commands[] = {
 	  "skip ops: give them as the server is started). Merges into files already there: their\n"
 	  "other entries and _metadata stay, a key with another tactic is a conflict, kept theirs\n"
 	  "unless --replace. --flashinfer and --sm default to CACHE.json's _metadata. Prints the\n"
-	  "files (stdout); --dry-run writes nothing. Files are staged and renamed together. Exit\n"
-	  "0 written, 1 invalid input, 2 usage, 5 I/O." },
+	  "files (stdout); --dry-run writes nothing. Files are staged and renamed together.\n"
+	  "--check (also `tunetab doctor --for sglang ...`) writes nothing and says what the server\n"
+	  "will find: whether it tunes with that backend on that SM, each rank's file, whether they\n"
+	  "are alike, and how many of CACHE's entries they hold with the same tactic. Exit 0\n"
+	  "written (--check: every rank reads the cache), 1 invalid input (--check: it does not),\n"
+	  "2 usage, 5 I/O." },
 	{ "report", cmd_report, 0, "an HTML report of a profiled run: charts and tables",
 	  "JOURNAL -o FILE.html [--quiet]",
 	  "Reads the journal `generate --profile` wrote (and the provenance file beside it) and\n"
@@ -129,7 +133,10 @@ static const struct command commands[] = {
 	  "heuristic-only runs." },
 	{ "doctor", cmd_doctor, CMD_GPU, "say what FlashInfer will look up here and what falls back",
 	  "[--flashinfer-dir DIR | --flashinfer VERSION] [--device auto|NAME] [--cache FILE] "
-	  "[--model NAME|FILE --dtype D [--tp N] [--ep N] [--max-tokens N] ...] [--json]",
+	  "[--model NAME|FILE --dtype D [--tp N] [--ep N] [--max-tokens N] ...] [--json] | "
+	  "--for sglang INSTALL-OPTIONS",
+	  "--for sglang ... is `tunetab install ... --check`: the cache path the server opens for\n"
+	  "the deployment, every rank, and whether it reads CACHE's entries (see install).\n"
 	  "Finds the installed FlashInfer (its package files, no Python import) and the GPU, and\n"
 	  "reports the module FlashInfer will import and whether it exists and validates, whether\n"
 	  "FLASHINFER_AUTOTUNER_LOAD_FROM_FILE is exactly 1, whether a JSON cache would be\n"

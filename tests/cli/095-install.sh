@@ -50,3 +50,12 @@ run tunetab install --for vllm2 --from $C
 run tunetab install --for sglang --from $C --tp 2
 printf '{"_metadata": {"flashinfer_version": "*"}}\n' > star.json
 run tunetab install --for sglang --from star.json --model-path m --hf-config-class X
+# doctor --for sglang (install --check): the chain the server follows, on a fresh root
+D="doctor --for sglang --from $C --model-path Qwen/Qwen3-30B-A3B --hf-config-class Qwen3MoeConfig --cache-dir fresh --tp 2"
+
+rc=0; tunetab $D > chk.txt 2>/dev/null || rc=$?; tail -3 chk.txt; echo "exit $rc"
+tunetab install --for sglang --from $C --model-path Qwen/Qwen3-30B-A3B --hf-config-class Qwen3MoeConfig --cache-dir fresh --tp 2 >/dev/null 2>&1
+rc=0; tunetab $D > chk.txt 2>/dev/null || rc=$?; sed "s|$PWD/||" chk.txt; echo "exit $rc"
+rm "$(find fresh -name 'rank_tp1*')"
+rc=0; tunetab $D > chk.txt 2>/dev/null || rc=$?; grep -e 'rank files' -e verdict chk.txt; echo "exit $rc"
+rc=0; tunetab $D --moe-runner-backend triton > chk.txt 2>/dev/null || rc=$?; grep 'does not tune' chk.txt; echo "exit $rc"

@@ -20,4 +20,12 @@ for v in 0.5.2 0.6.7 0.6.12 0.6.13 0.6.17 0.6.18 0.7.4; do
         echo "$v|NVIDIA B200|$f|hit-all|--deployment '$dep'" >>"$cases"
     done
 done
+# --tp-rank all (issue #15): 0.6.18 keys the TP rank; FlashInfer's runner for rank 2 of TP 4
+# hits every key of the all-ranks table (rank 0's alone hits none: 0/42, measured 2026-12-01)
+dep2=${dep/\"tp_size\": 8, \"tp_rank\": 0/\"tp_size\": 4, \"tp_rank\": 2}
+"$T" generate --device "NVIDIA B200" --model deepseek-v3 --dtype nvfp4 --tp 4 --tp-rank all \
+    --flashinfer 0.6.18 -o "$out/ranks" -q
+for f in "$out/ranks"/*.py "$out/ranks"/flashinfer_autotune_*.json; do
+    echo "0.6.18|NVIDIA B200|$f|hit-all|--deployment '$dep2'" >>"$cases"
+done
 bash "$here/run.sh" "$cases"
