@@ -339,17 +339,24 @@ static void catch_signals(struct file_set *s, bool on)
 	}
 }
 
+/* Holds SIGINT and SIGTERM off until sigprocmask(SIG_SETMASK, old, NULL). */
+static void hold_signals(sigset_t *old)
+{
+	sigset_t block;
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigprocmask(SIG_BLOCK, &block, old);
+}
+
 int file_set_stage(struct file_set *s, const char *path, const void *data, size_t len,
 		   unsigned mode)
 {
 	if (!s->n)
 		catch_signals(s, true);
 	if (s->n == s->cap) { /* the handler must not see the arrays move */
-		sigset_t block, old;
-		sigemptyset(&block);
-		sigaddset(&block, SIGINT);
-		sigaddset(&block, SIGTERM);
-		sigprocmask(SIG_BLOCK, &block, &old);
+		sigset_t old;
+		hold_signals(&old);
 		s->cap = s->cap ? 2 * s->cap : 4;
 		s->path = xrealloc(s->path, s->cap * sizeof *s->path);
 		s->tmp = xrealloc(s->tmp, s->cap * sizeof *s->tmp);
@@ -367,11 +374,8 @@ int file_set_stage(struct file_set *s, const char *path, const void *data, size_
 
 int file_set_commit(struct file_set *s)
 {
-	sigset_t block, old;
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	sigprocmask(SIG_BLOCK, &block, &old);
+	sigset_t old;
+	hold_signals(&old);
 	int err = 0;
 	for (size_t i = 0; i < s->n && !err; i++) {
 		if (!s->tmp[i] || rename(s->tmp[i], s->path[i]))

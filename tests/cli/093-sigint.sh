@@ -11,6 +11,7 @@ bad=0
 said=0
 i=0
 while [ $i -lt 40 ]; do
+    : >err.txt # a signal may come before the job has opened it
     TUNETAB_TEST_STAGE_DELAY_MS=30 "$TUNETAB" $G --tp $((i % 2 + 1)) 2>err.txt &
     pid=$!
     sleep "0.$((i % 2))$((i * 7 % 10))"
