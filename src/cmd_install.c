@@ -71,6 +71,8 @@ static int print_check(const struct consumer *cons, const struct consumer_versio
 	for (unsigned i = 0; i < cons->tuning_backends_count; i++)
 		tunes |= !strcmp(cons->tuning_backends[i], backend);
 	printf("%s (rule: %s)\n", cons->name, v->read);
+	for (unsigned i = 0; i < cons->server_env_count; i++)
+		printf("  server environment  %s (needed: the keys hold what it sets)\n", cons->server_env[i]);
 	if (tunes && sm >= (long)cons->min_sm)
 		printf("  tunes at start with --moe-runner-backend %s on SM%ld: it loads its rank file, "
 		       "profiles only shapes the file lacks, saves back\n", backend, sm);
@@ -290,8 +292,14 @@ int cmd_install(int argc, char **argv)
 	}
 	for (size_t i = 0; i < res.npaths; i++)
 		printf("%s\n", res.paths[i]);
-	fprintf(stderr, "tunetab: wrote %zu file%s; start the server with --moe-runner-backend %s, "
-		"%s=%s\n", res.npaths, res.npaths == 1 ? "" : "s", backend, v->root_env, root);
+	struct strbuf env = STRBUF_INIT;
+	sb_addf(&env, "%s", "");
+	for (unsigned i = 0; i < cons->server_env_count; i++)
+		sb_addf(&env, " %s", cons->server_env[i]);
+	fprintf(stderr, "tunetab: wrote %zu file%s; start the server with%s %s=%s and "
+		"--moe-runner-backend %s\n", res.npaths, res.npaths == 1 ? "" : "s", env.buf,
+		v->root_env, root, backend);
+	sb_release(&env);
 out:
 	cli_print_diags(&d);
 	diags_release(&d);

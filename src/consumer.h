@@ -25,6 +25,8 @@ struct consumer {
 	char **tuning_backends;     /* the server tunes at start (and reads the cache) for these */
 	unsigned tuning_backends_count;
 	unsigned min_sm;            /* and on this SM and up (90 = 9.0) */
+	char **server_env;          /* NAME=VALUE the server must run with for the keys to hit */
+	unsigned server_env_count;
 	struct consumer_version *versions;
 	unsigned versions_count;
 	char *path;                 /* the YAML file */

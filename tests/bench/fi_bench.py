@@ -1102,6 +1102,99 @@ def cmd_check_load(args):
     return 0 if hits == total else 1
 
 
+# ----------------------------------------------------------------------------- sglang-start (#15)
+
+def cmd_sglang_start(args):
+    """SGLang 0.5.23's server start for this deployment, as far as FlashInfer sees it: one
+    call of cutlass_fused_moe with the arguments SGLang's flashinfer_cutlass MoE path passes
+    (sglang/srt/layers/moe/moe_runner/flashinfer_cutlass.py:370-392: keyword arguments,
+    token_final_scales float32, no input_sf, no swiglu_*, tune_max_num_tokens 8192 (its
+    min(max prefill tokens x attention DP, 8192)), Swiglu, enable_alltoall False,
+    use_fused_finalize = SGLANG_FLASHINFER_MOE_FUSED_FINALIZE, default False; enable_pdl not
+    passed) inside autotune(True, cache=CACHE), as SGLang tunes at start. Reports the wall
+    time, how many configurations FlashInfer profiled (its own statistics), its cache-hit log
+    lines, and per bucket whether FlashInfer's choice is the file's tactic."""
+    import logging
+    d = DEPLOYS[args.deploy]
+    had_file = os.path.exists(args.cache)
+    table = load_table(args.cache) if had_file else None
+    fi = FI(args.seed)
+    torch = fi.torch
+    fi.fused_finalize = bool(args.fused_finalize)
+    msgs = []
+
+    class Grab(logging.Handler):
+        def emit(self, rec):
+            msgs.append(rec.getMessage())
+
+    grab = Grab()
+    lg = logging.getLogger("flashinfer.jit")
+    lg.addHandler(grab)
+    lg.setLevel(logging.INFO)
+    w = fi.weights(d)
+    inp = fi.layer_input(d, args.tokens)
+    fi.tuner.clear_cache()
+
+    def sglang_call():
+        return fi.cutlass_fused_moe(
+            output=inp["out"], input=inp["x"], token_selected_experts=inp["experts"].to(torch.int),
+            token_final_scales=inp["scales"].to(torch.float32), fc1_expert_weights=w["fc1"],
+            fc2_expert_weights=w["fc2"], output_dtype=torch.bfloat16, input_sf=None,
+            quant_scales=inp["quant_scales"], swiglu_alpha=None, swiglu_beta=None, swiglu_limit=None,
+            ep_size=d.ep_size, ep_rank=d.ep_rank, tp_size=d.tp_size, tp_rank=d.tp_rank,
+            tune_max_num_tokens=TUNE_MAX, activation_type=fi.ActivationType.Swiglu,
+            enable_alltoall=False, use_fused_finalize=fi.fused_finalize)[0]
+
+    # FlashInfer's tuner profiles by calling its MoERunner's forward once per tactic and
+    # bucket; the layer call itself does not go through forward: count those calls
+    runs = [0]
+    forward = fi.R.forward
+
+    def counted(self, *a, **k):
+        runs[0] += 1
+        return forward(self, *a, **k)
+
+    fi.R.forward = counted
+    torch.cuda.synchronize()
+    t0 = time.perf_counter()
+    try:
+        with fi.autotune(True, cache=args.cache):
+            sglang_call()
+            torch.cuda.synchronize()
+    finally:
+        fi.R.forward = forward
+    wall = time.perf_counter() - t0
+    profiled = runs[0]
+    hits = [m for m in msgs if "cache hit" in m.lower()]
+    same = total = 0
+    if table is not None:
+        want = {(e["stage"], e["bucket"]): e["tactic"] for e in table["entries"].values()}
+        for stage in (1, 2):
+            for bucket in fi.buckets:
+                r = fi.runner(d)
+                r.gemm_idx_for_tuning = stage
+                x = torch.empty((bucket, d.hidden), dtype=fi.dtype(d.x_dtype), device=fi.dev)
+                inputs = fi.op_inputs(d, w, x)
+                hit, _, tac, _ = fi.tuner.search_cache(OPS[stage], [r], fi.shapes(inputs),
+                                                       fi.R.tuning_config, inputs=inputs)
+                total += 1
+                same += bool(hit) and tac == want.get((stage, bucket))
+    say("sglang-start %s, use_fused_finalize=%s, cache %s (%s): autotune(True) around SGLang's call "
+        "took %.2f s; FlashInfer's tuner ran its MoERunner %d times (profiling); %d cache-hit log lines%s" % (
+            d.name, fi.fused_finalize, args.cache, "present" if had_file else "absent", wall, profiled,
+            len(hits), "; %d of %d buckets use the file's tactic" % (same, total) if total else ""))
+    for m in hits[:4]:
+        say("  FlashInfer: %s" % m)
+    if args.json:
+        write_json(args.json, {"deploy": deploy_dict(d), **fi.info(), "cache": args.cache,
+                               "cache_present": had_file, "use_fused_finalize": fi.fused_finalize,
+                               "wall_s": wall, "tuner_runner_calls": profiled, "hit_lines": hits,
+                               "buckets_with_file_tactic": same, "buckets": total})
+    if table is None:
+        return 0
+    return 0 if profiled == 0 and same == total else 1
+
+
 # ----------------------------------------------------------------------------- selftest
 
 def cmd_selftest(args):
@@ -1355,6 +1448,15 @@ def main(argv=None):
     s.add_argument("table")
     s.add_argument("--seed", type=int, default=1234)
     s.set_defaults(fn=cmd_check_load)
+
+    s = sub.add_parser("sglang-start", help="SGLang's start: its cutlass_fused_moe call under autotune(True, cache=)")
+    s.add_argument("deploy", choices=sorted(DEPLOYS))
+    s.add_argument("cache")
+    s.add_argument("--fused-finalize", type=int, default=0, help="SGLANG_FLASHINFER_MOE_FUSED_FINALIZE (SGLang's default 0)")
+    s.add_argument("--tokens", type=int, default=64)
+    s.add_argument("--seed", type=int, default=1234)
+    s.add_argument("--json")
+    s.set_defaults(fn=cmd_sglang_start)
 
     s = sub.add_parser("list", help="the deployments")
     s.set_defaults(fn=cmd_list)

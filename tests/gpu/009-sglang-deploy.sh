@@ -1,0 +1,25 @@
+# 009-sglang-deploy (GPU): issue #15's deployment check on FlashInfer 0.7.4's real kernels
+# (../shared/flashinfer-h200, carried as .gpu/flashinfer-h200). tunetab writes Qwen3-30B-A3B
+# bf16's JSON cache with `install --for sglang` where SGLang opens it (the path rule is checked
+# against SGLang's own code by make test-consumers); then SGLang's start as FlashInfer sees it:
+# autotune(True, cache=THAT FILE) around one cutlass_fused_moe call with SGLang's arguments
+# (fi_bench.py sglang-start). With SGLANG_FLASHINFER_MOE_FUSED_FINALIZE=1, as install says,
+# FlashInfer profiles nothing and every bucket uses the file's tactic; with SGLang's default
+# (0) the keys miss and FlashInfer profiles (on a copy).
+set -eu
+T=$TUNETAB
+FI=${TUNETAB_FI_H200:-$ROOT/.gpu/flashinfer-h200}
+[ -f "$FI/install.sh" ] || { echo "no FlashInfer bundle at $FI: carry ../shared/flashinfer-h200 as .gpu/flashinfer-h200"; exit 1; }
+SITE=${TUNETAB_FI_SITE:-/tmp/site}
+bash "$FI/install.sh" "$SITE" >/dev/null
+export PYTHONPATH=$SITE${PYTHONPATH:+:$PYTHONPATH}
+B="python3 $ROOT/tests/bench/fi_bench.py"
+$T generate --device auto --model qwen3-30b-a3b --dtype bf16 --format json -o gen -q
+path=$($T install --for sglang --from gen/flashinfer_autotune_NVIDIA_H200.json --model-path Qwen/Qwen3-30B-A3B \
+    --hf-config-class Qwen3MoeConfig --cache-dir "$PWD/sg" 2>install.log)
+grep 'start the server' install.log | sed "s|$PWD/||"
+echo "$path" | sed "s|$PWD/||"
+cp "$path" default-finalize.json
+$B sglang-start qwen3-bf16 "$path" --fused-finalize 1 --json with-env.json
+rc=0; $B sglang-start qwen3-bf16 default-finalize.json --fused-finalize 0 --json default.json || rc=$?
+[ "$rc" -ne 0 ] && echo "SGLang's default (use_fused_finalize=False): the table is not used, as install warns"
