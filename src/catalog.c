@@ -330,7 +330,8 @@ static void tv_push(struct tvec *tv, const struct tactic *t)
 }
 
 /* §2 steps 3–5 (+ the SM80-style list) for one stage. */
-static int build_stage(const struct catalog *c, int stage, struct tvec *out, struct diags *d)
+static int build_stage(const struct catalog *c, int stage, bool finalize, struct tvec *out,
+		       struct diags *d)
 {
 	int rc = TT_OK;
 	struct tvec base = { 0 };
@@ -350,7 +351,7 @@ static int build_stage(const struct catalog *c, int stage, struct tvec *out, str
 		tv_push(out, &base.v[i]);
 	int split = c->numbering == NUM_SPLIT;
 	/* Step 4: GEMM2 FINALIZE copies; FINALIZE with the NO_SMEM epilogue is dropped. */
-	if (split && stage == 2 && c->gemm2_finalize)
+	if (split && stage == 2 && c->gemm2_finalize && finalize)
 		for (size_t i = 0; i < base.n; i++)
 			if (base.v[i].epilogue != EPI_NO_SMEM) {
 				struct tactic t = base.v[i];
@@ -381,12 +382,18 @@ static int build_stage(const struct catalog *c, int stage, struct tvec *out, str
 
 int catalog_expand(const struct catalog *c, struct tactic_list *l, struct diags *d)
 {
+	return catalog_expand_finalize(c, true, l, d);
+}
+
+int catalog_expand_finalize(const struct catalog *c, bool fused_finalize, struct tactic_list *l,
+			    struct diags *d)
+{
 	memset(l, 0, sizeof *l);
 	l->cat = c;
 	struct tvec g1 = { 0 }, g2 = { 0 };
-	int rc = build_stage(c, 1, &g1, d);
+	int rc = build_stage(c, 1, fused_finalize, &g1, d);
 	if (!rc)
-		rc = build_stage(c, 2, &g2, d);
+		rc = build_stage(c, 2, fused_finalize, &g2, d);
 	/* Tactic integer = index into GEMM1 list ++ GEMM2 list (§1.1); one shared list <= v0.5.2 (§1.3). */
 	int offset = c->numbering == NUM_SPLIT ? (int)g1.n : 0;
 	for (size_t i = 0; i < g1.n; i++) {

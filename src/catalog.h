@@ -98,6 +98,10 @@ void catalog_set_release(struct catalog_set *set);
 /* Expands a catalog into its GEMM1 and GEMM2 lists. Tile strings are checked here;
  * errors are located in the catalog file. */
 int catalog_expand(const struct catalog *c, struct tactic_list *out, struct diags *d);
+/* The same for a runner built with use_fused_finalize off: GEMM2 gets no FINALIZE copies, so
+ * its list is GEMM1's (cutlass-moe-tactics.md §3: "with it False, G2 = G1"). */
+int catalog_expand_finalize(const struct catalog *c, bool fused_finalize, struct tactic_list *out,
+			    struct diags *d);
 void tactic_list_release(struct tactic_list *l);
 
 /* The catalog serving (version, sm, dtype), or NULL. */

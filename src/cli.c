@@ -224,6 +224,7 @@ int cli_deploy(const struct tt_data *data, const struct dtype_set *dtypes,
 		.biases = model && model->activation == ACT_SWIGLU_BIAS,
 		.tp = a->tp, .ep = a->ep, .tp_rank = a->tp_rank, .ep_rank = a->ep_rank,
 		.dt = dti, .dtype = a->dt, .wv = wv, .sm = sm,
+		.no_fused_finalize = a->no_fused_finalize,
 		.max_tokens = (unsigned)(a->max_tokens ? a->max_tokens
 					 : (long)schema->buckets.default_max_tokens),
 	};

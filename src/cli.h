@@ -82,6 +82,7 @@ struct deploy_args {
 	const char *cmd, *model, *weight_view;
 	enum dtype dt;
 	long tp, ep, tp_rank, ep_rank, top_k, max_tokens;
+	bool no_fused_finalize; /* generate --fused-finalize off */
 };
 int cli_deploy(const struct tt_data *data, const struct dtype_set *dtypes,
 	       const struct deploy_args *a, int sm, const struct fi_schema *schema,

@@ -37,6 +37,7 @@ struct gen_opts {
 	char *command;          /* the command line as typed (shell-quoted), for journal and report */
 	long tp, ep, tp_rank, ep_rank, top_k, max_tokens;
 	bool tp_rank_all, ep_rank_all; /* --tp-rank all, --ep-rank all */
+	bool no_fused_finalize;        /* --fused-finalize off */
 	char **metas;
 	int nmeta;
 	long script_mem_mib;
@@ -624,7 +625,8 @@ static int generate_one(const struct gen_opts *o, struct session *S, const struc
 	struct gen_deploy dep;
 	struct deploy_args da = { .cmd = "generate", .model = o->model, .weight_view = o->weight_view,
 				  .dt = dt, .tp = o->tp, .ep = o->ep, .tp_rank = o->tp_rank,
-				  .ep_rank = o->ep_rank, .top_k = o->top_k, .max_tokens = o->max_tokens };
+				  .ep_rank = o->ep_rank, .top_k = o->top_k, .max_tokens = o->max_tokens,
+				  .no_fused_finalize = o->no_fused_finalize };
 	if ((rc = cli_deploy(data, dtypes, &da, sdev.sm, schema, &dep, &own_model, &d)))
 		goto out;
 	const struct dtype_info *dti = dep.dt;
@@ -693,6 +695,8 @@ static int generate_one(const struct gen_opts *o, struct session *S, const struc
 	journal_identity_add(&idb, "ep", "%ld", dep.ep);
 	journal_identity_add(&idb, "tp_rank", "%ld", dep.tp_rank);
 	journal_identity_add(&idb, "ep_rank", "%ld", dep.ep_rank);
+	if (dep.no_fused_finalize) /* absent when on: journals from before keep their identity */
+		journal_identity_add(&idb, "fused_finalize", "0");
 	journal_identity_add(&idb, "top_k", "%ld", dep.top_k);
 	journal_identity_add(&idb, "max", "%u", dep.max_tokens);
 	journal_identity_add(&idb, "catalog", "%s", cat->id);
@@ -1130,6 +1134,7 @@ int cmd_generate(int argc, char **argv)
 		{ "report", required_argument, NULL, 'Y' },     { "backend", required_argument, NULL, 'b' },
 		{ "python", required_argument, NULL, 'p' },
 		{ "into-flashinfer", no_argument, NULL, 'J' },
+		{ "fused-finalize", required_argument, NULL, 'Q' },
 		{ 0 },
 	};
 	struct gen_opts o = { .tp = 1, .ep = 1, .format = "both", .outdir = NULL, .timeout = 30,
@@ -1189,6 +1194,14 @@ int cmd_generate(int argc, char **argv)
 		case 'v': o.verbose = 1; break;
 		case 'P': o.profile = 1; break;
 		case 'J': o.into_flashinfer = 1; break;
+		case 'Q':
+			if (strcmp(optarg, "on") && strcmp(optarg, "off")) {
+				free(o.metas);
+				return cli_usage_error("generate", "--fused-finalize must be on or off, not "
+						       "'%s'", optarg);
+			}
+			o.no_fused_finalize = !strcmp(optarg, "off");
+			break;
 		case 'C': o.calibration = optarg; break;
 		case 'G': o.devices = optarg; break;
 		case 'Z': o.shard = optarg; break;

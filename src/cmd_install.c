@@ -64,15 +64,32 @@ static char *sorted_list(const char *s)
 
 /* --check (and doctor --for): what the server will find, on stdout; 0 when every rank's
  * file is there, all alike, and holds every entry of the cache with its tactic. */
+/* What the server's environment must say for keys built with use_fused_finalize ff (1, 0,
+ * or -1 unknown), or NULL when nothing. Caller frees. */
+static char *finalize_env(const struct consumer *cons, int ff)
+{
+	if (!cons->fused_finalize_env || ff < 0)
+		return NULL;
+	if (ff == (int)cons->fused_finalize_default)
+		return xasprintf("%s unset or %d (the cache's keys are for use_fused_finalize %s, "
+				 "the server's default)", cons->fused_finalize_env, ff, ff ? "on" : "off");
+	return xasprintf("%s=%d (the cache's keys are for use_fused_finalize %s; without it the "
+			 "server asks for %s and no key hits; or generate with --fused-finalize %s)",
+			 cons->fused_finalize_env, ff, ff ? "on" : "off",
+			 cons->fused_finalize_default ? "on" : "off", ff ? "off" : "on");
+}
+
 static int print_check(const struct consumer *cons, const struct consumer_version *v,
-		       const struct install_result *r, const char *backend, long sm)
+		       const struct install_result *r, const char *backend, long sm, int ff)
 {
 	bool tunes = cons->tuning_backends_count == 0;
 	for (unsigned i = 0; i < cons->tuning_backends_count; i++)
 		tunes |= !strcmp(cons->tuning_backends[i], backend);
 	printf("%s (rule: %s)\n", cons->name, v->read);
-	for (unsigned i = 0; i < cons->server_env_count; i++)
-		printf("  server environment  %s (needed: the keys hold what it sets)\n", cons->server_env[i]);
+	char *env = finalize_env(cons, ff);
+	if (env)
+		printf("  server environment  %s\n", env);
+	free(env);
 	if (tunes && sm >= (long)cons->min_sm)
 		printf("  tunes at start with --moe-runner-backend %s on SM%ld: it loads its rank file, "
 		       "profiles only shapes the file lacks, saves back\n", backend, sm);
@@ -260,7 +277,7 @@ int cmd_install(int argc, char **argv)
 		goto out;
 	}
 	if (check) {
-		rc = print_check(cons, v, &res, backend, sm);
+		rc = print_check(cons, v, &res, backend, sm, install_keys_fused_finalize(ours));
 		goto out;
 	}
 	fprintf(stderr, "tunetab: %s %s (rule: %s): %zu rank file%s in %s\n", cons->name,
@@ -292,14 +309,11 @@ int cmd_install(int argc, char **argv)
 	}
 	for (size_t i = 0; i < res.npaths; i++)
 		printf("%s\n", res.paths[i]);
-	struct strbuf env = STRBUF_INIT;
-	sb_addf(&env, "%s", "");
-	for (unsigned i = 0; i < cons->server_env_count; i++)
-		sb_addf(&env, " %s", cons->server_env[i]);
-	fprintf(stderr, "tunetab: wrote %zu file%s; start the server with%s %s=%s and "
-		"--moe-runner-backend %s\n", res.npaths, res.npaths == 1 ? "" : "s", env.buf,
-		v->root_env, root, backend);
-	sb_release(&env);
+	char *env = finalize_env(cons, install_keys_fused_finalize(ours));
+	fprintf(stderr, "tunetab: wrote %zu file%s; start the server with %s=%s and "
+		"--moe-runner-backend %s%s%s\n", res.npaths, res.npaths == 1 ? "" : "s", v->root_env,
+		root, backend, env ? "; " : "", env ? env : "");
+	free(env);
 out:
 	cli_print_diags(&d);
 	diags_release(&d);

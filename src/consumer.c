@@ -54,8 +54,10 @@ static const cyaml_schema_field_t consumer_fields[] = {
 	CYAML_FIELD_SEQUENCE("tuning_backends", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL,
 			     struct consumer, tuning_backends, &string_schema, 0, 32),
 	CYAML_FIELD_UINT("min_sm", CYAML_FLAG_OPTIONAL, struct consumer, min_sm),
-	CYAML_FIELD_SEQUENCE("server_env", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL,
-			     struct consumer, server_env, &string_schema, 0, 16),
+	CYAML_FIELD_STRING_PTR("fused_finalize_env", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL,
+			       struct consumer, fused_finalize_env, 1, 128),
+	CYAML_FIELD_BOOL("fused_finalize_default", CYAML_FLAG_OPTIONAL, struct consumer,
+			 fused_finalize_default),
 	CYAML_FIELD_SEQUENCE("versions", CYAML_FLAG_POINTER, struct consumer, versions,
 			     &version_schema, 1, 64),
 	CYAML_FIELD_END

@@ -5,6 +5,7 @@
 #ifndef TUNETAB_CONSUMER_H
 #define TUNETAB_CONSUMER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "diag.h"
@@ -25,8 +26,8 @@ struct consumer {
 	char **tuning_backends;     /* the server tunes at start (and reads the cache) for these */
 	unsigned tuning_backends_count;
 	unsigned min_sm;            /* and on this SM and up (90 = 9.0) */
-	char **server_env;          /* NAME=VALUE the server must run with for the keys to hit */
-	unsigned server_env_count;
+	char *fused_finalize_env;   /* the variable that sets the server's use_fused_finalize */
+	bool fused_finalize_default; /* its value when the variable is unset */
 	struct consumer_version *versions;
 	unsigned versions_count;
 	char *path;                 /* the YAML file */

@@ -78,6 +78,10 @@ static int extras_value(const char *src, const struct gen_deploy *dep, struct py
 			pv_int(v, *(const long *)((const char *)dep + longs[i].off));
 			return 0;
 		}
+	if (!strcmp(n, "fused_finalize")) {
+		v->kind = dep->no_fused_finalize ? PV_FALSE : PV_TRUE;
+		return 0;
+	}
 	if (!strcmp(n, "pdl")) {
 		v->kind = dep->sm >= 90 ? PV_TRUE : PV_FALSE; /* device_support_pdl() */
 		return 0;
@@ -430,7 +434,7 @@ void gen_plan_shard(struct gen_plan *p, const struct gen_deploy *dep, int rounds
 int gen_choose(struct script *sc, const struct catalog *cat, const struct gen_deploy *dep,
 	       struct gen_plan *p, struct diags *d)
 {
-	int rc = catalog_expand(cat, &p->list, d);
+	int rc = catalog_expand_finalize(cat, !dep->no_fused_finalize, &p->list, d);
 	if (rc)
 		return rc;
 	p->have_list = true;

@@ -22,6 +22,7 @@ struct gen_deploy {
 	enum dtype dtype;
 	const struct weight_view *wv;
 	int sm;                   /* device SM version (pdl, catalog) */
+	bool no_fused_finalize;   /* the runner's use_fused_finalize is off (SGLang's default) */
 	unsigned max_tokens;
 };
 

@@ -167,3 +167,25 @@ void install_result_release(struct install_result *r)
 	free(r->conflicts);
 	memset(r, 0, sizeof *r);
 }
+
+int install_keys_fused_finalize(json_t *cache)
+{
+	int seen = -2; /* none yet */
+	const char *key;
+	json_t *val;
+	json_object_foreach(cache, key, val) {
+		if (key[0] == '_')
+			continue;
+		size_t n = strlen(key);
+		int v = -1;
+		/* "..., True))" or "..., False))": the extras tuple's last element */
+		if (n > 7 && !strcmp(key + n - 6, "True))"))
+			v = 1;
+		else if (n > 8 && !strcmp(key + n - 7, "False))"))
+			v = 0;
+		if (v < 0 || (seen != -2 && seen != v))
+			return -1;
+		seen = v;
+	}
+	return seen == -2 ? -1 : seen;
+}

@@ -42,7 +42,7 @@ static const struct command commands[] = {
 	  "[--tp N] [--ep N] [--flashinfer VERSION] [--max-tokens N] [--format py|json|both] "
 	  "[--heuristic FILE] [-o DIR] [--metadata KEY=VALUE]... [--weight-view V] [--top-k N] "
 	  "[--calibration FILE] [--profile [--backend auto|flashinfer|proxy] [--python PATH] [--top N|all] [--method tunetab|full|flashinfer] [--rounds N] "
-	  "[--budget S] [--timeout S] [--devices all|I,J,...] [-v]] [--shard I/N] [--report FILE.html] [--into-flashinfer] | --plan FILE.yaml "
+	  "[--budget S] [--timeout S] [--devices all|I,J,...] [-v]] [--shard I/N] [--report FILE.html] [--into-flashinfer] [--fused-finalize on|off] | --plan FILE.yaml "
 	  "[--device NAME] [--profile] [-o ROOT]",
 	  "Builds every key the target FlashInfer version looks up for the deployment (both GEMM\n"
 	  "stages, every token bucket up to --max-tokens, shapes from the model, TP and EP, the\n"

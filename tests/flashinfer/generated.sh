@@ -28,4 +28,12 @@ dep2=${dep/\"tp_size\": 8, \"tp_rank\": 0/\"tp_size\": 4, \"tp_rank\": 2}
 for f in "$out/ranks"/*.py "$out/ranks"/flashinfer_autotune_*.json; do
     echo "0.6.18|NVIDIA B200|$f|hit-all|--deployment '$dep2'" >>"$cases"
 done
+# --fused-finalize off (issue #15, SGLang's default): FlashInfer's runner built with
+# use_fused_finalize=False hits every key of the off table
+"$T" generate --device h200 --model qwen3-30b-a3b --dtype bf16 --fused-finalize off --flashinfer 0.7.4 \
+    -o "$out/ffoff" -q
+dep3='{"x_dtype": "torch.bfloat16", "weight_dtype": "torch.bfloat16", "output_dtype": "torch.bfloat16", "top_k": 8, "tp_size": 1, "tp_rank": 0, "ep_size": 1, "ep_rank": 0, "cluster_size": 1, "cluster_rank": 0, "enable_alltoall": false, "use_deepseek_fp8_block_scale": false, "use_w4_group_scaling": false, "use_mxfp8_act_scaling": false, "use_wfp4afp8_humming": false, "min_latency_mode": false, "enable_pdl": true, "activation_type": 3, "use_packed_weights": false, "use_fused_finalize": false}'
+for f in "$out/ffoff"/*.py "$out/ffoff"/flashinfer_autotune_*.json; do
+    echo "0.7.4|NVIDIA H200|$f|hit-all|--deployment '$dep3'" >>"$cases"
+done
 bash "$here/run.sh" "$cases"

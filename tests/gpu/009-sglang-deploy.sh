@@ -5,7 +5,8 @@
 # autotune(True, cache=THAT FILE) around one cutlass_fused_moe call with SGLang's arguments
 # (fi_bench.py sglang-start). With SGLANG_FLASHINFER_MOE_FUSED_FINALIZE=1, as install says,
 # FlashInfer profiles nothing and every bucket uses the file's tactic; with SGLang's default
-# (0) the keys miss and FlashInfer profiles (on a copy).
+# (0) the keys miss and FlashInfer profiles (on a copy); a table generated with
+# --fused-finalize off is used with SGLang's default.
 set -eu
 T=$TUNETAB
 FI=${TUNETAB_FI_H200:-$ROOT/.gpu/flashinfer-h200}
@@ -23,3 +24,9 @@ cp "$path" default-finalize.json
 $B sglang-start qwen3-bf16 "$path" --fused-finalize 1 --json with-env.json
 rc=0; $B sglang-start qwen3-bf16 default-finalize.json --fused-finalize 0 --json default.json || rc=$?
 [ "$rc" -ne 0 ] && echo "SGLang's default (use_fused_finalize=False): the table is not used, as install warns"
+# a table generated for SGLang's default (--fused-finalize off): no variable needed
+$T generate --device auto --model qwen3-30b-a3b --dtype bf16 --fused-finalize off --format json -o gen-off -q
+path=$($T install --for sglang --from gen-off/flashinfer_autotune_NVIDIA_H200.json --model-path Qwen/Qwen3-30B-A3B \
+    --hf-config-class Qwen3MoeConfig --cache-dir "$PWD/sg-off" 2>install-off.log)
+grep 'start the server' install-off.log | sed "s|$PWD/||"
+$B sglang-start qwen3-bf16 "$path" --fused-finalize 0 --json off.json
