@@ -52,8 +52,8 @@ struct vctx {
 	struct fi_version v;
 	struct arena a;
 	/* tactic lists per dtype for the device's SM, expanded on demand */
-	struct tactic_list lists[DT_COUNT];
-	int list_state[DT_COUNT]; /* 0 unknown, 1 loaded, -1 none */
+	struct tactic_list lists[DT_COUNT][2]; /* [dtype][use_fused_finalize] */
+	int list_state[DT_COUNT][2]; /* 0 unknown, 1 loaded, -1 none */
 	bool reported_no_catalog[DT_COUNT];
 	struct strbuf canon;  /* scratch: a key's canonical spelling */
 	struct strbuf sig;    /* scratch: a key without its token count */
@@ -259,25 +259,38 @@ static void check_file_name(struct vctx *c)
 	free(want);
 }
 
-static int catalog_for(struct vctx *c, enum dtype dt, const struct tactic_list **out)
+/* The key's use_fused_finalize (0.6.18 on: an extras field): 0 when it says False, else 1
+ * (FlashInfer's default; keys without the field). GEMM2's list depends on it (§3). */
+static int key_fused_finalize(const struct vctx *c, const struct moe_key *k)
+{
+	const struct fi_schema *s = c->r->schema;
+	for (unsigned i = 0; s && i < s->key.extras_fields_count; i++)
+		if (!strcmp(s->key.extras_fields[i].name, "use_fused_finalize")) {
+			const struct pyv *v = key_extra(k, i);
+			return v && v->kind == PV_FALSE ? 0 : 1;
+		}
+	return 1;
+}
+
+static int catalog_for(struct vctx *c, enum dtype dt, int ff, const struct tactic_list **out)
 {
 	*out = NULL;
 	if (!c->r->device)
 		return -1;
-	if (c->list_state[dt] == 0) {
+	if (c->list_state[dt][ff] == 0) {
 		const struct catalog *cat = catalog_find(c->data->catalogs, &c->v,
 							 device_sm(c->r->device), dt);
-		c->list_state[dt] = -1;
+		c->list_state[dt][ff] = -1;
 		if (cat) {
 			struct diags tmp = DIAGS_INIT;
-			if (catalog_expand(cat, &c->lists[dt], &tmp) == 0)
-				c->list_state[dt] = 1;
+			if (catalog_expand_finalize(cat, ff, &c->lists[dt][ff], &tmp) == 0)
+				c->list_state[dt][ff] = 1;
 			diags_release(&tmp);
 		}
 	}
-	if (c->list_state[dt] == 1)
-		*out = &c->lists[dt];
-	return c->list_state[dt] == 1 ? 0 : -1;
+	if (c->list_state[dt][ff] == 1)
+		*out = &c->lists[dt][ff];
+	return c->list_state[dt][ff] == 1 ? 0 : -1;
 }
 
 static void describe(const struct tactic *t, char *buf, size_t n)
@@ -287,7 +300,7 @@ static void describe(const struct tactic *t, char *buf, size_t n)
 
 /* Tactic checks against the catalog (§3.6; tactics §1.1, §3). */
 static void check_tactic(struct vctx *c, const struct table_entry *e, int key_nd,
-			 const enum dtype key_dts[2], int stage)
+			 const enum dtype key_dts[2], int stage, int ff)
 {
 	const struct pyv *tv = e->tactic;
 	if (tv->kind != PV_INT) {
@@ -321,7 +334,7 @@ static void check_tactic(struct vctx *c, const struct table_entry *e, int key_nd
 	const struct tactic_list *l = NULL;
 	for (int i = 0; i < nd; i++) {
 		const struct tactic_list *li;
-		if (catalog_for(c, dts[i], &li))
+		if (catalog_for(c, dts[i], ff, &li))
 			continue;
 		have++;
 		const struct tactic *t = tactic_lookup(li, stage, (int)id, false);
@@ -378,8 +391,8 @@ static void check_tactic(struct vctx *c, const struct table_entry *e, int key_nd
 	if (nd == 2 && ok_in == 1 && c->o->dtype < 0)
 		NOTE(c, "tactic-range", e->vline, e->vcol, "the key cannot tell bf16 from fp8; tactic "
 		     "%lld is valid for %s only (give --dtype to check one)", id,
-		     dtype_name(hit == tactic_lookup(&c->lists[dts[0]], stage, (int)id, false) &&
-				c->list_state[dts[0]] == 1 ? dts[0] : dts[1]));
+		     dtype_name(hit == tactic_lookup(&c->lists[dts[0]][ff], stage, (int)id, false) &&
+				c->list_state[dts[0]][ff] == 1 ? dts[0] : dts[1]));
 }
 
 struct family {
@@ -396,6 +409,7 @@ struct family {
 	char *runner;     /* the runner class named in the key */
 	int nd;           /* dtypes the key implies */
 	enum dtype dts[2];
+	int ff;           /* its use_fused_finalize (GEMM2's list) */
 };
 
 /* Open-addressing index of families by signature (tables can have thousands). */
@@ -692,7 +706,7 @@ static bool check_entry(struct vctx *c, size_t idx, struct family **fams, size_t
 					family_token(f, tokens, e->line, e->col);
 					check_value_runner(c, e, f->runner);
 					if (e->value_ok && f->stage)
-						check_tactic(c, e, f->nd, f->dts, f->stage);
+						check_tactic(c, e, f->nd, f->dts, f->stage, f->ff);
 					return true;
 				}
 			}
@@ -810,12 +824,13 @@ static bool check_entry(struct vctx *c, size_t idx, struct family **fams, size_t
 			f->runner = xstrdup(k.runner);
 			f->clean = canonical && c->d->n == key_findings;
 			f->nd = key_dtypes(&k, f->dts);
+			f->ff = key_fused_finalize(c, &k);
 		}
 	}
 	if (e->value_ok && op->stage) {
 		enum dtype dts[2];
 		int nd = key_dtypes(&k, dts);
-		check_tactic(c, e, nd, dts, (int)op->stage);
+		check_tactic(c, e, nd, dts, (int)op->stage, key_fused_finalize(c, &k));
 	}
 	return lookupable;
 }
@@ -987,8 +1002,9 @@ int validate_table(const struct validate_data *data, const struct table *t,
 		diags_add(d, SEV_NOTE, "no-catalog", t->path, 0, 0, "no device known (give --device): "
 			  "tactic ids not checked");
 	for (int i = 0; i < DT_COUNT; i++)
-		if (c.list_state[i] == 1)
-			tactic_list_release(&c.lists[i]);
+		for (int ff = 0; ff < 2; ff++)
+			if (c.list_state[i][ff] == 1)
+				tactic_list_release(&c.lists[i][ff]);
 	arena_release(&c.a);
 	sb_release(&c.canon);
 	sb_release(&c.sig);

@@ -2,7 +2,8 @@
 # use_fused_finalize off (SGLang 0.5.23's default): the key's last extras element is False
 # and GEMM2 draws from GEMM1's list (ids G1 .. 2 G1 - 1: on SM90 bf16 45-89, no FINALIZE
 # copies; cutlass-moe-tactics.md §3); the default stays on. install says which server
-# environment each needs; doctor --for too. (make test-flashinfer: FlashInfer's own runner with
+# environment each needs; doctor --for too; validate checks GEMM2 ids against the list the
+# key's flag implies. (make test-flashinfer: FlashInfer's own runner with
 # use_fused_finalize=False hits every key of the off table, none of the default's.)
 . "$ROOT/tests/lib.sh"
 G="generate --device h200 --model qwen3-30b-a3b --dtype bf16 --format json -q"
@@ -24,4 +25,14 @@ for d in on off; do
     tunetab install --for sglang --from $d/$J --model-path m --hf-config-class C --cache-dir root-$d 2>&1 >/dev/null | tail -1 | sed 's/^.*--moe-runner-backend flashinfer_cutlass; //'
     tunetab doctor --for sglang --from $d/$J --model-path m --hf-config-class C --cache-dir root-$d 2>/dev/null | grep 'server environment'
 done
+# validate reads the key's flag: GEMM2 id 100 exists with FINALIZE (45-125), not without (45-89)
+python3 - off/$J <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d.pop("_generation", None)
+k = [x for x in d if "gemm2" in x][0]
+d[k] = [d[k][0], 100]
+json.dump(d, open("bad.json", "w"), indent=2)
+PY
+tunetab validate --device h200 --flashinfer 0.7.4 bad.json 2>&1 | grep -o 'tactic 100 is outside GEMM2.s ids 45-89[^[]*' || echo "not caught"
 run tunetab $G --fused-finalize maybe -o x
