@@ -506,37 +506,34 @@ uint64_t hash_bytes(const void *data, size_t len)
 	return h;
 }
 
-/* The query's tokens found in cand's (both split into runs of letters or of digits): 2 for
- * a word, 1 for a number (a shared "3" says less than a shared "llama"); *words counts the
- * words. */
+/* The next token at or after *p (a run of letters or of digits), as [*start, returned end);
+ * NULL at the end of the string. *digit says which kind. */
+static const char *next_token(const char *p, const char **start, bool *digit)
+{
+	while (*p && !isalnum((unsigned char)*p))
+		p++;
+	if (!*p)
+		return NULL;
+	*start = p;
+	*digit = isdigit((unsigned char)*p) != 0;
+	while (*p && isalnum((unsigned char)*p) && (isdigit((unsigned char)*p) != 0) == *digit)
+		p++;
+	return p;
+}
+
+/* The query's tokens found in cand's (both split by next_token): 2 for a word, 1 for a
+ * number (a shared "3" says less than a shared "llama"); *words counts the words. */
 static size_t shared_tokens(const char *query, const char *cand, size_t *words)
 {
 	size_t shared = 0;
-	for (const char *q = query; *q;) {
-		if (!isalnum((unsigned char)*q)) {
-			q++;
-			continue;
-		}
-		int digit = isdigit((unsigned char)*q) != 0;
-		const char *qe = q;
-		while (*qe && isalnum((unsigned char)*qe) && (isdigit((unsigned char)*qe) != 0) == digit)
-			qe++;
+	const char *q, *qe, *c, *ce;
+	bool digit, cd;
+	for (qe = query; (qe = next_token(qe, &q, &digit));) {
 		bool found = false;
-		for (const char *c = cand; *c && !found;) {
-			if (!isalnum((unsigned char)*c)) {
-				c++;
-				continue;
-			}
-			int cd = isdigit((unsigned char)*c) != 0;
-			const char *ce = c;
-			while (*ce && isalnum((unsigned char)*ce) && (isdigit((unsigned char)*ce) != 0) == cd)
-				ce++;
+		for (ce = cand; !found && (ce = next_token(ce, &c, &cd));)
 			found = ce - c == qe - q && !strncasecmp(c, q, (size_t)(qe - q));
-			c = ce;
-		}
 		shared += found ? (digit ? 1 : 2) : 0;
 		*words += found && !digit;
-		q = qe;
 	}
 	return shared;
 }
