@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "consumer.h"
 #include "device.h"
+#include "fischema.h"
 #include "install.h"
 #include "util.h"
 
@@ -190,7 +191,7 @@ int cmd_install(int argc, char **argv)
 		return cli_usage_error("install", "%ld ranks is more than tunetab writes", tp * pp * dp);
 
 	struct tt_data data;
-	if ((rc = cli_load_data(&data, DATA_DEVICES)))
+	if ((rc = cli_load_data(&data, DATA_DEVICES | DATA_SCHEMAS)))
 		return rc;
 	struct diags d = DIAGS_INIT;
 	struct consumer *cons = NULL;
@@ -224,6 +225,12 @@ int cmd_install(int argc, char **argv)
 				     "(the version the server imports)", from);
 		goto out;
 	}
+	/* the version's key rules, to read what the cache's keys say (its flag) */
+	struct fi_version fv;
+	bool newer;
+	const struct fi_schema *schema = version_parse(fiv, &fv) ? NULL
+					 : fischema_find(&data.schemas, &fv, &newer);
+	int ff = schema ? install_keys_fused_finalize(ours, schema) : -1;
 	if (!sm) {
 		const struct device_profile *p = meta_gpu ? device_find(&data.devices, meta_gpu) : NULL;
 		if (!p) {
@@ -277,7 +284,7 @@ int cmd_install(int argc, char **argv)
 		goto out;
 	}
 	if (check) {
-		rc = print_check(cons, v, &res, backend, sm, install_keys_fused_finalize(ours));
+		rc = print_check(cons, v, &res, backend, sm, ff);
 		goto out;
 	}
 	fprintf(stderr, "tunetab: %s %s (rule: %s): %zu rank file%s in %s\n", cons->name,
@@ -309,7 +316,7 @@ int cmd_install(int argc, char **argv)
 	}
 	for (size_t i = 0; i < res.npaths; i++)
 		printf("%s\n", res.paths[i]);
-	char *env = finalize_env(cons, install_keys_fused_finalize(ours));
+	char *env = finalize_env(cons, ff);
 	fprintf(stderr, "tunetab: wrote %zu file%s; start the server with %s=%s and "
 		"--moe-runner-backend %s%s%s\n", res.npaths, res.npaths == 1 ? "" : "s", v->root_env,
 		root, backend, env ? "; " : "", env ? env : "");

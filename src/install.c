@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arena.h"
+#include "key.h"
 #include "util.h"
 
 /* The rank variables over the caller's. */
@@ -168,24 +170,29 @@ void install_result_release(struct install_result *r)
 	memset(r, 0, sizeof *r);
 }
 
-int install_keys_fused_finalize(json_t *cache)
+int install_keys_fused_finalize(json_t *cache, const struct fi_schema *schema)
 {
+	struct arena a = ARENA_INIT;
 	int seen = -2; /* none yet */
 	const char *key;
 	json_t *val;
 	json_object_foreach(cache, key, val) {
 		if (key[0] == '_')
 			continue;
-		size_t n = strlen(key);
-		int v = -1;
-		/* "..., True))" or "..., False))": the extras tuple's last element */
-		if (n > 7 && !strcmp(key + n - 6, "True))"))
-			v = 1;
-		else if (n > 8 && !strcmp(key + n - 7, "False))"))
-			v = 0;
-		if (v < 0 || (seen != -2 && seen != v))
-			return -1;
+		const struct pyv *t = key_parse_canonical(key, strlen(key), &a);
+		if (!t) {
+			struct diags quiet = DIAGS_INIT;
+			t = key_parse(key, strlen(key), &a, NULL, 0, 0, &quiet);
+			diags_release(&quiet);
+		}
+		struct moe_key k;
+		int v = t && !key_decode(t, &k) ? key_fused_finalize(schema, &k) : -1;
+		if (v < 0 || (seen != -2 && seen != v)) {
+			seen = -1;
+			break;
+		}
 		seen = v;
 	}
+	arena_release(&a);
 	return seen == -2 ? -1 : seen;
 }

@@ -41,8 +41,10 @@ int install_plan(const struct consumer_version *v, consumer_var_fn var, void *ct
 		 int dp, json_t *ours, bool replace, struct install_result *r, struct diags *d);
 void install_result_release(struct install_result *r);
 
-/* The use_fused_finalize the cache's keys were built for (the last element of their extras,
- * FlashInfer 0.6.18 on): 1 all True, 0 all False, -1 mixed or keys without it. */
-int install_keys_fused_finalize(json_t *cache);
+struct fi_schema;
+/* The use_fused_finalize the cache's keys were built for, read as schema (the FlashInfer
+ * version's key rules) reads them (key_fused_finalize): 1 all True, 0 all False, -1 mixed,
+ * undecodable or keys without the field. */
+int install_keys_fused_finalize(json_t *cache, const struct fi_schema *schema);
 
 #endif

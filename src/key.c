@@ -1,6 +1,8 @@
 /* key.c: tuning keys parsed and decoded (flashinfer-formats.md §1.3, §3.1, §3.3). */
 #include "key.h"
 
+#include "fischema.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -312,4 +314,14 @@ int key_dtypes(const struct moe_key *k, enum dtype out[2])
 	if (k->act_pack == 1 && (k->w_pack == 2 || k->w_pack == 16))
 		return out[0] = DT_FP8_MXFP4, 1;
 	return 0;
+}
+
+int key_fused_finalize(const struct fi_schema *s, const struct moe_key *k)
+{
+	for (unsigned i = 0; s && i < s->key.extras_fields_count; i++)
+		if (!strcmp(s->key.extras_fields[i].name, "use_fused_finalize")) {
+			const struct pyv *v = key_extra(k, i);
+			return !v ? -1 : v->kind == PV_FALSE ? 0 : v->kind == PV_TRUE ? 1 : -1;
+		}
+	return -1;
 }

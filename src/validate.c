@@ -259,17 +259,11 @@ static void check_file_name(struct vctx *c)
 	free(want);
 }
 
-/* The key's use_fused_finalize (0.6.18 on: an extras field): 0 when it says False, else 1
- * (FlashInfer's default; keys without the field). GEMM2's list depends on it (§3). */
-static int key_fused_finalize(const struct vctx *c, const struct moe_key *k)
+/* The list GEMM2's ids index: without FINALIZE copies only when the key says False (keys
+ * without the field are for FlashInfer's default, True). */
+static int list_finalize(const struct vctx *c, const struct moe_key *k)
 {
-	const struct fi_schema *s = c->r->schema;
-	for (unsigned i = 0; s && i < s->key.extras_fields_count; i++)
-		if (!strcmp(s->key.extras_fields[i].name, "use_fused_finalize")) {
-			const struct pyv *v = key_extra(k, i);
-			return v && v->kind == PV_FALSE ? 0 : 1;
-		}
-	return 1;
+	return key_fused_finalize(c->r->schema, k) != 0;
 }
 
 static int catalog_for(struct vctx *c, enum dtype dt, int ff, const struct tactic_list **out)
@@ -824,13 +818,13 @@ static bool check_entry(struct vctx *c, size_t idx, struct family **fams, size_t
 			f->runner = xstrdup(k.runner);
 			f->clean = canonical && c->d->n == key_findings;
 			f->nd = key_dtypes(&k, f->dts);
-			f->ff = key_fused_finalize(c, &k);
+			f->ff = list_finalize(c, &k);
 		}
 	}
 	if (e->value_ok && op->stage) {
 		enum dtype dts[2];
 		int nd = key_dtypes(&k, dts);
-		check_tactic(c, e, nd, dts, (int)op->stage, key_fused_finalize(c, &k));
+		check_tactic(c, e, nd, dts, (int)op->stage, list_finalize(c, &k));
 	}
 	return lookupable;
 }
