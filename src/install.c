@@ -1,7 +1,9 @@
 /* install.c: plan an install of a JSON autotune cache for every rank (install.h). */
 #include "install.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <openssl/evp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +16,7 @@
 struct rank_ctx {
 	consumer_var_fn var;
 	void *ctx;
-	char tp_rank[16], pp_rank[16], dp_rank[16];
+	char tp_rank[16], pp_rank[16], dp_rank[16], world_rank[16];
 };
 
 static const char *rank_var(void *vp, const char *name)
@@ -26,6 +28,8 @@ static const char *rank_var(void *vp, const char *name)
 		return x->pp_rank;
 	if (!strcmp(name, "dp_rank"))
 		return x->dp_rank;
+	if (!strcmp(name, "world_rank"))
+		return x->world_rank;
 	return x->var(x->ctx, name);
 }
 
@@ -37,12 +41,18 @@ static char *tactic_text(json_t *e)
 	return s ? s : xstrdup("?");
 }
 
-static void add_conflict(struct install_result *r, const char *key, json_t *ours, json_t *theirs)
+static void push_conflict(struct install_conflict **v, size_t *n, const char *key, json_t *ours,
+			  json_t *theirs)
 {
-	r->conflicts = xrealloc(r->conflicts, (r->nconflicts + 1) * sizeof *r->conflicts);
-	r->conflicts[r->nconflicts++] = (struct install_conflict){
+	*v = xrealloc(*v, (*n + 1) * sizeof **v);
+	(*v)[(*n)++] = (struct install_conflict){
 		.key = xstrdup(key), .ours = tactic_text(ours), .theirs = tactic_text(theirs),
 	};
+}
+
+static void add_conflict(struct install_result *r, const char *key, json_t *ours, json_t *theirs)
+{
+	push_conflict(&r->conflicts, &r->nconflicts, key, ours, theirs);
 }
 
 int install_plan(const struct consumer_version *v, consumer_var_fn var, void *ctx, int tp, int pp,
@@ -53,6 +63,7 @@ int install_plan(const struct consumer_version *v, consumer_var_fn var, void *ct
 	snprintf(x.tp_rank, sizeof x.tp_rank, "0");
 	snprintf(x.pp_rank, sizeof x.pp_rank, "0");
 	snprintf(x.dp_rank, sizeof x.dp_rank, "0");
+	snprintf(x.world_rank, sizeof x.world_rank, "0");
 	if (!(r->dir = consumer_render(v, v->dir, rank_var, &x, d)))
 		return TT_USAGE;
 	json_t *merged = json_object(), *first = NULL;
@@ -65,6 +76,7 @@ int install_plan(const struct consumer_version *v, consumer_var_fn var, void *ct
 				snprintf(x.tp_rank, sizeof x.tp_rank, "%d", ti);
 				snprintf(x.pp_rank, sizeof x.pp_rank, "%d", pi);
 				snprintf(x.dp_rank, sizeof x.dp_rank, "%d", di);
+				snprintf(x.world_rank, sizeof x.world_rank, "%d", pi * tp + ti);
 				char *name = consumer_render(v, v->file, rank_var, &x, d);
 				if (!name) {
 					rc = TT_USAGE;
@@ -195,4 +207,299 @@ int install_keys_fused_finalize(json_t *cache, const struct fi_schema *schema)
 	}
 	arena_release(&a);
 	return seen == -2 ? -1 : seen;
+}
+
+/* --- FlashInfer's managed store ------------------------------------------ */
+
+static void sha256_hex(const char *s, size_t len, unsigned digits, char *out)
+{
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned mdlen = 0;
+	EVP_Digest(s, len, md, &mdlen, EVP_sha256(), NULL);
+	for (unsigned i = 0; i < mdlen && 2 * i < digits; i++)
+		snprintf(out + 2 * i, 3, "%02x", md[i]);
+	out[digits] = '\0';
+}
+
+/* A string as Python's json.dumps writes it (ensure_ascii). */
+static void py_json_str(struct strbuf *sb, const char *s)
+{
+	sb_addf(sb, "\"");
+	for (const unsigned char *p = (const unsigned char *)s; *p;) {
+		unsigned c = *p;
+		int len = c < 0x80 ? 1 : c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : 2;
+		if (len > 1) { /* jansson gave us valid UTF-8 */
+			c &= len == 2 ? 0x1f : len == 3 ? 0x0f : 0x07;
+			for (int k = 1; k < len; k++)
+				c = (c << 6) | (p[k] & 0x3f);
+		}
+		p += len;
+		if (c == '"' || c == '\\')
+			sb_addf(sb, "\\%c", c);
+		else if (c == '\n')
+			sb_addf(sb, "\\n");
+		else if (c == '\r')
+			sb_addf(sb, "\\r");
+		else if (c == '\t')
+			sb_addf(sb, "\\t");
+		else if (c == '\b')
+			sb_addf(sb, "\\b");
+		else if (c == '\f')
+			sb_addf(sb, "\\f");
+		else if (c < 0x20 || (c >= 0x80 && c < 0x10000))
+			sb_addf(sb, "\\u%04x", c);
+		else if (c >= 0x10000)
+			sb_addf(sb, "\\u%04x\\u%04x", 0xd800 + ((c - 0x10000) >> 10),
+				0xdc00 + ((c - 0x10000) & 0x3ff));
+		else
+			sb_addf(sb, "%c", c);
+	}
+	sb_addf(sb, "\"");
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+char *install_canonical_json(json_t *flat)
+{
+	size_t n = json_object_size(flat), i = 0;
+	const char **keys = xcalloc(n ? n : 1, sizeof *keys);
+	const char *k;
+	json_t *v;
+	json_object_foreach(flat, k, v) {
+		if (!json_is_string(v)) {
+			free(keys);
+			return NULL;
+		}
+		keys[i++] = k;
+	}
+	qsort(keys, n, sizeof *keys, cmp_str); /* code points: Python sorts str the same way */
+	struct strbuf sb = STRBUF_INIT;
+	sb_addf(&sb, "{");
+	for (i = 0; i < n; i++) {
+		if (i)
+			sb_addf(&sb, ",");
+		py_json_str(&sb, keys[i]);
+		sb_addf(&sb, ":");
+		py_json_str(&sb, json_string_value(json_object_get(flat, keys[i])));
+	}
+	sb_addf(&sb, "}");
+	free(keys);
+	return sb_detach(&sb);
+}
+
+/* The key's structural form as FlashInfer's _encode_key_fields writes it: tuples as
+ * {"__tuple__": [...]}, torch dtypes as {"__dtype__": "bfloat16"}; NULL when the key holds
+ * something it cannot encode. */
+static json_t *key_fields(const struct pyv *v)
+{
+	switch (v->kind) {
+	case PV_INT: return json_integer(v->i);
+	case PV_STR: return json_stringn(v->s, v->len);
+	case PV_TRUE: return json_true();
+	case PV_FALSE: return json_false();
+	case PV_NONE: return json_null();
+	case PV_NAME:
+		if (v->len > 6 && !strncmp(v->s, "torch.", 6)) {
+			json_t *o = json_object();
+			json_object_set_new(o, "__dtype__", json_stringn(v->s + 6, v->len - 6));
+			return o;
+		}
+		return NULL;
+	case PV_TUPLE:
+	case PV_LIST: {
+		json_t *a = json_array();
+		for (size_t i = 0; i < v->n; i++) {
+			json_t *x = key_fields(&v->items[i]);
+			if (!x) {
+				json_decref(a);
+				return NULL;
+			}
+			json_array_append_new(a, x);
+		}
+		if (v->kind == PV_LIST)
+			return a;
+		json_t *o = json_object();
+		json_object_set_new(o, "__tuple__", a);
+		return o;
+	}
+	default: return NULL;
+	}
+}
+
+static char *read_all(const char *path, bool *exists)
+{
+	FILE *f = fopen(path, "r");
+	*exists = f != NULL;
+	if (!f)
+		return NULL;
+	struct strbuf sb = STRBUF_INIT;
+	char buf[4096];
+	size_t k;
+	sb_addf(&sb, "%s", "");
+	while ((k = fread(buf, 1, sizeof buf, f)) > 0)
+		sb_addf(&sb, "%.*s", (int)k, buf);
+	fclose(f);
+	return sb_detach(&sb);
+}
+
+int install_store_plan(const struct consumer_store *st, const char *root, json_t *manifest,
+		       json_t *ours, bool replace, struct install_store *r, struct diags *d)
+{
+	memset(r, 0, sizeof *r);
+	json_t *m = json_deep_copy(manifest);
+	json_object_set_new(m, "cache_schema", json_string(st->cache_schema));
+	char *canon = install_canonical_json(m);
+	if (!canon) {
+		json_decref(m);
+		return diag_error(d, TT_INVALID, "install", NULL, 0, 0, "the environment's metadata "
+				  "holds a value that is not a string");
+	}
+	char hash[65];
+	sha256_hex(canon, strlen(canon), st->env_hash_hex, hash);
+	free(canon);
+	r->env_hash = xstrdup(hash);
+	/* the store's dir template has one variable, {env_hash} */
+	const char *at = strstr(st->dir, "{env_hash}");
+	r->dir = at ? xasprintf("%s/%.*s%s%s", root, (int)(at - st->dir), st->dir, hash, at + 10)
+		    : xasprintf("%s/%s", root, st->dir);
+	r->manifest_path = xasprintf("%s/manifest.json", r->dir);
+	r->manifest = json_dumps(m, JSON_INDENT(2) | JSON_SORT_KEYS);
+	json_decref(m);
+	free(read_all(r->manifest_path, &r->manifest_exists));
+	json_t *policy = json_loads(st->entry_policy, 0, NULL);
+	struct arena a = ARENA_INIT;
+	size_t n = json_object_size(ours);
+	r->paths = xcalloc(n ? n : 1, sizeof *r->paths);
+	r->contents = xcalloc(n ? n : 1, sizeof *r->contents);
+	r->exists = xcalloc(n ? n : 1, sizeof *r->exists);
+	const char *key;
+	json_t *val;
+	json_object_foreach(ours, key, val) {
+		if (key[0] == '_')
+			continue;
+		char eh[65];
+		sha256_hex(key, strlen(key), st->entry_hash_hex, eh);
+		json_t *e = json_object();
+		json_object_set_new(e, "key", json_string(key));
+		json_object_set(e, "runner", json_array_get(val, 0));
+		json_object_set(e, "tactic", json_array_get(val, 1));
+		json_t *pol = json_array_get(val, 2);
+		json_object_set(e, "profiling_policy", json_is_array(pol) ? pol : policy);
+		const struct pyv *t = key_parse_canonical(key, strlen(key), &a);
+		json_t *kf = t ? key_fields(t) : NULL;
+		if (kf)
+			json_object_set_new(e, "key_fields", kf);
+		else
+			r->unencodable++;
+		size_t i = r->n++;
+		r->paths[i] = xasprintf("%s/entries/%s.json", r->dir, eh);
+		char *there = read_all(r->paths[i], &r->exists[i]);
+		json_t *theirs = there ? json_loads(there, 0, NULL) : NULL;
+		free(there);
+		json_t *tt = json_object_get(theirs, "tactic");
+		bool same_key = json_is_object(theirs) &&
+				!strcmp(json_string_value(json_object_get(theirs, "key")) ?
+					json_string_value(json_object_get(theirs, "key")) : "", key);
+		if (!r->exists[i]) {
+			r->added++;
+		} else if (same_key && tt && json_equal(tt, json_array_get(val, 1))) {
+			r->same++;
+		} else {
+			push_conflict(&r->conflicts, &r->nconflicts, key, val, tt ? tt : theirs);
+			if (replace) {
+				r->replaced++;
+			} else {
+				r->kept_theirs++;
+				json_decref(e);
+				json_decref(theirs);
+				r->contents[i] = NULL; /* left as it is */
+				continue;
+			}
+		}
+		r->contents[i] = json_dumps(e, JSON_INDENT(2) | JSON_SORT_KEYS);
+		json_decref(e);
+		json_decref(theirs);
+	}
+	arena_release(&a);
+	json_decref(policy);
+	/* entry files of this environment that are not ours */
+	char *edir = xasprintf("%s/entries", r->dir);
+	DIR *dh = opendir(edir);
+	for (struct dirent *de; dh && (de = readdir(dh));) {
+		if (!str_ends(de->d_name, ".json"))
+			continue;
+		bool ours_too = false;
+		for (size_t i = 0; i < r->n && !ours_too; i++)
+			ours_too = !strcmp(strrchr(r->paths[i], '/') + 1, de->d_name);
+		r->theirs_only += !ours_too;
+	}
+	if (dh)
+		closedir(dh);
+	free(edir);
+	return TT_OK;
+}
+
+void install_store_release(struct install_store *r)
+{
+	free(r->dir);
+	free(r->env_hash);
+	free(r->manifest_path);
+	free(r->manifest);
+	for (size_t i = 0; i < r->n; i++) {
+		free(r->paths[i]);
+		free(r->contents[i]);
+	}
+	free(r->paths);
+	free(r->contents);
+	free(r->exists);
+	for (size_t i = 0; i < r->nconflicts; i++) {
+		free(r->conflicts[i].key);
+		free(r->conflicts[i].ours);
+		free(r->conflicts[i].theirs);
+	}
+	free(r->conflicts);
+	memset(r, 0, sizeof *r);
+}
+
+int install_meta_mismatch(json_t *saved, json_t *current, const char **field)
+{
+	int worst = 0;
+	const char *k;
+	json_t *cur;
+	*field = NULL;
+	json_object_foreach(current, k, cur) {
+		json_t *sv = json_is_object(saved) ? json_object_get(saved, k) : NULL;
+		const char *s = json_string_value(sv);
+		if (s && (!strcmp(s, "*") || (json_string_value(cur) && !strcmp(s, json_string_value(cur)))))
+			continue;
+		int level = !sv || json_is_null(sv) || (s && (!strcmp(s, "unknown") || !strcmp(s, "None")))
+				    ? 1 : 2;
+		if (level > worst) {
+			worst = level;
+			*field = k;
+		}
+	}
+	return worst;
+}
+
+void install_fix_metadata(struct install_result *r, json_t *ours, json_t *env_meta)
+{
+	if (!env_meta || !r->bytes)
+		return;
+	json_t *merged = json_loads(r->bytes, 0, NULL);
+	json_t *saved = json_object_get(merged, "_metadata");
+	const char *field;
+	int level = saved ? install_meta_mismatch(saved, env_meta, &field) : 0;
+	if (level) {
+		r->meta_mismatch = level;
+		snprintf(r->meta_field, sizeof r->meta_field, "%s", field);
+		json_object_set(merged, "_metadata", json_object_get(ours, "_metadata"));
+		free(r->bytes);
+		r->bytes = json_dumps(merged, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+		r->len = strlen(r->bytes);
+	}
+	json_decref(merged);
 }

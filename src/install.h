@@ -28,7 +28,15 @@ struct install_result {
 	size_t theirs_only;  /* entries of the existing files we do not have */
 	struct install_conflict *conflicts;
 	size_t nconflicts;
+	char meta_field[64];  /* the existing files' _metadata field that differs from the
+			       * environment's ("" when none or not checked) */
+	int meta_mismatch;    /* 0 none, 1 soft, 2 hard: then ours replaces their _metadata */
 };
+
+/* How FlashInfer judges saved _metadata against the current one (load_configs,
+ * _classify_metadata_mismatches): 0 every field equal or "*", 1 soft (missing, null,
+ * "unknown", "None"), 2 hard (another value). *field gets the first field that differs. */
+int install_meta_mismatch(json_t *saved, json_t *current, const char **field);
 
 /* Plans the install of `ours` (a JSON autotune cache, _metadata and entries) for a
  * deployment of tp x pp x dp ranks: renders v's folder and per-rank file names with var (the
@@ -39,7 +47,41 @@ struct install_result {
  * is not a JSON object (named with its line and column). */
 int install_plan(const struct consumer_version *v, consumer_var_fn var, void *ctx, int tp, int pp,
 		 int dp, json_t *ours, bool replace, struct install_result *r, struct diags *d);
+/* With env_meta (the environment's _metadata, NULL when unknown): existing files whose
+ * _metadata FlashInfer would reject get ours instead (their entries are kept). */
+void install_fix_metadata(struct install_result *r, json_t *ours, json_t *env_meta);
 void install_result_release(struct install_result *r);
+
+/* FlashInfer's managed store for one environment (consumer_store): its manifest, and one
+ * entry file per key of the cache. */
+struct install_store {
+	char *dir;                 /* <root>/<store dir with env_hash> */
+	char *env_hash;
+	char *manifest_path, *manifest; /* the manifest file and its content */
+	bool manifest_exists;
+	char **paths, **contents;  /* one entry file per key */
+	bool *exists;
+	size_t n;
+	size_t added, same, kept_theirs, replaced;
+	size_t theirs_only;        /* entry files there that are not keys of ours */
+	struct install_conflict *conflicts;
+	size_t nconflicts;
+	size_t unencodable;        /* entries written without key_fields (served, not preloaded) */
+};
+
+/* Plans the store under root for manifest (the environment's metadata, exactly as FlashInfer
+ * stamps it; cache_schema is added): env hash = sha256 of the canonical manifest JSON
+ * (Python's json.dumps(sort_keys=True, separators=(",", ":"))), entries named by sha256 of
+ * their key, each {"key", "key_fields", "profiling_policy", "runner", "tactic"}. An entry file
+ * already there with another tactic is kept unless replace. */
+int install_store_plan(const struct consumer_store *st, const char *root, json_t *manifest,
+		       json_t *ours, bool replace, struct install_store *r, struct diags *d);
+void install_store_release(struct install_store *r);
+
+/* The canonical JSON of a flat object of strings as Python's json.dumps(sort_keys=True,
+ * separators=(",", ":")) writes it (ASCII, \uXXXX lowercase). Caller frees. NULL when a value
+ * is not a string. */
+char *install_canonical_json(json_t *flat);
 
 struct fi_schema;
 /* The use_fused_finalize the cache's keys were built for, read as schema (the FlashInfer

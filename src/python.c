@@ -1,10 +1,16 @@
 /* python.c: finding the flashinfer backend's Python and its worker script (python.h). */
 #include "python.h"
 
+#include <fcntl.h>
+#include <jansson.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+extern char **environ;
 
 #include "datadir.h"
 #include "util.h"
@@ -79,4 +85,57 @@ char *python_worker_script(void)
 		return p;
 	free(p);
 	return NULL;
+}
+
+json_t *python_fi_env(const char *python, char *why, size_t n)
+{
+	char *dir = data_dir();
+	char *script = dir ? xasprintf("%s/scripts/tunetab-fi-env.py", dir) : NULL;
+	free(dir);
+	if (!script || access(script, R_OK) != 0) {
+		snprintf(why, n, "scripts/tunetab-fi-env.py is missing from tunetab's data folder");
+		free(script);
+		return NULL;
+	}
+	int fds[2];
+	if (pipe(fds)) {
+		snprintf(why, n, "pipe failed");
+		free(script);
+		return NULL;
+	}
+	posix_spawn_file_actions_t fa;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
+	posix_spawn_file_actions_addclose(&fa, fds[0]);
+	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+	char *argv[] = { (char *)python, script, NULL };
+	pid_t pid;
+	int e = posix_spawn(&pid, python, &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	close(fds[1]);
+	free(script);
+	if (e) {
+		close(fds[0]);
+		snprintf(why, n, "cannot run it: %s", strerror(e));
+		return NULL;
+	}
+	FILE *f = fdopen(fds[0], "r");
+	json_error_t err;
+	json_t *out = f ? json_loadf(f, 0, &err) : NULL;
+	if (f)
+		fclose(f);
+	int st = 0;
+	waitpid(pid, &st, 0);
+	if (!json_is_object(out) || !WIFEXITED(st) || WEXITSTATUS(st)) {
+		snprintf(why, n, "scripts/tunetab-fi-env.py failed");
+		json_decref(out);
+		return NULL;
+	}
+	const char *msg = json_string_value(json_object_get(out, "error"));
+	if (msg || !json_string_value(json_object_get(out, "version"))) {
+		snprintf(why, n, "FlashInfer does not import (%s)", msg ? msg : "no version");
+		json_decref(out);
+		return NULL;
+	}
+	return out;
 }

@@ -12,4 +12,10 @@ char *python_find(const char *given, const char **from, char *why, size_t n);
 /* scripts/tunetab-fi-worker.py of the data folder (caller frees); NULL when it is missing. */
 char *python_worker_script(void);
 
+/* FlashInfer's own view of the environment, from scripts/tunetab-fi-env.py run with python:
+ * {"version", "metadata": {...}, "workspace_dir", "managed_root"}. NULL with the reason in
+ * why when the script cannot run or FlashInfer does not import. Caller json_decref()s. */
+struct json_t;
+struct json_t *python_fi_env(const char *python, char *why, size_t n);
+
 #endif

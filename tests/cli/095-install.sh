@@ -58,4 +58,4 @@ tunetab install --for sglang --from $C --model-path Qwen/Qwen3-30B-A3B --hf-conf
 rc=0; tunetab $D > chk.txt 2>/dev/null || rc=$?; sed "s|$PWD/||" chk.txt; echo "exit $rc"
 rm "$(find fresh -name 'rank_tp1*')"
 rc=0; tunetab $D > chk.txt 2>/dev/null || rc=$?; grep -e 'rank files' -e verdict chk.txt; echo "exit $rc"
-rc=0; tunetab $D --moe-runner-backend triton > chk.txt 2>/dev/null || rc=$?; grep 'does not tune' chk.txt; echo "exit $rc"
+rc=0; tunetab $D --moe-runner-backend triton > chk.txt 2>/dev/null || rc=$?; grep 'tunes at start' chk.txt; echo "exit $rc"

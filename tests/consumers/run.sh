@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# run.sh: `tunetab install --for sglang` against SGLang's own path rule. Downloads the SGLang
-# wheels named below from PyPI (no dependencies, ~10 MB each; kept in $CONSUMERS_DIR, default
-# .venv-consumers/) and, per release and case, compares every rank's file path tunetab would
-# write with what SGLang's flashinfer_autotune_cache_path returns (sglang_path.py runs that
-# function's own source with the server state stubbed). `make test-consumers`; needs network
-# the first time. Prints "N passed, N failed".
+# run.sh: `tunetab install --for sglang|vllm|flashinfer` against the consumers' own code.
+# Downloads the SGLang, vLLM and FlashInfer wheels named below from PyPI (no dependencies;
+# SGLang ~10 MB each, vLLM 336 MB, FlashInfer 101 MB; only the few source files read are kept,
+# in $CONSUMERS_DIR, default .venv-consumers/) and, per release and case, compares every
+# path tunetab would write with what the consumer's own function returns (sglang_path.py,
+# vllm_path.py run those functions' source with the server state stubbed), and looks every
+# key up in the managed store tunetab wrote with FlashInfer's own ManagedAutotuneCache
+# (fi_store.py). `make test-consumers`; needs network the first time. Prints "N passed, N
+# failed".
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -55,5 +58,75 @@ deepseek-ai/DeepSeek-V3|bfloat16|fp8|flashinfer_trtllm|8|1|2|2|8|DeepseekV3Confi
 /models/mixtral 8x7b (local)|float16|None|flashinfer_cutlass|2|2|1|1|1|MixtralConfig|b_op,a_op
 CASES
 done
+
+# --- vLLM (and FlashInfer's managed store, which one-rank vLLM uses) ---
+fetch() { # fetch WHEEL_SPEC DEST FILE...: those files of the wheel, once
+    local spec=$1 dest=$2; shift 2
+    [ -f "$dest/$1" ] && return 0
+    python3 -m pip download -q --no-deps --only-binary :all: "$spec" -d "$dir/wheels" >/dev/null
+    mkdir -p "$dest"
+    python3 - "$dir/wheels" "$spec" "$dest" "$@" <<'PY'
+import glob, sys, zipfile
+name, ver = sys.argv[2].split("==")
+whl = glob.glob(f"{sys.argv[1]}/{name.replace('-', '_')}-{ver}-*.whl")[0]
+z = zipfile.ZipFile(whl)
+for f in sys.argv[4:]:
+    z.extract(f, sys.argv[3])
+PY
+    rm -f "$dir"/wheels/"${spec%%==*}"*.whl "$dir"/wheels/"$(echo "${spec%%==*}" | tr - _)"*.whl
+}
+vsite=$dir/vllm-0.33.0
+fsite=$dir/flashinfer-0.7.4
+fetch vllm==0.33.0 "$vsite" vllm/model_executor/warmup/flashinfer_autotune_cache.py vllm/envs.py
+fetch flashinfer-python==0.7.4 "$fsite" flashinfer/autotune_cache.py flashinfer/jit/env.py
+# a Python whose FlashInfer reports this environment (what scripts/tunetab-fi-env.py prints)
+fake=$scratch/fake-python
+mkdir -p "$fake"
+cat > "$fake/env.json" <<'JSON'
+{"version": "0.7.4", "metadata": {"flashinfer_version": "0.7.4", "cuda_version": "13.0", "cublas_version": "13.1.0", "cudnn_version": "91500", "cudnn_frontend_version": "1.15.0", "cutlass_dsl_version": "cpython-312;cpython-312-x86_64-linux-gnu;torch==2.11.0:0f", "gpu": "NVIDIA H200"}, "workspace_dir": "/ws/.cache/flashinfer/0.7.4/90a"}
+JSON
+printf '#!/bin/sh\ncat "%s/env.json"\n' "$fake" > "$fake/python3"
+chmod +x "$fake/python3"
+manifest=$(python3 -c 'import json,sys; print(json.dumps(json.load(open(sys.argv[1]))["metadata"]))' "$fake/env.json")
+hash=0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef
+unset VLLM_FLASHINFER_AUTOTUNE_CACHE_DIR VLLM_CACHE_ROOT XDG_CACHE_HOME FLASHINFER_AUTOTUNE_CACHE_DIR FLASHINFER_WORKSPACE_BASE
+# environment (VAR=value,...) | tp | pp | dp
+while IFS='|' read -r envs tp pp dp; do
+    [ -n "$tp" ] || continue
+    home=$scratch/home
+    envj=$(python3 -c 'import json,sys; print(json.dumps(dict(kv.split("=", 1) for kv in sys.argv[1].split(",") if kv)))' "$envs")
+    theirs=$(python3 "$here/vllm_path.py" "$vsite" "$fsite" "{\"env\": $envj, \"tp\": $tp, \"pp\": $pp, \"dp\": $dp, \"hash\": \"$hash\", \"workspace\": \"/ws/.cache/flashinfer/0.7.4/90a\", \"home\": \"$home\"}")
+    # a first vLLM start made the config-hash folder (vLLM's own path, so a wrong root fails)
+    [ $((tp * pp * dp)) -gt 1 ] && mkdir -p "$(dirname "$(echo "$theirs" | head -1)")"
+    args=(--for vllm --from "$cache" --python "$fake/python3" --tp "$tp" --pp "$pp" --dp "$dp" --dry-run)
+    ours=$(env HOME="$home" $(echo "$envs" | tr , ' ') "$T" install "${args[@]}" 2>/dev/null || true)
+    if [ $((tp * pp * dp)) -eq 1 ]; then  # the store's root: the entries are <root>/v2/<env>/entries/*
+        ours=$(echo "$ours" | head -1 | sed 's|/v2/[0-9a-f]*/entries/.*||')
+    fi
+    if [ -n "$ours" ] && [ "$ours" = "$theirs" ]; then
+        pass=$((pass + 1))
+    else
+        fail=$((fail + 1))
+        echo "FAIL vllm 0.33.0 [$envs] tp$tp pp$pp dp$dp: tunetab:"; echo "$ours"; echo "vLLM:"; echo "$theirs"
+    fi
+done <<CASES
+|2|1|1
+|4|2|1
+VLLM_CACHE_ROOT=~/vc|2|1|2
+VLLM_CACHE_ROOT=/abs/vc|8|1|1
+XDG_CACHE_HOME=$scratch/xdg|2|2|1
+VLLM_FLASHINFER_AUTOTUNE_CACHE_DIR=~/fi-cache,VLLM_CACHE_ROOT=/ignored|4|1|1
+|1|1|1
+FLASHINFER_WORKSPACE_BASE=$scratch/wsb|1|1|1
+FLASHINFER_AUTOTUNE_CACHE_DIR=$scratch/fac|1|1|1
+VLLM_FLASHINFER_AUTOTUNE_CACHE_DIR=~/vfac,FLASHINFER_AUTOTUNE_CACHE_DIR=/ignored|1|1|1
+CASES
+# the store tunetab wrote, read by FlashInfer's own ManagedAutotuneCache
+"$T" install --for vllm --from "$cache" --python "$fake/python3" --cache-dir "$scratch/store" >/dev/null 2>&1
+if python3 "$here/fi_store.py" "$fsite" "$scratch/store" "$manifest" "$cache"; then
+    pass=$((pass + 1))
+else
+    fail=$((fail + 1)); echo "FAIL FlashInfer 0.7.4's ManagedAutotuneCache misses keys of tunetab's store"
+fi
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
