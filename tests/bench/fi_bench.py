@@ -1155,19 +1155,10 @@ def cmd_sglang_start(args):
         return forward(self, *a, **k)
 
     fi.R.forward = counted
-    torch.cuda.synchronize()
-    t0 = time.perf_counter()
-    try:
-        with fi.autotune(True, cache=args.cache):
-            sglang_call()
-            torch.cuda.synchronize()
-    finally:
-        fi.R.forward = forward
-    wall = time.perf_counter() - t0
-    profiled = runs[0]
-    hits = [m for m in msgs if "cache hit" in m.lower()]
     same = total = 0
-    if table is not None:
+
+    def check_buckets():
+        nonlocal same, total
         want = {(e["stage"], e["bucket"]): e["tactic"] for e in table["entries"].values()}
         for stage in (1, 2):
             for bucket in fi.buckets:
@@ -1179,15 +1170,43 @@ def cmd_sglang_start(args):
                                                        fi.R.tuning_config, inputs=inputs)
                 total += 1
                 same += bool(hit) and tac == want.get((stage, bucket))
-    say("sglang-start %s, use_fused_finalize=%s, cache %s (%s): autotune(True) around SGLang's call "
+
+    torch.cuda.synchronize()
+    t0 = time.perf_counter()
+    try:
+        if args.managed_root:
+            # vLLM 0.33.0 with one GPU (kernel_warmup.py:478-492): FlashInfer's managed store
+            from flashinfer import autotune_v2
+            with autotune_v2(mode="tune", cache_root=args.managed_root):
+                sglang_call()
+                torch.cuda.synchronize()
+                wall = time.perf_counter() - t0
+                fi.R.forward = forward
+                if table is not None:
+                    check_buckets()  # while the store is attached
+        else:
+            with fi.autotune(True, cache=args.cache):
+                sglang_call()
+                torch.cuda.synchronize()
+            wall = time.perf_counter() - t0
+    finally:
+        fi.R.forward = forward
+    profiled = runs[0]
+    hits = [m for m in msgs if "cache hit" in m.lower()]
+    if table is not None and not args.managed_root:
+        check_buckets()
+    how = ("autotune_v2(mode='tune', cache_root=%s)" % args.managed_root if args.managed_root
+           else "autotune(True)")
+    say("sglang-start %s, use_fused_finalize=%s, cache %s (%s): %s around SGLang's call "
         "took %.2f s; FlashInfer's tuner ran its MoERunner %d times (profiling); %d cache-hit log lines%s" % (
-            d.name, fi.fused_finalize, args.cache, "present" if had_file else "absent", wall, profiled,
+            d.name, fi.fused_finalize, args.cache, "present" if had_file else "absent", how, wall, profiled,
             len(hits), "; %d of %d buckets use the file's tactic" % (same, total) if total else ""))
     for m in hits[:4]:
         say("  FlashInfer: %s" % m)
     if args.json:
         write_json(args.json, {"deploy": deploy_dict(d), **fi.info(), "cache": args.cache,
                                "cache_present": had_file, "use_fused_finalize": fi.fused_finalize,
+                               "managed_root": args.managed_root,
                                "wall_s": wall, "tuner_runner_calls": profiled, "hit_lines": hits,
                                "buckets_with_file_tactic": same, "buckets": total})
     if table is None:
@@ -1453,6 +1472,8 @@ def main(argv=None):
     s.add_argument("deploy", choices=sorted(DEPLOYS))
     s.add_argument("cache")
     s.add_argument("--fused-finalize", type=int, default=0, help="SGLANG_FLASHINFER_MOE_FUSED_FINALIZE (SGLang's default 0)")
+    s.add_argument("--managed-root", help="tune inside autotune_v2(mode='tune', cache_root=this) as one-GPU "
+                   "vLLM does, instead of autotune(True, cache=CACHE); CACHE is then only the table to compare")
     s.add_argument("--tokens", type=int, default=64)
     s.add_argument("--seed", type=int, default=1234)
     s.add_argument("--json")
