@@ -12,6 +12,8 @@
 static const cyaml_strval_t dtype_strings[] = {
 	{ "bf16", DT_BF16 }, { "fp16", DT_FP16 }, { "fp8", DT_FP8 },
 	{ "mxfp8", DT_MXFP8 }, { "nvfp4", DT_NVFP4 }, { "fp8_mxfp4", DT_FP8_MXFP4 },
+	{ "fp8_block", DT_FP8_BLOCK }, { "w4a16_mxfp4", DT_W4A16_MXFP4 }, { "w4a8", DT_W4A8 },
+	{ "w4a8_mxfp4", DT_W4A8_MXFP4 },
 };
 static const cyaml_strval_t numbering_strings[] = {
 	{ "split", NUM_SPLIT }, { "shared", NUM_SHARED },
@@ -92,6 +94,9 @@ static const cyaml_schema_field_t catalog_fields[] = {
 			 orientation_strings, CYAML_ARRAY_LEN(orientation_strings)),
 	CYAML_FIELD_BOOL("gemm2_finalize", CYAML_FLAG_DEFAULT, struct catalog, gemm2_finalize),
 	CYAML_FIELD_BOOL("swap_ab_copy", CYAML_FLAG_DEFAULT, struct catalog, swap_ab_copy),
+	CYAML_FIELD_BOOL("swap_ab_only", CYAML_FLAG_OPTIONAL, struct catalog, swap_ab_only),
+	CYAML_FIELD_BOOL("shape_filter", CYAML_FLAG_OPTIONAL, struct catalog, shape_filter),
+	CYAML_FIELD_BOOL("tactic_ignored", CYAML_FLAG_OPTIONAL, struct catalog, tactic_ignored),
 	CYAML_FIELD_STRING_PTR("default_note", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL,
 			       struct catalog, default_note, 0, 512),
 	CYAML_FIELD_SEQUENCE("base", CYAML_FLAG_POINTER, struct catalog, base, &entry_schema, 0,
@@ -216,6 +221,8 @@ static int decode_entry(const struct catalog *c, const struct cat_entry *e, int 
 	t->mainloop = e->mainloop;
 	t->note = e->note;
 	t->tokens_on_n = c->orientation == ORIENT_TRANSPOSED;
+	if (c->swap_ab_only && !t->sm80_style)
+		t->swap_ab = t->tokens_on_n = true;
 	return rc;
 }
 
@@ -244,6 +251,9 @@ int catalog_load_file(const char *path, struct catalog **out, struct diags *d)
 		 version_cmp_str(c->flashinfer.min, c->flashinfer.below) >= 0)
 		rc = yaml_error_at(d, path, "catalog.flashinfer", "empty range [%s, %s)",
 				   c->flashinfer.min, c->flashinfer.below);
+	if (c->swap_ab_only && (c->swap_ab_copy || c->gemm2_finalize))
+		rc = yaml_error_at(d, path, "catalog.swap_ab_only", "a swap_ab-only list has no "
+				   "swap_ab copy and no FINALIZE copies (mixed-input runners)");
 	if (c->base_count + c->sm80_count == 0)
 		rc = yaml_error_at(d, path, "catalog", "both 'base' and 'sm80' are empty");
 	if (!rc) {
@@ -461,6 +471,20 @@ const struct tactic *tactic_lookup(const struct tactic_list *l, int stage, int i
 	if (relative_gemm2 && id >= 0 && (size_t)id < l->n2)
 		return &l->g2[id];
 	return NULL;
+}
+
+bool catalog_tactic_fits(const struct tactic *t, long n, long k)
+{
+	/* the enum's numbers: K in bytes for a B tile (binding.cu isProfileShapeSupported) */
+	long tm = t->m, tn = t->n, tk = t->sm80_style ? t->k_elems : t->k_bytes;
+	if (n <= 0 || k <= 0 || k % tk || n < tn || n % tm)
+		return false;
+	if (t->mainloop && !strncmp(t->mainloop, "SINGLE_WARPGROUP_", 17)) {
+		if (n % 128)
+			return false;
+		return !strcmp(t->mainloop, "SINGLE_WARPGROUP_PREFILL") ? k <= 384 : k > 384;
+	}
+	return true;
 }
 
 void tactic_describe(const struct tactic *t, char *buf, size_t n)

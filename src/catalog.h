@@ -9,14 +9,19 @@
 #include "diag.h"
 #include "version.h"
 
-enum dtype { DT_BF16, DT_FP16, DT_FP8, DT_MXFP8, DT_NVFP4, DT_FP8_MXFP4, DT_COUNT };
+enum dtype {
+	DT_BF16, DT_FP16, DT_FP8, DT_MXFP8, DT_NVFP4, DT_FP8_MXFP4,
+	DT_FP8_BLOCK, DT_W4A16_MXFP4, DT_W4A8, DT_W4A8_MXFP4, /* configs/dtypes.yaml */
+	DT_COUNT
+};
 enum numbering { NUM_SPLIT, NUM_SHARED };
 enum orientation { ORIENT_NORMAL, ORIENT_TRANSPOSED };
 enum mma_mode { MMA_1SM, MMA_2SM };
 enum epilogue { EPI_TMA, EPI_NO_SMEM };
 
 const char *dtype_name(enum dtype t);
-/* Returns 0 and sets *t for "bf16", "fp16", "fp8", "mxfp8", "nvfp4", "fp8_mxfp4". */
+/* Returns 0 and sets *t for "bf16", "fp16", "fp8", "mxfp8", "nvfp4", "fp8_mxfp4", "fp8_block",
+ * "w4a16_mxfp4", "w4a8", "w4a8_mxfp4". */
 int dtype_parse(const char *s, enum dtype *t);
 
 /* One entry of a catalog file, as written in YAML. */
@@ -46,6 +51,11 @@ struct catalog {
 	enum orientation orientation;
 	bool gemm2_finalize;
 	bool swap_ab_copy;
+	bool swap_ab_only;   /* §2 step 6: SM90 mixed-input runners keep only swap_ab entries;
+			      * every base entry is swap_ab and no copy is made */
+	bool shape_filter;   /* get_valid_tactics keeps only tiles that fit the GEMM's N and K
+			      * (use_w4_group_scaling; catalog_tactic_fits) */
+	bool tactic_ignored; /* the runner ignores the stored tactic (DeepSeek FP8 block scale) */
 	char *default_note;
 	struct cat_entry *base;
 	unsigned base_count;
@@ -113,6 +123,10 @@ int catalog_covers_version(const struct catalog *c, const struct fi_version *v);
  * relative_gemm2: also accept a GEMM2 id below n2 as local (v0.5.3–v0.6.14, formats §3.6). */
 const struct tactic *tactic_lookup(const struct tactic_list *l, int stage, int id,
 				   bool relative_gemm2);
+/* FlashInfer's isProfileShapeSupported for a GEMM with n output features and reduction k:
+ * K % tile_k == 0, N >= tile_n, N % tile_m == 0 (tile numbers as the enum names them), and the
+ * single-warpgroup rules (PREFILL for K <= 384, ROLLING above, N % 128 == 0). */
+bool catalog_tactic_fits(const struct tactic *t, long n, long k);
 /* "128x64x128B (256 el) cluster 2x1x1 2SM dyn 4x1x1/2x1x1 swap_ab finalize" style text. */
 void tactic_describe(const struct tactic *t, char *buf, size_t n);
 

@@ -62,7 +62,7 @@ static void explain_entry(const struct tt_data *data, struct target *tg, const s
 		return;
 	}
 	enum dtype dts[2];
-	int nd = key_dtypes(&k, dts);
+	int nd = key_dtypes(tg->r.schema, &k, dts);
 	sb_addf(out, "%s T=%-5lld hidden %lld, %lld experts x inter %lld%s, %s", stage_s, k.tokens,
 		k.hidden, k.e1, k.inter, k.gated ? " (gated: fc1 N = 2 x inter)" : "",
 		nd == 0 ? "dtype ?" : nd == 1 ? dtype_name(dts[0]) : "bf16 or fp8");

@@ -19,6 +19,9 @@ static const cyaml_schema_field_t view_fields[] = {
 static const cyaml_schema_value_t view_schema = {
 	CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, struct weight_view, view_fields),
 };
+static const cyaml_schema_value_t flag_schema = {
+	CYAML_VALUE_STRING(CYAML_FLAG_POINTER, char, 1, 64),
+};
 static const cyaml_schema_field_t info_fields[] = {
 	STR("name", struct dtype_info, name),
 	CYAML_FIELD_UINT("act_bits", CYAML_FLAG_DEFAULT, struct dtype_info, act_bits),
@@ -27,6 +30,9 @@ static const cyaml_schema_field_t info_fields[] = {
 	CYAML_FIELD_UINT("weight_bits", CYAML_FLAG_DEFAULT, struct dtype_info, weight_bits),
 	CYAML_FIELD_SEQUENCE("weight_views", CYAML_FLAG_POINTER, struct dtype_info, weight_views,
 			     &view_schema, 1, 8),
+	CYAML_FIELD_SEQUENCE("flags", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL, struct dtype_info,
+			     flags, &flag_schema, 0, 8),
+	CYAML_FIELD_UINT("align", CYAML_FLAG_OPTIONAL, struct dtype_info, align),
 	CYAML_FIELD_END
 };
 static const cyaml_schema_value_t info_schema = {
@@ -69,6 +75,8 @@ int dtypes_load(const char *path, struct dtype_set **out, struct diags *d)
 		for (unsigned j = 0; j < t->weight_views_count; j++)
 			if (!t->weight_views[j].pack)
 				rc = yaml_error_at(d, path, yp, "weight view pack must be positive");
+		if (t->align > 4096)
+			rc = yaml_error_at(d, path, yp, "align %u is larger than any tile", t->align);
 		for (unsigned j = 0; j < i; j++)
 			if (!strcmp(s->v[j].name, t->name))
 				rc = yaml_error_at(d, path, yp, "dtype '%s' listed twice", t->name);
@@ -87,6 +95,21 @@ const struct dtype_info *dtypes_find(const struct dtype_set *s, const char *name
 		if (str_ieq(s->v[i].name, name))
 			return &s->v[i];
 	return NULL;
+}
+
+int dtype_has_flag(const struct dtype_info *t, const char *flag)
+{
+	for (unsigned i = 0; t && i < t->flags_count; i++)
+		if (!strcmp(t->flags[i], flag))
+			return 1;
+	return 0;
+}
+
+long dtype_align(const struct dtype_info *t, long n)
+{
+	if (!t || !t->align)
+		return n;
+	return (n + (long)t->align - 1) / (long)t->align * (long)t->align;
 }
 
 const struct weight_view *dtype_weight_view(const struct dtype_info *t, const char *view)

@@ -21,6 +21,9 @@ struct dtype_info {
 	unsigned weight_bits;
 	struct weight_view *weight_views;
 	unsigned weight_views_count;
+	char **flags;         /* MoERunner extras set True for this dtype ("use_w4_group_scaling") */
+	unsigned flags_count;
+	unsigned align;       /* hidden and per-rank intermediate rounded up to this (0: none) */
 };
 
 struct dtype_set {
@@ -33,6 +36,10 @@ int dtypes_load(const char *path, struct dtype_set **out, struct diags *d);
 void dtypes_free(struct dtype_set *s);
 const struct dtype_info *dtypes_find(const struct dtype_set *s, const char *name);
 /* The named weight view, or the default (first) when view is NULL; NULL if unknown. */
+/* Whether the dtype sets the named MoERunner flag (an extras field of the schema) True. */
+int dtype_has_flag(const struct dtype_info *t, const char *flag);
+/* n rounded up to the dtype's align (n itself when it has none). */
+long dtype_align(const struct dtype_info *t, long n);
 const struct weight_view *dtype_weight_view(const struct dtype_info *t, const char *view);
 
 #endif

@@ -44,8 +44,8 @@ static void pv_tuple(struct pyv *v, struct pyv *items, size_t n)
 }
 
 /* $variables an extras source may name (schemas/flashinfer, key.extras_fields). */
-static int extras_value(const char *src, const struct gen_deploy *dep, struct pyv *v,
-			struct diags *d)
+static int extras_value(const char *field, const char *src, const struct gen_deploy *dep,
+			struct pyv *v, struct diags *d)
 {
 	memset(v, 0, sizeof *v);
 	if (!strcmp(src, "True") || !strcmp(src, "False")) {
@@ -78,6 +78,11 @@ static int extras_value(const char *src, const struct gen_deploy *dep, struct py
 			pv_int(v, *(const long *)((const char *)dep + longs[i].off));
 			return 0;
 		}
+	if (!strcmp(n, "flag")) {
+		/* the field's own name among the dtype's flags (configs/dtypes.yaml) */
+		v->kind = dtype_has_flag(dep->dt, field) ? PV_TRUE : PV_FALSE;
+		return 0;
+	}
 	if (!strcmp(n, "fused_finalize")) {
 		v->kind = dep->no_fused_finalize ? PV_FALSE : PV_TRUE;
 		return 0;
@@ -97,7 +102,7 @@ static int extras_value(const char *src, const struct gen_deploy *dep, struct py
 static int build_key(const struct fi_schema *s, const struct fs_op *op, const struct gen_deploy *dep,
 		     long tokens, long experts, long inter, struct strbuf *out, struct diags *d)
 {
-	long hidden = dep->hidden;
+	long hidden = dtype_align(dep->dt, dep->hidden); /* the padded weights (dtypes.yaml align) */
 	long n1 = model_activation_gated(dep->activation) ? 2 * inter : inter;
 	struct pyv in[2], w1[3], b1[2], w2[3], b2[2], shapes[5], top[4];
 	pv_int(&in[0], tokens);
@@ -142,7 +147,7 @@ static int build_key(const struct fi_schema *s, const struct fs_op *op, const st
 						  "has no source: tunetab cannot build this version's keys",
 						  f->name);
 			}
-			if (extras_value(f->source, dep, &extras[i], d)) {
+			if (extras_value(f->name, f->source, dep, &extras[i], d)) {
 				free(extras);
 				return TT_INTERNAL;
 			}
@@ -168,11 +173,14 @@ int gen_plan_deploy(const struct fi_schema *s, const struct gen_deploy *dep, str
 	if (dep->inter_total % dep->tp)
 		return diag_error(d, TT_INVALID, "usage", NULL, 0, 0, "intermediate size %ld does not "
 				  "split over TP %ld", dep->inter_total, dep->tp);
-	long experts = dep->experts_total / dep->ep, inter = dep->inter_total / dep->tp;
-	if (dep->hidden % dep->dt->act_pack || dep->hidden % dep->wv->pack || inter % dep->wv->pack)
+	/* hidden and the rank's intermediate as the serving stack pads them for this dtype */
+	long experts = dep->experts_total / dep->ep;
+	long inter = dtype_align(dep->dt, dep->inter_total / dep->tp);
+	long hidden = dtype_align(dep->dt, dep->hidden);
+	if (hidden % dep->dt->act_pack || hidden % dep->wv->pack || inter % dep->wv->pack)
 		return diag_error(d, TT_INVALID, "usage", NULL, 0, 0, "hidden %ld or intermediate %ld "
 				  "per rank is not a multiple of the %s packing (%u per %s)",
-				  dep->hidden, inter, dep->dt->name, dep->wv->pack, dep->wv->torch);
+				  hidden, inter, dep->dt->name, dep->wv->pack, dep->wv->torch);
 	unsigned *buckets;
 	size_t nb = fischema_buckets(s, dep->max_tokens, &buckets);
 	size_t cap = 0;
@@ -193,8 +201,8 @@ int gen_plan_deploy(const struct fi_schema *s, const struct gen_deploy *dep, str
 			e.experts = experts;
 			e.inter = inter;
 			long n1 = model_activation_gated(dep->activation) ? 2 * inter : inter;
-			e.features = op->stage == 1 ? n1 : dep->hidden;
-			e.k = op->stage == 1 ? dep->hidden : inter;
+			e.features = op->stage == 1 ? n1 : hidden;
+			e.k = op->stage == 1 ? hidden : inter;
 			e.time_us = -1;
 			push_entry(p, &cap, &e);
 		}
@@ -445,6 +453,14 @@ int gen_choose(struct script *sc, const struct catalog *cat, const struct gen_de
 		const struct tactic *c = e->stage == 1 ? p->list.g1 : p->list.g2;
 		size_t n = e->stage == 1 ? p->list.n1 : p->list.n2;
 		e->fallback = c[0].id; /* -1 means the first entry of the stage (tactics §1.1) */
+		if (cat->tactic_ignored) {
+			/* nothing to choose: the runner sets its own config whatever is stored */
+			e->tactic = e->fallback;
+			e->ranked = 0;
+			e->ntop = 0;
+			e->fallback_us = e->chosen_us = e->chosen_lo = e->chosen_hi = -1;
+			continue;
+		}
 		size_t nr;
 		rc = script_rank(sc, e->stage, e->tokens, e->features, e->k, c, n, e->fallback, ranks,
 				 &nr, d);
@@ -459,7 +475,9 @@ int gen_choose(struct script *sc, const struct catalog *cat, const struct gen_de
 			for (size_t j = 0; j < n; j++)
 				if (c[j].id == ranks[r].id)
 					t = &c[j];
-			if (!t->dispatchable) {
+			if (!t->dispatchable ||
+			    (cat->shape_filter && !catalog_tactic_fits(t, e->features, e->k))) {
+				/* FlashInfer's own tuner never offers a tile that does not fit */
 				e->skipped_first |= r == 0;
 				continue;
 			}

@@ -289,8 +289,31 @@ const struct pyv *key_extra(const struct moe_key *k, unsigned index)
 	return &k->extras->items[index];
 }
 
-int key_dtypes(const struct moe_key *k, enum dtype out[2])
+/* The named bool extras field of schema s: 1 True, 0 False, -1 absent. */
+static int key_flag(const struct fi_schema *s, const struct moe_key *k, const char *name)
 {
+	for (unsigned i = 0; s && i < s->key.extras_fields_count; i++)
+		if (!strcmp(s->key.extras_fields[i].name, name)) {
+			const struct pyv *v = key_extra(k, i);
+			return !v ? -1 : v->kind == PV_TRUE ? 1 : v->kind == PV_FALSE ? 0 : -1;
+		}
+	return -1;
+}
+
+int key_dtypes(const struct fi_schema *s, const struct moe_key *k, enum dtype out[2])
+{
+	/* The flags pick the runner before the tensor dtypes do (binding.cu FusedMoeRunner:
+	 * isWMxfp4AFp8HummingQuant, isInt4Quant, isWFP4A16Quant; the DeepSeek block-scale runner
+	 * is bf16 x fp8). Which flags each dtype sets: configs/dtypes.yaml. */
+	if (key_flag(s, k, "use_deepseek_fp8_block_scale") == 1)
+		return out[0] = DT_FP8_BLOCK, 1;
+	if (key_flag(s, k, "use_w4_group_scaling") == 1) {
+		if (key_flag(s, k, "use_wfp4afp8_humming") == 1)
+			return out[0] = DT_W4A8_MXFP4, 1;
+		if (key_flag(s, k, "use_packed_weights") == 1)
+			return out[0] = DT_W4A8, 1;
+		return out[0] = DT_W4A16_MXFP4, 1;
+	}
 	const struct pyv *x = key_extra(k, 0), *w = key_extra(k, 1);
 	if (x && w && x->kind == PV_NAME && w->kind == PV_NAME) {
 		if (!strcmp(x->s, "torch.uint8") && (!strcmp(w->s, "torch.int64") || !strcmp(w->s, "torch.uint8")))

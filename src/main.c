@@ -32,7 +32,7 @@ static const struct command commands[] = {
 	  "Lists configs/models/<id>.yaml: hidden size, per-expert intermediate size, routed\n"
 	  "experts, top-k and activation." },
 	{ "catalog", cmd_catalog, 0, "show a FlashInfer tactic candidate list, decoded",
-	  "(--device auto|NAME | --sm N) --dtype bf16|fp16|fp8|mxfp8|nvfp4|fp8_mxfp4 "
+	  "(--device auto|NAME | --sm N) --dtype D "
 	  "[--flashinfer VERSION] [--stage 1|2] [--json]",
 	  "Prints the ordered CUTLASS fused-MoE candidates a tactic integer indexes for this\n"
 	  "SM, dtype and FlashInfer version, with each entry's absolute id, tile, cluster,\n"

@@ -817,13 +817,13 @@ static bool check_entry(struct vctx *c, size_t idx, struct family **fams, size_t
 			/* the first key of a family: later keys reuse its verdict when it was clean */
 			f->runner = xstrdup(k.runner);
 			f->clean = canonical && c->d->n == key_findings;
-			f->nd = key_dtypes(&k, f->dts);
+			f->nd = key_dtypes(c->r->schema, &k, f->dts);
 			f->ff = list_finalize(c, &k);
 		}
 	}
 	if (e->value_ok && op->stage) {
 		enum dtype dts[2];
-		int nd = key_dtypes(&k, dts);
+		int nd = key_dtypes(c->r->schema, &k, dts);
 		check_tactic(c, e, nd, dts, (int)op->stage, list_finalize(c, &k));
 	}
 	return lookupable;

@@ -36,4 +36,34 @@ dep3='{"x_dtype": "torch.bfloat16", "weight_dtype": "torch.bfloat16", "output_dt
 for f in "$out/ffoff"/*.py "$out/ffoff"/flashinfer_autotune_*.json; do
     echo "0.7.4|NVIDIA H200|$f|hit-all|--deployment '$dep3'" >>"$cases"
 done
-bash "$here/run.sh" "$cases"
+# The quantised runners (issue #15, configs/dtypes.yaml): FlashInfer's runner built with the
+# flags the serving stack passes hits every key; the same runner without the flag hits none.
+# The negatives run without tunetab validate, which judges a table, not a deployment.
+neg=$out/negative.txt
+: >"$neg"
+base='"output_dtype": "torch.bfloat16", "tp_size": 1, "tp_rank": 0, "ep_size": 1, "ep_rank": 0, "cluster_size": 1, "cluster_rank": 0, "enable_alltoall": false, "use_mxfp8_act_scaling": false, "min_latency_mode": false, "enable_pdl": true, "use_fused_finalize": true'
+# name|model|dtype|x_dtype|weight_dtype|top_k|activation_type|flags set True
+while IFS='|' read -r name model dt x w k act flags; do
+    for v in 0.6.18 0.7.4; do
+        "$T" generate --device h200 --model "$model" --dtype "$dt" --flashinfer "$v" -o "$out/$name-$v" -q
+        on="{\"x_dtype\": \"$x\", \"weight_dtype\": \"$w\", \"top_k\": $k, \"activation_type\": $act, $base"
+        off=$on
+        for f in use_deepseek_fp8_block_scale use_w4_group_scaling use_wfp4afp8_humming use_packed_weights; do
+            case " $flags " in *" $f "*) on="$on, \"$f\": true";; *) on="$on, \"$f\": false";; esac
+            off="$off, \"$f\": false"
+        done
+        for f in "$out/$name-$v"/*.py "$out/$name-$v"/flashinfer_autotune_*.json; do
+            echo "$v|NVIDIA H200|$f|hit-all|--deployment '$on}'" >>"$cases"
+            echo "$v|NVIDIA H200|$f|hit-none|--deployment '$off}'" >>"$neg"
+        done
+    done
+done <<'DT'
+fp8block|deepseek-v3|fp8_block|torch.bfloat16|torch.float8_e4m3fn|8|3|use_deepseek_fp8_block_scale
+w4a16|gpt-oss-120b|w4a16_mxfp4|torch.bfloat16|torch.uint8|4|5|use_w4_group_scaling
+w4a8|qwen3-30b-a3b|w4a8|torch.bfloat16|torch.uint8|8|3|use_w4_group_scaling use_packed_weights
+humming|gpt-oss-120b|w4a8_mxfp4|torch.bfloat16|torch.uint8|4|5|use_w4_group_scaling use_wfp4afp8_humming
+DT
+rc=0
+TUNETAB= bash "$here/run.sh" "$neg" || rc=1
+bash "$here/run.sh" "$cases" || rc=1
+exit $rc

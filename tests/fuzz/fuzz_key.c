@@ -21,7 +21,7 @@ static void decode(const struct pyv *tuple)
 	for (unsigned i = 0; i < 8; i++)
 		(void)key_extra(&k, i);
 	enum dtype dts[2];
-	(void)key_dtypes(&k, dts);
+	(void)key_dtypes(NULL, &k, dts);
 }
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
