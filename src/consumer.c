@@ -3,7 +3,6 @@
 #include "consumer.h"
 
 #include <jansson.h>
-#include <openssl/evp.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -325,17 +324,12 @@ char *consumer_render(const struct consumer_version *v, const char *tmpl, consum
 			sb_addf(&joined, "%s%s", i ? (v->key_join ? v->key_join : "") : "", part);
 			free(part);
 		}
-		unsigned char md[EVP_MAX_MD_SIZE];
-		unsigned mdlen = 0;
-		int ok = EVP_Digest(joined.buf, joined.len, md, &mdlen, EVP_sha256(), NULL);
+		int bad = sha256_hex(joined.buf, joined.len, v->key_hex, key);
 		sb_release(&joined);
-		if (!ok) {
+		if (bad) {
 			diag_error(d, TT_INTERNAL, "consumer", NULL, 0, 0, "sha256 failed");
 			return NULL;
 		}
-		for (unsigned i = 0; i < mdlen && 2 * i < v->key_hex; i++)
-			snprintf(key + 2 * i, 3, "%02x", md[i]);
-		key[v->key_hex] = '\0';
 	}
 	return render_plain(tmpl, var, ctx, key, d);
 }

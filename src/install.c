@@ -3,13 +3,13 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <openssl/evp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "arena.h"
 #include "key.h"
+#include "table.h"
 #include "util.h"
 
 /* The rank variables over the caller's. */
@@ -211,85 +211,6 @@ int install_keys_fused_finalize(json_t *cache, const struct fi_schema *schema)
 
 /* --- FlashInfer's managed store ------------------------------------------ */
 
-static void sha256_hex(const char *s, size_t len, unsigned digits, char *out)
-{
-	unsigned char md[EVP_MAX_MD_SIZE];
-	unsigned mdlen = 0;
-	EVP_Digest(s, len, md, &mdlen, EVP_sha256(), NULL);
-	for (unsigned i = 0; i < mdlen && 2 * i < digits; i++)
-		snprintf(out + 2 * i, 3, "%02x", md[i]);
-	out[digits] = '\0';
-}
-
-/* A string as Python's json.dumps writes it (ensure_ascii). */
-static void py_json_str(struct strbuf *sb, const char *s)
-{
-	sb_addf(sb, "\"");
-	for (const unsigned char *p = (const unsigned char *)s; *p;) {
-		unsigned c = *p;
-		int len = c < 0x80 ? 1 : c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : 2;
-		if (len > 1) { /* jansson gave us valid UTF-8 */
-			c &= len == 2 ? 0x1f : len == 3 ? 0x0f : 0x07;
-			for (int k = 1; k < len; k++)
-				c = (c << 6) | (p[k] & 0x3f);
-		}
-		p += len;
-		if (c == '"' || c == '\\')
-			sb_addf(sb, "\\%c", c);
-		else if (c == '\n')
-			sb_addf(sb, "\\n");
-		else if (c == '\r')
-			sb_addf(sb, "\\r");
-		else if (c == '\t')
-			sb_addf(sb, "\\t");
-		else if (c == '\b')
-			sb_addf(sb, "\\b");
-		else if (c == '\f')
-			sb_addf(sb, "\\f");
-		else if (c < 0x20 || (c >= 0x80 && c < 0x10000))
-			sb_addf(sb, "\\u%04x", c);
-		else if (c >= 0x10000)
-			sb_addf(sb, "\\u%04x\\u%04x", 0xd800 + ((c - 0x10000) >> 10),
-				0xdc00 + ((c - 0x10000) & 0x3ff));
-		else
-			sb_addf(sb, "%c", c);
-	}
-	sb_addf(sb, "\"");
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
-char *install_canonical_json(json_t *flat)
-{
-	size_t n = json_object_size(flat), i = 0;
-	const char **keys = xcalloc(n ? n : 1, sizeof *keys);
-	const char *k;
-	json_t *v;
-	json_object_foreach(flat, k, v) {
-		if (!json_is_string(v)) {
-			free(keys);
-			return NULL;
-		}
-		keys[i++] = k;
-	}
-	qsort(keys, n, sizeof *keys, cmp_str); /* code points: Python sorts str the same way */
-	struct strbuf sb = STRBUF_INIT;
-	sb_addf(&sb, "{");
-	for (i = 0; i < n; i++) {
-		if (i)
-			sb_addf(&sb, ",");
-		py_json_str(&sb, keys[i]);
-		sb_addf(&sb, ":");
-		py_json_str(&sb, json_string_value(json_object_get(flat, keys[i])));
-	}
-	sb_addf(&sb, "}");
-	free(keys);
-	return sb_detach(&sb);
-}
-
 /* The key's structural form as FlashInfer's _encode_key_fields writes it: tuples as
  * {"__tuple__": [...]}, torch dtypes as {"__dtype__": "bfloat16"}; NULL when the key holds
  * something it cannot encode. */
@@ -329,19 +250,21 @@ static json_t *key_fields(const struct pyv *v)
 	}
 }
 
-static char *read_all(const char *path, bool *exists)
+/* Whether path exists, and its text (NULL when it does not or cannot be read). */
+static char *read_if_there(const char *path, bool *exists)
 {
-	FILE *f = fopen(path, "r");
-	*exists = f != NULL;
-	if (!f)
-		return NULL;
+	char *text = NULL;
+	size_t len;
+	int e = read_file(path, 0, &text, &len);
+	*exists = e != ENOENT;
+	return e ? NULL : text;
+}
+
+/* j as FlashInfer's json.dump(obj, f, indent=2, sort_keys=True) writes it. Caller frees. */
+static char *py_dump_sorted(json_t *j)
+{
 	struct strbuf sb = STRBUF_INIT;
-	char buf[4096];
-	size_t k;
-	sb_addf(&sb, "%s", "");
-	while ((k = fread(buf, 1, sizeof buf, f)) > 0)
-		sb_addf(&sb, "%.*s", (int)k, buf);
-	fclose(f);
+	table_py_json(j, 2, true, &sb);
 	return sb_detach(&sb);
 }
 
@@ -351,24 +274,29 @@ int install_store_plan(const struct consumer_store *st, const char *root, json_t
 	memset(r, 0, sizeof *r);
 	json_t *m = json_deep_copy(manifest);
 	json_object_set_new(m, "cache_schema", json_string(st->cache_schema));
-	char *canon = install_canonical_json(m);
-	if (!canon) {
-		json_decref(m);
-		return diag_error(d, TT_INVALID, "install", NULL, 0, 0, "the environment's metadata "
-				  "holds a value that is not a string");
-	}
+	const char *k;
+	json_t *x;
+	json_object_foreach(m, k, x)
+		if (!json_is_string(x)) {
+			json_decref(m);
+			return diag_error(d, TT_INVALID, "install", NULL, 0, 0, "the environment's "
+					  "metadata holds a value that is not a string");
+		}
+	/* the env hash: sha256 of json.dumps(manifest, sort_keys=True, separators=(",", ":")) */
+	struct strbuf canon = STRBUF_INIT;
+	table_py_json(m, -1, true, &canon);
 	char hash[65];
-	sha256_hex(canon, strlen(canon), st->env_hash_hex, hash);
-	free(canon);
+	sha256_hex(canon.buf, canon.len, st->env_hash_hex, hash);
+	sb_release(&canon);
 	r->env_hash = xstrdup(hash);
 	/* the store's dir template has one variable, {env_hash} */
 	const char *at = strstr(st->dir, "{env_hash}");
 	r->dir = at ? xasprintf("%s/%.*s%s%s", root, (int)(at - st->dir), st->dir, hash, at + 10)
 		    : xasprintf("%s/%s", root, st->dir);
 	r->manifest_path = xasprintf("%s/manifest.json", r->dir);
-	r->manifest = json_dumps(m, JSON_INDENT(2) | JSON_SORT_KEYS);
+	r->manifest = py_dump_sorted(m);
 	json_decref(m);
-	free(read_all(r->manifest_path, &r->manifest_exists));
+	free(read_if_there(r->manifest_path, &r->manifest_exists));
 	json_t *policy = json_loads(st->entry_policy, 0, NULL);
 	struct arena a = ARENA_INIT;
 	size_t n = json_object_size(ours);
@@ -396,7 +324,7 @@ int install_store_plan(const struct consumer_store *st, const char *root, json_t
 			r->unencodable++;
 		size_t i = r->n++;
 		r->paths[i] = xasprintf("%s/entries/%s.json", r->dir, eh);
-		char *there = read_all(r->paths[i], &r->exists[i]);
+		char *there = read_if_there(r->paths[i], &r->exists[i]);
 		json_t *theirs = there ? json_loads(there, 0, NULL) : NULL;
 		free(there);
 		json_t *tt = json_object_get(theirs, "tactic");
@@ -419,7 +347,7 @@ int install_store_plan(const struct consumer_store *st, const char *root, json_t
 				continue;
 			}
 		}
-		r->contents[i] = json_dumps(e, JSON_INDENT(2) | JSON_SORT_KEYS);
+		r->contents[i] = py_dump_sorted(e);
 		json_decref(e);
 		json_decref(theirs);
 	}

@@ -78,11 +78,6 @@ int install_store_plan(const struct consumer_store *st, const char *root, json_t
 		       json_t *ours, bool replace, struct install_store *r, struct diags *d);
 void install_store_release(struct install_store *r);
 
-/* The canonical JSON of a flat object of strings as Python's json.dumps(sort_keys=True,
- * separators=(",", ":")) writes it (ASCII, \uXXXX lowercase). Caller frees. NULL when a value
- * is not a string. */
-char *install_canonical_json(json_t *flat);
-
 struct fi_schema;
 /* The use_fused_finalize the cache's keys were built for, read as schema (the FlashInfer
  * version's key rules) reads them (key_fused_finalize): 1 all True, 0 all False, -1 mixed,

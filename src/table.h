@@ -79,6 +79,10 @@ void table_write_py(const struct table *t, struct strbuf *out);
 /* The JSON cache as json.dump(indent=2) writes it: _metadata, _records, entries sorted,
  * then _generation when with_generation (§2.2). */
 int table_write_json(const struct table *t, bool with_generation, struct strbuf *out);
+/* j as Python's json.dumps writes it (ensure_ascii): indent < 0 with separators (",", ":"),
+ * else indent=N; object keys sorted when sort_keys, else in their order. */
+struct json_t;
+void table_py_json(struct json_t *j, int indent, bool sort_keys, struct strbuf *out);
 /* Lowercase hex SHA-256 of the compact sort_keys JSON of everything but _generation. */
 int table_generation(const struct table *t, char hex[65]);
 /* The JSON half of table_read (table_json.c); table.c dispatches to it. */

@@ -2,7 +2,6 @@
  * written byte for byte as Python's json.dump(indent=2) writes it, and _generation as the
  * SHA-256 (libcrypto) of the compact sort_keys form. */
 #include <jansson.h>
-#include <openssl/evp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -426,21 +425,20 @@ static json_t *build_doc(const struct table *t)
 	return doc;
 }
 
+void table_py_json(json_t *j, int indent, bool sort_keys, struct strbuf *out)
+{
+	emit_json(j, indent, 0, sort_keys, out);
+}
+
 int table_generation(const struct table *t, char hex[65])
 {
 	json_t *doc = build_doc(t);
 	struct strbuf sb = STRBUF_INIT;
 	emit_json(doc, -1, 0, 1, &sb);
 	json_decref(doc);
-	unsigned char md[EVP_MAX_MD_SIZE];
-	unsigned int mdlen = 0;
-	int ok = EVP_Digest(sb.buf, sb.len, md, &mdlen, EVP_sha256(), NULL);
+	int rc = sha256_hex(sb.buf, sb.len, 64, hex);
 	sb_release(&sb);
-	if (!ok || mdlen != 32)
-		return -1;
-	for (unsigned i = 0; i < 32; i++)
-		snprintf(hex + 2 * i, 3, "%02x", md[i]);
-	return 0;
+	return rc;
 }
 
 int table_write_json(const struct table *t, bool with_generation, struct strbuf *out)

@@ -2,6 +2,7 @@
 #include "util.h"
 
 #include <ctype.h>
+#include <openssl/evp.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -603,4 +604,18 @@ char *nearest_text(const char *const *near, size_t k)
 	for (size_t i = 0; i < k; i++)
 		sb_addf(&sb, "%s'%s'", i ? ", " : "; nearest known: ", near[i]);
 	return sb_detach(&sb);
+}
+
+int sha256_hex(const void *data, size_t len, unsigned digits, char *out)
+{
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned mdlen = 0;
+	if (digits > 64 || !EVP_Digest(data, len, md, &mdlen, EVP_sha256(), NULL) || mdlen != 32)
+		return -1;
+	char full[65];
+	for (unsigned i = 0; i < 32; i++)
+		snprintf(full + 2 * i, 3, "%02x", md[i]);
+	memcpy(out, full, digits);
+	out[digits] = '\0';
+	return 0;
 }

@@ -38,6 +38,10 @@ void sb_addll(struct strbuf *sb, long long v);
 char *sb_detach(struct strbuf *sb);
 void sb_release(struct strbuf *sb);
 
+/* The first `digits` (1 to 64) lowercase hex digits of the SHA-256 of data, NUL-terminated in
+ * out (digits + 1 bytes). 0, or -1 when the digest fails. */
+int sha256_hex(const void *data, size_t len, unsigned digits, char *out);
+
 /* Reads a whole file (at most max bytes; 0 = no limit). Returns 0 or an errno value;
  * ENOBUFS when the file is larger than max. *out is NUL-terminated; caller frees. */
 int read_file(const char *path, size_t max, char **out, size_t *len);
