@@ -1,7 +1,6 @@
 /* cmd_install.c: `tunetab install --for CONSUMER`: a JSON autotune cache written where that
  * serving stack will load it, for every rank, merged into what is there (install.h; the
  * consumers' rules are configs/consumers/<id>.yaml). */
-#include <dirent.h>
 #include <getopt.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -140,7 +139,7 @@ static void print_meta(const struct check *k, int mismatch, const char *field)
 		       mismatch == 1 ? "soft" : "hard", field);
 }
 
-static int print_check(const struct check *k, const struct install_result *r, json_t *env_meta)
+static int print_check(const struct check *k, const struct install_result *r)
 {
 	bool on = print_tuning(k);
 	printf("  store               one JSON file per rank\n");
@@ -153,28 +152,12 @@ static int print_check(const struct check *k, const struct install_result *r, js
 	printf("  rank files          %zu of %zu present%s\n", r->existing, r->npaths,
 	       r->differ ? "; contents differ: the server drops them all and tunes from scratch"
 			 : r->existing > 1 ? ", all alike" : "");
-	int mm = 0;
-	const char *field = "";
-	if (r->existing && env_meta) {
-		/* the files as they are (r->bytes is the merge): read the first present one */
-		for (size_t i = 0; i < r->npaths; i++)
-			if (r->exists[i]) {
-				json_t *f = json_load_file(r->paths[i], 0, NULL);
-				json_t *m = json_object_get(f, "_metadata");
-				mm = m ? install_meta_mismatch(m, env_meta, &field) : 0;
-				if (mm)
-					field = xstrdup(field);
-				json_decref(f);
-				break;
-			}
-	}
 	if (r->existing)
-		print_meta(k, mm, field);
+		print_meta(k, r->meta_mismatch, r->meta_field);
 	printf("  entries             %zu of %zu with the same tactic, %zu with another, %zu missing\n",
 	       r->same, total, r->nconflicts, r->added);
-	bool ok = on && r->existing == r->npaths && !r->differ && r->same == total && !mm;
-	if (mm)
-		free((char *)field);
+	bool ok = on && r->existing == r->npaths && !r->differ && r->same == total &&
+		  !r->meta_mismatch;
 	printf("verdict: %s\n", ok ? "every rank reads this cache and every entry hits" :
 	       "the server will not use this cache as it is");
 	if (!ok && on)
@@ -201,32 +184,6 @@ static int print_check_store(const struct check *k, const struct install_store *
 	return ok ? TT_OK : TT_INVALID;
 }
 
-/* A folder under root named by key_hex hex digits: the one a server's first start made.
- * Returns its name (caller frees), or NULL with the candidates counted in *n. */
-static char *find_key_dir(const char *root, unsigned hex, size_t *n, char *list, size_t listn)
-{
-	*n = 0;
-	list[0] = '\0';
-	DIR *dh = opendir(root);
-	char *found = NULL;
-	for (struct dirent *de; dh && (de = readdir(dh));) {
-		if (strlen(de->d_name) != hex || strspn(de->d_name, "0123456789abcdef") != hex)
-			continue;
-		(*n)++;
-		size_t l = strlen(list);
-		snprintf(list + l, listn - l, "%s%s", l ? ", " : "", de->d_name);
-		free(found);
-		found = xstrdup(de->d_name);
-	}
-	if (dh)
-		closedir(dh);
-	if (*n != 1) {
-		free(found);
-		return NULL;
-	}
-	return found;
-}
-
 /* FlashInfer's workspace arch for an SM (jit/env.py + compilation_context.py): "90a". */
 static void fi_arch_of(long sm, char *out, size_t n)
 {
@@ -238,30 +195,27 @@ static void fi_arch_of(long sm, char *out, size_t n)
 		snprintf(out, n, "%ld", sm);
 }
 
-/* Writes the planned files as one set; prints their paths on stdout. */
+/* Stages path (its folder made first) into set. */
+static int stage(struct file_set *set, const char *path, const char *content)
+{
+	char *d = xstrdup(path);
+	*strrchr(d, '/') = '\0';
+	int e = mkdir_p(d);
+	free(d);
+	return e ? e : file_set_stage(set, path, content, strlen(content), 0644);
+}
+
+/* Writes the planned files as one set (contents[i], or shared for all; a NULL content is
+ * left as it is), with extra_path first when given; prints the written paths on stdout. */
 static int write_set(const char *dir, char **paths, char **contents, const char *shared,
 		     size_t n, const char *extra_path, const char *extra)
 {
-	int e = mkdir_p(dir);
 	struct file_set set = { 0 };
-	if (!e && extra_path) {
-		char *d = xstrdup(extra_path);
-		*strrchr(d, '/') = '\0';
-		e = mkdir_p(d);
-		free(d);
-		if (!e)
-			e = file_set_stage(&set, extra_path, extra, strlen(extra), 0644);
-	}
+	int e = extra_path ? stage(&set, extra_path, extra) : 0;
 	for (size_t i = 0; i < n && !e; i++) {
 		const char *c = contents ? contents[i] : shared;
-		if (!c)
-			continue;
-		char *d = xstrdup(paths[i]);
-		*strrchr(d, '/') = '\0';
-		e = mkdir_p(d);
-		free(d);
-		if (!e)
-			e = file_set_stage(&set, paths[i], c, strlen(c), 0644);
+		if (c)
+			e = stage(&set, paths[i], c);
 	}
 	if (!e)
 		e = file_set_commit(&set);
@@ -597,7 +551,7 @@ int cmd_install(int argc, char **argv)
 	if (v->key_found && !key) {
 		size_t n;
 		char list[1024];
-		if (!(key = find_key_dir(root, v->key_hex, &n, list, sizeof list))) {
+		if (!(key = install_find_key(root, v->key_hex, &n, list, sizeof list))) {
 			rc = cli_error(TT_INVALID, "%s names its cache folder by a hash of its whole config, "
 				       "which only %s computes; %s: start %s once with this deployment (it "
 				       "logs '%s<path>'), then give that path with --cache-file",
@@ -614,7 +568,8 @@ int cmd_install(int argc, char **argv)
 		set_var(&vars, "key", key);
 	/* a variable given no value (model path, config class) stays NULL: rendering a
 	 * template that needs it fails, naming it */
-	rc = install_plan(v, get_var, &vars, (int)tp, (int)pp, (int)dp, ours, replace, &res, &d);
+	rc = install_plan(v, get_var, &vars, (int)tp, (int)pp, (int)dp, ours, env_meta, replace, &res,
+			  &d);
 	free(cf_dir);
 	if (rc) {
 		if (rc == TT_USAGE) {
@@ -627,10 +582,9 @@ int cmd_install(int argc, char **argv)
 		goto out;
 	}
 	if (check) {
-		rc = print_check(&k, &res, env_meta);
+		rc = print_check(&k, &res);
 		goto out;
 	}
-	install_fix_metadata(&res, ours, env_meta);
 	fprintf(stderr, "tunetab: %s %s%s (rule: %s): %zu %s in %s\n", cons->name,
 		cversion ? cversion : v->min, cversion || v->below ? "" : " and up", v->read, res.npaths,
 		res.npaths == 1 ? "file" : "rank files", res.dir);

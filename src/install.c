@@ -56,7 +56,8 @@ static void add_conflict(struct install_result *r, const char *key, json_t *ours
 }
 
 int install_plan(const struct consumer_version *v, consumer_var_fn var, void *ctx, int tp, int pp,
-		 int dp, json_t *ours, bool replace, struct install_result *r, struct diags *d)
+		 int dp, json_t *ours, json_t *env_meta, bool replace, struct install_result *r,
+		 struct diags *d)
 {
 	memset(r, 0, sizeof *r);
 	struct rank_ctx x = { .var = var, .ctx = ctx };
@@ -157,6 +158,13 @@ int install_plan(const struct consumer_version *v, consumer_var_fn var, void *ct
 		}
 	}
 	r->theirs_only = before - r->same - r->kept_theirs - r->replaced;
+	/* _metadata FlashInfer would reject in this environment: ours instead */
+	json_t *saved = json_object_get(merged, "_metadata"), *mine = json_object_get(ours, "_metadata");
+	const char *field;
+	if (env_meta && saved && mine && (r->meta_mismatch = install_meta_mismatch(saved, env_meta, &field))) {
+		snprintf(r->meta_field, sizeof r->meta_field, "%s", field);
+		json_object_set(merged, "_metadata", mine);
+	}
 	r->bytes = json_dumps(merged, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	json_decref(merged);
 	if (!r->bytes)
@@ -413,21 +421,26 @@ int install_meta_mismatch(json_t *saved, json_t *current, const char **field)
 	return worst;
 }
 
-void install_fix_metadata(struct install_result *r, json_t *ours, json_t *env_meta)
+char *install_find_key(const char *root, unsigned hex, size_t *n, char *list, size_t listn)
 {
-	if (!env_meta || !r->bytes)
-		return;
-	json_t *merged = json_loads(r->bytes, 0, NULL);
-	json_t *saved = json_object_get(merged, "_metadata");
-	const char *field;
-	int level = saved ? install_meta_mismatch(saved, env_meta, &field) : 0;
-	if (level) {
-		r->meta_mismatch = level;
-		snprintf(r->meta_field, sizeof r->meta_field, "%s", field);
-		json_object_set(merged, "_metadata", json_object_get(ours, "_metadata"));
-		free(r->bytes);
-		r->bytes = json_dumps(merged, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-		r->len = strlen(r->bytes);
+	*n = 0;
+	list[0] = '\0';
+	DIR *dh = opendir(root);
+	char *found = NULL;
+	for (struct dirent *de; dh && (de = readdir(dh));) {
+		if (strlen(de->d_name) != hex || strspn(de->d_name, "0123456789abcdef") != hex)
+			continue;
+		(*n)++;
+		size_t l = strlen(list);
+		snprintf(list + l, listn - l, "%s%s", l ? ", " : "", de->d_name);
+		free(found);
+		found = xstrdup(de->d_name);
 	}
-	json_decref(merged);
+	if (dh)
+		closedir(dh);
+	if (*n != 1) {
+		free(found);
+		return NULL;
+	}
+	return found;
 }

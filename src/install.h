@@ -28,9 +28,10 @@ struct install_result {
 	size_t theirs_only;  /* entries of the existing files we do not have */
 	struct install_conflict *conflicts;
 	size_t nconflicts;
-	char meta_field[64];  /* the existing files' _metadata field that differs from the
-			       * environment's ("" when none or not checked) */
-	int meta_mismatch;    /* 0 none, 1 soft, 2 hard: then ours replaces their _metadata */
+	char meta_field[64];  /* the existing files' _metadata field that differs from env_meta
+			       * ("" when none or not checked) */
+	int meta_mismatch;    /* 0 none, 1 soft, 2 hard: then ours replaces their _metadata
+			       * (their entries are kept) */
 };
 
 /* How FlashInfer judges saved _metadata against the current one (load_configs,
@@ -46,10 +47,8 @@ int install_meta_mismatch(json_t *saved, json_t *current, const char **field);
  * existing files' _metadata is kept when there is one. TT_INVALID for an existing file that
  * is not a JSON object (named with its line and column). */
 int install_plan(const struct consumer_version *v, consumer_var_fn var, void *ctx, int tp, int pp,
-		 int dp, json_t *ours, bool replace, struct install_result *r, struct diags *d);
-/* With env_meta (the environment's _metadata, NULL when unknown): existing files whose
- * _metadata FlashInfer would reject get ours instead (their entries are kept). */
-void install_fix_metadata(struct install_result *r, json_t *ours, json_t *env_meta);
+		 int dp, json_t *ours, json_t *env_meta, bool replace, struct install_result *r,
+		 struct diags *d);
 void install_result_release(struct install_result *r);
 
 /* FlashInfer's managed store for one environment (consumer_store): its manifest, and one
@@ -77,6 +76,11 @@ struct install_store {
 int install_store_plan(const struct consumer_store *st, const char *root, json_t *manifest,
 		       json_t *ours, bool replace, struct install_store *r, struct diags *d);
 void install_store_release(struct install_store *r);
+
+/* The folder under root named by `hex` hex digits: the one a server's first start made (a
+ * key tunetab cannot compute, consumer_version.key_found). Its name (caller frees), or NULL
+ * when there are none or several: *n counts them, list names them (comma-separated). */
+char *install_find_key(const char *root, unsigned hex, size_t *n, char *list, size_t listn);
 
 struct fi_schema;
 /* The use_fused_finalize the cache's keys were built for, read as schema (the FlashInfer
