@@ -5,11 +5,7 @@
 # recorded failed while the run finishes; a run killed midway resumes.
 set -eu
 T=$TUNETAB
-FI=${TUNETAB_FI_H200:-$ROOT/.gpu/flashinfer-h200}
-[ -f "$FI/install.sh" ] || { echo "no FlashInfer bundle at $FI: carry ../shared/flashinfer-h200 as .gpu/flashinfer-h200"; exit 1; }
-SITE=${TUNETAB_FI_SITE:-/tmp/site}
-bash "$FI/install.sh" "$SITE" >/dev/null
-export PYTHONPATH=$SITE${PYTHONPATH:+:$PYTHONPATH}
+. "$ROOT/tests/gpu/fi-h200.sh"
 G="generate --device auto --profile --backend flashinfer"
 $T $G --model qwen3-30b-a3b --dtype bf16 -o qwen 2>qwen.log || { cat qwen.log; exit 1; }
 grep -E 'flashinfer:|profiled' qwen.log

@@ -9,11 +9,7 @@
 # --fused-finalize off is used with SGLang's default.
 set -eu
 T=$TUNETAB
-FI=${TUNETAB_FI_H200:-$ROOT/.gpu/flashinfer-h200}
-[ -f "$FI/install.sh" ] || { echo "no FlashInfer bundle at $FI: carry ../shared/flashinfer-h200 as .gpu/flashinfer-h200"; exit 1; }
-SITE=${TUNETAB_FI_SITE:-/tmp/site}
-bash "$FI/install.sh" "$SITE" >/dev/null
-export PYTHONPATH=$SITE${PYTHONPATH:+:$PYTHONPATH}
+. "$ROOT/tests/gpu/fi-h200.sh"
 B="python3 $ROOT/tests/bench/fi_bench.py"
 $T generate --device auto --model qwen3-30b-a3b --dtype bf16 --format json -o gen -q
 path=$($T install --for sglang --from gen/flashinfer_autotune_NVIDIA_H200.json --model-path Qwen/Qwen3-30B-A3B \

@@ -8,11 +8,7 @@
 # loaded as vLLM loads them (load_configs, then autotune(True)). An empty store profiles.
 set -eu
 T=$TUNETAB
-FI=${TUNETAB_FI_H200:-$ROOT/.gpu/flashinfer-h200}
-[ -f "$FI/install.sh" ] || { echo "no FlashInfer bundle at $FI: carry ../shared/flashinfer-h200 as .gpu/flashinfer-h200"; exit 1; }
-SITE=${TUNETAB_FI_SITE:-/tmp/site}
-bash "$FI/install.sh" "$SITE" >/dev/null
-export PYTHONPATH=$SITE${PYTHONPATH:+:$PYTHONPATH}
+. "$ROOT/tests/gpu/fi-h200.sh"
 B="python3 $ROOT/tests/bench/fi_bench.py"
 $T generate --device auto --model qwen3-30b-a3b --dtype bf16 --format json -o gen -q
 C=gen/flashinfer_autotune_NVIDIA_H200.json
