@@ -74,12 +74,13 @@ char *python_find(const char *given, const char **from, char *why, size_t n)
 	return NULL;
 }
 
-char *python_worker_script(void)
+/* scripts/<name> of the data folder (caller frees); NULL when it is missing. */
+static char *data_script(const char *name)
 {
 	char *dir = data_dir();
 	if (!dir)
 		return NULL;
-	char *p = xasprintf("%s/scripts/tunetab-fi-worker.py", dir);
+	char *p = xasprintf("%s/scripts/%s", dir, name);
 	free(dir);
 	if (access(p, R_OK) == 0)
 		return p;
@@ -87,14 +88,16 @@ char *python_worker_script(void)
 	return NULL;
 }
 
+char *python_worker_script(void)
+{
+	return data_script("tunetab-fi-worker.py");
+}
+
 json_t *python_fi_env(const char *python, char *why, size_t n)
 {
-	char *dir = data_dir();
-	char *script = dir ? xasprintf("%s/scripts/tunetab-fi-env.py", dir) : NULL;
-	free(dir);
-	if (!script || access(script, R_OK) != 0) {
+	char *script = data_script("tunetab-fi-env.py");
+	if (!script) {
 		snprintf(why, n, "scripts/tunetab-fi-env.py is missing from tunetab's data folder");
-		free(script);
 		return NULL;
 	}
 	int fds[2];
