@@ -82,15 +82,28 @@ LDFLAGS += $(SAN_LD)
 LDLIBS  := -Wl,-Bstatic $(STATIC_LIBS) -Wl,-Bdynamic $(SYS_LIBS)
 
 # ---------------------------------------------------------------- sources
-LIB_SRC := src/util.c src/diag.c src/version.c src/datadir.c src/yamlload.c \
-           src/device.c src/model.c src/catalog.c src/fischema.c \
-           src/arena.c src/pylit.c src/key.c src/table.c src/table_json.c src/validate.c \
-           src/dtypeinfo.c src/script.c src/gen.c src/worker.c src/journal.c src/backend_proxy.c src/backend_fake.c src/measure.c src/python.c src/profile.c src/calibration.c \
-           src/logscan.c src/doctor.c src/fleet.c src/plan.c src/report.c src/provenance.c src/merge.c \
-           src/consumer.c src/install.c
-CMD_SRC := src/main.c src/cli.c src/cmd_detect.c src/cmd_devices.c src/cmd_models.c \
-           src/cmd_catalog.c src/cmd_check_data.c src/cmd_validate.c src/cmd_explain.c src/cmd_convert.c src/cmd_generate.c src/cmd_calibrate.c \
-           src/cmd_scan_log.c src/cmd_doctor.c src/cmd_merge.c src/cmd_report.c src/cmd_install.c
+# One list per layer, lowest first (README, "Architecture"): a folder includes only from
+# folders listed above it.
+BASE_SRC    := src/base/util.c src/base/diag.c src/base/version.c src/base/arena.c
+DATA_SRC    := src/data/datadir.c src/data/yamlload.c src/data/device.c src/data/model.c \
+               src/data/catalog.c src/data/firules.c src/data/dtypes.c src/data/calibration.c \
+               src/data/fleetplan.c src/data/consumer.c
+SCRIPT_SRC  := src/script/script.c
+FI_SRC      := src/flashinfer/pylit.c src/flashinfer/key.c src/flashinfer/table.c \
+               src/flashinfer/table_json.c src/flashinfer/validate.c src/flashinfer/provenance.c \
+               src/flashinfer/merge.c
+GPU_SRC     := src/gpu/measure.c
+TUNE_SRC    := src/tune/gen.c src/tune/worker.c src/tune/journal.c src/tune/backend_proxy.c \
+               src/tune/backend_fake.c src/tune/python.c src/tune/timing.c src/tune/fleet.c \
+               src/tune/report.c
+INSPECT_SRC := src/inspect/logscan.c src/inspect/doctor.c
+DEPLOY_SRC  := src/deploy/install.c
+LIB_SRC := $(BASE_SRC) $(DATA_SRC) $(SCRIPT_SRC) $(FI_SRC) $(GPU_SRC) $(TUNE_SRC) \
+           $(INSPECT_SRC) $(DEPLOY_SRC)
+CMD_SRC := src/main.c src/cmd/cli.c src/cmd/detect.c src/cmd/devices.c src/cmd/models.c \
+           src/cmd/catalog.c src/cmd/check_data.c src/cmd/validate.c src/cmd/explain.c \
+           src/cmd/convert.c src/cmd/generate.c src/cmd/calibrate.c src/cmd/scan_log.c \
+           src/cmd/doctor.c src/cmd/merge.c src/cmd/report.c src/cmd/install.c
 
 ifeq ($(USE_CUDA),1)
 GPU_CU  := src/gpu/gpu_cuda.cu

@@ -3,7 +3,7 @@
 
 `tunetab generate --profile --backend flashinfer` starts this script with the Python it found
 (--python, $VIRTUAL_ENV, $CONDA_PREFIX, PATH) as `python3 tunetab-fi-worker.py DEVICE` and
-talks to it over stdin/stdout with the worker's line protocol (src/worker.h). This side only
+talks to it over stdin/stdout with the worker's line protocol (src/tune/worker.h). This side only
 prepares and times candidates; the rounds, intervals, racing and decisions stay in tunetab's C
 code, which asks for one round at a time.
 
@@ -11,7 +11,7 @@ code, which asks for one round at a time.
                                   | WHO none - - <hex reason>   (no usable FlashInfer or CUDA)
   parent: INFO                 -> DEV <hex name> <cc> ... (as tunetab's own worker)
   parent: LOAD <dtype>         -> NOTE <hex text> ... (phases, progress), then OK <seconds>
-  parent: PREP <job> <n> <cand>...  (the JOB fields of src/worker.h)
+  parent: PREP <job> <n> <cand>...  (the JOB fields of src/tune/worker.h)
                                -> START <id>, then READY <id> or RES <id> <status> ... <why>,
                                   per candidate; END
   parent: ROUND <mode> <min reps> <k> <id>[:<reps>]...

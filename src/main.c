@@ -2,9 +2,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
-#include "diag.h"
-#include "worker.h"
+#include "cmd/cli.h"
+#include "base/diag.h"
+#include "tune/worker.h"
 
 enum cmd_flags {
 	CMD_GPU = 1, /* talks to the GPU (documented; the command reports a build without CUDA) */

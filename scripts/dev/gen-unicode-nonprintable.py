@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes src/unicode_np.h: the code points >= 0x80 that Python's str.isprintable() rejects,
+"""Writes src/base/unicode_np.h: the code points >= 0x80 that Python's str.isprintable() rejects,
 as sorted [first, last] ranges, so tunetab prints str repr() exactly as this Python does."""
 import sys, unicodedata
 

@@ -9,8 +9,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "diag.h"
-#include "measure.h"
+#include "base/diag.h"
+#include "gpu/measure.h"
 
 /* ---------------------------------------------------------------------------------------
  * cuBLASLt, loaded when the first GEMM needs it. Linking it costs every tunetab command about

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "diag.h"
+#include "base/diag.h"
 
 int gpu_compiled(void)
 {

@@ -12,14 +12,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "catalog.h"
-#include "datadir.h"
-#include "device.h"
-#include "diag.h"
-#include "dtypeinfo.h"
-#include "fischema.h"
-#include "model.h"
-#include "util.h"
+#include "data/catalog.h"
+#include "data/datadir.h"
+#include "data/device.h"
+#include "base/diag.h"
+#include "data/dtypes.h"
+#include "data/firules.h"
+#include "data/model.h"
+#include "base/util.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);

@@ -3,8 +3,8 @@
  * and repr/equality/clone of the tuple, the order validate.c uses them in. The input is the
  * key's content; like the readers, only valid UTF-8 reaches the parser. */
 #include "fuzz_common.h"
-#include "key.h"
-#include "pylit.h"
+#include "flashinfer/key.h"
+#include "flashinfer/pylit.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {

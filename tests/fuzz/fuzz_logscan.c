@@ -5,7 +5,7 @@
 #include <sys/mman.h>
 
 #include "fuzz_common.h"
-#include "logscan.h"
+#include "inspect/logscan.h"
 
 static int memfd = -1;
 

@@ -5,8 +5,8 @@
 #define TUNETAB_FUZZ_TABLE_H
 
 #include "fuzz_common.h"
-#include "table.h"
-#include "validate.h"
+#include "flashinfer/table.h"
+#include "flashinfer/validate.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {

@@ -7,9 +7,9 @@
  * then used the way the CLI uses it (lookups, expansion, bucket lists, file names), and
  * yaml_top_key / yaml_locate run on the file as check-data and the located errors do. */
 #include "fuzz_common.h"
-#include "calibration.h"
-#include "version.h"
-#include "yamlload.h"
+#include "data/calibration.h"
+#include "base/version.h"
+#include "data/yamlload.h"
 
 static char *scratch;
 

@@ -2,7 +2,7 @@
  * cutlass-moe-tactics.md §3.0, §3.3, §3.4, §3.5, §3.7 and §5. */
 #include <stdlib.h>
 
-#include "catalog.h"
+#include "data/catalog.h"
 #include "ttest.h"
 
 static struct catalog_set cats;

@@ -1,6 +1,6 @@
 /* test_data.c: device and model profiles load and resolve names as users type them. */
-#include "device.h"
-#include "model.h"
+#include "data/device.h"
+#include "data/model.h"
 #include "ttest.h"
 
 static struct device_set devs;

@@ -2,7 +2,7 @@
  * (flashinfer-formats.md §1.1, §3.2). */
 #include <stdlib.h>
 
-#include "fischema.h"
+#include "data/firules.h"
 #include "ttest.h"
 
 static struct fischema_set schemas;

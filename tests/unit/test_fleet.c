@@ -2,7 +2,7 @@
  * and that the shards of a work list are disjoint and cover it (docs/fleet.md "Shards"). */
 #include <stdlib.h>
 
-#include "fleet.h"
+#include "tune/fleet.h"
 #include "ttest.h"
 
 /* a fake environment: NULL-terminated name/value pairs */

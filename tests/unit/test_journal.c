@@ -5,9 +5,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "journal.h"
+#include "tune/journal.h"
 #include "ttest.h"
-#include "util.h"
+#include "base/util.h"
 
 #define ID "version=0.7.4 device=NVIDIA H200 model=Qwen3-30B-A3B profile=1"
 

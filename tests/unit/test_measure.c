@@ -3,7 +3,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "measure.h"
+#include "gpu/measure.h"
 #include "ttest.h"
 
 /* times[i] plus a small deterministic wobble; fail_at: candidate that fails in round 2 */

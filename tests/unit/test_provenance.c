@@ -3,10 +3,10 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "merge.h"
-#include "provenance.h"
+#include "flashinfer/merge.h"
+#include "flashinfer/provenance.h"
 #include "ttest.h"
-#include "util.h"
+#include "base/util.h"
 
 static void add_runs(struct provenance *p, bool reversed)
 {

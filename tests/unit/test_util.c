@@ -5,7 +5,7 @@
 #include <unistd.h>
 
 #include "ttest.h"
-#include "util.h"
+#include "base/util.h"
 
 TEST(strbuf_grows)
 {

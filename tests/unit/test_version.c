@@ -1,6 +1,6 @@
 /* test_version.c: FlashInfer version parsing and ordering. */
 #include "ttest.h"
-#include "version.h"
+#include "base/version.h"
 
 TEST(version_parses)
 {

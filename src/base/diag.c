@@ -1,0 +1,71 @@
+/* diag.c: located diagnostics. */
+#include "base/diag.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+
+#include "base/util.h"
+
+static void vadd(struct diags *d, enum diag_sev sev, const char *id, const char *file, int line,
+		 int col, const char *fmt, va_list ap)
+{
+	if (d->n == d->alloc) {
+		d->alloc = d->alloc ? 2 * d->alloc : 8;
+		d->v = xrealloc(d->v, d->alloc * sizeof *d->v);
+	}
+	struct diag *x = &d->v[d->n++];
+	x->sev = sev;
+	x->id = xstrdup(id);
+	x->file = file ? xstrdup(file) : NULL;
+	x->line = line;
+	x->col = col;
+	x->msg = xvasprintf(fmt, ap);
+}
+
+void diags_add(struct diags *d, enum diag_sev sev, const char *id, const char *file, int line,
+	       int col, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vadd(d, sev, id, file, line, col, fmt, ap);
+	va_end(ap);
+}
+
+int diag_error(struct diags *d, int status, const char *id, const char *file, int line, int col,
+	       const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vadd(d, SEV_ERROR, id, file, line, col, fmt, ap);
+	va_end(ap);
+	return status;
+}
+
+size_t diags_count(const struct diags *d, enum diag_sev sev)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < d->n; i++)
+		n += d->v[i].sev == sev;
+	return n;
+}
+
+void diags_release(struct diags *d)
+{
+	for (size_t i = 0; i < d->n; i++) {
+		free(d->v[i].id);
+		free(d->v[i].file);
+		free(d->v[i].msg);
+	}
+	free(d->v);
+	d->v = NULL;
+	d->n = d->alloc = 0;
+}
+
+const char *diag_sev_name(enum diag_sev sev)
+{
+	switch (sev) {
+	case SEV_NOTE: return "note";
+	case SEV_WARNING: return "warning";
+	default: return "error";
+	}
+}

@@ -1,0 +1,621 @@
+/* util.c: memory, string buffers, files and small string helpers. */
+#include "base/util.h"
+
+#include <ctype.h>
+#include <openssl/evp.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+static void oom(void)
+{
+	fputs("tunetab: error: out of memory\n", stderr);
+	abort();
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (!p)
+		oom();
+	return p;
+}
+
+void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+	if (!p)
+		oom();
+	return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+	if (!q)
+		oom();
+	return q;
+}
+
+char *xstrdup(const char *s)
+{
+	return xstrndup(s, strlen(s));
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+	char *p = xmalloc(n + 1);
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+char *xvasprintf(const char *fmt, va_list ap)
+{
+	va_list cp;
+	va_copy(cp, ap);
+	int n = vsnprintf(NULL, 0, fmt, cp);
+	va_end(cp);
+	if (n < 0)
+		oom();
+	char *p = xmalloc((size_t)n + 1);
+	vsnprintf(p, (size_t)n + 1, fmt, ap);
+	return p;
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *p = xvasprintf(fmt, ap);
+	va_end(ap);
+	return p;
+}
+
+void sb_init(struct strbuf *sb)
+{
+	sb->buf = NULL;
+	sb->len = sb->alloc = 0;
+}
+
+void sb_grow(struct strbuf *sb, size_t extra)
+{
+	if (sb->len + extra + 1 <= sb->alloc)
+		return;
+	size_t want = sb->alloc ? sb->alloc : 64;
+	while (want < sb->len + extra + 1)
+		want *= 2;
+	sb->buf = xrealloc(sb->buf, want);
+	sb->alloc = want;
+}
+
+void sb_add(struct strbuf *sb, const void *data, size_t n)
+{
+	sb_grow(sb, n);
+	memcpy(sb->buf + sb->len, data, n);
+	sb->len += n;
+	sb->buf[sb->len] = '\0';
+}
+
+void sb_adds(struct strbuf *sb, const char *s)
+{
+	sb_add(sb, s, strlen(s));
+}
+
+void sb_addc(struct strbuf *sb, char c)
+{
+	sb_grow(sb, 1);
+	sb->buf[sb->len++] = c;
+	sb->buf[sb->len] = '\0';
+}
+
+void sb_addf(struct strbuf *sb, const char *fmt, ...)
+{
+	va_list ap, cp;
+	va_start(ap, fmt);
+	va_copy(cp, ap);
+	int n = vsnprintf(NULL, 0, fmt, cp);
+	va_end(cp);
+	if (n < 0)
+		oom();
+	sb_grow(sb, (size_t)n);
+	vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, ap);
+	sb->len += (size_t)n;
+	va_end(ap);
+}
+
+void sb_reset(struct strbuf *sb)
+{
+	sb->len = 0;
+	if (sb->buf)
+		sb->buf[0] = '\0';
+}
+
+char *sb_detach(struct strbuf *sb)
+{
+	char *p = sb->buf ? sb->buf : xstrdup("");
+	sb_init(sb);
+	return p;
+}
+
+void sb_release(struct strbuf *sb)
+{
+	free(sb->buf);
+	sb_init(sb);
+}
+
+int read_file(const char *path, size_t max, char **out, size_t *len)
+{
+	*out = NULL;
+	if (len)
+		*len = 0;
+	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+	if (!f)
+		return errno;
+	struct strbuf sb = STRBUF_INIT;
+	struct stat st;
+	if (f != stdin && fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+		fclose(f); /* glibc opens folders for reading; say what it is, not EIO */
+		return EISDIR;
+	}
+	/* a regular file is read into one buffer of its size (large tables) */
+	if (f != stdin && fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+		if (max && (size_t)st.st_size > max) {
+			fclose(f);
+			return ENOBUFS;
+		}
+		sb_grow(&sb, (size_t)st.st_size + 1);
+	}
+	char chunk[65536];
+	size_t n;
+	int err = 0;
+	while (sb.alloc > sb.len + 1 && (n = fread(sb.buf + sb.len, 1, sb.alloc - sb.len - 1, f)) > 0) {
+		if (max && sb.len + n > max) {
+			err = ENOBUFS;
+			break;
+		}
+		sb.len += n;
+		sb.buf[sb.len] = '\0';
+	}
+	while (!err && (n = fread(chunk, 1, sizeof chunk, f)) > 0) {
+		if (max && sb.len + n > max) {
+			err = ENOBUFS;
+			break;
+		}
+		sb_add(&sb, chunk, n);
+	}
+	if (!err && ferror(f))
+		err = EIO;
+	if (f != stdin)
+		fclose(f);
+	if (err) {
+		sb_release(&sb);
+		return err;
+	}
+	if (len)
+		*len = sb.len;
+	*out = sb_detach(&sb);
+	return 0;
+}
+
+int mkdir_p(const char *path)
+{
+	char *p = xstrdup(path);
+	int err = 0;
+	for (char *s = p + 1; ; s++) {
+		if (*s == '/' || *s == '\0') {
+			char c = *s;
+			*s = '\0';
+			if (mkdir(p, 0777) && errno != EEXIST) {
+				err = errno;
+				break;
+			}
+			*s = c;
+			if (!c)
+				break;
+		}
+	}
+	free(p);
+	return err;
+}
+
+/* The folder of path (".", or "/" for a file at the root). Caller frees. */
+static char *dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	return slash ? xstrndup(path, (size_t)(slash - path) + (slash == path)) : xstrdup(".");
+}
+
+static void fsync_dir(const char *path)
+{
+	char *dir = dir_of(path);
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY);
+	if (dfd >= 0) {
+		fsync(dfd);
+		close(dfd);
+	}
+	free(dir);
+}
+
+/* Writes data to a new temp file beside path (".NAME.tmpXXXXXX"), synced; *slot holds its
+ * name from before the file exists (so a signal handler can always remove it). Returns 0 or
+ * errno, and then no temp file remains and *slot is NULL. */
+static int stage_file(const char *path, const void *data, size_t len, unsigned mode, char **slot)
+{
+	char *dir = dir_of(path);
+	const char *slash = strrchr(path, '/');
+	char *tmp = xasprintf("%s/.%s.tmpXXXXXX", dir, slash ? slash + 1 : path);
+	free(dir);
+	*slot = tmp;
+	struct stat st;
+	if (stat(path, &st) == 0)
+		mode = st.st_mode & 07777;
+	int err = 0;
+	int fd = mkstemp(tmp);
+	if (fd < 0) {
+		err = errno;
+		*slot = NULL;
+		free(tmp);
+		return err;
+	}
+	const char *p = data;
+	size_t left = len;
+	while (left) {
+		ssize_t w = write(fd, p, left);
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			err = errno;
+			break;
+		}
+		p += w;
+		left -= (size_t)w;
+	}
+	if (!err && fchmod(fd, (mode_t)mode))
+		err = errno;
+	if (!err && fsync(fd))
+		err = errno;
+	if (close(fd) && !err)
+		err = errno;
+	if (err) {
+		unlink(tmp);
+		*slot = NULL;
+		free(tmp);
+		return err;
+	}
+	return 0;
+}
+
+int write_file_atomic(const char *path, const void *data, size_t len, unsigned mode)
+{
+	struct file_set set = { 0 };
+	int err = file_set_stage(&set, path, data, len, mode);
+	if (!err)
+		err = file_set_commit(&set);
+	file_set_abort(&set);
+	return err;
+}
+
+/* --- a set of files written together -------------------------------------------------- */
+
+/* The set being staged, for the signal handler: it only reads these (async-signal-safe). */
+static struct file_set *volatile staged;
+static struct sigaction old_int, old_term;
+
+static void on_signal(int sig)
+{
+	struct file_set *s = staged;
+	for (size_t i = 0; s && i < s->n; i++)
+		if (s->tmp[i])
+			unlink(s->tmp[i]);
+	static const char msg[] = "tunetab: interrupted; nothing written\n";
+	ssize_t ignored = write(2, msg, sizeof msg - 1);
+	(void)ignored;
+	_exit(128 + sig);
+}
+
+static void catch_signals(struct file_set *s, bool on)
+{
+	if (on) {
+		struct sigaction sa = { .sa_handler = on_signal };
+		sigemptyset(&sa.sa_mask);
+		sigaddset(&sa.sa_mask, SIGINT);
+		sigaddset(&sa.sa_mask, SIGTERM);
+		staged = s;
+		sigaction(SIGINT, &sa, &old_int);
+		sigaction(SIGTERM, &sa, &old_term);
+	} else {
+		sigaction(SIGINT, &old_int, NULL);
+		sigaction(SIGTERM, &old_term, NULL);
+		staged = NULL;
+	}
+}
+
+/* Holds SIGINT and SIGTERM off until sigprocmask(SIG_SETMASK, old, NULL). */
+static void hold_signals(sigset_t *old)
+{
+	sigset_t block;
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigprocmask(SIG_BLOCK, &block, old);
+}
+
+int file_set_stage(struct file_set *s, const char *path, const void *data, size_t len,
+		   unsigned mode)
+{
+	if (!s->n)
+		catch_signals(s, true);
+	if (s->n == s->cap) { /* the handler must not see the arrays move */
+		sigset_t old;
+		hold_signals(&old);
+		s->cap = s->cap ? 2 * s->cap : 4;
+		s->path = xrealloc(s->path, s->cap * sizeof *s->path);
+		s->tmp = xrealloc(s->tmp, s->cap * sizeof *s->tmp);
+		sigprocmask(SIG_SETMASK, &old, NULL);
+	}
+	s->path[s->n] = xstrdup(path);
+	s->tmp[s->n] = NULL;
+	s->n++;
+	int err = stage_file(path, data, len, mode, &s->tmp[s->n - 1]);
+	const char *delay = getenv("TUNETAB_TEST_STAGE_DELAY_MS"); /* tests: a wide window */
+	if (!err && delay)
+		nanosleep(&(struct timespec){ .tv_nsec = atol(delay) % 1000 * 1000000L }, NULL);
+	return err;
+}
+
+int file_set_commit(struct file_set *s)
+{
+	sigset_t old;
+	hold_signals(&old);
+	int err = 0;
+	for (size_t i = 0; i < s->n && !err; i++) {
+		if (!s->tmp[i] || rename(s->tmp[i], s->path[i]))
+			err = s->tmp[i] ? errno : EINVAL;
+		else {
+			free(s->tmp[i]);
+			s->tmp[i] = NULL;
+		}
+	}
+	for (size_t i = 0; i < s->n && !err; i++)
+		fsync_dir(s->path[i]);
+	file_set_abort(s);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return err;
+}
+
+void file_set_abort(struct file_set *s)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		if (s->tmp[i])
+			unlink(s->tmp[i]);
+		free(s->tmp[i]);
+		free(s->path[i]);
+	}
+	if (s->n)
+		catch_signals(s, false);
+	free(s->path);
+	free(s->tmp);
+	*s = (struct file_set){ 0 };
+}
+
+size_t edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	size_t *row = xmalloc((lb + 1) * sizeof *row);
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		size_t diag = row[0];
+		row[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t up = row[j];
+			int same = tolower((unsigned char)a[i - 1]) == tolower((unsigned char)b[j - 1]);
+			size_t best = diag + !same;
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			row[j] = best;
+			diag = up;
+		}
+	}
+	size_t d = row[lb];
+	free(row);
+	return d;
+}
+
+int str_ieq(const char *a, const char *b)
+{
+	for (; *a && *b; a++, b++)
+		if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
+			return 0;
+	return *a == *b;
+}
+
+int str_starts(const char *s, const char *prefix)
+{
+	return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+int str_ends(const char *s, const char *suffix)
+{
+	size_t ls = strlen(s), lx = strlen(suffix);
+	return ls >= lx && memcmp(s + ls - lx, suffix, lx) == 0;
+}
+
+int parse_long(const char *s, long *out)
+{
+	if (!s || !*s || isspace((unsigned char)*s))
+		return -1;
+	char *end;
+	errno = 0;
+	long v = strtol(s, &end, 10);
+	if (errno || *end)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+char *self_exe_path(void)
+{
+	char buf[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+	if (n <= 0)
+		return NULL;
+	buf[n] = '\0';
+	return xstrdup(buf);
+}
+
+void sb_addll(struct strbuf *sb, long long v)
+{
+	char buf[24];
+	int n = 0;
+	unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+	do {
+		buf[sizeof buf - 1 - n++] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		buf[sizeof buf - 1 - n++] = '-';
+	sb_add(sb, buf + sizeof buf - n, (size_t)n);
+}
+
+uint64_t hash_bytes(const void *data, size_t len)
+{
+	const unsigned char *p = data;
+	uint64_t h = 0x9E3779B97F4A7C15ULL ^ len;
+	size_t j = 0;
+	for (; j + 8 <= len; j += 8) {
+		uint64_t w;
+		memcpy(&w, p + j, 8);
+		h = (h ^ w) * 0xFF51AFD7ED558CCDULL;
+		h ^= h >> 32;
+	}
+	for (; j < len; j++)
+		h = (h ^ p[j]) * 1099511628211ULL;
+	h ^= h >> 29;
+	return h;
+}
+
+/* The next token at or after *p (a run of letters or of digits), as [*start, returned end);
+ * NULL at the end of the string. *digit says which kind. */
+static const char *next_token(const char *p, const char **start, bool *digit)
+{
+	while (*p && !isalnum((unsigned char)*p))
+		p++;
+	if (!*p)
+		return NULL;
+	*start = p;
+	*digit = isdigit((unsigned char)*p) != 0;
+	while (*p && isalnum((unsigned char)*p) && (isdigit((unsigned char)*p) != 0) == *digit)
+		p++;
+	return p;
+}
+
+/* The query's tokens found in cand's (both split by next_token): 2 for a word, 1 for a
+ * number (a shared "3" says less than a shared "llama"); *words counts the words. */
+static size_t shared_tokens(const char *query, const char *cand, size_t *words)
+{
+	size_t shared = 0;
+	const char *q, *qe, *c, *ce;
+	bool digit, cd;
+	for (qe = query; (qe = next_token(qe, &q, &digit));) {
+		bool found = false;
+		for (ce = cand; !found && (ce = next_token(ce, &c, &cd));)
+			found = ce - c == qe - q && !strncasecmp(c, q, (size_t)(qe - q));
+		shared += found ? (digit ? 1 : 2) : 0;
+		*words += found && !digit;
+	}
+	return shared;
+}
+
+static char *alnum_only(const char *s)
+{
+	char *o = xmalloc(strlen(s) + 1), *w = o;
+	for (; *s; s++)
+		if (isalnum((unsigned char)*s))
+			*w++ = (char)tolower((unsigned char)*s);
+	*w = '\0';
+	return o;
+}
+
+size_t suggest_names(const char *query, const char *const *names, const char *const *display,
+		     size_t n, const char **out, size_t max)
+{
+	char *qa = alnum_only(query);
+	size_t limit = strlen(qa) / 3, got = 0;
+	size_t *tok = xcalloc(max + 1, sizeof *tok), *dist = xcalloc(max + 1, sizeof *dist);
+	for (size_t i = 0; i < n; i++) {
+		char *ca = alnum_only(names[i]);
+		size_t words = 0, t = shared_tokens(query, names[i], &words), dd = edit_distance(qa, ca);
+		free(ca);
+		if (!words && dd > limit)
+			continue;
+		size_t have = got;
+		for (size_t k = 0; k < got; k++)
+			if (!strcmp(out[k], display[i]))
+				have = k;
+		if (have < got) { /* the same thing under another name: keep its best score */
+			if (t < tok[have] || (t == tok[have] && dd >= dist[have]))
+				continue;
+			for (size_t k = have; k + 1 < got; k++) {
+				out[k] = out[k + 1];
+				tok[k] = tok[k + 1];
+				dist[k] = dist[k + 1];
+			}
+			got--;
+		}
+		size_t pos = got;
+		while (pos > 0 && (tok[pos - 1] < t || (tok[pos - 1] == t && dist[pos - 1] > dd)))
+			pos--;
+		if (pos >= max)
+			continue;
+		for (size_t k = got < max ? got : max - 1; k > pos; k--) {
+			out[k] = out[k - 1];
+			tok[k] = tok[k - 1];
+			dist[k] = dist[k - 1];
+		}
+		out[pos] = display[i];
+		tok[pos] = t;
+		dist[pos] = dd;
+		if (got < max)
+			got++;
+	}
+	free(qa);
+	free(tok);
+	free(dist);
+	return got;
+}
+
+char *nearest_text(const char *const *near, size_t k)
+{
+	struct strbuf sb = STRBUF_INIT;
+	sb_addf(&sb, "%s", "");
+	for (size_t i = 0; i < k; i++)
+		sb_addf(&sb, "%s'%s'", i ? ", " : "; nearest known: ", near[i]);
+	return sb_detach(&sb);
+}
+
+int sha256_hex(const void *data, size_t len, unsigned digits, char *out)
+{
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned mdlen = 0;
+	if (digits > 64 || !EVP_Digest(data, len, md, &mdlen, EVP_sha256(), NULL) || mdlen != 32)
+		return -1;
+	char full[65];
+	for (unsigned i = 0; i < 32; i++)
+		snprintf(full + 2 * i, 3, "%02x", md[i]);
+	memcpy(out, full, digits);
+	out[digits] = '\0';
+	return 0;
+}

@@ -1,0 +1,105 @@
+/* cmd_devices.c: `tunetab devices`: the known GPU profiles. */
+#include <getopt.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cmd/cli.h"
+#include "base/util.h"
+
+static void put_u(char *buf, size_t n, const uint64_t *v)
+{
+	if (v)
+		snprintf(buf, n, "%llu", (unsigned long long)*v);
+	else
+		snprintf(buf, n, "-");
+}
+
+static void put_f(char *buf, size_t n, const double *v)
+{
+	if (v)
+		snprintf(buf, n, "%g", *v);
+	else
+		snprintf(buf, n, "-");
+}
+
+static json_t *ju(const uint64_t *v)
+{
+	return v ? json_integer((json_int_t)*v) : json_null();
+}
+
+static json_t *jf(const double *v)
+{
+	return v ? json_real(*v) : json_null();
+}
+
+int cmd_devices(int argc, char **argv)
+{
+	static const struct option opts[] = { { "json", no_argument, NULL, 'j' }, { 0 } };
+	int json = 0, c;
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		if (c == 'j')
+			json = 1;
+		else
+			return cli_usage_error("devices", "unknown option '%s'", argv[optind - 1]);
+	}
+	if (optind < argc)
+		return cli_usage_error("devices", "unexpected argument '%s'", argv[optind]);
+	struct tt_data data;
+	int rc = cli_load_data(&data, DATA_DEVICES);
+	if (rc)
+		return rc;
+	if (json) {
+		json_t *a = json_array();
+		for (size_t i = 0; i < data.devices.n; i++) {
+			const struct device_profile *p = data.devices.v[i];
+			json_t *o = json_object();
+			json_object_set_new(o, "id", json_string(p->id));
+			json_object_set_new(o, "name", json_string(p->name));
+			char cc[16];
+			snprintf(cc, sizeof cc, "%u.%u", p->cc.major, p->cc.minor);
+			json_object_set_new(o, "compute_capability", json_string(cc));
+			json_object_set_new(o, "sm_count", ju(p->sm_count));
+			json_object_set_new(o, "smem_per_block_optin", ju(p->smem_per_block_optin));
+			json_object_set_new(o, "smem_per_sm", ju(p->smem_per_sm));
+			json_object_set_new(o, "l2_bytes", ju(p->l2_bytes));
+			json_object_set_new(o, "memory_bytes", ju(p->memory_bytes));
+			json_object_set_new(o, "memory_bandwidth_gbs", jf(p->memory_bandwidth_gbs));
+			json_object_set_new(o, "boost_clock_mhz", ju(p->boost_clock_mhz));
+			json_object_set_new(o, "tdp_watts", ju(p->tdp_watts));
+			json_t *t = json_object();
+			json_object_set_new(t, "bf16", jf(p->dense_tflops.bf16));
+			json_object_set_new(t, "fp8", jf(p->dense_tflops.fp8));
+			json_object_set_new(t, "fp4", jf(p->dense_tflops.fp4));
+			json_object_set_new(o, "dense_tflops", t);
+			json_object_set_new(o, "file", json_string(cli_rel(&data, p->path)));
+			json_array_append_new(a, o);
+		}
+		char *s = json_dumps(a, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+		printf("%s\n", s);
+		free(s);
+		json_decref(a);
+	} else {
+		printf("%-26s %-56s %-5s %4s %7s %10s %7s %7s %7s %7s\n", "ID", "DEVICE NAME", "CC",
+		       "SMs", "SMEM/B", "L2", "GB/s", "BF16", "FP8", "FP4");
+		for (size_t i = 0; i < data.devices.n; i++) {
+			const struct device_profile *p = data.devices.v[i];
+			char sms[24], smem[24], l2[24], bw[24], b16[24], f8[24], f4[24], cc[16];
+			put_u(sms, sizeof sms, p->sm_count);
+			put_u(smem, sizeof smem, p->smem_per_block_optin);
+			put_u(l2, sizeof l2, p->l2_bytes);
+			put_f(bw, sizeof bw, p->memory_bandwidth_gbs);
+			put_f(b16, sizeof b16, p->dense_tflops.bf16);
+			put_f(f8, sizeof f8, p->dense_tflops.fp8);
+			put_f(f4, sizeof f4, p->dense_tflops.fp4);
+			snprintf(cc, sizeof cc, "%u.%u", p->cc.major, p->cc.minor);
+			printf("%-26s %-56s %-5s %4s %7s %10s %7s %7s %7s %7s\n", p->id, p->name, cc, sms,
+			       smem, l2, bw, b16, f8, f4);
+		}
+		printf("(%zu profiles; TFLOPS dense; '-' = unknown)\n", data.devices.n);
+	}
+	cli_release_data(&data);
+	return TT_OK;
+}

@@ -1,0 +1,365 @@
+/* cmd_scan_log.c: `tunetab scan-log`: the autotuner events of server logs, one line each, and
+ * a summary per op; --keys-out writes the missed bundled keys for `generate --keys`. */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd/cli.h"
+#include "inspect/logscan.h"
+#include "base/util.h"
+
+struct scan_ctx {
+	const char *name;       /* as shown: the path given, or <stdin> */
+	bool json;
+	struct ls_summary sum;
+	json_t *events;         /* --json */
+	struct strbuf loads, saves; /* "30, 30" and "11 (11 new, 0 previous)" */
+};
+
+/* tqdm's rate as it printed it, plus the other unit (2 significant digits). */
+static void add_rate(struct strbuf *sb, double rate, bool inverse)
+{
+	if (rate <= 0)
+		sb_adds(sb, "rate unknown");
+	else if (inverse)
+		sb_addf(sb, "%.2f s/profile (%.2g profile/s)", 1.0 / rate, rate);
+	else
+		sb_addf(sb, "%.2f profile/s (%.2g s/profile)", rate, 1.0 / rate);
+}
+
+static void text_event(const struct scan_ctx *x, const struct ls_event *ev)
+{
+	struct strbuf sb = STRBUF_INIT;
+	sb_addf(&sb, "%s:%llu: %s", x->name, ev->line, ls_kind_name(ev->kind));
+	if (ev->severity)
+		sb_addf(&sb, " (%s)", ev->severity);
+	if (ev->op)
+		sb_addf(&sb, " op=%s", ev->op);
+	if (ev->runner)
+		sb_addf(&sb, " runner=%s", ev->runner);
+	if (ev->tactic)
+		sb_addf(&sb, " tactic=%s", ev->tactic);
+	switch (ev->kind) {
+	case LS_CACHE_LOAD:
+	case LS_CACHE_SAVE:
+	case LS_LEGACY_CUDNN:
+	case LS_SKIPPED_UNSUPPORTED:
+	case LS_BLOCKLIST_LOADED:
+	case LS_CACHE_SIZE:
+		if (ev->n >= 0)
+			sb_addf(&sb, " n=%lld", ev->n);
+		if (ev->kind == LS_CACHE_SAVE && ev->n_new >= 0)
+			sb_addf(&sb, " new=%lld previous=%lld", ev->n_new, ev->n_prev);
+		if (ev->kind == LS_BLOCKLIST_LOADED && ev->n_new >= 0)
+			sb_addf(&sb, " ops=%lld", ev->n_new);
+		break;
+	case LS_PROFILE:
+		if (ev->dim[0] >= 0) {
+			sb_addf(&sb, " first dynamic dim (min, opt, max)=(%lld, %lld, ", ev->dim[0], ev->dim[1]);
+			if (ev->dim[2] < 0)
+				sb_adds(&sb, "inf)");
+			else
+				sb_addf(&sb, "%lld)", ev->dim[2]);
+		}
+		break;
+	default:
+		break;
+	}
+	if (ev->path)
+		sb_addf(&sb, " path=%s", ev->path);
+	if (ev->key)
+		sb_addf(&sb, " key=%s%s", ev->key, ev->key_had_hash ? " (runner hash stripped)" :
+			(ev->kind == LS_BUNDLED_HIT || ev->kind == LS_BUNDLED_MISS) && !ev->key_parsed ?
+			" (not a valid key)" : "");
+	if (ev->shapes)
+		sb_addf(&sb, " shapes=%s", ev->shapes);
+	if (ev->detail && ev->kind != LS_PROFILE)
+		sb_addf(&sb, ": %s", ev->detail);
+	puts(sb.buf);
+	sb_release(&sb);
+}
+
+static void json_set_str(json_t *o, const char *k, const char *v)
+{
+	if (v)
+		json_object_set_new(o, k, json_string(v));
+}
+
+static void json_event(struct scan_ctx *x, const struct ls_event *ev)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "line", json_integer((json_int_t)ev->line));
+	json_object_set_new(o, "kind", json_string(ls_kind_name(ev->kind)));
+	json_set_str(o, "op", ev->op);
+	json_set_str(o, "runner", ev->runner);
+	json_set_str(o, "tactic", ev->tactic);
+	json_set_str(o, "key", ev->key);
+	if (ev->key) {
+		json_object_set_new(o, "key_parsed", json_boolean(ev->key_parsed));
+		json_object_set_new(o, "key_had_runner_hash", json_boolean(ev->key_had_hash));
+		json_object_set_new(o, "fused_moe", json_boolean(ev->key_fused_moe));
+	}
+	json_set_str(o, "path", ev->path);
+	json_set_str(o, "shapes", ev->shapes);
+	json_set_str(o, "severity", ev->severity);
+	json_set_str(o, "detail", ev->detail);
+	if (ev->n >= 0)
+		json_object_set_new(o, "n", json_integer(ev->n));
+	if (ev->n_new >= 0)
+		json_object_set_new(o, ev->kind == LS_BLOCKLIST_LOADED ? "ops" : "new", json_integer(ev->n_new));
+	if (ev->n_prev >= 0)
+		json_object_set_new(o, "previous", json_integer(ev->n_prev));
+	if (ev->kind == LS_PROGRESS) {
+		json_object_set_new(o, "done", json_integer(ev->done));
+		json_object_set_new(o, "total", json_integer(ev->total));
+		json_object_set_new(o, "profiles_per_s", ev->rate > 0 ? json_real(ev->rate) : json_null());
+		json_object_set_new(o, "elapsed_s", ev->elapsed_s >= 0 ? json_integer(ev->elapsed_s) : json_null());
+	}
+	if (ev->kind == LS_PROFILE && ev->dim[0] >= 0)
+		json_object_set_new(o, "first_dynamic_dim", json_pack("[I,I,o]", (json_int_t)ev->dim[0],
+				    (json_int_t)ev->dim[1], ev->dim[2] < 0 ? json_string("inf") :
+				    json_integer(ev->dim[2])));
+	json_array_append_new(x->events, o);
+}
+
+static void on_event(const struct ls_event *ev, void *ctx)
+{
+	struct scan_ctx *x = ctx;
+	ls_summary_add(&x->sum, ev);
+	if (ev->kind == LS_CACHE_LOAD)
+		sb_addf(&x->loads, "%s%lld", x->loads.len ? ", " : "", ev->n);
+	if (ev->kind == LS_CACHE_SAVE)
+		sb_addf(&x->saves, "%s%lld (%lld new, %lld previous)", x->saves.len ? ", " : "", ev->n,
+			ev->n_new, ev->n_prev);
+	if (x->json)
+		json_event(x, ev);
+	else if (ev->kind != LS_PROGRESS) /* bars are summarised as passes */
+		text_event(x, ev);
+}
+
+static void text_summary(const struct scan_ctx *x, const struct ls_stats *st)
+{
+	const struct ls_summary *s = &x->sum;
+	const unsigned *c = s->count;
+	printf("summary of %s: %llu lines, %llu bytes%s%s\n", x->name, st->lines, st->bytes,
+	       st->gzip ? ", gzip" : "", st->truncated ? ", last line unfinished" : "");
+	printf("  sessions: %u started, %u ended\n", c[LS_SESSION_START], c[LS_SESSION_END]);
+	if (c[LS_SGLANG_START])
+		printf("  sglang autotune starts: %u\n", c[LS_SGLANG_START]);
+	if (c[LS_CACHE_LOAD])
+		printf("  json cache loads: %u, configs loaded: %s\n", c[LS_CACHE_LOAD], x->loads.buf);
+	if (c[LS_CACHE_SAVE])
+		printf("  json cache saves: %u, configs saved: %s\n", c[LS_CACHE_SAVE], x->saves.buf);
+	static const enum ls_kind notes[] = { LS_CACHE_MISMATCH, LS_NOT_SAVING, LS_LEGACY_CUDNN,
+		LS_BLOCKLIST_LOADED, LS_BLOCKLIST_MISSING, LS_BLOCKLIST_MISMATCH, LS_SKIP_OP,
+		LS_CACHE_SIZE, LS_PROFILE, LS_PROFILED, LS_CHOSEN, LS_DEBUG, LS_VLLM_DEFAULT_MOE, LS_OTHER };
+	for (size_t i = 0; i < ARRAY_SIZE(notes); i++)
+		if (c[notes[i]])
+			printf("  %s: %u\n", ls_kind_name(notes[i]), c[notes[i]]);
+	printf("  total: hits %u, misses %u, fallbacks %u, failed tactics %u\n", s->hits, s->misses,
+	       s->fallbacks, s->failed);
+	for (size_t i = 0; i < s->n_ops; i++) {
+		const struct ls_op *op = &s->ops[i];
+		printf("  op %s: hits %u, misses %u, fallbacks %u, failed tactics %u, buckets affected %zu",
+		       strcmp(op->name, "-") ? op->name : "(not named in the log)", op->hits, op->misses, op->fallbacks, op->failed, op->n_affected);
+		if (op->skipped_unsupported)
+			printf(", unsupported tactics skipped %u", op->skipped_unsupported);
+		if (op->n_passes)
+			printf(", tuning %zu passes, %u updates, %lld s", op->n_passes, op->updates,
+			       op->tuning_s);
+		putchar('\n');
+		for (size_t j = 0; j < op->n_passes; j++) {
+			const struct ls_pass *p = &op->passes[j];
+			struct strbuf sb = STRBUF_INIT;
+			sb_addf(&sb, "    pass %zu (lines %llu-%llu): %lld/%lld%s, ", j + 1, p->first_line,
+				p->last_line, p->done, p->total, p->done < p->total ? " (incomplete)" : "");
+			add_rate(&sb, p->rate, p->rate_inverse);
+			sb_addf(&sb, ", %u updates", p->updates);
+			if (p->elapsed_s >= 0)
+				sb_addf(&sb, ", %lld s", p->elapsed_s);
+			puts(sb.buf);
+			sb_release(&sb);
+		}
+	}
+}
+
+static json_t *json_summary(const struct scan_ctx *x, const struct ls_stats *st)
+{
+	const struct ls_summary *s = &x->sum;
+	json_t *counts = json_object(), *ops = json_array();
+	for (int k = 0; k < LS_KIND_COUNT; k++)
+		if (s->count[k])
+			json_object_set_new(counts, ls_kind_name((enum ls_kind)k), json_integer(s->count[k]));
+	for (size_t i = 0; i < s->n_ops; i++) {
+		const struct ls_op *op = &s->ops[i];
+		json_t *passes = json_array(), *aff = json_array();
+		for (size_t j = 0; j < op->n_passes; j++) {
+			const struct ls_pass *p = &op->passes[j];
+			json_array_append_new(passes, json_pack("{s:I, s:I, s:I, s:I, s:i, s:o, s:o}",
+				"first_line", (json_int_t)p->first_line, "last_line", (json_int_t)p->last_line,
+				"done", (json_int_t)p->done, "total", (json_int_t)p->total, "updates", (int)p->updates,
+				"profiles_per_s", p->rate > 0 ? json_real(p->rate) : json_null(),
+				"elapsed_s", p->elapsed_s >= 0 ? json_integer(p->elapsed_s) : json_null()));
+		}
+		for (size_t j = 0; j < op->n_affected; j++)
+			json_array_append_new(aff, json_string(op->affected[j]));
+		json_array_append_new(ops, json_pack("{s:s, s:i, s:i, s:i, s:i, s:i, s:o, s:I, s:o}",
+			"op", op->name, "hits", (int)op->hits, "misses", (int)op->misses,
+			"fallbacks", (int)op->fallbacks, "failed_tactics", (int)op->failed,
+			"unsupported_tactics_skipped", (int)op->skipped_unsupported, "affected", aff,
+			"tuning_s", (json_int_t)op->tuning_s, "passes", passes));
+	}
+	return json_pack("{s:s, s:I, s:I, s:b, s:b, s:{s:i, s:i, s:i, s:i, s:I, s:I}, s:o, s:o}",
+		"file", x->name, "bytes", (json_int_t)st->bytes, "lines", (json_int_t)st->lines,
+		"gzip", st->gzip, "truncated", st->truncated,
+		"totals", "hits", (int)s->hits, "misses", (int)s->misses, "fallbacks", (int)s->fallbacks,
+		"failed_tactics", (int)s->failed, "configs_loaded", (json_int_t)s->configs_loaded,
+		"configs_saved", (json_int_t)s->configs_saved,
+		"counts", counts, "ops", ops);
+}
+
+/* Distinct missed keys across all inputs, kept for --keys-out. */
+struct keyset {
+	char **keys;
+	size_t n;
+	size_t other; /* missed keys that are not fused-MoE keys `generate` accepts */
+};
+
+static void keyset_take(struct keyset *k, const struct ls_summary *s)
+{
+	for (size_t i = 0; i < s->n_keys; i++) {
+		if (!s->keys_moe[i]) {
+			k->other++;
+			continue;
+		}
+		bool seen = false;
+		for (size_t j = 0; j < k->n && !seen; j++)
+			seen = !strcmp(k->keys[j], s->keys[i]);
+		if (seen)
+			continue;
+		k->keys = xrealloc(k->keys, (k->n + 1) * sizeof *k->keys);
+		k->keys[k->n++] = xstrdup(s->keys[i]);
+	}
+}
+
+/* One key per line, '#' comments: the form `generate --keys` reads (gen.c gen_plan_keys). */
+static int write_keys(const char *path, const struct keyset *k)
+{
+	struct strbuf sb = STRBUF_INIT;
+	sb_addf(&sb, "# tunetab scan-log: %zu missed cutlass fused-MoE key(s), for "
+		"'tunetab generate --keys'\n", k->n);
+	if (k->other)
+		sb_addf(&sb, "# %zu other missed key(s) left out: not trtllm::fused_moe::gemm1/gemm2 "
+			"or not a valid key\n", k->other);
+	for (size_t i = 0; i < k->n; i++) {
+		sb_adds(&sb, k->keys[i]);
+		sb_addc(&sb, '\n');
+	}
+	int err = write_file_atomic(path, sb.buf, sb.len, 0644);
+	sb_release(&sb);
+	if (err)
+		return cli_error(TT_INTERNAL, "%s: %s", path, strerror(err));
+	return TT_OK;
+}
+
+int cmd_scan_log(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' }, { "keys-out", required_argument, NULL, 'k' },
+		{ 0 },
+	};
+	if (cli_wants_help(argc, argv))
+		return TT_OK;
+	bool json = false;
+	const char *keys_out = NULL;
+	int c;
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 'j': json = true; break;
+		case 'k': keys_out = optarg; break;
+		default:
+			return cli_usage_error("scan-log", "unknown option or missing value '%s'",
+					       argv[optind - 1]);
+		}
+	}
+	char *stdin_only[] = { "-" };
+	char **files = optind < argc ? argv + optind : stdin_only;
+	size_t nfiles = optind < argc ? (size_t)(argc - optind) : 1;
+	for (size_t i = 0, dash = 0; i < nfiles; i++)
+		if (!strcmp(files[i], "-") && ++dash > 1)
+			return cli_usage_error("scan-log", "standard input '-' given twice");
+
+	int worst = TT_OK;
+	bool found = false;
+	struct keyset ks = { 0 };
+	json_t *jfiles = json ? json_array() : NULL;
+	for (size_t i = 0; i < nfiles; i++) {
+		const char *path = files[i];
+		bool is_stdin = !strcmp(path, "-");
+		int fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0) {
+			worst = cli_error(TT_INTERNAL, "%s: %s", path, strerror(errno));
+			continue;
+		}
+		struct scan_ctx x = { .name = is_stdin ? "<stdin>" : path, .json = json,
+				      .loads = STRBUF_INIT, .saves = STRBUF_INIT };
+		if (json)
+			x.events = json_array();
+		struct ls_stats st;
+		struct diags d = DIAGS_INIT;
+		int rc = logscan_fd(fd, x.name, on_event, &x, &st, &d);
+		if (!is_stdin)
+			close(fd);
+		if (rc) {
+			cli_print_diags(&d);
+			worst = rc;
+		}
+		diags_release(&d);
+		if (json) {
+			json_t *o = json_summary(&x, &st);
+			json_object_set_new(o, "events", x.events);
+			json_array_append_new(jfiles, o);
+		} else {
+			text_summary(&x, &st);
+		}
+		if (x.sum.misses || x.sum.fallbacks || x.sum.failed)
+			found = true;
+		keyset_take(&ks, &x.sum);
+		ls_summary_release(&x.sum);
+		sb_release(&x.loads);
+		sb_release(&x.saves);
+	}
+	if (keys_out) {
+		int rc = write_keys(keys_out, &ks);
+		if (rc)
+			worst = rc;
+		else if (!json)
+			printf("keys-out: %zu missed fused-MoE key(s) written to %s%s\n", ks.n, keys_out,
+			       ks.other ? " (other missed keys left out)" : "");
+	}
+	if (json) {
+		json_t *root = json_pack("{s:o}", "files", jfiles);
+		if (keys_out)
+			json_object_set_new(root, "keys_out", json_pack("{s:s, s:I, s:I}", "path", keys_out,
+					    "written", (json_int_t)ks.n, "left_out", (json_int_t)ks.other));
+		char *out = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII);
+		puts(out);
+		free(out);
+		json_decref(root);
+	}
+	for (size_t i = 0; i < ks.n; i++)
+		free(ks.keys[i]);
+	free(ks.keys);
+	if (fflush(stdout) == EOF)
+		return cli_error(TT_INTERNAL, "standard output: %s", strerror(errno));
+	if (worst)
+		return worst;
+	return found ? TT_INVALID : TT_OK;
+}

@@ -1,0 +1,45 @@
+/* dtypeinfo.h: how each runner dtype appears in tuning keys (configs/dtypes.yaml):
+ * element bits, torch dtype names and packing of activations and weights. */
+#ifndef TUNETAB_DTYPEINFO_H
+#define TUNETAB_DTYPEINFO_H
+
+#include <stddef.h>
+
+#include "base/diag.h"
+
+struct weight_view {
+	char *view;   /* "int64", "uint8", ... */
+	char *torch;  /* "torch.int64" */
+	unsigned pack; /* elements per stored element */
+};
+
+struct dtype_info {
+	char *name;
+	unsigned act_bits;
+	char *act_torch;
+	unsigned act_pack;
+	unsigned weight_bits;
+	struct weight_view *weight_views;
+	unsigned weight_views_count;
+	char **flags;         /* MoERunner extras set True for this dtype ("use_w4_group_scaling") */
+	unsigned flags_count;
+	unsigned align;       /* hidden and per-rank intermediate rounded up to this (0: none) */
+};
+
+struct dtype_set {
+	struct dtype_info *v;
+	unsigned v_count;
+	char *path;
+};
+
+int dtypes_load(const char *path, struct dtype_set **out, struct diags *d);
+void dtypes_free(struct dtype_set *s);
+const struct dtype_info *dtypes_find(const struct dtype_set *s, const char *name);
+/* The named weight view, or the default (first) when view is NULL; NULL if unknown. */
+/* Whether the dtype sets the named MoERunner flag (an extras field of the schema) True. */
+int dtype_has_flag(const struct dtype_info *t, const char *flag);
+/* n rounded up to the dtype's align (n itself when it has none). */
+long dtype_align(const struct dtype_info *t, long n);
+const struct weight_view *dtype_weight_view(const struct dtype_info *t, const char *view);
+
+#endif

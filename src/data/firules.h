@@ -1,0 +1,131 @@
+/* fischema.h: how each FlashInfer version range finds, keys and numbers tuning tables
+ * (schemas/flashinfer/<id>.yaml; flashinfer-formats.md §1–§3). */
+#ifndef TUNETAB_FISCHEMA_H
+#define TUNETAB_FISCHEMA_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "base/diag.h"
+#include "base/version.h"
+
+enum prefix_rule { PREFIX_CONSTANT, PREFIX_VERSION };
+enum lookup_order { LOOKUP_FIRST_RUNNER, LOOKUP_RUNNER_BY_RUNNER, LOOKUP_LEVEL_BY_LEVEL };
+enum runner_slot { SLOT_INDEX, SLOT_IGNORED };
+enum miss_line { MISS_KEY, MISS_HASH4, MISS_HASH5 };
+enum extras_kind { EXTRAS_NONE, EXTRAS_EMPTY, EXTRAS_FIELDS };
+enum entry_value { VALUE_PAIR, VALUE_POLICY };
+enum field_type { FT_INT, FT_BOOL, FT_DTYPE };
+enum bucket_map { BUCKETS_POW2_FLOOR, BUCKETS_HYBRID_CEIL };
+enum tactic_numbering { TN_SHARED, TN_SPLIT_RELATIVE, TN_SPLIT_ABSOLUTE };
+enum meta_mismatch { MISMATCH_STRICT, MISMATCH_HARD_SOFT };
+
+struct fs_range {
+	char *min, *below;
+};
+
+struct fs_bundled {
+	enum prefix_rule prefix_rule;
+	char *prefix;
+	char *stem;
+	char *package_dir;
+	char *env_var;
+	char *env_value;
+	enum lookup_order lookup;
+	enum runner_slot runner_slot;
+	enum miss_line miss_line;
+};
+
+struct fs_field {
+	char *name;
+	enum field_type type;
+	char *source; /* a Python literal, or "$variable" of the deployment; NULL = unknown */
+};
+
+struct fs_op {
+	char *op;
+	char **runners;
+	unsigned runners_count;
+	unsigned shapes;
+	unsigned stage;
+};
+
+struct fs_key {
+	unsigned tuple;
+	enum extras_kind extras;
+	struct fs_field *extras_fields;
+	unsigned extras_fields_count;
+	struct fs_op *ops;
+	unsigned ops_count;
+};
+
+struct fs_phase {
+	unsigned upto; /* 0 = unbounded */
+	unsigned step; /* 0 = powers of two */
+};
+
+struct fs_buckets {
+	enum bucket_map map;
+	unsigned default_max_tokens;
+	struct fs_phase *phases;
+	unsigned phases_count;
+};
+
+struct fs_json {
+	bool supported;
+	char **metadata;
+	unsigned metadata_count;
+	enum meta_mismatch mismatch;
+	enum entry_value entry_value; /* pair: extra elements ignored; policy: [2] must be a list */
+	char **reserved;
+	unsigned reserved_count;
+};
+
+struct fs_tactics {
+	enum tactic_numbering numbering;
+};
+
+struct fi_schema {
+	char *id;
+	struct fs_range versions;
+	char *release;  /* a tagged release in the range, used when no exact version is given */
+	struct fs_bundled bundled;
+	struct fs_key key;
+	struct fs_buckets buckets;
+	struct fs_tactics tactics;
+	struct fs_json json_cache;
+	char *path;
+	struct fi_version lo, hi; /* parsed range */
+};
+
+struct fischema_set {
+	struct fi_schema **v; /* sorted by versions.min */
+	size_t n;
+};
+
+int fischema_load_file(const char *path, struct fi_schema **out, struct diags *d);
+void fischema_free(struct fi_schema *s);
+/* Loads all schemas, sorts them and checks that the ranges are contiguous. */
+int fischema_load_dir(const char *dir, struct fischema_set *set, struct diags *d);
+void fischema_set_release(struct fischema_set *set);
+
+/* The schema whose range holds v; NULL when v is older than every range. A version newer
+ * than every range gets the newest schema and *newer is set (may be NULL). */
+const struct fi_schema *fischema_find(const struct fischema_set *set, const struct fi_version *v,
+				      bool *newer);
+const struct fi_schema *fischema_newest(const struct fischema_set *set);
+
+/* Bundled module file name for a device, e.g. "v0_1_trtllm_fused_moe_NVIDIA_H200.py"
+ * (§1.1: every space -> '_', nothing else changed). version is used by PREFIX_VERSION
+ * schemas. Caller frees. */
+char *fischema_bundled_name(const struct fi_schema *s, const char *version, const char *device);
+
+/* Token buckets the version's tuner profiles for max_tokens (§3.2), ascending. Caller frees. */
+size_t fischema_buckets(const struct fi_schema *s, unsigned max_tokens, unsigned **out);
+/* The bucket a runtime token count maps to (§3.2). */
+unsigned fischema_map_tokens(const struct fi_schema *s, unsigned max_tokens, unsigned tokens);
+
+const char *numbering_name(enum tactic_numbering n);
+const char *bucket_map_name(enum bucket_map m);
+
+#endif

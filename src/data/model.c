@@ -1,0 +1,181 @@
+/* model.c: MoE model geometries (configs/models/<id>.yaml), loaded strictly with libcyaml. */
+#include "data/model.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+#include "data/yamlload.h"
+
+struct model_doc {
+	struct model_profile *model;
+};
+
+static const cyaml_strval_t activation_strings[] = {
+	{ "gelu", ACT_GELU }, { "relu", ACT_RELU }, { "silu", ACT_SILU },
+	{ "swiglu", ACT_SWIGLU }, { "geglu", ACT_GEGLU }, { "swiglu_bias", ACT_SWIGLU_BIAS },
+	{ "relu2", ACT_RELU2 },
+};
+
+static const cyaml_schema_value_t alias_schema = {
+	CYAML_VALUE_STRING(CYAML_FLAG_POINTER, char, 1, 128),
+};
+
+static const cyaml_schema_field_t model_fields[] = {
+	CYAML_FIELD_STRING_PTR("id", CYAML_FLAG_POINTER, struct model_profile, id, 1, 64),
+	CYAML_FIELD_STRING_PTR("name", CYAML_FLAG_POINTER, struct model_profile, name, 1, 128),
+	CYAML_FIELD_SEQUENCE("aliases", CYAML_FLAG_POINTER, struct model_profile, aliases,
+			     &alias_schema, 0, 32),
+	CYAML_FIELD_UINT("hidden_size", CYAML_FLAG_DEFAULT, struct model_profile, hidden_size),
+	CYAML_FIELD_UINT("moe_intermediate_size", CYAML_FLAG_DEFAULT, struct model_profile,
+			 moe_intermediate_size),
+	CYAML_FIELD_UINT("routed_experts", CYAML_FLAG_DEFAULT, struct model_profile, routed_experts),
+	CYAML_FIELD_UINT("top_k", CYAML_FLAG_DEFAULT, struct model_profile, top_k),
+	CYAML_FIELD_UINT("shared_experts", CYAML_FLAG_DEFAULT, struct model_profile, shared_experts),
+	CYAML_FIELD_ENUM("activation", CYAML_FLAG_STRICT, struct model_profile, activation,
+			 activation_strings, CYAML_ARRAY_LEN(activation_strings)),
+	CYAML_FIELD_UINT("moe_layers", CYAML_FLAG_DEFAULT, struct model_profile, moe_layers),
+	CYAML_FIELD_UINT("total_layers", CYAML_FLAG_DEFAULT, struct model_profile, total_layers),
+	CYAML_FIELD_END
+};
+
+static const cyaml_schema_field_t doc_fields[] = {
+	CYAML_FIELD_MAPPING_PTR("model", CYAML_FLAG_POINTER, struct model_doc, model, model_fields),
+	CYAML_FIELD_END
+};
+
+static const cyaml_schema_value_t doc_schema = {
+	CYAML_VALUE_MAPPING(CYAML_FLAG_POINTER, struct model_doc, doc_fields),
+};
+
+static const cyaml_schema_value_t profile_schema = {
+	CYAML_VALUE_MAPPING(CYAML_FLAG_POINTER, struct model_profile, model_fields),
+};
+
+void model_free(struct model_profile *m)
+{
+	if (!m)
+		return;
+	free(m->path);
+	m->path = NULL;
+	yamldoc_free(&profile_schema, m);
+}
+
+const char *model_activation_name(enum model_activation a)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(activation_strings); i++)
+		if ((int)activation_strings[i].val == (int)a)
+			return activation_strings[i].str;
+	return "unknown";
+}
+
+int model_activation_gated(enum model_activation a)
+{
+	return a == ACT_SWIGLU || a == ACT_GEGLU || a == ACT_SWIGLU_BIAS;
+}
+
+int model_load_file(const char *path, struct model_profile **out, struct diags *d)
+{
+	*out = NULL;
+	struct model_doc *doc;
+	int rc = yamldoc_load(path, &doc_schema, (void **)&doc, d);
+	if (rc)
+		return rc;
+	struct model_profile *m = doc->model;
+	doc->model = NULL;
+	yamldoc_free(&doc_schema, doc);
+	m->path = xstrdup(path);
+	const char *b = strrchr(path, '/');
+	b = b ? b + 1 : path;
+	if (strncmp(b, m->id, strlen(m->id)) || strcmp(b + strlen(m->id), ".yaml"))
+		rc = yaml_error_at(d, path, "model.id", "id '%s' differs from the file name", m->id);
+	static const struct { const char *key; size_t off; } positive[] = {
+		{ "model.hidden_size", offsetof(struct model_profile, hidden_size) },
+		{ "model.moe_intermediate_size", offsetof(struct model_profile, moe_intermediate_size) },
+		{ "model.routed_experts", offsetof(struct model_profile, routed_experts) },
+		{ "model.top_k", offsetof(struct model_profile, top_k) },
+		{ "model.moe_layers", offsetof(struct model_profile, moe_layers) },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(positive); i++)
+		if (*(unsigned *)((char *)m + positive[i].off) == 0)
+			rc = yaml_error_at(d, path, positive[i].key, "must be positive");
+	if (m->top_k > m->routed_experts)
+		rc = yaml_error_at(d, path, "model.top_k", "top_k %u exceeds routed_experts %u",
+				   m->top_k, m->routed_experts);
+	if (m->moe_layers > m->total_layers)
+		rc = yaml_error_at(d, path, "model.moe_layers", "moe_layers %u exceeds total_layers %u",
+				   m->moe_layers, m->total_layers);
+	if (rc) {
+		model_free(m);
+		return rc;
+	}
+	*out = m;
+	return TT_OK;
+}
+
+int model_load_dir(const char *dir, struct model_set *set, struct diags *d)
+{
+	set->v = NULL;
+	set->n = 0;
+	char **files;
+	size_t n;
+	int err = yaml_list_dir(dir, &files, &n);
+	if (err)
+		return diag_error(d, TT_INTERNAL, "io", dir, 0, 0, "cannot list models: %s",
+				  strerror(err));
+	int rc = TT_OK;
+	set->v = xcalloc(n, sizeof *set->v);
+	for (size_t i = 0; i < n; i++) {
+		struct model_profile *m;
+		int r = model_load_file(files[i], &m, d);
+		if (r)
+			rc = r;
+		else
+			set->v[set->n++] = m;
+		free(files[i]);
+	}
+	free(files);
+	return rc;
+}
+
+void model_set_release(struct model_set *set)
+{
+	for (size_t i = 0; i < set->n; i++)
+		model_free(set->v[i]);
+	free(set->v);
+	set->v = NULL;
+	set->n = 0;
+}
+
+const struct model_profile *model_find(const struct model_set *set, const char *name)
+{
+	for (size_t i = 0; i < set->n; i++) {
+		const struct model_profile *m = set->v[i];
+		if (str_ieq(m->id, name) || str_ieq(m->name, name))
+			return m;
+		for (unsigned a = 0; a < m->aliases_count; a++)
+			if (str_ieq(m->aliases[a], name))
+				return m;
+	}
+	return NULL;
+}
+
+size_t model_nearest(const struct model_set *set, const char *name, const char **out, size_t max)
+{
+	size_t cap = 0, n = 0;
+	for (size_t i = 0; i < set->n; i++)
+		cap += 2 + set->v[i]->aliases_count;
+	const char **names = xcalloc(cap + 1, sizeof *names), **disp = xcalloc(cap + 1, sizeof *disp);
+	for (size_t i = 0; i < set->n; i++) {
+		const struct model_profile *m = set->v[i];
+		names[n] = m->id, disp[n++] = m->id;
+		if (m->name)
+			names[n] = m->name, disp[n++] = m->id;
+		for (unsigned a = 0; a < m->aliases_count; a++)
+			names[n] = m->aliases[a], disp[n++] = m->id;
+	}
+	size_t k = suggest_names(name, names, disp, n, out, max);
+	free(names);
+	free(disp);
+	return k;
+}

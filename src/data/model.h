@@ -1,0 +1,53 @@
+/* model.h: MoE model geometries from configs/models/<id>.yaml (devices-models.md Table 2). */
+#ifndef TUNETAB_MODEL_H
+#define TUNETAB_MODEL_H
+
+#include <stddef.h>
+
+#include "base/diag.h"
+
+/* Expert activation; values are FlashInfer's ActivationType (flashinfer-formats.md §3.3). */
+enum model_activation {
+	ACT_GELU = 0,
+	ACT_RELU = 1,
+	ACT_SILU = 2,
+	ACT_SWIGLU = 3,
+	ACT_GEGLU = 4,
+	ACT_SWIGLU_BIAS = 5,
+	ACT_RELU2 = 6,
+};
+
+struct model_profile {
+	char *id;
+	char *name;
+	char **aliases;
+	unsigned aliases_count;
+	unsigned hidden_size;
+	unsigned moe_intermediate_size;
+	unsigned routed_experts;
+	unsigned top_k;
+	unsigned shared_experts;
+	enum model_activation activation;
+	unsigned moe_layers;
+	unsigned total_layers;
+	char *path;
+};
+
+struct model_set {
+	struct model_profile **v;
+	size_t n;
+};
+
+int model_load_file(const char *path, struct model_profile **out, struct diags *d);
+void model_free(struct model_profile *m);
+int model_load_dir(const char *dir, struct model_set *set, struct diags *d);
+void model_set_release(struct model_set *set);
+/* By id, name or alias, case-insensitively; NULL when none. */
+const struct model_profile *model_find(const struct model_set *set, const char *name);
+/* Up to max model ids for a name model_find does not know, best first (suggest_names). */
+size_t model_nearest(const struct model_set *set, const char *name, const char **out, size_t max);
+const char *model_activation_name(enum model_activation a);
+/* Gated activations fuse two halves into fc1: N1 = 2 * intermediate (§3.1). */
+int model_activation_gated(enum model_activation a);
+
+#endif

@@ -1,0 +1,30 @@
+/* yamlload.h: the libcyaml boundary shared by the data loaders (devices, models, catalogs,
+ * FlashInfer schemas). Only data loaders include this header. */
+#ifndef TUNETAB_YAMLLOAD_H
+#define TUNETAB_YAMLLOAD_H
+
+#include <cyaml/cyaml.h>
+
+#include "base/diag.h"
+
+/* Strict load of one file: unknown keys and bad enum values are errors. On failure one
+ * error with the file, line and column libcyaml or libyaml reported is added to d and
+ * TT_INVALID (or TT_INTERNAL for I/O) is returned; *out is NULL. */
+int yamldoc_load(const char *path, const cyaml_schema_value_t *schema, void **out, struct diags *d);
+void yamldoc_free(const cyaml_schema_value_t *schema, void *doc);
+
+/* Position of the node at a dotted YAML path such as "catalog.base[3].cta" (line, col
+ * 1-based). Returns 0 when found; else leaves *line = *col = 0 and returns -1. */
+int yaml_locate(const char *path, const char *ypath, int *line, int *col);
+
+/* Adds an error located at ypath inside file (semantic checks after loading). */
+int yaml_error_at(struct diags *d, const char *file, const char *ypath, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* The first key of the top-level mapping (caller frees), or NULL. */
+char *yaml_top_key(const char *path);
+
+/* Sorted list of *.yaml files in dir (caller frees each and the array). Returns 0 or errno. */
+int yaml_list_dir(const char *dir, char ***files, size_t *n);
+
+#endif

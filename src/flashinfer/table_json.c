@@ -1,0 +1,458 @@
+/* table_json.c: the JSON autotune cache (flashinfer-formats.md §2): read with jansson,
+ * written byte for byte as Python's json.dump(indent=2) writes it, and _generation as the
+ * SHA-256 (libcrypto) of the compact sort_keys form. */
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "flashinfer/table.h"
+#include "base/util.h"
+
+/* Positions of the top-level keys (jansson keeps none): a light scan of the text. */
+struct keypos {
+	char *key;
+	size_t len;
+	int line, col;
+};
+
+static void scan_positions(const char *text, size_t len, struct keypos **out, size_t *n)
+{
+	size_t cap = 0;
+	*out = NULL;
+	*n = 0;
+	int depth = 0, line = 1, col = 1, expect_key = 0;
+	for (size_t i = 0; i < len; i++) {
+		char c = text[i];
+		if (c == '"') {
+			size_t st = i;
+			int sl = line, sc = col;
+			for (i++, col++; i < len && text[i] != '"'; i++, col++) {
+				if (text[i] == '\\')
+					i++, col++;
+				else if (text[i] == '\n')
+					line++, col = 0;
+			}
+			if (depth == 1 && expect_key && i < len) {
+				json_error_t err;
+				json_t *s = json_loadb(text + st, i + 1 - st, JSON_DECODE_ANY, &err);
+				if (s && json_is_string(s)) {
+					if (*n == cap) {
+						cap = cap ? 2 * cap : 64;
+						*out = xrealloc(*out, cap * sizeof **out);
+					}
+					(*out)[*n].len = json_string_length(s);
+					(*out)[*n].key = xstrndup(json_string_value(s), (*out)[*n].len);
+					(*out)[*n].line = sl;
+					(*out)[*n].col = sc;
+					(*n)++;
+				}
+				json_decref(s);
+				expect_key = 0;
+			}
+			col++;
+			continue;
+		}
+		if (c == '\n') {
+			line++;
+			col = 1;
+			continue;
+		}
+		if (((unsigned char)c & 0xC0) != 0x80)
+			col++;
+		if (c == '{' || c == '[') {
+			depth++;
+			expect_key = depth == 1 && c == '{';
+		} else if (c == '}' || c == ']') {
+			depth--;
+		} else if (c == ',' && depth == 1) {
+			expect_key = 1;
+		}
+	}
+}
+
+/* JSON value -> pyv (arrays become tuples, as FlashInfer's loader makes them, §2.4). */
+static int to_pyv(json_t *j, struct pyv *v, struct arena *a)
+{
+	memset(v, 0, sizeof *v);
+	switch (json_typeof(j)) {
+	case JSON_INTEGER: v->kind = PV_INT; v->i = json_integer_value(j); return 0;
+	case JSON_TRUE: v->kind = PV_TRUE; return 0;
+	case JSON_FALSE: v->kind = PV_FALSE; return 0;
+	case JSON_NULL: v->kind = PV_NONE; return 0;
+	case JSON_STRING:
+		v->kind = PV_STR;
+		v->len = json_string_length(j);
+		v->s = arena_strndup(a, json_string_value(j), v->len);
+		return 0;
+	case JSON_ARRAY: {
+		v->kind = PV_TUPLE;
+		v->n = json_array_size(j);
+		v->items = v->n ? arena_alloc(a, v->n * sizeof *v->items) : NULL;
+		for (size_t i = 0; i < v->n; i++)
+			if (to_pyv(json_array_get(j, i), &v->items[i], a))
+				return -1;
+		return 0;
+	}
+	case JSON_OBJECT: {
+		/* 0.7.4's selection record; never a tactic */
+		v->kind = PV_DICT;
+		v->n = json_object_size(j);
+		v->items = v->n ? arena_alloc(a, 2 * v->n * sizeof *v->items) : NULL;
+		const char *k;
+		json_t *x;
+		size_t i = 0;
+		json_object_foreach(j, k, x) {
+			v->items[2 * i].kind = PV_STR;
+			v->items[2 * i].len = strlen(k);
+			v->items[2 * i].s = arena_strndup(a, k, v->items[2 * i].len);
+			if (to_pyv(x, &v->items[2 * i + 1], a))
+				v->items[2 * i + 1].kind = PV_NONE; /* reals inside a record */
+			i++;
+		}
+		return 0;
+	}
+	default:
+		return -1; /* reals are no tactic */
+	}
+}
+
+int table_json_read(const char *name, const char *text, size_t len, struct table *t,
+		    struct diags *d)
+{
+	t->kind = TABLE_JSON;
+	json_error_t err;
+	json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &err);
+	int dups = 0;
+	if (!root && strstr(err.text, "duplicate object key")) {
+		diags_add(d, SEV_WARNING, "duplicate-key", name, err.line, err.column,
+			  "%s: Python's json keeps the last value", err.text);
+		dups = 1;
+		root = json_loadb(text, len, 0, &err);
+	}
+	if (!root)
+		return diag_error(d, TT_INVALID, "syntax", name, err.line, err.column,
+				  "JSON syntax error: %s", err.text);
+	if (!json_is_object(root)) {
+		int rc = diag_error(d, TT_INVALID, "json-top-level", name, 1, 1,
+				    "the top level is a %s, not an object: FlashInfer's load_configs "
+				    "raises AttributeError (formats §2.6)",
+				    json_is_array(root) ? "list" : "scalar");
+		json_decref(root);
+		return rc;
+	}
+	if (json_object_size(root) > TABLE_MAX_ENTRIES) {
+		int rc = diag_error(d, TT_INVALID, "size", name, 1, 1, "the top level has %zu keys, "
+				    "more than the %u entries tunetab reads", json_object_size(root),
+				    TABLE_MAX_ENTRIES);
+		json_decref(root);
+		return rc;
+	}
+	struct keypos *pos;
+	size_t npos;
+	scan_positions(text, len, &pos, &npos);
+	const char *k;
+	json_t *v;
+	size_t pi = 0;
+	json_object_foreach(root, k, v) {
+		int line = 0, col = 0;
+		size_t klen = strlen(k);
+		for (size_t j = 0; j < npos; j++) {
+			size_t q = (pi + j) % npos;
+			if (pos[q].len == klen && !memcmp(pos[q].key, k, klen)) {
+				line = pos[q].line;
+				col = pos[q].col;
+				pi = q + 1;
+				break;
+			}
+		}
+		if (strcmp(k, "_metadata") == 0) {
+			t->has_metadata = true;
+			t->metadata_is_object = json_is_object(v);
+			const char *mk;
+			json_t *mv;
+			if (json_is_object(v)) {
+				t->meta = xcalloc(json_object_size(v) + 1, sizeof *t->meta);
+				json_object_foreach(v, mk, mv) {
+					struct table_meta *m = &t->meta[t->n_meta++];
+					m->name = arena_strndup(&t->arena, mk, strlen(mk));
+					if (json_is_string(mv))
+						m->value = arena_strndup(&t->arena, json_string_value(mv),
+									 json_string_length(mv));
+					char *c = json_dumps(mv, JSON_COMPACT | JSON_ENCODE_ANY);
+					m->json = arena_strndup(&t->arena, c ? c : "null", c ? strlen(c) : 4);
+					free(c);
+					m->line = line;
+					m->col = col;
+				}
+			}
+			continue;
+		}
+		if (strcmp(k, "_records") == 0) {
+			t->records = json_incref(v);
+			t->records_is_object = json_is_object(v);
+			continue;
+		}
+		if (strcmp(k, "_generation") == 0) {
+			t->has_generation = true;
+			if (json_is_string(v))
+				t->generation = arena_strndup(&t->arena, json_string_value(v),
+							      json_string_length(v));
+			continue;
+		}
+		struct table_entry e = { 0 };
+		e.key_len = klen;
+		e.key = arena_strndup(&t->arena, k, klen);
+		e.line = e.vline = line;
+		e.col = e.vcol = col;
+		e.dup_of = -1;
+		struct pyv *pv = arena_alloc(&t->arena, sizeof *pv);
+		if (to_pyv(v, pv, &t->arena) == 0) {
+			e.value = pv;
+			if (pv->kind == PV_TUPLE && pv->n == 2 && pv->items[0].kind == PV_STR) {
+				e.value_ok = true;
+				e.runner = pv->items[0].s;
+				e.tactic = &pv->items[1];
+			}
+		}
+		if (t->n == t->cap) {
+			t->cap = t->cap ? 2 * t->cap : 64;
+			t->entries = xrealloc(t->entries, t->cap * sizeof *t->entries);
+		}
+		t->entries[t->n++] = e;
+	}
+	for (size_t j = 0; j < npos; j++)
+		free(pos[j].key);
+	free(pos);
+	(void)dups;
+	json_decref(root);
+	return TT_OK;
+}
+
+void table_json_release(struct table *t)
+{
+	if (t->records)
+		json_decref((json_t *)t->records);
+	t->records = NULL;
+}
+
+void table_set_meta(struct table *t, const char *name, const char *value)
+{
+	t->has_metadata = t->metadata_is_object = true;
+	for (size_t i = 0; i < t->n_meta; i++)
+		if (strcmp(t->meta[i].name, name) == 0) {
+			t->meta[i].value = arena_strndup(&t->arena, value, strlen(value));
+			t->meta[i].json = NULL;
+			return;
+		}
+	t->meta = xrealloc(t->meta, (t->n_meta + 1) * sizeof *t->meta);
+	struct table_meta *m = &t->meta[t->n_meta++];
+	memset(m, 0, sizeof *m);
+	m->name = arena_strndup(&t->arena, name, strlen(name));
+	m->value = arena_strndup(&t->arena, value, strlen(value));
+}
+
+/* --- Python-compatible emitter ---------------------------------------------- */
+
+/* json.dumps(ensure_ascii=True) string escaping. */
+static void emit_str(const char *s, size_t len, struct strbuf *out)
+{
+	sb_addc(out, '"');
+	const unsigned char *p = (const unsigned char *)s, *end = p + len;
+	while (p < end) {
+		unsigned cp = *p++;
+		if (cp >= 0x80) {
+			int n = cp >= 0xF0 ? 3 : cp >= 0xE0 ? 2 : 1;
+			cp &= 0x3F >> n;
+			while (n-- && p < end)
+				cp = (cp << 6) | (*p++ & 0x3F);
+		}
+		switch (cp) {
+		case '"': sb_adds(out, "\\\""); break;
+		case '\\': sb_adds(out, "\\\\"); break;
+		case '\n': sb_adds(out, "\\n"); break;
+		case '\r': sb_adds(out, "\\r"); break;
+		case '\t': sb_adds(out, "\\t"); break;
+		case '\b': sb_adds(out, "\\b"); break;
+		case '\f': sb_adds(out, "\\f"); break;
+		default:
+			if (cp >= 0x20 && cp < 0x7F) {
+				sb_addc(out, (char)cp);
+			} else if (cp < 0x10000) {
+				sb_addf(out, "\\u%04x", cp);
+			} else {
+				cp -= 0x10000;
+				sb_addf(out, "\\u%04x\\u%04x", 0xD800 + (cp >> 10), 0xDC00 + (cp & 0x3FF));
+			}
+		}
+	}
+	sb_addc(out, '"');
+}
+
+static void newline(struct strbuf *out, int indent, int level)
+{
+	if (indent < 0)
+		return;
+	sb_addc(out, '\n');
+	for (int i = 0; i < indent * level; i++)
+		sb_addc(out, ' ');
+}
+
+/* Object keys with their lengths: a key read from a module may hold NUL bytes. */
+struct json_key {
+	const char *s;
+	size_t len;
+	json_t *v;
+};
+
+static int cmp_keys(const void *a, const void *b)
+{
+	const struct json_key *x = a, *y = b;
+	int c = memcmp(x->s, y->s, x->len < y->len ? x->len : y->len);
+	return c ? c : (x->len > y->len) - (x->len < y->len);
+}
+
+/* indent < 0: compact (',' ':'); else indent=N with ', '→',' + newline and ': '. */
+static void emit_json(json_t *j, int indent, int level, int sort, struct strbuf *out)
+{
+	switch (json_typeof(j)) {
+	case JSON_OBJECT: {
+		size_t n = json_object_size(j);
+		if (!n) {
+			sb_adds(out, "{}");
+			return;
+		}
+		struct json_key *keys = xmalloc(n * sizeof *keys);
+		size_t i = 0;
+		for (void *it = json_object_iter(j); it && i < n; it = json_object_iter_next(j, it))
+			keys[i++] = (struct json_key){ json_object_iter_key(it),
+						       json_object_iter_key_len(it),
+						       json_object_iter_value(it) };
+		n = i;
+		if (sort)
+			qsort(keys, n, sizeof *keys, cmp_keys);
+		sb_addc(out, '{');
+		for (i = 0; i < n; i++) {
+			if (i)
+				sb_addc(out, ',');
+			newline(out, indent, level + 1);
+			emit_str(keys[i].s, keys[i].len, out);
+			sb_adds(out, indent < 0 ? ":" : ": ");
+			emit_json(keys[i].v, indent, level + 1, sort, out);
+		}
+		newline(out, indent, level);
+		sb_addc(out, '}');
+		free(keys);
+		return;
+	}
+	case JSON_ARRAY: {
+		size_t n = json_array_size(j);
+		if (!n) {
+			sb_adds(out, "[]");
+			return;
+		}
+		sb_addc(out, '[');
+		for (size_t i = 0; i < n; i++) {
+			if (i)
+				sb_addc(out, ',');
+			newline(out, indent, level + 1);
+			emit_json(json_array_get(j, i), indent, level + 1, sort, out);
+		}
+		newline(out, indent, level);
+		sb_addc(out, ']');
+		return;
+	}
+	case JSON_STRING:
+		emit_str(json_string_value(j), json_string_length(j), out);
+		return;
+	case JSON_INTEGER: sb_addf(out, "%lld", (long long)json_integer_value(j)); return;
+	case JSON_TRUE: sb_adds(out, "true"); return;
+	case JSON_FALSE: sb_adds(out, "false"); return;
+	case JSON_NULL: sb_adds(out, "null"); return;
+	case JSON_REAL: {
+		char *s = json_dumps(j, JSON_ENCODE_ANY | JSON_REAL_PRECISION(17));
+		sb_adds(out, s ? s : "null");
+		free(s);
+		return;
+	}
+	}
+}
+
+static json_t *pyv_to_json(const struct pyv *v)
+{
+	switch (v->kind) {
+	case PV_INT: return json_integer(v->i);
+	case PV_TRUE: return json_true();
+	case PV_FALSE: return json_false();
+	case PV_NONE: return json_null();
+	case PV_STR:
+	case PV_NAME: return json_stringn(v->s, v->len);
+	default: {
+		json_t *a = json_array();
+		for (size_t i = 0; i < v->n; i++)
+			json_array_append_new(a, pyv_to_json(&v->items[i]));
+		return a;
+	}
+	}
+}
+
+/* The document without _generation; keys of entries in the table's order. */
+static json_t *build_doc(const struct table *t)
+{
+	json_t *doc = json_object();
+	json_t *meta = json_object();
+	for (size_t i = 0; i < t->n_meta; i++) {
+		const struct table_meta *m = &t->meta[i];
+		json_t *v = NULL;
+		if (m->value)
+			v = json_string(m->value);
+		else if (m->json)
+			v = json_loads(m->json, JSON_DECODE_ANY, NULL);
+		json_object_set_new(meta, m->name, v ? v : json_null());
+	}
+	json_object_set_new(doc, "_metadata", meta);
+	if (t->records && !(json_is_object((json_t *)t->records) &&
+			     json_object_size((json_t *)t->records) == 0))
+		json_object_set(doc, "_records", (json_t *)t->records);
+	for (size_t i = 0; i < t->n; i++) {
+		const struct table_entry *e = &t->entries[i];
+		if (!e->tactic)
+			continue;
+		json_t *val = json_array();
+		json_array_append_new(val, json_string(e->runner ? e->runner : "MoERunner"));
+		json_array_append_new(val, pyv_to_json(e->tactic));
+		json_object_setn_new(doc, e->key, e->key_len, val);
+	}
+	return doc;
+}
+
+void table_py_json(json_t *j, int indent, bool sort_keys, struct strbuf *out)
+{
+	emit_json(j, indent, 0, sort_keys, out);
+}
+
+int table_generation(const struct table *t, char hex[65])
+{
+	json_t *doc = build_doc(t);
+	struct strbuf sb = STRBUF_INIT;
+	emit_json(doc, -1, 0, 1, &sb);
+	json_decref(doc);
+	int rc = sha256_hex(sb.buf, sb.len, 64, hex);
+	sb_release(&sb);
+	return rc;
+}
+
+int table_write_json(const struct table *t, bool with_generation, struct strbuf *out)
+{
+	json_t *doc = build_doc(t);
+	if (with_generation) {
+		char hex[65];
+		if (table_generation(t, hex)) {
+			json_decref(doc);
+			return -1;
+		}
+		json_object_set_new(doc, "_generation", json_string(hex));
+	}
+	emit_json(doc, 2, 0, 0, out);
+	json_decref(doc);
+	return 0;
+}

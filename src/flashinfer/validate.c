@@ -1,0 +1,1079 @@
+/* validate.c: the checks of `tunetab validate` (README "Checks" lists every id). */
+#include "flashinfer/validate.h"
+
+#include "flashinfer/provenance.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "flashinfer/key.h"
+#include "base/util.h"
+
+const struct check_info validate_checks[] = {
+	{ "syntax", "the file is not valid Python (module) or JSON (cache)" },
+	{ "best-configs", "the module has no 'best_configs' dict" },
+	{ "file-name", "the file name is not the one the target version imports for the device" },
+	{ "unknown-device", "the device in the file name (or _metadata.gpu) is one no known GPU reports" },
+	{ "device-mismatch", "--device, the file name and _metadata.gpu disagree" },
+	{ "never-loaded", "the target version can never load this file or hit any of its keys (reported once)" },
+	{ "key-type", "a key is not a str" },
+	{ "duplicate-key", "a key appears twice; Python keeps the last value" },
+	{ "key-syntax", "a key is not a Python tuple literal" },
+	{ "key-canonical", "a key differs from Python's str() of its own tuple, so lookups miss it" },
+	{ "key-form", "3- vs 4-tuple key, or extras, not what the target version builds" },
+	{ "extras", "extras arity or field types differ from the version's layout" },
+	{ "unknown-op", "the op is not one the version tunes with these tables" },
+	{ "unknown-runner", "the runner class does not serve the op" },
+	{ "profile-arity", "the profile does not have the op's number of input shapes" },
+	{ "shape", "inconsistent dimensions: experts in fc1/fc2, hidden size, packing, gated fc1" },
+	{ "token-bucket", "the token dimension is a value the version's bucket mapper never produces" },
+	{ "value-shape", "a value is not (runner, tactic) / [\"Runner\", tactic]" },
+	{ "runner-id", "the runner slot is not 0" },
+	{ "tactic-range", "the tactic is outside the GEMM stage's id range for the SM and dtype" },
+	{ "tactic-not-dispatchable", "the tactic exists but can never run (throws when profiled or run)" },
+	{ "tactic-relative", "a GEMM2 id this version reads as a relative (local) index" },
+	{ "no-catalog", "no tactic catalog for the device's SM and dtype in this version" },
+	{ "coverage", "token buckets missing in a shape family, or a family with one GEMM stage only" },
+	{ "json-top-level", "the JSON top level is not an object" },
+	{ "json-reserved", "misuse of _metadata, _records or _generation, or a '_' key read as an entry" },
+	{ "json-value", "an entry value FlashInfer's loader raises on" },
+	{ "json-metadata", "_metadata values that are not strings, missing or mismatching fields" },
+	{ "json-generation", "_generation is not the SHA-256 of the file's content" },
+	{ NULL, NULL },
+};
+
+struct vctx {
+	const struct validate_data *data;
+	const struct table *t;
+	const struct validate_opts *o;
+	struct validate_result *r;
+	struct diags *d;
+	struct fi_version v;
+	struct arena a;
+	/* tactic lists per dtype for the device's SM, expanded on demand */
+	struct tactic_list lists[DT_COUNT][2]; /* [dtype][use_fused_finalize] */
+	int list_state[DT_COUNT][2]; /* 0 unknown, 1 loaded, -1 none */
+	bool reported_no_catalog[DT_COUNT];
+	struct strbuf canon;  /* scratch: a key's canonical spelling */
+	struct strbuf sig;    /* scratch: a key without its token count */
+};
+
+#define ERR(c, id, line, col, ...) diags_add((c)->d, SEV_ERROR, id, (c)->t->path, line, col, __VA_ARGS__)
+#define WARN(c, id, line, col, ...) diags_add((c)->d, SEV_WARNING, id, (c)->t->path, line, col, __VA_ARGS__)
+#define NOTE(c, id, line, col, ...) diags_add((c)->d, SEV_NOTE, id, (c)->t->path, line, col, __VA_ARGS__)
+
+static const char *base_name(const char *path)
+{
+	const char *b = strrchr(path, '/');
+	return b ? b + 1 : path;
+}
+
+/* "v0_1_trtllm_fused_moe_NVIDIA_B200.py" -> prefix "v0_1_", device part "NVIDIA_B200". */
+static bool split_bundled_name(const char *name, const char *stem, char *prefix, size_t pn,
+			       char *dev, size_t dn)
+{
+	const char *s = strstr(name, stem);
+	if (!s || !str_ends(name, ".py"))
+		return false;
+	size_t plen = (size_t)(s - name);
+	if (plen >= pn)
+		return false;
+	memcpy(prefix, name, plen);
+	prefix[plen] = '\0';
+	const char *d0 = s + strlen(stem);
+	size_t dl = strlen(d0) - 3;
+	if (dl >= dn)
+		return false;
+	memcpy(dev, d0, dl);
+	dev[dl] = '\0';
+	return true;
+}
+
+/* The device part of a bundled file name: the CUDA name, every space as '_' (§1.1). */
+static void file_part_of(const char *name, char *out, size_t n)
+{
+	snprintf(out, n, "%s", name);
+	for (char *p = out; *p; p++)
+		if (*p == ' ')
+			*p = '_';
+}
+
+static const struct device_profile *device_by_file_part(const struct device_set *set, const char *part)
+{
+	for (size_t i = 0; i < set->n; i++) {
+		char buf[256];
+		file_part_of(set->v[i]->name, buf, sizeof buf);
+		if (strcmp(buf, part) == 0)
+			return set->v[i];
+	}
+	return NULL;
+}
+
+static void device_near_text(const struct device_set *set, const char *name, char *out, size_t n)
+{
+	const char *near[3];
+	size_t k = device_nearest(set, name, near, 3);
+	char *t = nearest_text(near, k);
+	snprintf(out, n, "%s", t);
+	free(t);
+}
+
+static const char *meta_value(const struct table *t, const char *name)
+{
+	for (size_t i = 0; i < t->n_meta; i++)
+		if (strcmp(t->meta[i].name, name) == 0)
+			return t->meta[i].value;
+	return NULL;
+}
+
+static const struct table_meta *meta_field(const struct table *t, const char *name)
+{
+	for (size_t i = 0; i < t->n_meta; i++)
+		if (strcmp(t->meta[i].name, name) == 0)
+			return &t->meta[i];
+	return NULL;
+}
+
+static int pick_version(struct vctx *c)
+{
+	const struct fischema_set *ss = c->data->schemas;
+	const char *v = c->o->flashinfer;
+	c->r->version_from = "--flashinfer";
+	if (!v && c->t->kind == TABLE_JSON) {
+		const char *mv = meta_value(c->t, "flashinfer_version");
+		if (mv && strcmp(mv, "*") && version_parse(mv, &c->v) == 0) {
+			v = mv;
+			c->r->version_from = "_metadata.flashinfer_version";
+		}
+	}
+	if (!v && c->o->provenance_version) {
+		v = c->o->provenance_version;
+		c->r->version_from = "tunetab provenance";
+	}
+	if (!v) {
+		v = fischema_newest(ss)->release;
+		c->r->version_from = "newest known";
+	}
+	if (version_parse(v, &c->v))
+		return diag_error(c->d, TT_USAGE, "usage", NULL, 0, 0,
+				  "'%s' is not a FlashInfer version (want e.g. 0.6.18)", v);
+	snprintf(c->r->version, sizeof c->r->version, "%s", v);
+	bool newer;
+	c->r->schema = fischema_find(ss, &c->v, &newer);
+	if (!c->r->schema)
+		return diag_error(c->d, TT_USAGE, "usage", NULL, 0, 0,
+				  "FlashInfer %s predates tuning-table support (the oldest known "
+				  "rules start at %s)", v, ss->v[0]->versions.min);
+	if (newer)
+		diags_add(c->d, SEV_WARNING, "version", NULL, 0, 0,
+			  "FlashInfer %s is newer than every known version; applying the rules of "
+			  "%s", v, c->r->schema->id);
+	return TT_OK;
+}
+
+static void set_device(struct vctx *c, const char *name, const char *from)
+{
+	snprintf(c->r->device_name, sizeof c->r->device_name, "%s", name);
+	c->r->device_from = from;
+	c->r->device = device_find(c->data->devices, name);
+}
+
+/* File name rule (§1.1, §1.6 rule 1) and the device it names. */
+static void check_file_name(struct vctx *c)
+{
+	const struct fi_schema *s = c->r->schema;
+	const char *name = base_name(c->t->path);
+	char prefix[64], part[256];
+	bool bundled = split_bundled_name(name, s->bundled.stem, prefix, sizeof prefix, part,
+					  sizeof part);
+	if (c->o->device) {
+		const struct device_profile *p = device_find(c->data->devices, c->o->device);
+		set_device(c, p ? p->name : c->o->device, "--device");
+		if (!p) {
+			char near[512];
+			device_near_text(c->data->devices, c->o->device, near, sizeof near);
+			WARN(c, "unknown-device", 0, 0, "no known GPU reports the device name '%s'%s",
+			     c->o->device, near);
+		}
+	}
+	if (c->t->kind != TABLE_PY)
+		return;
+	if (!bundled) {
+		ERR(c, "file-name", 0, 0, "'%s' is not a bundled table name: FlashInfer %s imports "
+		    "'%s%s<DEVICE>.py' from %s/", name, c->r->version,
+		    s->bundled.prefix_rule == PREFIX_VERSION ? "v<version>_" : s->bundled.prefix,
+		    s->bundled.stem, s->bundled.package_dir);
+		return;
+	}
+	/* the device named by the file */
+	const struct device_profile *fp = device_by_file_part(c->data->devices, part);
+	if (!c->r->device_from) {
+		if (fp) {
+			set_device(c, fp->name, "file name");
+		} else {
+			char guess[256];
+			snprintf(guess, sizeof guess, "%s", part);
+			for (char *p = guess; *p; p++)
+				if (*p == '_')
+					*p = ' ';
+			set_device(c, guess, "file name");
+		}
+	} else {
+		/* §1.1: FlashInfer on --device imports exactly one name; any other is never read */
+		char want[256];
+		file_part_of(c->r->device_name, want, sizeof want);
+		if (strcmp(want, part) != 0) {
+			char *expect = fischema_bundled_name(s, c->r->version, c->r->device_name);
+			ERR(c, "device-mismatch", 0, 0, "the file name is for '%s' but --device is "
+			    "'%s': FlashInfer on that GPU imports %s and never reads this file",
+			    fp ? fp->name : part, c->r->device_name, expect);
+			free(expect);
+		}
+	}
+	if (strchr(part, ' '))
+		ERR(c, "file-name", 0, 0, "the device part '%s' has a space: FlashInfer replaces "
+		    "every space with '_' (formats §1.1)", part);
+	if (strchr(part, '.'))
+		ERR(c, "file-name", 0, 0, "the device part '%s' has a '.', which Python reads as a "
+		    "sub-package: the import can never succeed (formats §1.1)", part);
+	if (!fp) {
+		char near[512], guess[256];
+		snprintf(guess, sizeof guess, "%s", part);
+		for (char *p = guess; *p; p++)
+			if (*p == '_')
+				*p = ' ';
+		device_near_text(c->data->devices, guess, near, sizeof near);
+		WARN(c, "unknown-device", 0, 0, "no known GPU reports a name that becomes '%s'%s",
+		     part, near);
+	}
+	char *want = fischema_bundled_name(s, c->r->version, c->r->device_name[0] ? c->r->device_name : part);
+	if (strcmp(want, name) != 0 && strcmp(prefix, s->bundled.prefix_rule == PREFIX_VERSION ? "" : s->bundled.prefix) != 0) {
+		char wp[64];
+		snprintf(wp, sizeof wp, "%.*s", (int)(strstr(want, s->bundled.stem) - want), want);
+		c->r->never_loaded = true;
+		ERR(c, "never-loaded", 0, 0, "FlashInfer %s imports '%s' but this file is named with "
+		    "prefix '%s' instead of '%s': it is never found, so every lookup falls back to "
+		    "tactic -1 (formats §1.1)", c->r->version, want, prefix, wp);
+	}
+	free(want);
+}
+
+/* The list GEMM2's ids index: without FINALIZE copies only when the key says False (keys
+ * without the field are for FlashInfer's default, True). */
+static int list_finalize(const struct vctx *c, const struct moe_key *k)
+{
+	return key_fused_finalize(c->r->schema, k) != 0;
+}
+
+static int catalog_for(struct vctx *c, enum dtype dt, int ff, const struct tactic_list **out)
+{
+	*out = NULL;
+	if (!c->r->device)
+		return -1;
+	if (c->list_state[dt][ff] == 0) {
+		const struct catalog *cat = catalog_find(c->data->catalogs, &c->v,
+							 device_sm(c->r->device), dt);
+		c->list_state[dt][ff] = -1;
+		if (cat) {
+			struct diags tmp = DIAGS_INIT;
+			if (catalog_expand_finalize(cat, ff, &c->lists[dt][ff], &tmp) == 0)
+				c->list_state[dt][ff] = 1;
+			diags_release(&tmp);
+		}
+	}
+	if (c->list_state[dt][ff] == 1)
+		*out = &c->lists[dt][ff];
+	return c->list_state[dt][ff] == 1 ? 0 : -1;
+}
+
+static void describe(const struct tactic *t, char *buf, size_t n)
+{
+	tactic_describe(t, buf, n);
+}
+
+/* Tactic checks against the catalog (§3.6; tactics §1.1, §3). */
+static void check_tactic(struct vctx *c, const struct table_entry *e, int key_nd,
+			 const enum dtype key_dts[2], int stage, int ff)
+{
+	const struct pyv *tv = e->tactic;
+	if (tv->kind != PV_INT) {
+		ERR(c, "value-shape", e->vline, e->vcol, "the cutlass MoE tactic must be an int, not "
+		    "a %s", pyv_kind_name(tv->kind));
+		return;
+	}
+	long long id = tv->i;
+	if (id == -1) {
+		NOTE(c, "tactic-range", e->vline, e->vcol, "tactic -1 is the fallback itself (first "
+		     "entry of the stage's list); the entry changes nothing");
+		return;
+	}
+	if (!c->r->device)
+		return;
+	enum dtype dts[2];
+	int nd;
+	if (c->o->dtype >= 0) {
+		dts[0] = (enum dtype)c->o->dtype;
+		nd = 1;
+	} else {
+		nd = key_nd;
+		dts[0] = key_dts[0];
+		dts[1] = key_dts[1];
+	}
+	if (nd == 0)
+		return;
+	enum tactic_numbering num = c->r->schema->tactics.numbering;
+	int ok_in = 0, have = 0;
+	const struct tactic *hit = NULL;
+	const struct tactic_list *l = NULL;
+	for (int i = 0; i < nd; i++) {
+		const struct tactic_list *li;
+		if (catalog_for(c, dts[i], ff, &li))
+			continue;
+		have++;
+		const struct tactic *t = tactic_lookup(li, stage, (int)id, false);
+		if (t) {
+			ok_in++;
+			if (!hit) {
+				hit = t;
+				l = li;
+			}
+		} else if (!l) {
+			l = li;
+		}
+	}
+	if (!have) {
+		if (!c->reported_no_catalog[dts[0]]) {
+			c->reported_no_catalog[dts[0]] = true;
+			NOTE(c, "no-catalog", e->vline, e->vcol, "no tactic catalog for SM%u %s%s in "
+			     "FlashInfer %s: tactic ids not checked", device_sm(c->r->device),
+			     dtype_name(dts[0]), nd == 2 ? " or fp8" : "", c->r->version);
+		}
+		return;
+	}
+	if (!hit) {
+		/* v0.5.3–v0.6.14 read a GEMM2 id below n2 as local (§3.6) */
+		if (stage == 2 && num == TN_SPLIT_RELATIVE && l && id >= 0 && (size_t)id < l->n2) {
+			const struct tactic *t = tactic_lookup(l, 2, (int)id, true);
+			char dsc[256];
+			describe(t, dsc, sizeof dsc);
+			WARN(c, "tactic-relative", e->vline, e->vcol, "GEMM2 tactic %lld is below %zu, so "
+			     "FlashInfer %s reads it as local GEMM2 index %lld = %s; write the absolute "
+			     "id %lld (FlashInfer >= 0.6.15 rejects local ids)", id, l->n1,
+			     c->r->version, id, dsc, id + (long long)l->n1);
+			if (!t->dispatchable)
+				ERR(c, "tactic-not-dispatchable", e->vline, e->vcol, "tactic %lld (%s) can "
+				    "never run: %s", id, dsc, t->note ? t->note : "not dispatchable");
+			return;
+		}
+		size_t lo = stage == 1 || l->cat->numbering == NUM_SHARED ? 0 : l->n1;
+		size_t hi = stage == 1 ? l->n1 : lo + l->n2;
+		ERR(c, "tactic-range", e->vline, e->vcol, "tactic %lld is outside GEMM%d's ids %zu-%zu "
+		    "for SM%u %s in FlashInfer %s (catalog %s)%s", id, stage, lo, hi - 1,
+		    device_sm(c->r->device), dtype_name(dts[0]), c->r->version, l->cat->id,
+		    stage == 2 && num == TN_SPLIT_ABSOLUTE && (size_t)id < l->n2
+			    ? "; since 0.6.15 GEMM2 ids are absolute: 'Invalid gemm2 profile id'" : "");
+		return;
+	}
+	if (!hit->dispatchable) {
+		char dsc[256];
+		describe(hit, dsc, sizeof dsc);
+		ERR(c, "tactic-not-dispatchable", e->vline, e->vcol, "tactic %lld (%s) exists but can "
+		    "never run on SM%u: %s", id, dsc, device_sm(c->r->device),
+		    hit->note ? hit->note : "not dispatchable");
+	}
+	if (nd == 2 && ok_in == 1 && c->o->dtype < 0)
+		NOTE(c, "tactic-range", e->vline, e->vcol, "the key cannot tell bf16 from fp8; tactic "
+		     "%lld is valid for %s only (give --dtype to check one)", id,
+		     dtype_name(hit == tactic_lookup(&c->lists[dts[0]][ff], stage, (int)id, false) &&
+				c->list_state[dts[0]][ff] == 1 ? dts[0] : dts[1]));
+}
+
+struct family {
+	char *sig;       /* grouping: op + shapes without the token dim + extras */
+	char *shape_sig; /* the same without the op: pairs gemm1/gemm2 */
+	char *label;     /* short text for messages */
+	long long max_tokens;
+	long long *tokens;
+	int (*pos)[2];   /* line, col of each token's entry */
+	size_t n, cap;
+	int line, col;
+	int stage;
+	bool clean;       /* its first key passed every key check: later keys reuse that */
+	char *runner;     /* the runner class named in the key */
+	int nd;           /* dtypes the key implies */
+	enum dtype dts[2];
+	int ff;           /* its use_fused_finalize (GEMM2's list) */
+};
+
+/* Open-addressing index of families by signature (tables can have thousands). */
+struct fam_index {
+	size_t *slot; /* family index + 1; 0 = empty */
+	size_t cap;
+};
+
+static size_t hash_str(const char *s)
+{
+	return (size_t)hash_bytes(s, strlen(s));
+}
+
+static struct fam_index fidx;
+
+static void fidx_insert(const struct family *fams, size_t i)
+{
+	size_t h = hash_str(fams[i].sig) & (fidx.cap - 1);
+	while (fidx.slot[h])
+		h = (h + 1) & (fidx.cap - 1);
+	fidx.slot[h] = i + 1;
+}
+
+static struct family *family_find(struct family *fams, const char *sig)
+{
+	if (!fidx.cap)
+		return NULL;
+	for (size_t h = hash_str(sig) & (fidx.cap - 1); fidx.slot[h]; h = (h + 1) & (fidx.cap - 1))
+		if (!strcmp(fams[fidx.slot[h] - 1].sig, sig))
+			return &fams[fidx.slot[h] - 1];
+	return NULL;
+}
+
+static void family_token(struct family *f, long long tokens, int line, int col)
+{
+	if (f->n == f->cap) {
+		f->cap = f->cap ? 2 * f->cap : 16;
+		f->tokens = xrealloc(f->tokens, f->cap * sizeof *f->tokens);
+		f->pos = xrealloc(f->pos, f->cap * sizeof *f->pos);
+	}
+	f->pos[f->n][0] = line;
+	f->pos[f->n][1] = col;
+	f->tokens[f->n++] = tokens;
+	if (tokens > f->max_tokens)
+		f->max_tokens = tokens;
+}
+
+
+static struct family *family_add(struct family **fams, size_t *nf, const char *sig, size_t shape_off,
+		       const struct moe_key *k, int stage, long long tokens, int line, int col)
+{
+	struct family *f = NULL;
+	if (fidx.cap < 2 * (*nf + 1)) {
+		free(fidx.slot);
+		fidx.cap = fidx.cap ? 4 * fidx.cap : 64;
+		fidx.slot = xcalloc(fidx.cap, sizeof *fidx.slot);
+		for (size_t i = 0; i < *nf; i++)
+			fidx_insert(*fams, i);
+	}
+	f = family_find(*fams, sig);
+	if (!f) {
+		*fams = xrealloc(*fams, (*nf + 1) * sizeof **fams);
+		f = &(*fams)[(*nf)++];
+		memset(f, 0, sizeof *f);
+		f->sig = xstrdup(sig);
+		f->shape_sig = xstrdup(sig + shape_off);
+		/* the label is built once per family, for messages */
+		const char *colon = strrchr(k->op, ':');
+		f->label = xasprintf("%s E%lld I%lld H%lld%s", colon ? colon + 1 : k->op, k->e1,
+				     k->inter, k->hidden, k->extras && k->extras->n ? " (these extras)" : "");
+		f->line = line;
+		f->col = col;
+		f->stage = stage;
+		fidx_insert(*fams, (size_t)(f - *fams));
+	}
+	family_token(f, tokens, line, col);
+	return f;
+}
+
+/* shape signature -> mask of the GEMM stages that have it (open addressing) */
+struct pair_slot {
+	const char *sig;
+	unsigned mask;
+};
+
+static unsigned stage_mask(const struct pair_slot *t, size_t cap, const char *sig)
+{
+	for (size_t h = hash_str(sig) & (cap - 1); t[h].sig; h = (h + 1) & (cap - 1))
+		if (!strcmp(t[h].sig, sig))
+			return t[h].mask;
+	return 0;
+}
+
+static void check_families(struct vctx *c, struct family *fams, size_t nf)
+{
+	const struct fi_schema *s = c->r->schema;
+	size_t pcap = 64;
+	while (pcap < 2 * nf)
+		pcap *= 2;
+	struct pair_slot *pairs = xcalloc(pcap, sizeof *pairs);
+	for (size_t i = 0; i < nf; i++) {
+		size_t h = hash_str(fams[i].shape_sig) & (pcap - 1);
+		while (pairs[h].sig && strcmp(pairs[h].sig, fams[i].shape_sig))
+			h = (h + 1) & (pcap - 1);
+		pairs[h].sig = fams[i].shape_sig;
+		if (fams[i].stage)
+			pairs[h].mask |= 1u << fams[i].stage;
+	}
+	for (size_t i = 0; i < nf; i++) {
+		struct family *f = &fams[i];
+		if (f->max_tokens <= 0 || f->max_tokens > (1 << 30))
+			continue;
+		unsigned *b;
+		size_t nb = fischema_buckets(s, (unsigned)f->max_tokens, &b);
+		struct strbuf missing = STRBUF_INIT;
+		size_t nmiss = 0;
+		for (size_t j = 0; j < nb; j++) {
+			bool have = false;
+			for (size_t m = 0; m < f->n && !have; m++)
+				have = f->tokens[m] == b[j];
+			if (!have) {
+				sb_addf(&missing, "%s%u", nmiss ? ", " : "", b[j]);
+				nmiss++;
+			}
+		}
+		/* every token value must be one the mapper produces (§3.2) */
+		for (size_t m = 0; m < f->n; m++) {
+			bool ok = false;
+			for (size_t j = 0; j < nb && !ok; j++)
+				ok = f->tokens[m] == b[j];
+			if (!ok)
+				f->tokens[m] = -f->tokens[m]; /* reported per entry */
+		}
+		if (nmiss)
+			WARN(c, "coverage", f->line, f->col, "%s: no entry for token bucket%s %s of the "
+			     "%s buckets up to %lld; those token counts fall back to tactic -1",
+			     f->label, nmiss == 1 ? "" : "s", missing.buf,
+			     s->buckets.map == BUCKETS_HYBRID_CEIL ? "hybrid" : "power-of-two",
+			     f->max_tokens);
+		sb_release(&missing);
+		free(b);
+		/* both GEMM stages of the same shapes */
+		if (f->stage) {
+			bool pair = (stage_mask(pairs, pcap, f->shape_sig) & (1u << (3 - f->stage))) != 0;
+			if (!pair)
+				WARN(c, "coverage", f->line, f->col, "%s: GEMM%d only; GEMM%d of the same "
+				     "shapes has no entry and falls back to tactic -1", f->label, f->stage,
+				     3 - f->stage);
+		}
+	}
+	free(pairs);
+}
+
+static const struct fs_op *find_op(const struct fi_schema *s, const char *op)
+{
+	for (unsigned i = 0; i < s->key.ops_count; i++)
+		if (!strcmp(s->key.ops[i].op, op))
+			return &s->key.ops[i];
+	return NULL;
+}
+
+static bool runner_ok(const struct fs_op *op, const char *runner)
+{
+	for (unsigned i = 0; i < op->runners_count; i++)
+		if (!strcmp(op->runners[i], runner))
+			return true;
+	return false;
+}
+
+static bool dtype_name_ok(const struct pyv *v)
+{
+	return v->kind == PV_NAME && str_starts(v->s, "torch.") && v->len > 6;
+}
+
+/* Extras layout of the version (§3.3). Returns false when the key cannot match. */
+static bool check_extras(struct vctx *c, const struct table_entry *e, const struct moe_key *k)
+{
+	const struct fs_key *fk = &c->r->schema->key;
+	if (fk->extras == EXTRAS_EMPTY) {
+		if (k->extras->n) {
+			ERR(c, "extras", e->line, e->col, "FlashInfer %s builds empty extras '()' for "
+			    "this runner; this key has %zu, so it never matches", c->r->version,
+			    k->extras->n);
+			return false;
+		}
+		return true;
+	}
+	if (k->extras->n != fk->extras_fields_count) {
+		ERR(c, "extras", e->line, e->col, "FlashInfer %s builds %u extras for MoERunner "
+		    "(%s, ...); this key has %zu, so it never matches", c->r->version,
+		    fk->extras_fields_count, fk->extras_fields[0].name, k->extras->n);
+		return false;
+	}
+	bool ok = true;
+	for (unsigned i = 0; i < fk->extras_fields_count; i++) {
+		const struct pyv *x = &k->extras->items[i];
+		const struct fs_field *f = &fk->extras_fields[i];
+		bool good = f->type == FT_INT ? x->kind == PV_INT
+			    : f->type == FT_BOOL ? x->kind == PV_TRUE || x->kind == PV_FALSE
+						 : dtype_name_ok(x);
+		if (!good) {
+			ERR(c, "extras", e->line, e->col, "extras field %u '%s' must be %s, not %s", i + 1,
+			    f->name, f->type == FT_INT ? "an int" : f->type == FT_BOOL ? "True or False"
+									: "a torch dtype",
+			    pyv_kind_name(x->kind));
+			ok = false;
+		}
+	}
+	return ok;
+}
+
+/* A JSON value names its runner class; it must be the key's (formats §2.4). */
+static void check_value_runner(struct vctx *c, const struct table_entry *e, const char *key_runner)
+{
+	if (c->t->kind == TABLE_JSON && e->value_ok && strcmp(e->runner, key_runner))
+		ERR(c, "unknown-runner", e->vline, e->vcol, "the value names runner '%s' but the key "
+		    "'%s'%s", e->runner, key_runner,
+		    c->r->schema->json_cache.mismatch == MISMATCH_HARD_SOFT
+			    ? ": since 0.6.16 such an entry is never used" : "");
+}
+
+/* Per-entry checks. Returns true when the key could be looked up by this version. */
+static bool check_entry(struct vctx *c, size_t idx, struct family **fams, size_t *nf,
+			bool *form_ok)
+{
+	const struct table_entry *e = &c->t->entries[idx];
+	const struct fi_schema *s = c->r->schema;
+	*form_ok = true;
+	if (e->dup_of >= 0) {
+		const struct table_entry *o = &c->t->entries[e->dup_of];
+		WARN(c, "duplicate-key", e->line, e->col, "duplicate key (first at line %d); %s keeps "
+		     "the last value", o->line, c->t->kind == TABLE_PY ? "Python" : "json.load");
+	}
+	/* value */
+	if (c->t->kind == TABLE_PY) {
+		if (!e->value_ok) {
+			ERR(c, "value-shape", e->vline, e->vcol, "the value must be a 2-tuple (runner_id, "
+			    "tactic), e.g. (0, 5) (formats §1.2)");
+		} else if (e->runner_id != 0) {
+			if (s->bundled.runner_slot == SLOT_INDEX)
+				ERR(c, "runner-id", e->vline, e->vcol, "runner slot %lld: FlashInfer %s uses "
+				    "it as an index into the op's runners (one MoERunner), so the lookup "
+				    "raises IndexError; write 0", e->runner_id, c->r->version);
+			else
+				WARN(c, "runner-id", e->vline, e->vcol, "runner slot %lld is ignored since "
+				     "0.6.16; write 0 for older versions", e->runner_id);
+		}
+	} else {
+		if (!e->value || e->value->kind != PV_TUPLE || e->value->n < 2 ||
+		    e->value->items[0].kind != PV_STR) {
+			ERR(c, "json-value", e->vline, e->vcol, "the value must be [\"<Runner>\", tactic]: "
+			    "FlashInfer's load_configs raises on %s (formats §2.6)",
+			    !e->value ? "a number or object" : e->value->kind != PV_TUPLE
+				     ? "a non-list" : e->value->n < 2 ? "a list shorter than 2"
+									: "a non-string runner name");
+		} else if (e->value->n > 2 && c->r->schema->json_cache.entry_value == VALUE_POLICY) {
+			/* 0.7.1+: [runner, tactic, profiling policy, selection record] */
+			if (e->value->items[2].kind != PV_TUPLE)
+				ERR(c, "json-value", e->vline, e->vcol, "the 3rd value element must be a "
+				    "profiling-policy list: FlashInfer %s raises TypeError on a %s",
+				    c->r->version, pyv_kind_name(e->value->items[2].kind));
+		} else if (e->value->n > 2) {
+			WARN(c, "json-value", e->vline, e->vcol, "the value has %zu items; FlashInfer "
+			     "%s uses only the first two", e->value->n, c->r->version);
+		}
+		if (e->key_len && e->key[0] == '_')
+			WARN(c, "json-reserved", e->line, e->col, "'%.*s' starts with '_' but is not a "
+			     "reserved name (_metadata, _records, _generation): FlashInfer reads it as "
+			     "a tactic entry", (int)(e->key_len > 60 ? 60 : e->key_len), e->key);
+	}
+	/* key: a key whose text, but for the token count, equals the first key of a family that
+	 * passed every key check needs no parse: same text, same verdict (large tables). */
+	{
+		const char *t0 = e->key, *tend = e->key + e->key_len, *prof = NULL;
+		for (const char *q = t0; q + 4 <= tend; q++)
+			if (q[0] == ',' && q[1] == ' ' && q[2] == '(' && q[3] == '(') {
+				prof = q + 4;
+				break;
+			}
+		if (prof) {
+			const char *dig = prof;
+			long long tokens = 0;
+			while (dig < tend && *dig >= '0' && *dig <= '9' && dig - prof < 12)
+				tokens = tokens * 10 + (*dig++ - '0');
+			bool canon_digits = dig > prof && dig < tend && *dig == ',' &&
+					    !(*prof == '0' && dig - prof > 1);
+			if (canon_digits) {
+				struct strbuf *sig = &c->sig;
+				sb_reset(sig);
+				sb_add(sig, t0, (size_t)(prof - t0));
+				sb_add(sig, dig, (size_t)(tend - dig));
+				struct family *f = family_find(*fams, sig->buf);
+				if (f && f->clean) {
+					family_token(f, tokens, e->line, e->col);
+					check_value_runner(c, e, f->runner);
+					if (e->value_ok && f->stage)
+						check_tactic(c, e, f->nd, f->dts, f->stage, f->ff);
+					return true;
+				}
+			}
+		}
+	}
+	size_t key_findings = c->d->n;
+	const struct pyv *tuple = key_parse_canonical(e->key, e->key_len, &c->a);
+	bool canonical = tuple != NULL;
+	struct diags kd = DIAGS_INIT;
+	if (!tuple)
+		tuple = key_parse(e->key, e->key_len, &c->a, c->t->path, e->line, e->col, &kd);
+	if (!tuple) {
+		ERR(c, "key-syntax", e->line, e->col, "the key is not a Python tuple literal: %s",
+		    kd.n ? kd.v[0].msg : "unreadable");
+		diags_release(&kd);
+		*form_ok = false;
+		return false;
+	}
+	diags_release(&kd);
+	struct moe_key k;
+	if (key_decode(tuple, &k)) {
+		ERR(c, "key-syntax", e->line, e->col, "%s", k.why);
+		*form_ok = false;
+		return false;
+	}
+	struct strbuf canon = c->canon;
+	sb_reset(&canon);
+	if (!canonical)
+		pyv_repr(tuple, &canon);
+	c->canon = canon; /* reused across entries; released by validate_table */
+	bool lookupable = true;
+	if (!canonical && (canon.len != e->key_len || memcmp(canon.buf, e->key, e->key_len))) {
+		ERR(c, "key-canonical", e->line, e->col, "the key is not Python's str() of its tuple, "
+		    "which is what FlashInfer looks up; it should read: %s", canon.buf);
+		lookupable = false;
+	}
+	if ((unsigned)k.tuple_len != s->key.tuple) {
+		*form_ok = false;
+		ERR(c, "key-form", e->line, e->col, "a %d-tuple key; FlashInfer %s builds %u-tuple keys "
+		    "(op, runner, profile%s)", k.tuple_len, c->r->version, s->key.tuple,
+		    s->key.tuple == 4 ? ", extras" : "");
+		return false;
+	}
+	if (k.extras && !check_extras(c, e, &k)) {
+		*form_ok = false;
+		return false;
+	}
+	const struct fs_op *op = find_op(s, k.op);
+	if (!op) {
+		WARN(c, "unknown-op", e->line, e->col, "op '%s' is not one FlashInfer %s tunes with "
+		     "these tables (known: %s, %s)", k.op, c->r->version, s->key.ops[0].op,
+		     s->key.ops_count > 1 ? s->key.ops[1].op : "");
+		return lookupable;
+	}
+	if (!runner_ok(op, k.runner)) {
+		ERR(c, "unknown-runner", e->line, e->col, "runner '%s' does not serve op '%s' (FlashInfer "
+		    "%s: %s)", k.runner, k.op, c->r->version, op->runners[0]);
+		lookupable = false;
+	}
+	check_value_runner(c, e, k.runner);
+	if (k.profile->n != op->shapes) {
+		ERR(c, "profile-arity", e->line, e->col, "the profile has %zu shapes; op '%s' has %u "
+		    "inputs", k.profile->n, k.op, op->shapes);
+		return false;
+	}
+	key_decode_moe(&k);
+	if (!k.moe_ok) {
+		ERR(c, "shape", e->line, e->col, "%s", k.why);
+		return lookupable;
+	}
+	size_t shape_errors = diags_count(c->d, SEV_ERROR);
+	if (k.e1 != k.e2)
+		ERR(c, "shape", e->line, e->col, "fc1 has %lld experts but fc2 has %lld", k.e1, k.e2);
+	if (k.act_pack != 1 && k.act_pack != 2)
+		ERR(c, "shape", e->line, e->col, "input width %lld does not fit hidden size %lld (fc2 "
+		    "N): expected %lld (bf16/fp8) or %lld (packed fp4)", k.in_k, k.hidden, k.hidden,
+		    k.hidden / 2);
+	if (k.w_pack == 0 || (k.k2 * k.w_pack != k.n1 && k.k2 * k.w_pack * 2 != k.n1))
+		ERR(c, "shape", e->line, e->col, "packing factors disagree: fc1 K %lld packs hidden "
+		    "%lld by %s, and fc2 K %lld does not unpack to fc1 N %lld or its half",
+		    k.k1, k.hidden, k.w_pack ? "an integer" : "no integer", k.k2, k.n1);
+	else if (k.act_pack == 2 && k.w_pack != 2 && k.w_pack != 16)
+		ERR(c, "shape", e->line, e->col, "fp4 activations (input %lld = hidden/2) need fp4 "
+		    "weights packed 2 per uint8 or 16 per int64, not %d per element", k.in_k,
+		    k.w_pack);
+	else if (k.act_pack == 1 && k.w_pack != 1 && k.w_pack != 2 && k.w_pack != 16)
+		ERR(c, "shape", e->line, e->col, "weights pack %d elements per value, which matches "
+		    "no dtype", k.w_pack);
+	if (diags_count(c->d, SEV_ERROR) != shape_errors)
+		return lookupable;
+	/* family for coverage */
+	/* Family = the canonical key without its token count: the same shapes, op and extras.
+	 * Built from the key text itself (the hot path of large tables: no printing). */
+	const char *text = canonical ? e->key : canon.buf;
+	size_t tlen = canonical ? e->key_len : canon.len;
+	const char *prof = NULL;
+	for (size_t i = 0; i + 4 <= tlen; i++)
+		if (text[i] == ',' && text[i + 1] == ' ' && text[i + 2] == '(' && text[i + 3] == '(') {
+			prof = text + i + 4;
+			break;
+		}
+	const char *op_end = memchr(text + 2, ',', tlen > 2 ? tlen - 2 : 0);
+	if (prof && op_end && lookupable) {
+		const char *after = prof;
+		while (after < text + tlen && *after != ',')
+			after++;
+		struct strbuf sig = STRBUF_INIT;
+		sb_add(&sig, text, (size_t)(prof - text));
+		sb_add(&sig, after, (size_t)(text + tlen - after));
+		struct family *f = family_add(fams, nf, sig.buf, (size_t)(op_end - text), &k,
+					      (int)op->stage, k.tokens, e->line, e->col);
+		sb_release(&sig);
+		if (f->n == 1) {
+			/* the first key of a family: later keys reuse its verdict when it was clean */
+			f->runner = xstrdup(k.runner);
+			f->clean = canonical && c->d->n == key_findings;
+			f->nd = key_dtypes(c->r->schema, &k, f->dts);
+			f->ff = list_finalize(c, &k);
+		}
+	}
+	if (e->value_ok && op->stage) {
+		enum dtype dts[2];
+		int nd = key_dtypes(c->r->schema, &k, dts);
+		check_tactic(c, e, nd, dts, (int)op->stage, list_finalize(c, &k));
+	}
+	return lookupable;
+}
+
+static void check_json(struct vctx *c)
+{
+	const struct table *t = c->t;
+	const struct fs_json *js = &c->r->schema->json_cache;
+	if (!js->supported) {
+		c->r->never_loaded = true;
+		ERR(c, "never-loaded", 1, 1, "FlashInfer %s has no JSON autotune cache (added in "
+		    "0.6.7): this file is never read", c->r->version);
+		return;
+	}
+	if (!t->has_metadata) {
+		NOTE(c, "json-metadata", 1, 1, "no _metadata: FlashInfer accepts the file without "
+		     "checking its environment, and stamps it on the next save (formats §2.3)");
+	} else if (!t->metadata_is_object) {
+		ERR(c, "json-reserved", 1, 1, "_metadata is not an object: %s",
+		    js->mismatch == MISMATCH_HARD_SOFT ? "every field counts as a soft mismatch and the "
+							 "whole file is ignored"
+						       : "the whole file is ignored");
+	} else {
+		for (size_t i = 0; i < t->n_meta; i++) {
+			const struct table_meta *m = &t->meta[i];
+			if (!m->value)
+				ERR(c, "json-metadata", m->line, m->col, "_metadata.%s is %s, not a string: "
+				     "FlashInfer compares type-sensitively, so it never equals the current "
+				     "value and the file is ignored", m->name, m->json);
+		}
+		for (unsigned i = 0; i < js->metadata_count; i++) {
+			const char *f = js->metadata[i];
+			const struct table_meta *m = meta_field(t, f);
+			if (!m)
+				ERR(c, "json-metadata", 1, 1, "_metadata has no '%s', which FlashInfer %s "
+				    "checks: %s", f, c->r->version,
+				     js->mismatch == MISMATCH_HARD_SOFT
+					     ? "a soft mismatch: the file is ignored on load and replaced on "
+					       "the next save"
+					     : "the file is ignored and never saved to");
+		}
+		const char *fv = meta_value(t, "flashinfer_version");
+		if (fv && strcmp(fv, "*") && strcmp(fv, c->r->version))
+			ERR(c, "json-metadata", meta_field(t, "flashinfer_version")->line, 1,
+			    "_metadata.flashinfer_version '%s' differs from the target %s: the check "
+			    "is exact, so that version ignores the whole file (use \"*\" to match any)",
+			    fv, c->r->version);
+		const char *gpu = meta_value(t, "gpu");
+		if (gpu && strcmp(gpu, "*")) {
+			if (!c->r->device_from)
+				set_device(c, gpu, "_metadata.gpu");
+			else if (strcmp(gpu, c->r->device_name))
+				ERR(c, "device-mismatch", meta_field(t, "gpu")->line, 1, "_metadata.gpu is "
+				    "'%s' but the target device is '%s': FlashInfer ignores the file there",
+				    gpu, c->r->device_name);
+			if (!device_find(c->data->devices, gpu)) {
+				char near[512];
+				device_near_text(c->data->devices, gpu, near, sizeof near);
+				WARN(c, "unknown-device", meta_field(t, "gpu")->line, 1, "no known GPU reports "
+				     "'%s'%s", gpu, near);
+			}
+		}
+	}
+	if (t->records) {
+		bool reserved = false;
+		for (unsigned i = 0; i < js->reserved_count; i++)
+			reserved |= !strcmp(js->reserved[i], "_records");
+		if (!reserved)
+			WARN(c, "json-reserved", 1, 1, "_records is not reserved before 0.6.18rc2: "
+			     "FlashInfer %s reads it as a tactic entry and raises on its value",
+			     c->r->version);
+		else if (!t->records_is_object)
+			ERR(c, "json-reserved", 1, 1, "_records must be an object: FlashInfer raises "
+			    "ValueError (formats §2.6)");
+	}
+	if (t->has_generation) {
+		char hex[65];
+		if (!t->generation)
+			ERR(c, "json-generation", 1, 1, "_generation must be a string");
+		else if (table_generation(t, hex) == 0 && strcmp(hex, t->generation))
+			ERR(c, "json-generation", 1, 1, "_generation is %.16s..., but the SHA-256 of the "
+			    "content is %.16s...: the file was edited after it was written", t->generation,
+			    hex);
+	}
+}
+
+int validate_table(const struct validate_data *data, const struct table *t,
+		   const struct validate_opts *o, struct validate_result *r, struct diags *d)
+{
+	memset(r, 0, sizeof *r);
+	struct vctx c = { .data = data, .t = t, .o = o, .r = r, .d = d };
+	int rc = pick_version(&c);
+	if (rc)
+		return rc;
+	r->entries = t->n;
+	check_file_name(&c);
+	if (t->kind == TABLE_JSON)
+		check_json(&c);
+	if (!r->never_loaded) {
+		struct family *fams = NULL;
+		size_t nf = 0, wrong_form = 0, lookupable = 0;
+		size_t mark = d->n;
+		for (size_t i = 0; i < t->n; i++) {
+			bool form_ok;
+			arena_reset(&c.a); /* each key's parse tree lives only while it is checked */
+			if (check_entry(&c, i, &fams, &nf, &form_ok))
+				lookupable++;
+			wrong_form += !form_ok;
+		}
+		if (t->n && wrong_form == t->n) {
+			/* one clear error instead of one per key */
+			size_t keep = mark;
+			int extras_reason = 0;
+			for (size_t i = mark; i < d->n; i++) {
+				struct diag *x = &d->v[i];
+				if (!strcmp(x->id, "key-form") || !strcmp(x->id, "extras")) {
+					extras_reason |= !strcmp(x->id, "extras");
+					free(x->id);
+					free(x->file);
+					free(x->msg);
+				} else {
+					d->v[keep++] = *x;
+				}
+			}
+			d->n = keep;
+			r->never_loaded = true;
+			const struct fi_schema *s = r->schema;
+			if (extras_reason)
+				diags_add(d, SEV_ERROR, "never-loaded", t->path, 0, 0, "none of the %zu keys "
+					  "can ever hit in FlashInfer %s: its MoERunner keys end in %s "
+					  "extras and no key here has them (formats §1.3, §3.3)", t->n,
+					  r->version, s->key.extras == EXTRAS_EMPTY ? "empty '()'"
+					  : s->key.extras_fields_count == 17 ? "the 17-field (no ranks, 0.7.2+)"
+									     : "the 20-field");
+			else
+				diags_add(d, SEV_ERROR, "never-loaded", t->path, 0, 0, "none of the %zu keys "
+					  "can ever hit in FlashInfer %s: it builds %u-tuple keys (op, "
+					  "runner, profile%s) and every key here has another form%s", t->n,
+					  r->version, s->key.tuple, s->key.tuple == 4 ? ", extras" : "",
+					  s->key.tuple == 4 ? "; 3-tuple keys stopped matching in 0.6.13 "
+							      "(formats §1.3, §6.4)" : "");
+		} else {
+			check_families(&c, fams, nf);
+			/* token values the mapper never produces (marked negative by check_families) */
+			for (size_t i = 0; i < nf; i++)
+				for (size_t m = 0; m < fams[i].n; m++)
+					if (fams[i].tokens[m] < 0)
+						diags_add(d, SEV_ERROR, "token-bucket", t->path, fams[i].pos[m][0],
+							  fams[i].pos[m][1], "%s: token dimension %lld is not a "
+							  "bucket FlashInfer %s maps any token count to "
+							  "(%s), so that entry never hits", fams[i].label,
+							  -fams[i].tokens[m], r->version,
+							  bucket_map_name(r->schema->buckets.map));
+		}
+		for (size_t i = 0; i < nf; i++) {
+			free(fams[i].sig);
+			free(fams[i].shape_sig);
+			free(fams[i].label);
+			free(fams[i].runner);
+			free(fams[i].tokens);
+			free(fams[i].pos);
+		}
+		free(fams);
+		free(fidx.slot);
+		fidx.slot = NULL;
+		fidx.cap = 0;
+	}
+	if (!r->device && r->device_from == NULL)
+		diags_add(d, SEV_NOTE, "no-catalog", t->path, 0, 0, "no device known (give --device): "
+			  "tactic ids not checked");
+	for (int i = 0; i < DT_COUNT; i++)
+		for (int ff = 0; ff < 2; ff++)
+			if (c.list_state[i][ff] == 1)
+				tactic_list_release(&c.lists[i][ff]);
+	arena_release(&c.a);
+	sb_release(&c.canon);
+	sb_release(&c.sig);
+	return TT_OK;
+}
+
+/* A tunetab provenance file against the tables beside it that it names (docs/fleet.md
+ * "Provenance file"): every key of each table must be in it with the same tactic, and every
+ * entry of it in each table. A table edited after generate, or a sidecar copied from another
+ * run, is found here. */
+int validate_provenance(const char *path, size_t *entries, struct diags *d)
+{
+	*entries = 0;
+	struct provenance pv;
+	int rc = prov_read(path, &pv, d);
+	if (rc)
+		return rc;
+	*entries = pv.n;
+	size_t *by_key = prov_key_index(&pv);
+	bool *seen = xcalloc(pv.n ? pv.n : 1, 1);
+	const char *slash = strrchr(path, '/');
+	for (int k = 0; k < 2; k++) {
+		const char *name = k ? pv.json_file : pv.py_file;
+		if (!name)
+			continue;
+		char *tpath = slash ? xasprintf("%.*s/%s", (int)(slash - path), path, name) : xstrdup(name);
+		struct table t;
+		struct diags td = DIAGS_INIT;
+		memset(seen, 0, pv.n ? pv.n : 1);
+		if (table_read(tpath, &t, &td)) {
+			diags_add(d, SEV_ERROR, "provenance", path, 0, 0, "names '%s', which cannot be read "
+				  "as a table beside it", name);
+			diags_release(&td);
+			table_release(&t);
+			free(tpath);
+			continue;
+		}
+		diags_release(&td);
+		size_t missing = 0, differ = 0;
+		for (size_t i = 0; i < t.n; i++) {
+			const struct table_entry *te = &t.entries[i];
+			if (te->dup_of >= 0 || !te->value_ok)
+				continue;
+			long at = prov_find_key(&pv, by_key, te->key, te->key_len);
+			if (at < 0) {
+				if (!missing++)
+					diags_add(d, SEV_ERROR, "provenance", tpath, te->line, te->col, "this key "
+						  "is not in the provenance file %s (the table changed after it was "
+						  "written?)", path);
+				continue;
+			}
+			const struct prov_entry *hit = &pv.entries[at];
+			seen[at] = true;
+			struct strbuf sb = STRBUF_INIT;
+			pyv_repr(te->tactic, &sb);
+			if (strcmp(sb.buf, hit->tactic) && !differ++)
+				diags_add(d, SEV_ERROR, "provenance", tpath, te->vline, te->vcol, "tactic %s "
+					  "here, but the provenance file records %s (%s)", sb.buf, hit->tactic,
+					  prov_source_name(hit->source));
+			sb_release(&sb);
+		}
+		size_t absent = 0;
+		for (size_t i = 0; i < pv.n; i++)
+			absent += !seen[i];
+		if (missing > 1 || differ > 1)
+			diags_add(d, SEV_ERROR, "provenance", tpath, 0, 0, "%zu keys not in the provenance "
+				  "file, %zu tactics that differ from it", missing, differ);
+		if (absent)
+			diags_add(d, SEV_ERROR, "provenance", path, 0, 0, "%zu of its entries are not in "
+				  "%s", absent, name);
+		table_release(&t);
+		free(tpath);
+	}
+	free(seen);
+	free(by_key);
+	prov_release(&pv);
+	return TT_OK;
+}

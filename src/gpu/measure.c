@@ -1,0 +1,157 @@
+/* measure.c: interleaved rounds, medians with intervals, racing (measure.h). */
+#include "gpu/measure.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+int measure_screened_out(const struct prof_result *r)
+{
+	return r->status == PROF_OK && !strcmp(r->why, MEASURE_SCREENED_OUT);
+}
+
+void measure_median_ci(double *v, size_t n, double *med, double *lo, double *hi)
+{
+	if (!n) {
+		*med = *lo = *hi = 0;
+		return;
+	}
+	qsort(v, n, sizeof *v, cmp_double);
+	*med = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+	double h = 0.98 * sqrt((double)n);
+	long l = (long)floor((double)n / 2.0 - h), u = (long)ceil((double)n / 2.0 + h);
+	if (l < 0)
+		l = 0;
+	if (u > (long)n - 1)
+		u = (long)n - 1;
+	*lo = v[l];
+	*hi = v[u];
+}
+
+/* summary of candidate i's samples so far, without disturbing their order */
+static void summarize(const double *samples, size_t cnt, double *scratch, double *med, double *lo,
+		      double *hi)
+{
+	memcpy(scratch, samples, cnt * sizeof *scratch);
+	measure_median_ci(scratch, cnt, med, lo, hi);
+}
+
+/* After the screening round: the keep fastest go on, and any within the margin of the last. */
+static void screen(const double *samples, int rounds, const size_t *cnt, bool *active, size_t n,
+		   int keep)
+{
+	size_t k = 0;
+	double *t = calloc(n + 1, sizeof *t);
+	if (!t)
+		return;
+	for (size_t i = 0; i < n; i++)
+		if (active[i] && cnt[i])
+			t[k++] = samples[i * (size_t)rounds];
+	if (k > (size_t)keep) {
+		qsort(t, k, sizeof *t, cmp_double);
+		double cut = t[keep - 1] * (1 + MEASURE_SCREEN_MARGIN);
+		for (size_t i = 0; i < n; i++)
+			if (active[i] && cnt[i] && samples[i * (size_t)rounds] > cut)
+				active[i] = false;
+	}
+	free(t);
+}
+
+int measure_rounds(struct prof_result *out, size_t n, int rounds, int method, int keep,
+		   measure_round_fn round, void *ctx)
+{
+	if (rounds <= 0)
+		rounds = keep > 0 ? MEASURE_SCREEN_ROUNDS : MEASURE_ROUNDS;
+	if (method == 1)
+		rounds = 1;
+	double *samples = calloc(n * (size_t)rounds + 1, sizeof *samples);
+	double *scratch = calloc((size_t)rounds + 1, sizeof *scratch);
+	size_t *cnt = calloc(n + 1, sizeof *cnt), *idx = calloc(n + 1, sizeof *idx);
+	double *us = calloc(n + 1, sizeof *us), *med = calloc(n + 1, sizeof *med);
+	double *lo = calloc(n + 1, sizeof *lo), *hi = calloc(n + 1, sizeof *hi);
+	bool *active = calloc(n + 1, sizeof *active);
+	int rc = 0;
+	if (!samples || !scratch || !cnt || !idx || !us || !med || !lo || !hi || !active) {
+		rc = -1;
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++)
+		active[i] = out[i].status == PROF_OK;
+	for (int r = 0; r < rounds && !rc; r++) {
+		if (method == 0 && r >= MEASURE_RACE_MIN) {
+			size_t lead = n, left = 0;
+			for (size_t i = 0; i < n; i++) {
+				if (!active[i] || !cnt[i])
+					continue;
+				summarize(samples + i * (size_t)rounds, cnt[i], scratch, &med[i], &lo[i], &hi[i]);
+				if (lead == n || med[i] < med[lead])
+					lead = i;
+			}
+			for (size_t i = 0; i < n; i++) {
+				if (!active[i] || !cnt[i])
+					continue;
+				double bar = hi[lead] * (keep > 0 ? 1 - MEASURE_INDIFFERENCE : 1);
+				if (i != lead && lo[i] > bar)
+					active[i] = false;
+				left += active[i];
+			}
+			if (left <= 1)
+				break;
+		}
+		size_t k = 0;
+		for (size_t i = 0; i < n; i++)
+			if (active[i])
+				idx[k++] = i;
+		if (!k)
+			break;
+		if ((rc = round(ctx, r, idx, k, us)))
+			break;
+		for (size_t j = 0; j < k; j++) {
+			size_t i = idx[j];
+			if (us[j] < 0) { /* it failed while timed: out[i].why says why */
+				out[i].status = PROF_FAILED;
+				active[i] = false;
+				continue;
+			}
+			samples[i * (size_t)rounds + cnt[i]++] = us[j];
+		}
+		if (r == 0 && keep > 0 && method != 1) {
+			screen(samples, rounds, cnt, active, n, keep);
+			for (size_t i = 0; i < n; i++) {
+				if (out[i].status != PROF_OK || !cnt[i])
+					continue;
+				if (active[i]) {
+					out[i].median_us = samples[i * (size_t)rounds];
+					cnt[i] = 0; /* the finalists' results come from the rounds after */
+				} else {
+					snprintf(out[i].why, sizeof out[i].why, "%s", MEASURE_SCREENED_OUT);
+				}
+			}
+		}
+	}
+	for (size_t i = 0; i < n; i++)
+		if (out[i].status == PROF_OK && cnt[i]) {
+			summarize(samples + i * (size_t)rounds, cnt[i], scratch, &out[i].median_us,
+				  &out[i].lo_us, &out[i].hi_us);
+			out[i].n = (int)cnt[i];
+		}
+out:
+	free(samples);
+	free(scratch);
+	free(cnt);
+	free(idx);
+	free(us);
+	free(med);
+	free(lo);
+	free(hi);
+	free(active);
+	return rc;
+}

@@ -1,0 +1,775 @@
+/* script.c: the embedded Lua 5.4 sandbox for heuristics (STYLE "The Lua boundary": one
+ * protected call path, a count hook as time budget, a capped allocator as memory budget). */
+#include "script/script.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <lauxlib.h>
+#include <lua.h>
+#include <lualib.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+
+#define HOOK_EVERY 10000
+
+struct script {
+	lua_State *L;
+	char *path;
+	char *data_root;
+	size_t mem_used, mem_cap;
+	unsigned long long budget, used;
+	bool budget_hit, mem_hit;
+	char *name;            /* registered heuristic name */
+	int rank_ref;          /* registry ref of the rank function */
+	int ctx_ref;           /* registry ref of {device=, deploy=} */
+	const struct tactic *cached_cands; /* candidate table cache, by list */
+	int cands_ref;
+};
+
+static void count_hook(lua_State *L, lua_Debug *ar);
+
+/* --- allocator with a cap (haproxy's hlua_alloc idea) ---------------------------------- */
+static void *capped_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
+{
+	struct script *s = ud;
+	if (ptr == NULL)
+		osize = 0;
+	if (nsize == 0) {
+		free(ptr);
+		s->mem_used -= osize;
+		return NULL;
+	}
+	if (nsize > osize && s->mem_used + (nsize - osize) > s->mem_cap) {
+		s->mem_hit = true;
+		return NULL;
+	}
+	/* string.rep, .., table.concat and gsub copy megabytes within one instruction: the
+	 * budget also counts one instruction per 16 bytes allocated, and stops the run here,
+	 * since the count hook may not fire again for a long time */
+	if (nsize > osize && s->L && !s->budget_hit) {
+		s->used += (nsize - osize) / 16;
+		if (s->used > s->budget) {
+			s->budget_hit = true;
+			lua_sethook(s->L, count_hook, LUA_MASKCOUNT, 1); /* see count_hook */
+			return NULL;
+		}
+	}
+	void *p = realloc(ptr, nsize);
+	if (p)
+		s->mem_used = s->mem_used - osize + nsize;
+	return p;
+}
+
+static struct script *self(lua_State *L)
+{
+	void *ud;
+	lua_getallocf(L, &ud);
+	return ud;
+}
+
+/* --- instruction budget ---------------------------------------------------------------- */
+static void count_hook(lua_State *L, lua_Debug *ar)
+{
+	(void)ar;
+	struct script *s = self(L);
+	s->used += s->budget_hit ? 1 : HOOK_EVERY;
+	if (s->used > s->budget) {
+		/* from now on every instruction raises: a pcall in the script catches one error,
+		 * but its caller's next instruction raises again, so the run ends */
+		if (!s->budget_hit)
+			lua_sethook(L, count_hook, LUA_MASKCOUNT, 1);
+		s->budget_hit = true;
+		luaL_error(L, "instruction budget of %llu exceeded", s->budget);
+	}
+}
+
+/* --- protected calls (Lua's lua.c msghandler) ------------------------------------------- */
+static int msghandler(lua_State *L)
+{
+	const char *msg = lua_tostring(L, 1);
+	if (!msg) { /* as lua.c: no addresses ("table: 0x...") in messages */
+		if (luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING)
+			msg = lua_tostring(L, -1);
+		else
+			msg = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
+	}
+	luaL_traceback(L, L, msg, 1);
+	return 1;
+}
+
+/* "file.lua:12: message" -> file, line; the first line of the message is kept. */
+static int report(struct script *s, int status, struct diags *d, const char *what)
+{
+	const char *msg = lua_tostring(s->L, -1);
+	char *m = xstrdup(msg ? msg : "(error object is not a string)");
+	char *nl = strstr(m, "\nstack traceback:");
+	if (nl)
+		*nl = '\0';
+	int line = 0;
+	char *text = m;
+	/* chunk names are "@path" -> "path:LINE: msg" */
+	const char *base = strrchr(s->path, '/');
+	base = base ? base + 1 : s->path;
+	char *hit = strstr(m, base);
+	if (hit && hit[strlen(base)] == ':' && isdigit((unsigned char)hit[strlen(base) + 1])) {
+		line = atoi(hit + strlen(base) + 1);
+		char *c2 = strchr(hit + strlen(base) + 1, ':');
+		if (c2 && c2[1] == ' ')
+			text = c2 + 2;
+	}
+	if (strlen(text) > 1024)
+		memcpy(text + 1021, "...", 4); /* error(string.rep('x', 1e6)) */
+	if (s->budget_hit) /* first: an allocation over the budget fails as LUA_ERRMEM */
+		diags_add(d, SEV_ERROR, "script", s->path, line, line ? 1 : 0,
+			  "script exceeded its instruction budget of %llu while %s", s->budget, what);
+	else if (status == LUA_ERRMEM || s->mem_hit)
+		diags_add(d, SEV_ERROR, "script", s->path, line, line ? 1 : 0,
+			  "script exceeded its memory cap of %zu MiB while %s", s->mem_cap >> 20, what);
+	else
+		diags_add(d, SEV_ERROR, "script", s->path, line, line ? 1 : 0, "script error while %s: %s",
+			  what, text);
+	free(m);
+	lua_pop(s->L, 1);
+	return TT_SCRIPT;
+}
+
+/* Every call into Lua: function and nargs on the stack. */
+static int script_call(struct script *s, int nargs, int nres, struct diags *d, const char *what)
+{
+	lua_State *L = s->L;
+	int base = lua_gettop(L) - nargs;
+	lua_pushcfunction(L, msghandler);
+	lua_insert(L, base);
+	int status = lua_pcall(L, nargs, nres, base);
+	lua_remove(L, base);
+	if (status != LUA_OK)
+		return report(s, status, d, what);
+	return TT_OK;
+}
+
+/* --- sandbox ---------------------------------------------------------------------------- */
+
+/* load(chunk [, name [, mode [, env]]]): text chunks only. */
+static int safe_load(lua_State *L)
+{
+	size_t len;
+	const char *chunk = luaL_checklstring(L, 1, &len);
+	const char *name = luaL_optstring(L, 2, "=(load)");
+	int status = luaL_loadbufferx(L, chunk, len, name, "t");
+	if (status != LUA_OK) {
+		luaL_pushfail(L);
+		lua_insert(L, -2);
+		return 2;
+	}
+	if (!lua_isnone(L, 4)) {
+		lua_pushvalue(L, 4);
+		if (!lua_setupvalue(L, -2, 1))
+			lua_pop(L, 1);
+	}
+	return 1;
+}
+
+/* C loops the count hook never sees: a pattern such as '.-.-.-.-b' backtracks for hours
+ * inside string.find, and table.move walks any index range. Patterns are not offered (plain
+ * string.find still is) and table.move is capped (README, "Limits"). */
+#define SCRIPT_MOVE_MAX (1 << 24)
+
+static int plain_find(lua_State *L)
+{
+	size_t n;
+	const char *pat = luaL_checklstring(L, 2, &n);
+	bool special = false;
+	for (size_t i = 0; i < n && !special; i++)
+		special = pat[i] && strchr("^$*+?.([%-", pat[i]); /* the whole string: NULs too */
+	if (!lua_toboolean(L, 4) && special)
+		return luaL_error(L, "string patterns are not available in heuristic scripts (they run "
+				  "outside the instruction budget); use string.find(s, p, init, true)");
+	lua_pushvalue(L, lua_upvalueindex(1));
+	lua_insert(L, 1);
+	lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+	return lua_gettop(L);
+}
+
+static int no_pattern(lua_State *L)
+{
+	return luaL_error(L, "string patterns are not available in heuristic scripts (they run "
+			  "outside the instruction budget)");
+}
+
+static int capped_move(lua_State *L)
+{
+	lua_Integer f = luaL_checkinteger(L, 2), e = luaL_checkinteger(L, 3);
+	if (e >= f && (lua_Unsigned)e - (lua_Unsigned)f >= SCRIPT_MOVE_MAX)
+		return luaL_error(L, "table.move of more than %d elements", SCRIPT_MOVE_MAX);
+	lua_pushvalue(L, lua_upvalueindex(1));
+	lua_insert(L, 1);
+	lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+	return lua_gettop(L);
+}
+
+/* setmetatable(t, mt) without __gc: Lua runs finalizers with hooks off (GCTM), so a __gc
+ * that loops would escape the instruction budget and hang the run, even in script_close. */
+static int safe_setmetatable(lua_State *L)
+{
+	if (lua_type(L, 2) == LUA_TTABLE) {
+		lua_pushliteral(L, "__gc");
+		if (lua_rawget(L, 2) != LUA_TNIL)
+			return luaL_error(L, "__gc metamethods are not allowed in heuristic scripts");
+		lua_pop(L, 1);
+	}
+	lua_pushvalue(L, lua_upvalueindex(1));
+	lua_insert(L, 1);
+	lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+	return lua_gettop(L);
+}
+
+/* string.rep(s, n [, sep]): Lua 5.4.4 loops n times in C even when s and sep are empty (no
+ * allocation for the budget to count), so string.rep("", 1 << 40) would never return. */
+static int safe_rep(lua_State *L)
+{
+	size_t l, lsep;
+	luaL_checklstring(L, 1, &l);
+	lua_Integer n = luaL_checkinteger(L, 2);
+	luaL_optlstring(L, 3, "", &lsep);
+	if (n <= 0 || (l == 0 && lsep == 0)) {
+		lua_pushliteral(L, "");
+		return 1;
+	}
+	lua_pushvalue(L, lua_upvalueindex(1));
+	lua_insert(L, 1);
+	lua_call(L, lua_gettop(L) - 1, 1);
+	return 1;
+}
+
+static int safe_print(lua_State *L)
+{
+	int n = lua_gettop(L);
+	/* a Lua buffer, not a strbuf: __tostring may raise an error halfway (nothing to free) */
+	luaL_Buffer b;
+	luaL_buffinit(L, &b);
+	for (int i = 1; i <= n; i++) {
+		if (i > 1)
+			luaL_addchar(&b, '\t');
+		luaL_tolstring(L, i, NULL);
+		luaL_addvalue(&b);
+	}
+	luaL_pushresult(&b);
+	/* scripts talk to the user through stderr, prefixed, never stdout */
+	fprintf(stderr, "tunetab: script: %s\n", lua_tostring(L, -1));
+	return 0;
+}
+
+static int api_heuristic(lua_State *L)
+{
+	struct script *s = self(L);
+	luaL_checktype(L, 1, LUA_TTABLE);
+	lua_getfield(L, 1, "name");
+	const char *name = luaL_checkstring(L, -1);
+	if (!*name || strlen(name) > 64)
+		return luaL_error(L, "heuristic name must be 1 to 64 characters");
+	char *copy = xstrdup(name);
+	lua_pop(L, 1);
+	lua_getfield(L, 1, "rank");
+	if (!lua_isfunction(L, -1)) {
+		free(copy);
+		return luaL_error(L, "tunetab.heuristic{...} needs a 'rank' function");
+	}
+	if (s->rank_ref != LUA_NOREF)
+		luaL_unref(L, LUA_REGISTRYINDEX, s->rank_ref);
+	s->rank_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+	free(s->name);
+	s->name = copy;
+	return 0;
+}
+
+static void new_env(lua_State *L)
+{
+	/* a fresh _ENV whose reads fall through to the sandbox globals */
+	lua_newtable(L);
+	lua_newtable(L);
+	lua_pushglobaltable(L);
+	lua_setfield(L, -2, "__index");
+	lua_setmetatable(L, -2);
+}
+
+static int api_lib(lua_State *L)
+{
+	struct script *s = self(L);
+	const char *name = luaL_checkstring(L, 1);
+	for (const char *p = name; *p; p++)
+		if (!islower((unsigned char)*p) && !isdigit((unsigned char)*p) && *p != '_')
+			return luaL_error(L, "library name '%s' must be [a-z0-9_]+", name);
+	if (!*name || strlen(name) > 64)
+		return luaL_error(L, "bad library name");
+	lua_getfield(L, LUA_REGISTRYINDEX, "tunetab.libs");
+	lua_getfield(L, -1, name);
+	if (!lua_isnil(L, -1))
+		return 1;
+	lua_pop(L, 1);
+	char *path = xasprintf("%s/scripts/lib/%s.lua", s->data_root, name);
+	char *text;
+	size_t len;
+	int err = read_file(path, 1u << 20, &text, &len);
+	if (err) {
+		lua_pushfstring(L, "no library '%s' (%s)", name, path);
+		free(path);
+		return lua_error(L);
+	}
+	char *chunk = xasprintf("@%s", path);
+	free(path);
+	int status = luaL_loadbufferx(L, text, len, chunk, "t");
+	free(text);
+	free(chunk);
+	if (status != LUA_OK)
+		return lua_error(L);
+	new_env(L);
+	lua_setupvalue(L, -2, 1);
+	lua_call(L, 0, 1); /* errors propagate to the protected caller */
+	if (lua_isnil(L, -1)) {
+		lua_pop(L, 1);
+		lua_pushboolean(L, 1);
+	}
+	lua_pushvalue(L, -1);
+	lua_setfield(L, -3, name);
+	return 1;
+}
+
+static const luaL_Reg api[] = {
+	{ "heuristic", api_heuristic },
+	{ "lib", api_lib },
+	{ NULL, NULL },
+};
+
+static int open_sandbox(lua_State *L)
+{
+	static const luaL_Reg libs[] = {
+		{ LUA_GNAME, luaopen_base },       { LUA_STRLIBNAME, luaopen_string },
+		{ LUA_TABLIBNAME, luaopen_table }, { LUA_MATHLIBNAME, luaopen_math },
+		{ LUA_UTF8LIBNAME, luaopen_utf8 }, { NULL, NULL },
+	};
+	for (const luaL_Reg *l = libs; l->func; l++) {
+		luaL_requiref(L, l->name, l->func, 1);
+		lua_pop(L, 1);
+	}
+	/* no files, no bytecode (Redis script_lua.c's deny list) */
+	static const char *const denied[] = { "dofile", "loadfile", "require", "collectgarbage" };
+	for (size_t i = 0; i < ARRAY_SIZE(denied); i++) {
+		lua_pushnil(L);
+		lua_setglobal(L, denied[i]);
+	}
+	lua_pushcfunction(L, safe_load);
+	lua_setglobal(L, "load");
+	lua_pushcfunction(L, safe_print);
+	lua_setglobal(L, "print");
+	lua_getglobal(L, "setmetatable");
+	lua_pushcclosure(L, safe_setmetatable, 1);
+	lua_setglobal(L, "setmetatable");
+	lua_getglobal(L, LUA_STRLIBNAME);
+	lua_pushnil(L);
+	lua_setfield(L, -2, "dump");
+	lua_getfield(L, -1, "find");
+	lua_pushcclosure(L, plain_find, 1);
+	lua_setfield(L, -2, "find");
+	lua_getfield(L, -1, "rep");
+	lua_pushcclosure(L, safe_rep, 1);
+	lua_setfield(L, -2, "rep");
+	static const char *const patterns[] = { "match", "gmatch", "gsub" };
+	for (size_t i = 0; i < ARRAY_SIZE(patterns); i++) {
+		lua_pushcfunction(L, no_pattern);
+		lua_setfield(L, -2, patterns[i]);
+	}
+	lua_pop(L, 1);
+	lua_getglobal(L, LUA_TABLIBNAME);
+	lua_getfield(L, -1, "move");
+	lua_pushcclosure(L, capped_move, 1);
+	lua_setfield(L, -2, "move");
+	lua_pop(L, 1);
+	luaL_newlib(L, api);
+	lua_pushstring(L, TUNETAB_VERSION);
+	lua_setfield(L, -2, "version");
+	lua_setglobal(L, "tunetab");
+	lua_newtable(L);
+	lua_setfield(L, LUA_REGISTRYINDEX, "tunetab.libs");
+	return 0;
+}
+
+int script_open(struct script **out, const char *data_root, const char *path,
+		const struct script_limits *lim, struct diags *d)
+{
+	*out = NULL;
+	char *text;
+	size_t len;
+	int err = read_file(path, 4u << 20, &text, &len);
+	if (err == ENOBUFS)
+		return diag_error(d, TT_SCRIPT, "script", path, 0, 0, "heuristic script larger than 4 MiB");
+	if (err)
+		return diag_error(d, TT_SCRIPT, "script", path, 0, 0, "cannot read heuristic script: %s",
+				  strerror(err));
+	struct script *s = xcalloc(1, sizeof *s);
+	s->path = xstrdup(path);
+	s->data_root = xstrdup(data_root);
+	s->mem_cap = lim->mem_bytes;
+	s->budget = lim->instructions;
+	s->rank_ref = s->ctx_ref = s->cands_ref = LUA_NOREF;
+	s->L = lua_newstate(capped_alloc, s);
+	if (!s->L) {
+		free(text);
+		script_close(s);
+		return diag_error(d, TT_SCRIPT, "script", path, 0, 0, "cannot create a Lua state");
+	}
+	lua_sethook(s->L, count_hook, LUA_MASKCOUNT, HOOK_EVERY);
+	lua_pushcfunction(s->L, open_sandbox);
+	int rc = TT_OK;
+	/* opening libraries can run out of memory too: protect it */
+	if (lua_pcall(s->L, 0, 0, 0) != LUA_OK)
+		rc = report(s, LUA_ERRMEM, d, "opening the sandbox");
+	char *chunk = xasprintf("@%s", path);
+	if (!rc) {
+		int status = luaL_loadbufferx(s->L, text, len, chunk, "t");
+		if (status != LUA_OK) {
+			rc = report(s, status, d, "loading");
+		} else {
+			new_env(s->L);
+			lua_setupvalue(s->L, -2, 1);
+			rc = script_call(s, 0, 0, d, "running the script body");
+		}
+	}
+	free(chunk);
+	free(text);
+	if (!rc && s->rank_ref == LUA_NOREF)
+		rc = diag_error(d, TT_SCRIPT, "script", path, 0, 0,
+				"the script registered no heuristic: call tunetab.heuristic{ name = ..., "
+				"rank = function(q) ... end }");
+	if (rc) {
+		script_close(s);
+		return rc;
+	}
+	*out = s;
+	return TT_OK;
+}
+
+void script_close(struct script *s)
+{
+	if (!s)
+		return;
+	if (s->L)
+		lua_close(s->L);
+	free(s->name);
+	free(s->path);
+	free(s->data_root);
+	free(s);
+}
+
+const char *script_heuristic_name(const struct script *s)
+{
+	return s->name;
+}
+
+unsigned long long script_instructions(const struct script *s)
+{
+	return s->used;
+}
+
+static void set_num(lua_State *L, const char *k, double v)
+{
+	if (v >= 0) {
+		lua_pushnumber(L, v);
+		lua_setfield(L, -2, k);
+	}
+}
+
+static void set_int(lua_State *L, const char *k, long long v)
+{
+	lua_pushinteger(L, v);
+	lua_setfield(L, -2, k);
+}
+
+static void set_str(lua_State *L, const char *k, const char *v)
+{
+	if (v) {
+		lua_pushstring(L, v);
+		lua_setfield(L, -2, k);
+	}
+}
+
+static void set_bool(lua_State *L, const char *k, bool v)
+{
+	lua_pushboolean(L, v);
+	lua_setfield(L, -2, k);
+}
+
+static int build_context(lua_State *L)
+{
+	const struct script_device *dev = lua_touserdata(L, 1);
+	const struct script_deploy *dep = lua_touserdata(L, 2);
+	lua_newtable(L); /* ctx */
+	lua_newtable(L);
+	set_str(L, "name", dev->name);
+	set_int(L, "sm", dev->sm);
+	set_num(L, "sm_count", dev->sm_count);
+	set_num(L, "smem_per_block_optin", dev->smem_per_block_optin);
+	set_num(L, "smem_per_sm", dev->smem_per_sm);
+	set_num(L, "l2_bytes", dev->l2_bytes);
+	set_num(L, "memory_bandwidth_gbs", dev->memory_bandwidth_gbs);
+	set_num(L, "boost_clock_mhz", dev->boost_clock_mhz);
+	lua_newtable(L);
+	set_num(L, "bf16", dev->tflops_bf16);
+	set_num(L, "fp8", dev->tflops_fp8);
+	set_num(L, "fp4", dev->tflops_fp4);
+	lua_setfield(L, -2, "dense_tflops");
+	if (dev->cal) {
+		const struct calibration *c = dev->cal;
+		lua_newtable(L);
+		set_num(L, "copy_gbs", c->copy_gbs);
+		lua_newtable(L);
+		set_num(L, "bf16", c->dense_tflops.bf16);
+		set_num(L, "fp8", c->dense_tflops.fp8);
+		lua_setfield(L, -2, "dense_tflops");
+		lua_createtable(L, (int)c->tiles_count, 0);
+		for (unsigned i = 0; i < c->tiles_count; i++) {
+			lua_createtable(L, 0, 4);
+			set_int(L, "m", c->tiles[i].m);
+			set_int(L, "n", c->tiles[i].n);
+			set_num(L, "eff_bf16", c->tiles[i].eff_bf16);
+			set_num(L, "eff_fp8", c->tiles[i].eff_fp8);
+			lua_rawseti(L, -2, (lua_Integer)i + 1);
+		}
+		lua_setfield(L, -2, "tiles");
+		lua_setfield(L, -2, "calibration");
+	}
+	lua_setfield(L, -2, "device");
+	lua_newtable(L);
+	set_str(L, "model", dep->model);
+	set_str(L, "dtype", dep->dtype);
+	set_int(L, "act_bits", dep->act_bits);
+	set_int(L, "weight_bits", dep->weight_bits);
+	set_int(L, "out_bits", dep->out_bits);
+	set_int(L, "hidden", dep->hidden);
+	set_int(L, "inter", dep->inter);
+	set_int(L, "experts", dep->experts);
+	set_int(L, "experts_total", dep->experts_total);
+	set_int(L, "top_k", dep->top_k);
+	set_int(L, "tp", dep->tp);
+	set_int(L, "ep", dep->ep);
+	set_bool(L, "gated", dep->gated);
+	set_str(L, "activation", dep->activation);
+	lua_setfield(L, -2, "deploy");
+	return 1;
+}
+
+/* luaL_ref of its argument, run protected: growing the registry can hit the memory cap. */
+static int ref_value(lua_State *L)
+{
+	lua_settop(L, 1);
+	lua_pushinteger(L, luaL_ref(L, LUA_REGISTRYINDEX));
+	return 1;
+}
+
+/* Pops the value on top into the registry as *ref, dropping the reference *ref held. */
+static int script_ref(struct script *s, int *ref, struct diags *d, const char *what)
+{
+	lua_State *L = s->L;
+	lua_pushcfunction(L, ref_value);
+	lua_insert(L, -2);
+	int rc = script_call(s, 1, 1, d, what);
+	if (rc)
+		return rc;
+	if (*ref != LUA_NOREF)
+		luaL_unref(L, LUA_REGISTRYINDEX, *ref);
+	*ref = (int)lua_tointeger(L, -1);
+	lua_pop(L, 1);
+	return TT_OK;
+}
+
+int script_set_context(struct script *s, const struct script_device *dev,
+		       const struct script_deploy *dep, struct diags *d)
+{
+	lua_State *L = s->L;
+	lua_pushcfunction(L, build_context);
+	lua_pushlightuserdata(L, (void *)dev);
+	lua_pushlightuserdata(L, (void *)dep);
+	int rc = script_call(s, 2, 1, d, "building the context");
+	if (rc)
+		return rc;
+	if ((rc = script_ref(s, &s->ctx_ref, d, "building the context")))
+		return rc;
+	s->cached_cands = NULL;
+	return TT_OK;
+}
+
+static int build_candidates(lua_State *L)
+{
+	const struct tactic *c = lua_touserdata(L, 1);
+	lua_Integer n = lua_tointeger(L, 2);
+	lua_createtable(L, (int)n, 0);
+	for (lua_Integer i = 0; i < n; i++) {
+		const struct tactic *t = &c[i];
+		lua_createtable(L, 0, 24);
+		set_int(L, "id", t->id);
+		set_int(L, "local_id", t->local);
+		set_int(L, "m", t->m);
+		set_int(L, "n", t->n);
+		set_int(L, "k", t->k_elems);
+		set_int(L, "k_bytes", t->k_bytes);
+		lua_createtable(L, 3, 0);
+		for (int j = 0; j < 3; j++) {
+			lua_pushinteger(L, t->cluster[j]);
+			lua_rawseti(L, -2, j + 1);
+		}
+		lua_setfield(L, -2, "cluster");
+		set_str(L, "mma", t->sm80_style ? "sm80" : t->mma == MMA_2SM ? "2sm" : "1sm");
+		if (t->static_cluster) {
+			set_str(L, "dyn_cluster", "static");
+		} else if (t->dyn_cluster[0]) {
+			lua_createtable(L, 3, 0);
+			for (int j = 0; j < 3; j++) {
+				lua_pushinteger(L, t->dyn_cluster[j]);
+				lua_rawseti(L, -2, j + 1);
+			}
+			lua_setfield(L, -2, "dyn_cluster");
+		}
+		set_str(L, "epilogue", t->epilogue == EPI_NO_SMEM ? "no_smem" : "tma");
+		set_bool(L, "swap_ab", t->swap_ab);
+		set_bool(L, "finalize", t->finalize);
+		set_bool(L, "tokens_on_n", t->tokens_on_n);
+		set_bool(L, "sm80", t->sm80_style);
+		set_int(L, "stages", t->stages);
+		set_int(L, "sm_version", t->sm_version);
+		set_bool(L, "dispatchable", t->dispatchable);
+		set_str(L, "note", t->note);
+		lua_rawseti(L, -2, i + 1);
+	}
+	return 1;
+}
+
+struct query {
+	int ctx_ref, cands_ref, stage, fallback;
+	long tokens, features, k;
+};
+
+/* rank()'s argument q, built protected: the script may have left no memory for it. */
+static int build_query(lua_State *L)
+{
+	const struct query *q = lua_touserdata(L, 1);
+	lua_createtable(L, 0, 10);
+	lua_rawgeti(L, LUA_REGISTRYINDEX, q->ctx_ref);
+	lua_getfield(L, -1, "device");
+	lua_setfield(L, -3, "device");
+	lua_getfield(L, -1, "deploy");
+	lua_setfield(L, -3, "deploy");
+	lua_pop(L, 1);
+	set_int(L, "stage", q->stage);
+	set_int(L, "tokens", q->tokens);
+	set_int(L, "features", q->features);
+	set_int(L, "k", q->k);
+	set_int(L, "fallback", q->fallback);
+	lua_rawgeti(L, LUA_REGISTRYINDEX, q->cands_ref);
+	lua_setfield(L, -2, "candidates");
+	return 1;
+}
+
+struct ranking {
+	const struct tactic *cands;
+	size_t n, nout;
+	struct script_rank *out;
+	char *seen;
+	lua_Integer bad; /* position of the first entry that is no candidate id; 0 if none */
+	int bad_isnum;
+};
+
+/* Reads rank()'s list (argument 1) into the ranking (argument 2), protected and with raw
+ * reads only: no metamethod of the script runs outside the protected call. */
+static int read_ranking(lua_State *L)
+{
+	struct ranking *r = lua_touserdata(L, 2);
+	lua_Integer len = (lua_Integer)lua_rawlen(L, 1);
+	for (lua_Integer i = 1; i <= len && r->nout < r->n; i++) {
+		lua_rawgeti(L, 1, i);
+		lua_Integer id;
+		double t = -1;
+		int isnum;
+		if (lua_istable(L, -1)) {
+			lua_pushliteral(L, "id");
+			lua_rawget(L, -2);
+			id = lua_tointegerx(L, -1, &isnum);
+			lua_pop(L, 1);
+			lua_pushliteral(L, "time");
+			lua_rawget(L, -2);
+			if (lua_isnumber(L, -1))
+				t = lua_tonumber(L, -1);
+			lua_pop(L, 1);
+		} else {
+			id = lua_tointegerx(L, -1, &isnum);
+		}
+		lua_pop(L, 1);
+		size_t pos = r->n;
+		for (size_t j = 0; isnum && j < r->n; j++)
+			if (r->cands[j].id == id)
+				pos = j;
+		if (!isnum || pos == r->n) {
+			r->bad = i;
+			r->bad_isnum = isnum;
+			return 0;
+		}
+		if (r->seen[pos])
+			continue;
+		r->seen[pos] = 1;
+		r->out[r->nout].id = (int)id;
+		r->out[r->nout].time_us = t;
+		r->nout++;
+	}
+	return 0;
+}
+
+int script_rank(struct script *s, int stage, long tokens, long features, long k,
+		const struct tactic *cands, size_t n, int fallback_id, struct script_rank *out,
+		size_t *nout, struct diags *d)
+{
+	lua_State *L = s->L;
+	*nout = 0;
+	int rc;
+	if (s->cached_cands != cands) {
+		lua_pushcfunction(L, build_candidates);
+		lua_pushlightuserdata(L, (void *)cands);
+		lua_pushinteger(L, (lua_Integer)n);
+		if ((rc = script_call(s, 2, 1, d, "building the candidate list")) ||
+		    (rc = script_ref(s, &s->cands_ref, d, "building the candidate list")))
+			return rc;
+		s->cached_cands = cands;
+	}
+	char what[96];
+	snprintf(what, sizeof what, "ranking GEMM%d at %ld tokens", stage, tokens);
+	struct query q = { s->ctx_ref, s->cands_ref, stage, fallback_id, tokens, features, k };
+	lua_rawgeti(L, LUA_REGISTRYINDEX, s->rank_ref);
+	lua_pushcfunction(L, build_query);
+	lua_pushlightuserdata(L, &q);
+	if ((rc = script_call(s, 1, 1, d, what))) {
+		lua_pop(L, 1); /* the rank function */
+		return rc;
+	}
+	if ((rc = script_call(s, 1, 1, d, what)))
+		return rc;
+	if (!lua_istable(L, -1)) {
+		const char *type = luaL_typename(L, -1); /* a static string: still valid after the pop */
+		lua_pop(L, 1);
+		return diag_error(d, TT_SCRIPT, "script", s->path, 0, 0, "rank() must return a list of "
+				  "candidates (ids or {id=, time=}), not %s", type);
+	}
+	struct ranking r = { cands, n, 0, out, xcalloc(n ? n : 1, 1), 0, 0 };
+	lua_pushcfunction(L, read_ranking);
+	lua_insert(L, -2);
+	lua_pushlightuserdata(L, &r);
+	rc = script_call(s, 2, 0, d, what);
+	free(r.seen);
+	*nout = r.nout;
+	if (rc)
+		return rc;
+	if (r.bad)
+		return diag_error(d, TT_SCRIPT, "script", s->path, 0, 0, "rank() returned %s at "
+				  "position %lld, which is not a candidate id of GEMM%d",
+				  r.bad_isnum ? "an unknown id" : "a non-integer", (long long)r.bad, stage);
+	return TT_OK;
+}

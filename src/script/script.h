@@ -1,0 +1,67 @@
+/* script.h: tunetab's whole Lua surface. Heuristic scripts run in a sandbox (base without
+ * dofile/loadfile and with text-only load, string, table, math, utf8), under an instruction
+ * budget and a memory cap; every call is protected. The API they see is documented in
+ * scripts/README.md. */
+#ifndef TUNETAB_SCRIPT_H
+#define TUNETAB_SCRIPT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "data/catalog.h"
+#include "data/calibration.h"
+#include "base/diag.h"
+
+struct script; /* opaque */
+
+struct script_limits {
+	size_t mem_bytes;              /* memory cap of the Lua state */
+	unsigned long long instructions; /* instruction budget for the whole run */
+};
+
+/* What a heuristic knows of the device (profile values, or the detected GPU's). A value
+ * below zero is unknown and reaches Lua as nil. */
+struct script_device {
+	const char *name;
+	int sm;
+	double sm_count, smem_per_block_optin, smem_per_sm, l2_bytes, memory_bandwidth_gbs,
+		boost_clock_mhz, tflops_bf16, tflops_fp8, tflops_fp4;
+	const struct calibration *cal; /* measured by `tunetab calibrate`, or NULL */
+};
+
+struct script_deploy {
+	const char *model;
+	const char *dtype;
+	int act_bits, weight_bits, out_bits;
+	long hidden, inter, experts, experts_total, top_k, tp, ep;
+	bool gated;
+	const char *activation;
+};
+
+struct script_rank {
+	int id;
+	double time_us; /* < 0 when the script gave no time */
+};
+
+/* Opens a sandboxed state and runs the heuristic file (text only). data_root locates
+ * scripts/lib for tunetab.lib(). Errors: TT_SCRIPT with the script, line and message. */
+int script_open(struct script **out, const char *data_root, const char *path,
+		const struct script_limits *lim, struct diags *d);
+void script_close(struct script *s);
+/* Name the script registered with tunetab.heuristic{ name = ... }. */
+const char *script_heuristic_name(const struct script *s);
+
+int script_set_context(struct script *s, const struct script_device *dev,
+		       const struct script_deploy *dep, struct diags *d);
+
+/* Ranks the candidates of one GEMM stage at one token bucket: fills out (caller allocates
+ * n entries) best first, with *nout ranked ids (each id once, all from cands). features and
+ * k are the GEMM's output features and reduction size. */
+int script_rank(struct script *s, int stage, long tokens, long features, long k,
+		const struct tactic *cands, size_t n, int fallback_id, struct script_rank *out,
+		size_t *nout, struct diags *d);
+
+/* Instructions used so far (budget accounting, for reports). */
+unsigned long long script_instructions(const struct script *s);
+
+#endif

@@ -1,0 +1,513 @@
+/* gen.c: building the keys FlashInfer looks up for a deployment and choosing tactics. */
+#include "tune/gen.h"
+#include "tune/fleet.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "flashinfer/key.h"
+#include "base/util.h"
+
+static void push_entry(struct gen_plan *p, size_t *cap, const struct gen_entry *e)
+{
+	if (p->n == *cap) {
+		*cap = *cap ? 2 * *cap : 64;
+		p->v = xrealloc(p->v, *cap * sizeof *p->v);
+	}
+	p->v[p->n++] = *e;
+}
+
+static void pv_int(struct pyv *v, long long x)
+{
+	memset(v, 0, sizeof *v);
+	v->kind = PV_INT;
+	v->i = x;
+}
+
+static void pv_str(struct pyv *v, const char *s)
+{
+	memset(v, 0, sizeof *v);
+	v->kind = PV_STR;
+	v->s = s;
+	v->len = strlen(s);
+}
+
+static void pv_tuple(struct pyv *v, struct pyv *items, size_t n)
+{
+	memset(v, 0, sizeof *v);
+	v->kind = PV_TUPLE;
+	v->items = items;
+	v->n = n;
+}
+
+/* $variables an extras source may name (schemas/flashinfer, key.extras_fields). */
+static int extras_value(const char *field, const char *src, const struct gen_deploy *dep,
+			struct pyv *v, struct diags *d)
+{
+	memset(v, 0, sizeof *v);
+	if (!strcmp(src, "True") || !strcmp(src, "False")) {
+		v->kind = src[0] == 'T' ? PV_TRUE : PV_FALSE;
+		return 0;
+	}
+	if (src[0] != '$') {
+		long x;
+		if (parse_long(src, &x))
+			return diag_error(d, TT_INTERNAL, "data", NULL, 0, 0, "extras source '%s' is "
+					  "neither a literal nor a $variable", src);
+		pv_int(v, x);
+		return 0;
+	}
+	const char *n = src + 1;
+	if (!strcmp(n, "act_torch") || !strcmp(n, "weight_torch") || !strcmp(n, "out_torch")) {
+		v->kind = PV_NAME;
+		v->s = !strcmp(n, "act_torch") ? dep->dt->act_torch
+		       : !strcmp(n, "weight_torch") ? dep->wv->torch : "torch.bfloat16";
+		v->len = strlen(v->s);
+		return 0;
+	}
+	static const struct { const char *name; size_t off; } longs[] = {
+		{ "top_k", offsetof(struct gen_deploy, top_k) }, { "tp", offsetof(struct gen_deploy, tp) },
+		{ "tp_rank", offsetof(struct gen_deploy, tp_rank) }, { "ep", offsetof(struct gen_deploy, ep) },
+		{ "ep_rank", offsetof(struct gen_deploy, ep_rank) },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(longs); i++)
+		if (!strcmp(n, longs[i].name)) {
+			pv_int(v, *(const long *)((const char *)dep + longs[i].off));
+			return 0;
+		}
+	if (!strcmp(n, "flag")) {
+		/* the field's own name among the dtype's flags (configs/dtypes.yaml) */
+		v->kind = dtype_has_flag(dep->dt, field) ? PV_TRUE : PV_FALSE;
+		return 0;
+	}
+	if (!strcmp(n, "fused_finalize")) {
+		v->kind = dep->no_fused_finalize ? PV_FALSE : PV_TRUE;
+		return 0;
+	}
+	if (!strcmp(n, "pdl")) {
+		v->kind = dep->sm >= 90 ? PV_TRUE : PV_FALSE; /* device_support_pdl() */
+		return 0;
+	}
+	if (!strcmp(n, "activation_type")) {
+		pv_int(v, (long long)dep->activation);
+		return 0;
+	}
+	return diag_error(d, TT_INTERNAL, "data", NULL, 0, 0, "unknown extras variable '%s'", src);
+}
+
+/* The key string str((op, runner, profile[, extras])) for one stage and bucket. */
+static int build_key(const struct fi_schema *s, const struct fs_op *op, const struct gen_deploy *dep,
+		     long tokens, long experts, long inter, struct strbuf *out, struct diags *d)
+{
+	long hidden = dtype_align(dep->dt, dep->hidden); /* the padded weights (dtypes.yaml align) */
+	long n1 = model_activation_gated(dep->activation) ? 2 * inter : inter;
+	struct pyv in[2], w1[3], b1[2], w2[3], b2[2], shapes[5], top[4];
+	pv_int(&in[0], tokens);
+	pv_int(&in[1], hidden / dep->dt->act_pack);
+	pv_int(&w1[0], experts);
+	pv_int(&w1[1], n1);
+	pv_int(&w1[2], hidden / dep->wv->pack);
+	pv_int(&w2[0], experts);
+	pv_int(&w2[1], hidden);
+	pv_int(&w2[2], inter / dep->wv->pack);
+	pv_tuple(&shapes[0], in, 2);
+	pv_tuple(&shapes[1], w1, 3);
+	pv_tuple(&shapes[3], w2, 3);
+	if (dep->biases) {
+		/* biased experts (gpt-oss): [E, N1] and [E, hidden] bias tensors */
+		pv_int(&b1[0], experts);
+		pv_int(&b1[1], n1);
+		pv_int(&b2[0], experts);
+		pv_int(&b2[1], hidden);
+		pv_tuple(&shapes[2], b1, 2);
+		pv_tuple(&shapes[4], b2, 2);
+	} else {
+		/* None inputs key as (0,) (formats §1.3) */
+		pv_int(&b1[0], 0);
+		pv_int(&b2[0], 0);
+		pv_tuple(&shapes[2], b1, 1);
+		pv_tuple(&shapes[4], b2, 1);
+	}
+	pv_str(&top[0], op->op);
+	pv_str(&top[1], op->runners[0]);
+	pv_tuple(&top[2], shapes, 5);
+	struct pyv *extras = NULL;
+	size_t n = 3;
+	if (s->key.tuple == 4) {
+		size_t ne = s->key.extras == EXTRAS_EMPTY ? 0 : s->key.extras_fields_count;
+		extras = xcalloc(ne ? ne : 1, sizeof *extras);
+		for (size_t i = 0; i < ne; i++) {
+			const struct fs_field *f = &s->key.extras_fields[i];
+			if (!f->source) {
+				free(extras);
+				return diag_error(d, TT_INTERNAL, "data", s->path, 0, 0, "extras field '%s' "
+						  "has no source: tunetab cannot build this version's keys",
+						  f->name);
+			}
+			if (extras_value(f->name, f->source, dep, &extras[i], d)) {
+				free(extras);
+				return TT_INTERNAL;
+			}
+		}
+		pv_tuple(&top[3], extras, ne);
+		n = 4;
+	}
+	struct pyv key;
+	pv_tuple(&key, top, n);
+	sb_reset(out);
+	pyv_repr(&key, out);
+	free(extras);
+	return TT_OK;
+}
+
+int gen_plan_deploy(const struct fi_schema *s, const struct gen_deploy *dep, struct gen_plan *p,
+		    struct diags *d)
+{
+	memset(p, 0, sizeof *p);
+	if (dep->experts_total % dep->ep)
+		return diag_error(d, TT_INVALID, "usage", NULL, 0, 0, "%ld experts do not split over "
+				  "EP %ld", dep->experts_total, dep->ep);
+	if (dep->inter_total % dep->tp)
+		return diag_error(d, TT_INVALID, "usage", NULL, 0, 0, "intermediate size %ld does not "
+				  "split over TP %ld", dep->inter_total, dep->tp);
+	/* hidden and the rank's intermediate as the serving stack pads them for this dtype */
+	long experts = dep->experts_total / dep->ep;
+	long inter = dtype_align(dep->dt, dep->inter_total / dep->tp);
+	long hidden = dtype_align(dep->dt, dep->hidden);
+	if (hidden % dep->dt->act_pack || hidden % dep->wv->pack || inter % dep->wv->pack)
+		return diag_error(d, TT_INVALID, "usage", NULL, 0, 0, "hidden %ld or intermediate %ld "
+				  "per rank is not a multiple of the %s packing (%u per %s)",
+				  hidden, inter, dep->dt->name, dep->wv->pack, dep->wv->torch);
+	unsigned *buckets;
+	size_t nb = fischema_buckets(s, dep->max_tokens, &buckets);
+	size_t cap = 0;
+	struct strbuf key = STRBUF_INIT;
+	int rc = TT_OK;
+	for (unsigned o = 0; o < s->key.ops_count && !rc; o++) {
+		const struct fs_op *op = &s->key.ops[o];
+		if (op->stage != 1 && op->stage != 2)
+			continue;
+		for (size_t b = 0; b < nb && !rc; b++) {
+			rc = build_key(s, op, dep, (long)buckets[b], experts, inter, &key, d);
+			if (rc)
+				break;
+			struct gen_entry e = { 0 };
+			e.stage = (int)op->stage;
+			e.tokens = (long)buckets[b];
+			e.key = xstrdup(key.buf);
+			e.experts = experts;
+			e.inter = inter;
+			long n1 = model_activation_gated(dep->activation) ? 2 * inter : inter;
+			e.features = op->stage == 1 ? n1 : hidden;
+			e.k = op->stage == 1 ? hidden : inter;
+			e.time_us = -1;
+			push_entry(p, &cap, &e);
+		}
+	}
+	sb_release(&key);
+	free(buckets);
+	return rc;
+}
+
+static const struct fs_op *stage_op(const struct fi_schema *s, int stage)
+{
+	for (unsigned o = 0; o < s->key.ops_count; o++)
+		if ((int)s->key.ops[o].stage == stage)
+			return &s->key.ops[o];
+	return NULL;
+}
+
+int gen_plan_all_ranks(const struct fi_schema *s, const struct gen_deploy *dep, struct gen_plan *p,
+		       bool tp_all, bool ep_all, struct diags *d)
+{
+	size_t base = p->n, cap = p->n;
+	struct strbuf key = STRBUF_INIT;
+	int rc = TT_OK;
+	for (long tr = 0; tr < (tp_all ? dep->tp : 1) && !rc; tr++)
+		for (long er = 0; er < (ep_all ? dep->ep : 1) && !rc; er++) {
+			struct gen_deploy r = *dep;
+			r.tp_rank = tp_all ? tr : dep->tp_rank;
+			r.ep_rank = ep_all ? er : dep->ep_rank;
+			if (r.tp_rank == dep->tp_rank && r.ep_rank == dep->ep_rank)
+				continue;
+			for (size_t i = 0; i < base && !rc; i++) {
+				const struct fs_op *op = stage_op(s, p->v[i].stage);
+				if (!op)
+					continue;
+				if ((rc = build_key(s, op, &r, p->v[i].tokens, p->v[i].experts,
+						    p->v[i].inter, &key, d)))
+					break;
+				if (!strcmp(key.buf, p->v[i].key))
+					continue; /* this version's key holds no rank */
+				struct gen_entry e = p->v[i];
+				e.key = xstrdup(key.buf);
+				push_entry(p, &cap, &e);
+			}
+		}
+	sb_release(&key);
+	return rc;
+}
+
+/* Byte offset of the first NUL or invalid UTF-8 sequence in s, or len when there is none. */
+static size_t bad_utf8(const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s, *e = p + len;
+	while (p < e) {
+		if (!*p)
+			return (size_t)(p - (const unsigned char *)s);
+		if (*p < 0x80) {
+			p++;
+			continue;
+		}
+		int n = (*p & 0xE0) == 0xC0 ? 1 : (*p & 0xF0) == 0xE0 ? 2 : (*p & 0xF8) == 0xF0 ? 3 : -1;
+		if (n < 0 || e - p <= n || *p == 0xC0 || *p == 0xC1 || *p > 0xF4)
+			return (size_t)(p - (const unsigned char *)s);
+		for (int i = 1; i <= n; i++)
+			if ((p[i] & 0xC0) != 0x80)
+				return (size_t)(p - (const unsigned char *)s);
+		p += n + 1;
+	}
+	return len;
+}
+
+int gen_plan_keys(const struct fi_schema *s, const char *path, const struct gen_deploy *dep,
+		  const struct dtype_set *dtypes, struct gen_plan *p, struct diags *d)
+{
+	memset(p, 0, sizeof *p);
+	char *text;
+	size_t len;
+	int err = read_file(path, GEN_KEYS_MAX_BYTES, &text, &len);
+	if (err == ENOBUFS)
+		return diag_error(d, TT_INVALID, "size", path, 0, 0, "key file larger than %u MiB",
+				  GEN_KEYS_MAX_BYTES >> 20);
+	if (err)
+		return diag_error(d, TT_INVALID, "io", path, 0, 0, "cannot read keys: %s", strerror(err));
+	size_t bad = bad_utf8(text, len);
+	if (bad < len) {
+		int bl = 1, bc = 1;
+		for (size_t i = 0; i < bad; i++, bc++)
+			if (text[i] == '\n')
+				bl++, bc = 0;
+		int rc0 = diag_error(d, TT_INVALID, "key-syntax", path, bl, bc, text[bad] ?
+				     "invalid UTF-8 byte 0x%02x" : "NUL byte in the key file",
+				     (unsigned char)text[bad]);
+		free(text);
+		return rc0;
+	}
+	struct arena a = ARENA_INIT;
+	size_t cap = 0;
+	int rc = TT_OK, lineno = 0;
+	(void)dtypes;
+	for (char *line = text, *next; line && *line && !rc; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		lineno++;
+		size_t l = strlen(line);
+		while (l && (line[l - 1] == '\r' || line[l - 1] == ' '))
+			line[--l] = '\0';
+		while (*line == ' ')
+			line++, l--;
+		if (!*line || *line == '#')
+			continue;
+		if (l > GEN_KEY_LINE_MAX) {
+			rc = diag_error(d, TT_INVALID, "size", path, lineno, 1, "line longer than %u "
+					"bytes: no FlashInfer key is that long", GEN_KEY_LINE_MAX);
+			break;
+		}
+		if (p->n == GEN_KEYS_MAX) {
+			rc = diag_error(d, TT_INVALID, "size", path, lineno, 1, "more than %u keys",
+					GEN_KEYS_MAX);
+			break;
+		}
+		const struct pyv *t = key_parse(line, strlen(line), &a, path, lineno, 0, d);
+		struct moe_key k;
+		if (!t) {
+			rc = TT_INVALID;
+			break;
+		}
+		if (key_decode(t, &k)) {
+			rc = diag_error(d, TT_INVALID, "key-syntax", path, lineno, 1, "%s", k.why);
+			break;
+		}
+		struct strbuf canon = STRBUF_INIT;
+		pyv_repr(t, &canon);
+		if (strcmp(canon.buf, line)) {
+			rc = diag_error(d, TT_INVALID, "key-canonical", path, lineno, 1, "the key is not "
+					"Python's str() of its tuple; it should read: %s", canon.buf);
+			sb_release(&canon);
+			break;
+		}
+		sb_release(&canon);
+		if ((unsigned)k.tuple_len != s->key.tuple) {
+			rc = diag_error(d, TT_INVALID, "key-form", path, lineno, 1, "a %d-tuple key, but "
+					"FlashInfer's target version builds %u-tuple keys", k.tuple_len,
+					s->key.tuple);
+			break;
+		}
+		const struct fs_op *op = NULL;
+		for (unsigned o = 0; o < s->key.ops_count; o++)
+			if (!strcmp(s->key.ops[o].op, k.op))
+				op = &s->key.ops[o];
+		if (!op || !op->stage) {
+			rc = diag_error(d, TT_INVALID, "unknown-op", path, lineno, 1, "op '%s' is not a "
+					"cutlass MoE GEMM stage tunetab generates", k.op);
+			break;
+		}
+		key_decode_moe(&k);
+		if (!k.moe_ok) {
+			rc = diag_error(d, TT_INVALID, "shape", path, lineno, 1, "%s", k.why);
+			break;
+		}
+		struct gen_entry e = { 0 };
+		e.stage = (int)op->stage;
+		e.tokens = k.tokens;
+		e.key = xstrdup(line);
+		e.experts = k.e1;
+		e.inter = k.inter;
+		e.features = op->stage == 1 ? k.n1 : k.hidden;
+		e.k = op->stage == 1 ? k.hidden : k.inter;
+		e.time_us = -1;
+		push_entry(p, &cap, &e);
+	}
+	arena_release(&a);
+	free(text);
+	if (!rc && p->n == 0)
+		rc = diag_error(d, TT_INVALID, "io", path, 0, 0, "no keys in the file");
+	return rc;
+}
+
+void gen_plan_release(struct gen_plan *p)
+{
+	for (size_t i = 0; i < p->n; i++)
+		free(p->v[i].key);
+	free(p->v);
+	if (p->have_list)
+		tactic_list_release(&p->list);
+	memset(p, 0, sizeof *p);
+}
+
+/* What profiling an entry costs, in ms, from its shape and candidate count alone, never from
+ * the GPU's own numbers: processes on GPUs with other clocks must still compute the same
+ * split. Each candidate costs about the same: a fixed part (the proxy's algorithm search,
+ * graph capture; about 8 ms on an H200) and its rounds, each a replay of at least 0.3 ms (the
+ * worker batches short GEMMs up to that) or of the GEMM at a nominal 1 PFLOP/s and 3 TB/s.
+ * Checked against per-job timings of single-GPU runs on an H200 (docs/benchmarks.md). */
+static double entry_cost(const struct gen_entry *e, const struct gen_deploy *dep, int rounds,
+			 int ncand)
+{
+	double rows = (double)e->tokens * (double)(dep->top_k > 0 ? dep->top_k : 1);
+	double flops = 2.0 * rows * (double)e->features * (double)e->k;
+	double wbytes = (double)e->experts * (double)e->features * (double)e->k *
+			(dep->dt ? (double)dep->dt->weight_bits : 16.0) / 8.0;
+	double gemm_ms = fmax(flops / 1e15, wbytes / 3e12) * 1e3;
+	return (double)ncand * (8.0 + (double)(rounds > 0 ? rounds : 15) * fmax(0.3, gemm_ms));
+}
+
+void gen_plan_shard(struct gen_plan *p, const struct gen_deploy *dep, int rounds, int top,
+		    int index, int count)
+{
+	if (count <= 1)
+		return;
+	double *cost = xcalloc(p->n ? p->n : 1, sizeof *cost);
+	int *owner = xcalloc(p->n ? p->n : 1, sizeof *owner);
+	for (size_t i = 0; i < p->n; i++) {
+		const struct gen_entry *e = &p->v[i];
+		int ncand = (top > 0 ? top : 4) + 1; /* the top N and the fallback */
+		if (top < 0) { /* exhaustive: every dispatchable candidate of the stage */
+			const struct tactic *c = e->stage == 1 ? p->list.g1 : p->list.g2;
+			size_t cn = e->stage == 1 ? p->list.n1 : p->list.n2;
+			ncand = 0;
+			for (size_t k = 0; k < cn; k++)
+				ncand += c[k].dispatchable;
+		}
+		cost[i] = entry_cost(e, dep, rounds, ncand > 0 ? ncand : 1);
+	}
+	fleet_assign(cost, p->n, count, owner);
+	size_t kept = 0;
+	for (size_t i = 0; i < p->n; i++) {
+		if (owner[i] == index)
+			p->v[kept++] = p->v[i];
+		else
+			free(p->v[i].key);
+	}
+	p->n = kept;
+	free(cost);
+	free(owner);
+}
+
+int gen_choose(struct script *sc, const struct catalog *cat, const struct gen_deploy *dep,
+	       struct gen_plan *p, struct diags *d)
+{
+	int rc = catalog_expand_finalize(cat, !dep->no_fused_finalize, &p->list, d);
+	if (rc)
+		return rc;
+	p->have_list = true;
+	size_t maxn = p->list.n1 > p->list.n2 ? p->list.n1 : p->list.n2;
+	struct script_rank *ranks = xcalloc(maxn ? maxn : 1, sizeof *ranks);
+	for (size_t i = 0; i < p->n && !rc; i++) {
+		struct gen_entry *e = &p->v[i];
+		const struct tactic *c = e->stage == 1 ? p->list.g1 : p->list.g2;
+		size_t n = e->stage == 1 ? p->list.n1 : p->list.n2;
+		e->fallback = c[0].id; /* -1 means the first entry of the stage (tactics §1.1) */
+		if (cat->tactic_ignored) {
+			/* nothing to choose: the runner sets its own config whatever is stored */
+			e->tactic = e->fallback;
+			e->ranked = 0;
+			e->ntop = 0;
+			e->fallback_us = e->chosen_us = e->chosen_lo = e->chosen_hi = -1;
+			continue;
+		}
+		size_t nr;
+		rc = script_rank(sc, e->stage, e->tokens, e->features, e->k, c, n, e->fallback, ranks,
+				 &nr, d);
+		if (rc)
+			break;
+		e->ranked = (int)nr;
+		e->tactic = -2;
+		e->ntop = 0;
+		e->fallback_us = e->chosen_us = e->chosen_lo = e->chosen_hi = -1;
+		for (size_t r = 0; r < nr; r++) {
+			const struct tactic *t = NULL;
+			for (size_t j = 0; j < n; j++)
+				if (c[j].id == ranks[r].id)
+					t = &c[j];
+			if (!t->dispatchable ||
+			    (cat->shape_filter && !catalog_tactic_fits(t, e->features, e->k))) {
+				/* FlashInfer's own tuner never offers a tile that does not fit */
+				e->skipped_first |= r == 0;
+				continue;
+			}
+			if (e->tactic == -2) {
+				e->tactic = t->id;
+				e->time_us = ranks[r].time_us;
+			}
+			if (e->ntop < GEN_TOP_MAX) {
+				e->top[e->ntop] = t->id;
+				e->top_time[e->ntop] = ranks[r].time_us;
+				e->ntop++;
+			}
+		}
+		if (e->tactic == -2) {
+			/* nothing ranked and dispatchable: keep FlashInfer's own fallback */
+			e->tactic = e->fallback;
+		}
+	}
+	(void)dep;
+	free(ranks);
+	return rc;
+}
+
+void gen_to_table(const struct gen_plan *p, struct table *t)
+{
+	memset(t, 0, sizeof *t);
+	t->path = xstrdup("(generated)");
+	for (size_t i = 0; i < p->n; i++) {
+		struct pyv tv = { .kind = PV_INT, .i = p->v[i].tactic };
+		table_add(t, p->v[i].key, 0, "MoERunner", &tv);
+	}
+	table_sort(t);
+}

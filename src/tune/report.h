@@ -1,0 +1,59 @@
+/* report.h: what a run measured and chose, as one static HTML page (inline SVG charts and
+ * CSS, no script, no external asset): per GEMM stage the time of every candidate against the
+ * token bucket, the chosen tactic, the speed-up over the fallback with its interval, the
+ * regret bound, failed and inexpressible candidates, and the command and versions. Built from
+ * a profiling journal (and the provenance file beside it) or from a heuristic-only plan. */
+#ifndef TUNETAB_REPORT_H
+#define TUNETAB_REPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "base/diag.h"
+#include "tune/gen.h"
+#include "base/util.h"
+
+struct rep_cand {
+	int id;
+	double pred_us;                 /* the heuristic's prediction, < 0 unknown */
+	bool timed;                     /* the journal has a result for it */
+	int status;                     /* enum prof_status */
+	double med_us, lo_us, hi_us;
+	int n;
+	char why[128];
+};
+
+struct rep_entry {
+	int stage;
+	long tokens;
+	int chosen, fallback;
+	int kind;                       /* CHOICE_* of gen.h; -1 unknown (no decision recorded) */
+	bool out_of_budget;
+	struct rep_cand *c;
+	size_t nc, cap;
+};
+
+struct report {
+	bool measured;                  /* false: heuristic only (predicted times) */
+	char *backend;                  /* measured: what timed the candidates, e.g. "proxy
+					 * cuBLASLt 13.1.0" (provenance.h, "backend") */
+	char *title;
+	char **info;                    /* label, value, label, value, ... */
+	size_t ninfo, capinfo;
+	struct rep_entry *e;
+	size_t n, cap;
+};
+
+/* From a journal `generate --profile` wrote (and the provenance file beside it, if any).
+ * Errors (unreadable, not a tunetab journal) carry the file and line. */
+int report_from_journal(const char *path, struct report *r, struct diags *d);
+/* From a plan that was only ranked (heuristic-only generate). */
+void report_from_plan(const struct gen_plan *p, struct report *r);
+/* Adds a line to the summary table (copied). */
+void report_info(struct report *r, const char *label, const char *value);
+void report_set_title(struct report *r, const char *title);
+
+void report_write_html(const struct report *r, struct strbuf *out);
+void report_release(struct report *r);
+
+#endif

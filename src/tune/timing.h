@@ -1,0 +1,56 @@
+/* profile.h: measured tables. For each GEMM stage and token bucket the heuristic's top K
+ * and the version's fallback are timed in the worker by its measurement backend (today
+ * tunetab's proxy GEMM, or the fake backend's synthetic timings); a candidate
+ * replaces the fallback only if it beats it beyond the confidence interval. Every
+ * measurement is appended to a journal (journal.h) so an interrupted run resumes. */
+#ifndef TUNETAB_PROFILE_H
+#define TUNETAB_PROFILE_H
+
+#include <stdbool.h>
+
+#include "tune/gen.h"
+#include "tune/worker.h"
+
+/* One decided entry, for the caller's progress line or log (profile.c never prints). */
+struct profile_event {
+	const struct gen_entry *e;
+	const int *ids;                    /* the candidates timed, ... */
+	const struct prof_result *res;     /* ... and their results (n == 0: out of budget) */
+	size_t n;
+	size_t done, total;
+	int worker;                        /* the GPU that measured it */
+	double eta_s;
+};
+
+struct profile_opts {
+	int top_k;             /* candidates timed per entry besides the fallback (default 4);
+				* < 0: every dispatchable candidate of the stage (exhaustive) */
+	int method;            /* 0 tunetab's measurement, 1 FlashInfer's (for comparisons) */
+	bool screen;           /* every dispatchable candidate gets one sample, the top_k fastest
+				* go on to the rounds (the flashinfer backend's default); those more
+				* than 2x slower than the best a bucket below are left out (pruned) */
+	double budget_s;       /* stop measuring after this long (<= 0: no budget) */
+	int rounds, reps;
+	const char *journal;   /* path */
+	const char *identity;  /* what the journal is for; a different one starts afresh */
+	const char *command;   /* the command line, recorded for the report (may be NULL) */
+	const char *backend;   /* what times the candidates, one line for journal and report,
+				* e.g. "proxy cuBLASLt 13.1.0" (may be NULL) */
+	/* called under a lock after each entry (may be NULL) */
+	void (*on_entry)(void *ctx, const struct profile_event *ev);
+	void *ctx;
+};
+
+struct profile_stats {
+	size_t measured_entries, predicted_entries, fallback_kept, resumed, failed_candidates;
+	size_t unsupported;    /* candidates the proxy cannot express */
+	size_t timed;          /* candidate timings taken in this run */
+	size_t pruned;         /* candidates a screen left out: far slower a bucket below */
+	double seconds;
+};
+
+/* w[0..nw) are workers on GPUs of the same model; each takes the next entry off one queue. */
+int profile_plan(struct worker *w, size_t nw, struct gen_plan *p, const struct gen_deploy *dep,
+		 const struct profile_opts *o, struct profile_stats *st, struct diags *d);
+
+#endif

@@ -1,0 +1,754 @@
+/* worker.c: the profiling worker processes, their line protocol and the parent's watchdog.
+ *
+ * Protocol (text lines; <job> is the fields of worker_job_line):
+ *   parent: WHO
+ *   worker: WHO <backend> <version|-> <torch|-> <detail hex>    (WHO none ... : not usable)
+ *   parent: INFO
+ *   worker: DEV <name hex> <cc major> <minor> <sms> ... <GPUs visible>
+ * tunetab's own worker (proxy and fake backends) runs whole jobs, rounds included:
+ *   parent: JOB <job> <n> id,tm,tn,cm,cn,st,swap,sm80 ...
+ *   worker: START <id>            before a candidate's first launch
+ *           RES <id> <status> <median> <lo> <hi> <n> <why>
+ *           END
+ *   parent: CAL <n> m,n ...
+ *   worker: CAL <copy_gbs> <tf_bf16> <tf_fp8> <n> m,n,eb,ef ...
+ * the flashinfer worker (scripts/tunetab-fi-worker.py) is driven a round at a time, so the
+ * rounds, intervals and racing stay measure.c's:
+ *   parent: LOAD <dtype>          worker: NOTE <hex text> ... then OK <seconds>
+ *   parent: PREP <job> <n> id,... worker: START <id>, then READY <id> <reps> or RES ..., END
+ *   parent: ROUND <method> <min reps> <k> <id>[:<reps>] ...
+ *                                 worker: START <id>, T <id> <us> (or F <id> <why>:
+ *                                 FlashInfer raised), ..., END
+ * Any worker:
+ *           FAULT <text>           a CUDA error after START: that candidate broke the
+ *                                  context; the worker exits and the parent restarts it
+ * Errors: ERR <text>. */
+#include "tune/worker.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tune/backend.h"
+#include "gpu/measure.h"
+#include "base/util.h"
+
+/* --- parent side ----------------------------------------------------------------------- */
+
+static int spawn(struct worker *w, struct diags *d)
+{
+	int in[2], out[2];
+	if (pipe(in) || pipe(out))
+		return diag_error(d, TT_INTERNAL, "worker", NULL, 0, 0, "pipe: %s", strerror(errno));
+	char *exe = w->python ? NULL : self_exe_path();
+	if (!w->python && !exe)
+		return diag_error(d, TT_INTERNAL, "worker", NULL, 0, 0, "cannot find tunetab's own binary");
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid < 0) {
+		free(exe);
+		return diag_error(d, TT_INTERNAL, "worker", NULL, 0, 0, "fork: %s", strerror(errno));
+	}
+	if (pid == 0) {
+		dup2(in[0], 0);
+		dup2(out[1], 1);
+		close(in[0]);
+		close(in[1]);
+		close(out[0]);
+		close(out[1]);
+		char dev[16];
+		snprintf(dev, sizeof dev, "%d", w->device);
+		if (w->python)
+			execl(w->python, w->python, w->script, dev, (char *)NULL);
+		else
+			execl(exe, "tunetab", "__worker", dev, (char *)NULL);
+		_exit(127);
+	}
+	free(exe);
+	close(in[0]);
+	close(out[1]);
+	w->pid = pid;
+	w->to = in[1];
+	w->from = out[0];
+	signal(SIGPIPE, SIG_IGN);
+	return TT_OK;
+}
+
+int worker_start(struct worker *w, int device, double timeout_s, struct diags *d)
+{
+	memset(w, 0, sizeof *w);
+	w->device = device;
+	w->timeout_s = timeout_s;
+	w->pid = -1;
+	return spawn(w, d);
+}
+
+int worker_start_python(struct worker *w, int device, double timeout_s, const char *python,
+			const char *script, struct diags *d)
+{
+	memset(w, 0, sizeof *w);
+	w->device = device;
+	w->timeout_s = timeout_s;
+	w->pid = -1;
+	w->python = xstrdup(python);
+	w->script = xstrdup(script);
+	return spawn(w, d);
+}
+
+/* grace_ms > 0: the worker may exit by itself on end of input for that long (a Python worker
+ * writes its TUNETAB_PROF_TIMING summary then) before it is killed. */
+static void close_worker(struct worker *w, bool wait, int grace_ms)
+{
+	if (w->pid <= 0)
+		return;
+	close(w->to);
+	close(w->from);
+	bool gone = false;
+	for (int t = 0; t < grace_ms && !gone; t += 10) {
+		gone = waitpid(w->pid, NULL, WNOHANG) == w->pid;
+		if (!gone)
+			nanosleep(&(struct timespec){ .tv_nsec = 10 * 1000 * 1000 }, NULL);
+	}
+	if (!gone) {
+		kill(w->pid, SIGKILL);
+		if (wait)
+			waitpid(w->pid, NULL, 0);
+	}
+	w->pid = -1;
+}
+
+/* TUNETAB_PROF_TIMING: a Python worker writes where its time went as it exits */
+static int timing_grace(const struct worker *w)
+{
+	return w->python && getenv("TUNETAB_PROF_TIMING") ? 2000 : 0;
+}
+
+void worker_stop(struct worker *w)
+{
+	close_worker(w, true, timing_grace(w));
+	free(w->python);
+	free(w->script);
+	w->python = w->script = NULL;
+}
+
+void worker_detach(struct worker *w)
+{
+	close_worker(w, false, timing_grace(w));
+	free(w->python);
+	free(w->script);
+	w->python = w->script = NULL;
+}
+
+static int restart(struct worker *w, struct diags *d)
+{
+	close_worker(w, true, 0);
+	w->restarts++;
+	w->len = 0;
+	return spawn(w, d);
+}
+
+/* One line from the worker: 1 = line, 0 = worker gone (EOF), -1 = watchdog timeout. */
+static int read_line(struct worker *w, char *line, size_t n)
+{
+	for (;;) {
+		char *nl = memchr(w->buf, '\n', w->len);
+		if (nl) {
+			size_t l = (size_t)(nl - w->buf);
+			if (l >= n)
+				l = n - 1;
+			memcpy(line, w->buf, l);
+			line[l] = '\0';
+			memmove(w->buf, nl + 1, w->len - (size_t)(nl - w->buf) - 1);
+			w->len -= (size_t)(nl - w->buf) + 1;
+			return 1;
+		}
+		struct pollfd p = { .fd = w->from, .events = POLLIN };
+		int r = poll(&p, 1, (int)(w->timeout_s * 1000));
+		if (r == 0)
+			return -1;
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			return 0;
+		}
+		if (w->len == sizeof w->buf)
+			w->len = 0; /* a runaway line: drop it */
+		ssize_t got = read(w->from, w->buf + w->len, sizeof w->buf - w->len);
+		if (got <= 0)
+			return 0;
+		w->len += (size_t)got;
+	}
+}
+
+static int send_line(struct worker *w, const char *s)
+{
+	size_t len = strlen(s);
+	while (len) {
+		ssize_t k = write(w->to, s, len);
+		if (k < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		s += k;
+		len -= (size_t)k;
+	}
+	return 0;
+}
+
+static void hex_decode(const char *h, char *out, size_t n)
+{
+	size_t i = 0;
+	for (; h[0] && h[1] && i + 1 < n; h += 2) {
+		unsigned v;
+		if (sscanf(h, "%2x", &v) != 1)
+			break;
+		out[i++] = (char)v;
+	}
+	out[i] = '\0';
+}
+
+int worker_who(struct worker *w, struct worker_backend *o, struct diags *d)
+{
+	memset(o, 0, sizeof *o);
+	char line[4096], hex[2048];
+	int r = send_line(w, "WHO\n") ? 0 : read_line(w, line, sizeof line);
+	if (r <= 0) {
+		snprintf(o->why, sizeof o->why, "the worker %s before it said what it is (%s)",
+			 r < 0 ? "hung" : "exited", w->python ? w->python : "tunetab");
+		return TT_GPU;
+	}
+	if (sscanf(line, "WHO %31s %63s %63s %2047s", o->name, o->version, o->torch, hex) != 4)
+		return diag_error(d, TT_INTERNAL, "worker", NULL, 0, 0, "bad worker reply '%s'", line);
+	hex_decode(hex, o->why, sizeof o->why);
+	if (!strcmp(o->name, "none"))
+		return TT_GPU;
+	return TT_OK;
+}
+
+int worker_info(struct worker *w, struct worker_device *o, struct diags *d)
+{
+	memset(o, 0, sizeof *o);
+	if (send_line(w, "INFO\n"))
+		return diag_error(d, TT_GPU, "worker", NULL, 0, 0, "the GPU worker is gone");
+	char line[4096], hex[600];
+	int r = read_line(w, line, sizeof line);
+	if (r <= 0)
+		return diag_error(d, TT_GPU, "worker", NULL, 0, 0, "the GPU worker %s before it "
+				  "reported its device", r < 0 ? "hung" : "died");
+	if (str_starts(line, "ERR "))
+		return diag_error(d, TT_GPU, "gpu", NULL, 0, 0, "%s", line + 4);
+	if (sscanf(line, "DEV %599s %d %d %d %lf %lf %lf %lf %lf %lf %d %d %d %ld", hex, &o->cc_major,
+		   &o->cc_minor, &o->sm_count, &o->smem_optin, &o->smem_sm, &o->l2, &o->mem, &o->clock_mhz,
+		   &o->mem_bw_gbs, &o->visible, &o->driver_version, &o->runtime_version,
+		   &o->blaslt_version) != 14)
+		return diag_error(d, TT_INTERNAL, "worker", NULL, 0, 0, "bad worker reply '%s'", line);
+	hex_decode(hex, o->name, sizeof o->name);
+	return TT_OK;
+}
+
+int worker_load(struct worker *w, const char *dtype, void (*note)(void *ctx, const char *text),
+		void *ctx, double *seconds, struct diags *d)
+{
+	char line[4096], text[2048];
+	snprintf(line, sizeof line, "LOAD %s\n", dtype);
+	int r = send_line(w, line) ? 0 : 1;
+	while (r > 0 && (r = read_line(w, line, sizeof line)) > 0) {
+		if (str_starts(line, "NOTE ")) {
+			hex_decode(line + 5, text, sizeof text);
+			if (note)
+				note(ctx, text);
+			continue;
+		}
+		if (str_starts(line, "ERR "))
+			return diag_error(d, TT_GPU, "flashinfer", NULL, 0, 0, "%s", line + 4);
+		if (sscanf(line, "OK %lf", seconds) == 1)
+			return TT_OK;
+		return diag_error(d, TT_INTERNAL, "worker", NULL, 0, 0, "bad worker reply '%s'", line);
+	}
+	return diag_error(d, TT_GPU, "worker", NULL, 0, 0, "the worker %s while it loaded "
+			  "FlashInfer's fused-MoE module (no word for %.0f s)", r < 0 ? "hung" : "died",
+			  w->timeout_s);
+}
+
+/* The fields every job carries, after its verb (parsed by worker_parse_job and by
+ * scripts/tunetab-fi-worker.py's parse_job). */
+static void job_line(struct strbuf *b, const char *verb, const struct prof_shape *s,
+		     const char *done, size_t ncand)
+{
+	size_t n = 0; /* the candidates still to time */
+	for (size_t i = 0; i < ncand; i++)
+		n += !done[i];
+	sb_addf(b, "%s %s %ld %ld %ld %ld %d %d %d %d %ld %ld %ld %ld %ld %ld %ld %ld %ld %d %d %zu",
+		verb, s->dtype, s->batch, s->tokens, s->features, s->k, s->rounds, s->reps, s->method,
+		s->stage, s->bucket, s->hidden, s->inter, s->experts, s->top_k, s->tp, s->tp_rank,
+		s->ep, s->ep_rank, s->activation, s->biases, n);
+}
+
+static void set_why(struct prof_result *r, const char *why)
+{
+	char tmp[128];
+	snprintf(tmp, sizeof tmp, "%s", why);
+	for (char *p = tmp; *p; p++)
+		if (*p == '_')
+			*p = ' ';
+	snprintf(r->why, sizeof r->why, "%s", strcmp(tmp, "-") ? tmp : "");
+}
+
+/* A RES line into the result of the candidate it names, if still pending. */
+static void take_res(const char *line, const struct prof_cand *c, size_t n, char *done,
+		     struct prof_result *out)
+{
+	int id, st, cnt;
+	double med, lo, hi;
+	char why[128] = "";
+	if (sscanf(line, "RES %d %d %lf %lf %lf %d %127s", &id, &st, &med, &lo, &hi, &cnt, why) < 6)
+		return;
+	for (size_t i = 0; i < n; i++)
+		if (c[i].id == id && !done[i]) {
+			done[i] = 1;
+			out[i].status = (enum prof_status)st;
+			out[i].median_us = med;
+			out[i].lo_us = lo;
+			out[i].hi_us = hi;
+			out[i].n = cnt;
+			set_why(&out[i], why);
+		}
+}
+
+/* What one attempt at a job ended with. */
+struct attempt {
+	int rc;          /* an ERR: the whole job fails */
+	int r;           /* 1 finished, 0 the worker died, -1 it hung */
+	int last;        /* the candidate started last */
+	size_t batch;    /* candidates in the request that was running (a ROUND's batch) */
+	char fault[96];
+};
+
+static void on_fault(struct attempt *a, const char *line)
+{
+	/* the started candidate broke the context; keep the CUDA error's name */
+	const char *e = strstr(line, "cudaError");
+	if (!e)
+		e = strstr(line, "CUDA");
+	snprintf(a->fault, sizeof a->fault, ": %.*s", e ? (int)strcspn(e, " (_") : 0, e ? e : "");
+	a->r = 0;
+}
+
+/* tunetab's own worker: one JOB, rounds included. */
+static void attempt_job(struct worker *w, const struct prof_shape *s, const struct prof_cand *c,
+			size_t n, char *done, struct prof_result *out, struct attempt *a,
+			struct diags *d)
+{
+	struct strbuf job = STRBUF_INIT;
+	job_line(&job, "JOB", s, done, n);
+	for (size_t i = 0; i < n; i++)
+		if (!done[i])
+			sb_addf(&job, " %d,%d,%d,%d,%d,%d,%d,%d", c[i].id, c[i].tile_m, c[i].tile_n,
+				c[i].cluster_m, c[i].cluster_n, c[i].stages, c[i].swap, c[i].sm80);
+	sb_addc(&job, '\n');
+	a->r = send_line(w, job.buf) ? 0 : 1;
+	sb_release(&job);
+	char line[4096];
+	while (a->r > 0 && (a->r = read_line(w, line, sizeof line)) > 0) {
+		int id;
+		if (sscanf(line, "START %d", &id) == 1) {
+			a->last = id;
+			continue;
+		}
+		if (!strcmp(line, "END"))
+			break;
+		if (str_starts(line, "ERR ")) {
+			a->rc = diag_error(d, TT_GPU, "gpu", NULL, 0, 0, "%s", line + 4);
+			break;
+		}
+		if (str_starts(line, "FAULT ")) {
+			on_fault(a, line);
+			break;
+		}
+		take_res(line, c, n, done, out);
+	}
+}
+
+/* The flashinfer worker: PREP, then measure.c's rounds, one ROUND request each. */
+struct py_round {
+	struct worker *w;
+	const struct prof_cand *c;
+	const size_t *at;        /* measure index -> candidate index */
+	struct prof_result *res; /* measure.c's results, for a failure's reason */
+	int method, keep;
+	struct attempt *a;
+	struct diags *d;
+};
+
+/* One ROUND request for idx[0..k): the worker runs it as one batch on the GPU. */
+static int py_round_batch(struct py_round *x, int r, const size_t *idx, size_t k, double *us)
+{
+	/* screening: one ~100 us sample each, and about 100 us a sample after (for a 10 us
+	 * kernel the host's enqueueing, ~40 us a call, is what a round costs). The worker makes one
+	 * untimed call before every sample, so each is timed back to back with its own tactic as
+	 * FlashInfer's autotuner and the oracle time them (a lone call after another tactic's
+	 * timed up to 30% slower on the H200 with PDL on: docs/benchmarks.md) */
+	struct strbuf b = STRBUF_INIT;
+	sb_addf(&b, "ROUND %d 1 %zu", x->method, k);
+	for (size_t j = 0; j < k; j++) {
+		sb_addf(&b, " %d", x->c[x->at[idx[j]]].id);
+		/* a finalist's samples: about 100 us of calls, sized by its own screening time */
+		double t = x->res[idx[j]].median_us;
+		if (x->keep > 0 && r > 0 && t > 0)
+			sb_addf(&b, ":%d", (int)fmin(16, fmax(1, ceil(100.0 / t))));
+	}
+	sb_addc(&b, '\n');
+	struct attempt *a = x->a;
+	a->r = send_line(x->w, b.buf) ? 0 : 1;
+	a->batch = k;
+	sb_release(&b);
+	size_t got = 0;
+	char line[4096], why[128];
+	while (a->r > 0 && (a->r = read_line(x->w, line, sizeof line)) > 0) {
+		int id;
+		double t;
+		if (sscanf(line, "START %d", &id) == 1) {
+			a->last = id;
+		} else if (sscanf(line, "T %d %lf", &id, &t) == 2) {
+			for (size_t j = 0; j < k; j++)
+				if (x->c[x->at[idx[j]]].id == id)
+					us[j] = t, got++;
+		} else if (sscanf(line, "F %d %127s", &id, why) == 2) {
+			/* FlashInfer raised for this candidate while it was timed */
+			for (size_t j = 0; j < k; j++)
+				if (x->c[x->at[idx[j]]].id == id) {
+					us[j] = -1;
+					got++;
+					set_why(&x->res[idx[j]], why);
+				}
+		} else if (!strcmp(line, "END")) {
+			if (got == k)
+				return 0;
+			a->rc = diag_error(x->d, TT_INTERNAL, "worker", NULL, 0, 0, "the worker timed "
+					   "%zu of %zu candidates in a round", got, k);
+			return 1;
+		} else if (str_starts(line, "ERR ")) {
+			a->rc = diag_error(x->d, TT_GPU, "flashinfer", NULL, 0, 0, "%s", line + 4);
+			return 1;
+		} else if (str_starts(line, "FAULT ")) {
+			on_fault(a, line);
+			return 1;
+		}
+	}
+	return 1; /* died or hung: a->r says which, a->last whom to blame */
+}
+
+static int py_round(void *vp, int r, const size_t *idx, size_t k, double *us)
+{
+	struct py_round *x = vp;
+	if (!x->w->careful)
+		return py_round_batch(x, r, idx, k, us);
+	/* after a crash inside a batch: a candidate a request, so the next one names its culprit */
+	for (size_t j = 0; j < k; j++)
+		if (py_round_batch(x, r, idx + j, 1, us + j))
+			return 1;
+	return 0;
+}
+
+static void attempt_rounds(struct worker *w, const struct prof_shape *s, const struct prof_cand *c,
+			   size_t n, char *done, struct prof_result *out, struct attempt *a,
+			   struct diags *d)
+{
+	struct strbuf job = STRBUF_INIT;
+	job_line(&job, "PREP", s, done, n);
+	for (size_t i = 0; i < n; i++)
+		if (!done[i])
+			sb_addf(&job, " %d", c[i].id);
+	sb_addc(&job, '\n');
+	a->r = send_line(w, job.buf) ? 0 : 1;
+	sb_release(&job);
+	/* ready[] are the prepared candidates, measured together below */
+	size_t *at = xcalloc(n + 1, sizeof *at), nready = 0;
+	struct prof_result *res = xcalloc(n + 1, sizeof *res);
+	char line[4096];
+	while (a->r > 0 && (a->r = read_line(w, line, sizeof line)) > 0) {
+		int id, reps;
+		if (sscanf(line, "START %d", &id) == 1) {
+			a->last = id;
+		} else if (sscanf(line, "READY %d %d", &id, &reps) == 2) {
+			for (size_t i = 0; i < n; i++)
+				if (c[i].id == id && !done[i]) {
+					at[nready] = i;
+					res[nready] = (struct prof_result){ .id = id, .status = PROF_OK };
+					nready++;
+				}
+		} else if (!strcmp(line, "END")) {
+			break;
+		} else if (str_starts(line, "ERR ")) {
+			a->rc = diag_error(d, TT_GPU, "flashinfer", NULL, 0, 0, "%s", line + 4);
+			break;
+		} else if (str_starts(line, "FAULT ")) {
+			on_fault(a, line);
+			break;
+		} else {
+			take_res(line, c, n, done, out);
+		}
+	}
+	if (a->r > 0 && !a->rc && nready) {
+		struct py_round x = { w, c, at, res, s->method, s->keep, a, d };
+		if (measure_rounds(res, nready, s->rounds, s->method, s->keep, py_round, &x) == 0)
+			for (size_t j = 0; j < nready; j++) {
+				done[at[j]] = 1;
+				out[at[j]] = res[j];
+			}
+	}
+	free(at);
+	free(res);
+}
+
+int worker_profile(struct worker *w, const struct prof_shape *s, const struct prof_cand *c,
+		   size_t n, struct prof_result *out, struct diags *d)
+{
+	/* candidates still to time: a crash or hang removes the culprit and retries the rest */
+	char *done = xcalloc(n ? n : 1, 1);
+	for (size_t i = 0; i < n; i++) {
+		out[i].id = c[i].id;
+		out[i].status = PROF_FAILED;
+		snprintf(out[i].why, sizeof out[i].why, "not measured");
+	}
+	int rc = TT_OK;
+	for (int attempt = 0; attempt <= (int)n && !rc; attempt++) {
+		size_t pending = 0;
+		for (size_t i = 0; i < n; i++)
+			pending += !done[i];
+		if (!pending)
+			break;
+		struct attempt a = { .last = -1000000 };
+		if (w->python)
+			attempt_rounds(w, s, c, n, done, out, &a, d);
+		else
+			attempt_job(w, s, c, n, done, out, &a, d);
+		if ((rc = a.rc) || a.r > 0)
+			break;
+		if (a.batch > 1 && !w->careful) {
+			/* it broke inside a batch of candidates: time them one by one from now on,
+			 * and the next crash names its culprit */
+			w->careful = true;
+			if (restart(w, d)) {
+				rc = TT_GPU;
+				break;
+			}
+			continue;
+		}
+		/* the worker died (r == 0) or hung (r < 0): blame the candidate it had started */
+		size_t culprit = n;
+		for (size_t i = 0; i < n; i++)
+			if (c[i].id == a.last && !done[i])
+				culprit = i;
+		if (culprit == n) {
+			rc = diag_error(d, TT_GPU, "worker", NULL, 0, 0, "the GPU worker %s outside any "
+					"candidate", a.r < 0 ? "hung" : "died");
+			break;
+		}
+		done[culprit] = 1;
+		out[culprit].status = PROF_FAILED;
+		snprintf(out[culprit].why, sizeof out[culprit].why, "%s%s",
+			 a.r < 0 ? "hung: killed by the watchdog" : "crashed the GPU worker", a.fault);
+		if (restart(w, d)) {
+			rc = TT_GPU;
+			break;
+		}
+	}
+	free(done);
+	return rc;
+}
+
+int worker_calibrate(struct worker *w, const int (*tiles)[2], int ntiles,
+		     struct gpu_calibration *cal, struct diags *d)
+{
+	memset(cal, 0, sizeof *cal);
+	if (w->python)
+		return diag_error(d, TT_USAGE, "worker", NULL, 0, 0, "calibration runs on tunetab's "
+				  "own worker, not the flashinfer backend");
+	struct strbuf job = STRBUF_INIT;
+	sb_addf(&job, "CAL %d", ntiles);
+	for (int i = 0; i < ntiles; i++)
+		sb_addf(&job, " %d,%d", tiles[i][0], tiles[i][1]);
+	sb_addc(&job, '\n');
+	int bad = send_line(w, job.buf);
+	sb_release(&job);
+	char line[16384];
+	double keep = w->timeout_s;
+	w->timeout_s = keep < 300 ? 300 : keep; /* calibration takes seconds, not milliseconds */
+	int r = bad ? 0 : read_line(w, line, sizeof line);
+	w->timeout_s = keep;
+	if (r <= 0)
+		return diag_error(d, TT_GPU, "worker", NULL, 0, 0, "the GPU worker %s during calibration",
+				  r < 0 ? "hung" : "died");
+	if (str_starts(line, "ERR "))
+		return diag_error(d, TT_GPU, "gpu", NULL, 0, 0, "%s", line + 4);
+	int n, off = 0;
+	if (sscanf(line, "CAL %lf %lf %lf %d%n", &cal->copy_gbs, &cal->tflops_bf16, &cal->tflops_fp8,
+		   &n, &off) != 4 || n > 32)
+		return diag_error(d, TT_INTERNAL, "worker", NULL, 0, 0, "bad calibration reply");
+	cal->ntiles = n;
+	const char *p = line + off;
+	for (int i = 0; i < n; i++) {
+		int used = 0;
+		if (sscanf(p, " %d,%d,%lf,%lf%n", &cal->tiles[i].m, &cal->tiles[i].n, &cal->tiles[i].eff_bf16,
+			   &cal->tiles[i].eff_fp8, &used) != 4)
+			return diag_error(d, TT_INTERNAL, "worker", NULL, 0, 0, "bad calibration reply");
+		p += used;
+	}
+	return TT_OK;
+}
+
+/* --- worker side ----------------------------------------------------------------------- */
+
+static void on_start(int id, void *ctx)
+{
+	int *started = ctx;
+	*started = 1;
+	printf("START %d\n", id);
+	fflush(stdout);
+}
+
+static void hex_encode(const char *s, char *out, size_t n)
+{
+	size_t i = 0;
+	for (; *s && i + 3 < n; s++, i += 2)
+		snprintf(out + i, 3, "%02x", (unsigned char)*s);
+	out[i] = '\0';
+}
+
+int worker_parse_job(const char *line, struct prof_shape *s, char *dtype, size_t *n, int *off)
+{
+	memset(s, 0, sizeof *s);
+	if (sscanf(line, "%*s %15s %ld %ld %ld %ld %d %d %d %d %ld %ld %ld %ld %ld %ld %ld %ld %ld %d %d %zu%n",
+		   dtype, &s->batch, &s->tokens, &s->features, &s->k, &s->rounds, &s->reps, &s->method,
+		   &s->stage, &s->bucket, &s->hidden, &s->inter, &s->experts, &s->top_k, &s->tp,
+		   &s->tp_rank, &s->ep, &s->ep_rank, &s->activation, &s->biases, n, off) != 21 ||
+	    *n > 4096)
+		return -1;
+	s->dtype = dtype;
+	return 0;
+}
+
+static void print_dev(const struct worker_device *o)
+{
+	char hex[600];
+	hex_encode(o->name, hex, sizeof hex);
+	printf("DEV %s %d %d %d %.0f %.0f %.0f %.0f %.0f %.1f %d %d %d %ld\n", hex, o->cc_major,
+	       o->cc_minor, o->sm_count, o->smem_optin, o->smem_sm, o->l2, o->mem, o->clock_mhz,
+	       o->mem_bw_gbs, o->visible, o->driver_version, o->runtime_version, o->blaslt_version);
+}
+
+bool worker_is_fake(void)
+{
+	const char *v = getenv("TUNETAB_FAKE_GPU");
+	return v && !strcmp(v, "1");
+}
+
+int worker_main(int argc, char **argv)
+{
+	int device = argc > 1 ? atoi(argv[1]) : 0;
+	const struct backend *b = worker_is_fake() ? &backend_fake : &backend_proxy;
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	char err[512];
+	while ((len = getline(&line, &cap, stdin)) > 0) {
+		if (str_starts(line, "WHO")) {
+			char hex[600];
+			hex_encode(b == &backend_fake ? "synthetic timings (TUNETAB_FAKE_GPU=1)"
+				   : "cuBLASLt stand-in GEMM", hex, sizeof hex);
+			printf("WHO %s - - %s\n", b->name, hex);
+		} else if (str_starts(line, "INFO")) {
+			struct worker_device o;
+			if (b->query(device, &o, err, sizeof err))
+				printf("ERR %s\n", err);
+			else
+				print_dev(&o);
+		} else if (str_starts(line, "JOB ")) {
+			struct prof_shape s;
+			char dtype[16];
+			size_t n;
+			int off = 0;
+			if (worker_parse_job(line, &s, dtype, &n, &off)) {
+				printf("ERR bad job\n");
+				fflush(stdout);
+				continue;
+			}
+			struct prof_cand *c = xcalloc(n ? n : 1, sizeof *c);
+			struct prof_result *r = xcalloc(n ? n : 1, sizeof *r);
+			const char *p = line + off;
+			for (size_t i = 0; i < n; i++) {
+				int used = 0;
+				sscanf(p, " %d,%d,%d,%d,%d,%d,%d,%d%n", &c[i].id, &c[i].tile_m, &c[i].tile_n,
+				       &c[i].cluster_m, &c[i].cluster_n, &c[i].stages, &c[i].swap, &c[i].sm80,
+				       &used);
+				p += used;
+			}
+			int started = 0;
+			int rc = b->run(device, &s, c, n, r, on_start, &started, err, sizeof err);
+			if (rc && started) {
+				/* a CUDA error after a candidate started is that candidate's fault (an
+				 * illegal address is sticky): report it and exit, the parent restarts */
+				printf("FAULT %s\n", err);
+			} else if (rc) {
+				printf("ERR %s\n", err);
+			} else {
+				for (size_t i = 0; i < n; i++) {
+					char why[128];
+					snprintf(why, sizeof why, "%s", r[i].why[0] ? r[i].why : "-");
+					for (char *q = why; *q; q++)
+						if (*q == ' ')
+							*q = '_';
+					printf("RES %d %d %.4f %.4f %.4f %d %s\n", r[i].id, (int)r[i].status,
+					       r[i].median_us, r[i].lo_us, r[i].hi_us, r[i].n, why);
+				}
+				printf("END\n");
+			}
+			fflush(stdout);
+			free(c);
+			free(r);
+			if (rc && b != &backend_fake)
+				break; /* a sticky CUDA error: let the parent restart us */
+			continue;
+		} else if (str_starts(line, "CAL ")) {
+			int n, off = 0, tiles[32][2];
+			if (sscanf(line, "CAL %d%n", &n, &off) != 1 || n > 32 || n < 0) {
+				printf("ERR bad calibration job\n");
+				fflush(stdout);
+				continue;
+			}
+			const char *p = line + off;
+			for (int i = 0; i < n; i++) {
+				int used = 0;
+				sscanf(p, " %d,%d%n", &tiles[i][0], &tiles[i][1], &used);
+				p += used;
+			}
+			struct gpu_calibration cal;
+			if (b->calibrate(device, (const int (*)[2])tiles, n, &cal, err, sizeof err)) {
+				printf("ERR %s\n", err);
+			} else {
+				printf("CAL %.2f %.2f %.2f %d", cal.copy_gbs, cal.tflops_bf16, cal.tflops_fp8,
+				       cal.ntiles);
+				for (int i = 0; i < cal.ntiles; i++)
+					printf(" %d,%d,%.4f,%.4f", cal.tiles[i].m, cal.tiles[i].n,
+					       cal.tiles[i].eff_bf16, cal.tiles[i].eff_fp8);
+				printf("\n");
+			}
+		} else {
+			printf("ERR unknown request\n");
+		}
+		fflush(stdout);
+	}
+	free(line);
+	return 0;
+}

@@ -1,0 +1,82 @@
+/* worker.h: GPU work in a separate process. The parent starts the worker before it touches
+ * CUDA, sends it jobs over a pipe and reads results; a candidate that crashes or hangs the
+ * worker (watchdog) kills only the worker, which the parent records and restarts. The worker
+ * is tunetab's own binary (`tunetab __worker`: the proxy backend, or the fake one with
+ * synthetic timings when TUNETAB_FAKE_GPU=1, backend.h) or, for the flashinfer backend, a
+ * Python process running scripts/tunetab-fi-worker.py. The protocol is in worker.c. */
+#ifndef TUNETAB_WORKER_H
+#define TUNETAB_WORKER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "base/diag.h"
+#include "gpu/gpu.h"
+
+struct worker {
+	pid_t pid;
+	int to, from;      /* pipe fds */
+	int device;
+	double timeout_s;  /* watchdog: no output for this long kills the worker */
+	char buf[65536];
+	size_t len;
+	int restarts;
+	char *python, *script; /* the flashinfer worker's interpreter and script; NULL: tunetab's */
+	bool careful;          /* one candidate a round request (after a crash inside a batch) */
+};
+
+/* What a worker measures with (its WHO reply). */
+struct worker_backend {
+	char name[32];         /* proxy, fake, flashinfer; "none" when it cannot run */
+	char version[64];      /* FlashInfer's version ("-" for tunetab's own backends) */
+	char torch[64];
+	char why[1024];        /* a description, or why it cannot run */
+};
+
+/* What a worker knows of its GPU (the parent never asks CUDA itself). */
+struct worker_device {
+	char name[256];
+	int cc_major, cc_minor, sm_count;
+	double smem_optin, smem_sm, l2, mem, clock_mhz, mem_bw_gbs;
+	int visible;       /* GPUs this process can see (for --devices all) */
+	int driver_version, runtime_version;   /* CUDA's, e.g. 13000 */
+	long blaslt_version;
+};
+
+/* Whether workers are the fake backend (TUNETAB_FAKE_GPU=1 in the environment they inherit). */
+bool worker_is_fake(void);
+
+int worker_start(struct worker *w, int device, double timeout_s, struct diags *d);
+/* The flashinfer backend's worker: `python script DEVICE`. */
+int worker_start_python(struct worker *w, int device, double timeout_s, const char *python,
+			const char *script, struct diags *d);
+/* What the worker measures with. TT_GPU with out->why when it cannot run (no FlashInfer, no
+ * CUDA torch, ...): nothing is added to d then, the caller decides how to say it. */
+int worker_who(struct worker *w, struct worker_backend *out, struct diags *d);
+/* The flashinfer worker loads (the first time: compiles) FlashInfer's fused-MoE module for
+ * dtype; note() gets each phase and progress line. */
+int worker_load(struct worker *w, const char *dtype, void (*note)(void *ctx, const char *text),
+		void *ctx, double *seconds, struct diags *d);
+void worker_stop(struct worker *w);
+/* At exit: kills the worker without waiting for the driver to tear its GPU context down
+ * (0.06 to 0.15 s on an H200); the kernel reaps it once this process is gone. */
+void worker_detach(struct worker *w);
+int worker_info(struct worker *w, struct worker_device *out, struct diags *d);
+
+/* Times a job. Candidates that crashed or hung the worker come back PROF_FAILED with the
+ * reason, the worker restarted, and the rest timed again. */
+int worker_profile(struct worker *w, const struct prof_shape *s, const struct prof_cand *c,
+		   size_t n, struct prof_result *out, struct diags *d);
+
+int worker_calibrate(struct worker *w, const int (*tiles)[2], int ntiles,
+		     struct gpu_calibration *cal, struct diags *d);
+
+/* Parses a JOB line's fields into s (dtype points at the caller's buffer of 16); *n is the
+ * candidate count and *off where the candidates start. */
+int worker_parse_job(const char *line, struct prof_shape *s, char *dtype, size_t *n, int *off);
+
+/* The worker's main loop (`tunetab __worker DEVICE`): reads jobs on stdin. */
+int worker_main(int argc, char **argv);
+
+#endif
