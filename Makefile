@@ -85,7 +85,7 @@ LDLIBS  := -Wl,-Bstatic $(STATIC_LIBS) -Wl,-Bdynamic $(SYS_LIBS)
 # One list per layer, lowest first (README, "Architecture"): a folder includes only from
 # folders listed above it.
 BASE_SRC    := src/base/util.c src/base/diag.c src/base/version.c src/base/arena.c
-DATA_SRC    := src/data/datadir.c src/data/yamlload.c src/data/device.c src/data/model.c \
+DATA_SRC    := src/data/datadir.c src/data/data.c src/data/yamlload.c src/data/device.c src/data/model.c \
                src/data/catalog.c src/data/firules.c src/data/dtypes.c src/data/calibration.c \
                src/data/fleetplan.c src/data/consumer.c
 SCRIPT_SRC  := src/script/script.c
@@ -93,7 +93,7 @@ FI_SRC      := src/flashinfer/pylit.c src/flashinfer/key.c src/flashinfer/table.
                src/flashinfer/table_json.c src/flashinfer/validate.c src/flashinfer/provenance.c \
                src/flashinfer/merge.c
 GPU_SRC     := src/gpu/measure.c
-TUNE_SRC    := src/tune/gen.c src/tune/worker.c src/tune/journal.c src/tune/backend_proxy.c \
+TUNE_SRC    := src/tune/gen.c src/tune/generate.c src/tune/worker.c src/tune/journal.c src/tune/backend_proxy.c \
                src/tune/backend_fake.c src/tune/python.c src/tune/timing.c src/tune/fleet.c \
                src/tune/report.c
 INSPECT_SRC := src/inspect/logscan.c src/inspect/doctor.c

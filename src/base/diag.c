@@ -41,6 +41,14 @@ int diag_error(struct diags *d, int status, const char *id, const char *file, in
 	return status;
 }
 
+void diags_append(struct diags *d, const struct diags *from)
+{
+	for (size_t i = 0; i < from->n; i++) {
+		const struct diag *x = &from->v[i];
+		diags_add(d, x->sev, x->id, x->file, x->line, x->col, "%s", x->msg);
+	}
+}
+
 size_t diags_count(const struct diags *d, enum diag_sev sev)
 {
 	size_t n = 0;

@@ -14,6 +14,10 @@ enum tt_status {
 	TT_INTERNAL = 5,  /* bug or environment failure (I/O, missing data) */
 };
 
+/* The id of an error that is a bad command line: the command layer follows it with the
+ * command's usage line. */
+#define DIAG_SHOW_USAGE "show-usage"
+
 enum diag_sev { SEV_NOTE, SEV_WARNING, SEV_ERROR };
 
 struct diag {
@@ -37,6 +41,8 @@ void diags_add(struct diags *d, enum diag_sev sev, const char *id, const char *f
 /* Appends an error and returns status (for `return diag_error(...)`). */
 int diag_error(struct diags *d, int status, const char *id, const char *file, int line, int col,
 	       const char *fmt, ...) __attribute__((format(printf, 7, 8)));
+/* Appends a copy of every diagnostic of from, in order. */
+void diags_append(struct diags *d, const struct diags *from);
 size_t diags_count(const struct diags *d, enum diag_sev sev);
 void diags_release(struct diags *d);
 const char *diag_sev_name(enum diag_sev sev);

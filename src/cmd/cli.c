@@ -76,46 +76,8 @@ void cli_print_diags(const struct diags *d)
 
 int cli_load_data(struct tt_data *data, unsigned parts)
 {
-	memset(data, 0, sizeof *data);
-	data->root = data_dir();
-	if (!data->root)
-		return cli_error(TT_INTERNAL, "cannot find tunetab's data folder (configs/, schemas/); "
-				 "set TUNETAB_DATA_DIR");
 	struct diags d = DIAGS_INIT;
-	int rc = TT_OK, r;
-	char *p;
-	if (parts & DATA_DEVICES) {
-		p = xasprintf("%s/configs/devices", data->root);
-		r = device_load_dir(p, &data->devices, &d);
-		if (r > rc)
-			rc = r;
-		free(p);
-	}
-	if (parts & DATA_MODELS) {
-		p = xasprintf("%s/configs/models", data->root);
-		r = model_load_dir(p, &data->models, &d);
-		if (r > rc)
-			rc = r;
-		free(p);
-	}
-	if (parts & DATA_CATALOGS) {
-		p = xasprintf("%s/configs/catalogs/flashinfer", data->root);
-		r = catalog_load_dir(p, &data->catalogs, &d);
-		if (r > rc)
-			rc = r;
-		free(p);
-	}
-	if (parts & DATA_SCHEMAS) {
-		p = xasprintf("%s/schemas/flashinfer", data->root);
-		r = fischema_load_dir(p, &data->schemas, &d);
-		if (r > rc)
-			rc = r;
-		free(p);
-		if (!rc && data->schemas.n == 0)
-			rc = diag_error(&d, TT_INTERNAL, "data", NULL, 0, 0,
-					"no FlashInfer schema found under '%s/schemas/flashinfer'",
-					data->root);
-	}
+	int rc = data_load(data, parts, &d);
 	cli_print_diags(&d);
 	diags_release(&d);
 	return rc;
@@ -123,112 +85,48 @@ int cli_load_data(struct tt_data *data, unsigned parts)
 
 void cli_release_data(struct tt_data *data)
 {
-	device_set_release(&data->devices);
-	model_set_release(&data->models);
-	catalog_set_release(&data->catalogs);
-	fischema_set_release(&data->schemas);
-	free(data->root);
-	data->root = NULL;
+	data_release(data);
 }
 
 const char *cli_rel(const struct tt_data *data, const char *path)
 {
-	size_t n = strlen(data->root);
-	if (strncmp(path, data->root, n) == 0 && path[n] == '/')
-		return path + n + 1;
-	return path;
+	return data_rel(data, path);
+}
+
+bool cli_installed_fi(struct doctor_fi *fi)
+{
+	struct diags quiet = DIAGS_INIT;
+	/* TUNETAB_TEST_IGNORE_INSTALLED: tests that must not depend on this machine */
+	bool found = !getenv("TUNETAB_TEST_IGNORE_INSTALLED") &&
+		     doctor_find_flashinfer(NULL, fi, &quiet) == TT_OK && fi->version[0];
+	diags_release(&quiet);
+	return found;
 }
 
 int cli_pick_schema(const struct tt_data *data, const char *version, struct fi_version *v,
 		    const struct fi_schema **schema, bool announce)
 {
-	const struct fi_schema *newest = fischema_newest(&data->schemas);
-	if (!version) {
-		/* the FlashInfer installed here, found as doctor finds it: keys for another
-		 * version never hit (issue #15) */
-		struct doctor_fi fi;
-		struct diags quiet = DIAGS_INIT;
-		bool newer = false;
-		/* TUNETAB_TEST_IGNORE_INSTALLED: tests that must not depend on this machine */
-		bool installed = !getenv("TUNETAB_TEST_IGNORE_INSTALLED") &&
-				 doctor_find_flashinfer(NULL, &fi, &quiet) == TT_OK && fi.version[0] &&
-				 !version_parse(fi.version, v);
-		diags_release(&quiet);
-		if (installed && (*schema = fischema_find(&data->schemas, v, &newer))) {
-			if (announce)
-				fprintf(stderr, "tunetab: note: no --flashinfer given; targeting FlashInfer %s, "
-					"installed at %s%s\n", fi.version, fi.pkg,
-					newer ? " (newer than every known version: the newest rules apply)" : "");
-			return TT_OK;
-		}
-		if (installed && announce)
-			fprintf(stderr, "tunetab: note: the FlashInfer installed at %s (%s) predates "
-				"tuning tables\n", fi.pkg, fi.version);
-		*schema = newest;
-		version_parse(newest->release, v);
-		if (announce)
-			fprintf(stderr, "tunetab: note: no --flashinfer given; targeting the newest known "
-				"release, FlashInfer %s\n", newest->release);
-		return TT_OK;
-	}
-	if (version_parse(version, v))
-		return cli_error(TT_USAGE, "'%s' is not a FlashInfer version (want e.g. 0.6.18)",
-				 version);
-	bool newer;
-	*schema = fischema_find(&data->schemas, v, &newer);
-	if (!*schema)
-		return cli_error(TT_INVALID, "FlashInfer %s predates tuning-table support (the oldest "
-				 "known rules start at %s)", version,
-				 data->schemas.v[0]->versions.min);
-	if (newer)
-		cli_warn("FlashInfer %s is newer than every known version; applying the rules of %s "
-			 "(FlashInfer %s to below %s)", version, (*schema)->id,
-			 (*schema)->versions.min, (*schema)->versions.below);
-	return TT_OK;
+	struct doctor_fi fi;
+	struct data_installed_fi inst = { fi.version, fi.pkg };
+	bool have = !version && cli_installed_fi(&fi);
+	struct diags d = DIAGS_INIT;
+	int rc = data_pick_rules(data, version, have ? &inst : NULL, v, schema, announce, &d);
+	cli_print_diags(&d);
+	diags_release(&d);
+	return rc;
 }
 
 int cli_deploy(const struct tt_data *data, const struct dtype_set *dtypes,
 	       const struct deploy_args *a, int sm, const struct fi_schema *schema,
 	       struct gen_deploy *dep, struct model_profile **own_model, struct diags *d)
 {
-	const struct model_profile *model = NULL;
-	int rc;
-	*own_model = NULL;
-	if (a->model) {
-		if (str_ends(a->model, ".yaml")) {
-			if ((rc = model_load_file(a->model, own_model, d)))
-				return rc;
-			model = *own_model;
-		} else if (!(model = model_find(&data->models, a->model))) {
-			const char *near[3];
-			size_t k = model_nearest(&data->models, a->model, near, 3);
-			char *nt = nearest_text(near, k);
-			rc = cli_error(TT_INVALID, "no model '%s'%s (see 'tunetab models')", a->model, nt);
-			free(nt);
-			return rc;
-		}
-	}
-	const struct dtype_info *dti = dtypes_find(dtypes, dtype_name(a->dt));
-	if (!dti)
-		return cli_error(TT_INVALID, "configs/dtypes.yaml does not describe '%s'", dtype_name(a->dt));
-	const struct weight_view *wv = dtype_weight_view(dti, a->weight_view);
-	if (!wv)
-		return cli_usage_error(a->cmd, "dtype %s has no weight view '%s'", dti->name, a->weight_view);
-	*dep = (struct gen_deploy){
-		.model_name = model ? model->name : "(keys)",
-		.hidden = model ? (long)model->hidden_size : 0,
-		.inter_total = model ? (long)model->moe_intermediate_size : 0,
-		.experts_total = model ? (long)model->routed_experts : 0,
-		.top_k = a->top_k ? a->top_k : model ? (long)model->top_k : 8,
-		.activation = model ? model->activation : ACT_SWIGLU,
-		.biases = model && model->activation == ACT_SWIGLU_BIAS,
-		.tp = a->tp, .ep = a->ep, .tp_rank = a->tp_rank, .ep_rank = a->ep_rank,
-		.dt = dti, .dtype = a->dt, .wv = wv, .sm = sm,
-		.no_fused_finalize = a->no_fused_finalize,
-		.max_tokens = (unsigned)(a->max_tokens ? a->max_tokens
-					 : (long)schema->buckets.default_max_tokens),
-	};
-	return TT_OK;
+	struct diags mine = DIAGS_INIT;
+	int rc = generate_deploy(data, dtypes, a, sm, schema, dep, own_model, &mine);
+	cli_print_diags(&mine);
+	diags_release(&mine);
+	if (rc == TT_USAGE && cli_usage(a->cmd))
+		fprintf(stderr, "usage: tunetab %s %s\n", a->cmd, cli_usage(a->cmd));
+	return rc;
 }
 
 char *cli_command_line(int argc, char **argv)

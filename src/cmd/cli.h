@@ -11,6 +11,9 @@
 #include "data/dtypes.h"
 #include "data/firules.h"
 #include "tune/gen.h"
+#include "tune/generate.h"
+#include "data/data.h"
+#include "inspect/doctor.h"
 #include "data/model.h"
 
 /* Upper limits of numeric options (README, "Limits"); above them: usage error, exit 2. */
@@ -53,37 +56,21 @@ char *cli_command_line(int argc, char **argv);
 /* "tunetab: error: FILE:LINE:COL: msg" for each diagnostic, on stderr. */
 void cli_print_diags(const struct diags *d);
 
-enum data_part {
-	DATA_DEVICES = 1, DATA_MODELS = 2, DATA_CATALOGS = 4, DATA_SCHEMAS = 8, DATA_ALL = 15,
-};
-
-struct tt_data {
-	char *root;
-	struct device_set devices;
-	struct model_set models;
-	struct catalog_set catalogs;
-	struct fischema_set schemas;
-};
-
 /* Loads the parts asked for; prints errors and returns their status on failure. */
 int cli_load_data(struct tt_data *data, unsigned parts);
 void cli_release_data(struct tt_data *data);
 /* Path relative to the data root for display ("configs/devices/h200.yaml"). */
 const char *cli_rel(const struct tt_data *data, const char *path);
 
-/* Resolves --flashinfer (NULL = newest known). Prints errors; returns status. */
+/* The FlashInfer installed here (inspect/doctor.h), unless TUNETAB_TEST_IGNORE_INSTALLED. */
+bool cli_installed_fi(struct doctor_fi *fi);
+/* Resolves --flashinfer (NULL = the installed one, else the newest known): data_pick_rules,
+ * its notes and errors printed. Returns status. */
 int cli_pick_schema(const struct tt_data *data, const char *version, struct fi_version *v,
 		    const struct fi_schema **schema, bool announce);
 
-/* A deployment from generate-style options (model, dtype, parallelism), shared by generate
- * and doctor. model may be NULL (generate --keys). A model YAML is loaded into *own_model
- * (free with model_free). Prints errors; returns status. */
-struct deploy_args {
-	const char *cmd, *model, *weight_view;
-	enum dtype dt;
-	long tp, ep, tp_rank, ep_rank, top_k, max_tokens;
-	bool no_fused_finalize; /* generate --fused-finalize off */
-};
+/* generate_deploy (tune/generate.h) for a command: its errors printed, and the command's
+ * usage for a bad weight view. */
 int cli_deploy(const struct tt_data *data, const struct dtype_set *dtypes,
 	       const struct deploy_args *a, int sm, const struct fi_schema *schema,
 	       struct gen_deploy *dep, struct model_profile **own_model, struct diags *d);

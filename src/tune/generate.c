@@ -1,0 +1,1254 @@
+/* generate.c: `tunetab generate` as a library call (generate.h): target, deployment, keys,
+ * the heuristic's ranking, profiling, the outputs checked and written all or nothing. It
+ * prints nothing: what the user should hear goes through the caller's hooks. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tune/generate.h"
+#include "base/util.h"
+#include "data/calibration.h"
+#include "data/fleetplan.h"
+#include "flashinfer/merge.h"
+#include "flashinfer/provenance.h"
+#include "flashinfer/table.h"
+#include "flashinfer/validate.h"
+#include "gpu/gpu.h"
+#include "inspect/doctor.h"
+#include "script/script.h"
+#include "tune/backend.h"
+#include "tune/journal.h"
+#include "tune/python.h"
+#include "tune/report.h"
+
+/* ---------------------------------------------------------------- telling the caller */
+
+static void say(const struct generate_session *S, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void say(const struct generate_session *S, const char *fmt, ...)
+{
+	if (!S->hooks || !S->hooks->line)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	char *text = xvasprintf(fmt, ap);
+	va_end(ap);
+	S->hooks->line(S->hooks->ctx, text);
+	free(text);
+}
+
+/* The diagnostics gathered so far, told now (so that they reach the user in order), and
+ * dropped from d. Errors stay in d for the caller. */
+static void hear(const struct generate_session *S, struct diags *d)
+{
+	size_t keep = 0;
+	for (size_t i = 0; i < d->n; i++) {
+		struct diag *x = &d->v[i];
+		if (x->sev == SEV_ERROR) {
+			d->v[keep++] = *x;
+			continue;
+		}
+		if (S->hooks && S->hooks->diag)
+			S->hooks->diag(S->hooks->ctx, x);
+		free(x->id);
+		free(x->file);
+		free(x->msg);
+	}
+	d->n = keep;
+}
+
+static void warn(const struct generate_session *S, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void warn(const struct generate_session *S, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *text = xvasprintf(fmt, ap);
+	va_end(ap);
+	struct diags d = DIAGS_INIT;
+	diags_add(&d, SEV_WARNING, "generate", NULL, 0, 0, "%s", text);
+	hear(S, &d);
+	diags_release(&d);
+	free(text);
+}
+
+/* TUNETAB_PROF_TIMING=1: where a profiled run's wall time goes (diagnostics). */
+static void timing(const struct generate_session *S, const char *what)
+{
+	static int on = -1;
+	static struct timespec t0;
+	if (on < 0) {
+		on = getenv("TUNETAB_PROF_TIMING") != NULL;
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+	}
+	if (!on || !what || !S->hooks || !S->hooks->line)
+		return;
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	char *text = xasprintf("tunetab-timing: %.3f s %s",
+			       (double)(t.tv_sec - t0.tv_sec) + (t.tv_nsec - t0.tv_nsec) * 1e-9, what);
+	S->hooks->line(S->hooks->ctx, text);
+	free(text);
+}
+
+/* ---------------------------------------------------------------- the session and its workers */
+
+int generate_session_init(struct generate_session *S, struct tt_data *data,
+			  const struct generate_hooks *hooks, struct diags *d)
+{
+	S->data = data;
+	S->hooks = hooks;
+	timing(S, NULL); /* the clock starts */
+	char *path = xasprintf("%s/configs/dtypes.yaml", data->root);
+	int rc = dtypes_load(path, &S->dtypes, d);
+	free(path);
+	return rc;
+}
+
+void generate_session_release(struct generate_session *S)
+{
+	timing(S, "done; stopping the workers");
+	for (size_t k = 0; k < S->nworkers; k++)
+		worker_detach(&S->workers[k]);
+	S->nworkers = 0;
+	free(S->python);
+	free(S->script);
+	S->python = S->script = NULL;
+	dtypes_free(S->dtypes);
+	S->dtypes = NULL;
+}
+
+static int start_worker(const struct generate_session *S, const struct generate_request *o,
+			struct worker *w, int device, struct diags *d)
+{
+	if (S->backend == BACKEND_FLASHINFER)
+		return worker_start_python(w, device, o->timeout, S->python, S->script, d);
+	return worker_start(w, device, o->timeout, d);
+}
+
+/* --backend (README "Measurement backends"): flashinfer times FlashInfer's own kernels in a
+ * Python worker, proxy the cuBLASLt stand-in; auto takes flashinfer when the Python found
+ * answers with FlashInfer and a CUDA torch, else the proxy, and says which and why. With
+ * TUNETAB_FAKE_GPU=1 and no --backend the fake backend stands in for the GPU. On success the
+ * flashinfer worker is S->workers[0], started. */
+static int choose_backend(struct generate_session *S, const struct generate_request *o,
+			  struct diags *d)
+{
+	const char *want = o->backend ? o->backend : "auto";
+	enum backend_kind own = worker_is_fake() ? BACKEND_FAKE : BACKEND_PROXY;
+	S->backend = own;
+	if (!strcmp(want, "proxy") || (!o->backend && own == BACKEND_FAKE))
+		return TT_OK;
+	char why[1100] = "";
+	const char *from = "";
+	S->python = python_find(o->python, &from, why, sizeof why);
+	if (S->python && !(S->script = python_worker_script()))
+		snprintf(why, sizeof why, "scripts/tunetab-fi-worker.py is missing from tunetab's data "
+			 "folder (reinstall tunetab)");
+	if (S->python && S->script) {
+		S->backend = BACKEND_FLASHINFER;
+		int rc = start_worker(S, o, &S->workers[0], S->gpu_ids[0], d);
+		if (rc)
+			return rc;
+		timing(S, "flashinfer worker started");
+		if (worker_who(&S->workers[0], &S->wb, d) == TT_OK) {
+			S->nworkers = 1;
+			timing(S, "flashinfer worker answered (python, torch and flashinfer imported)");
+			return TT_OK;
+		}
+		worker_stop(&S->workers[0]);
+		snprintf(why, sizeof why, "%s (python %s, from %s)", S->wb.why, S->python, from);
+		S->backend = own;
+	}
+	if (!strcmp(want, "flashinfer"))
+		return diag_error(d, TT_GPU, "backend", NULL, 0, 0, "--backend flashinfer: %s", why);
+	if (own == BACKEND_PROXY && o->dtype && !strcmp(o->dtype, "fp8")) {
+		/* judged against FlashInfer's own kernels on an H200, the proxy's fp8 tables were
+		 * worse than the heuristic's (docs/benchmarks.md, "FlashInfer's kernels") */
+		S->backend = BACKEND_NONE;
+		if (!o->quiet)
+			say(S, "tunetab: backend none, the heuristic's table: %s; for fp8 the proxy GEMM "
+			    "measured worse than the heuristic alone on FlashInfer's own kernels "
+			    "(--backend proxy measures anyway)", why);
+		return TT_OK;
+	}
+	if (!o->quiet)
+		say(S, "tunetab: backend %s: %s", backend_kind_name(own), why);
+	return TT_OK;
+}
+
+struct load_note_ctx {
+	const struct generate_session *S;
+	bool quiet;
+};
+
+static void on_load_note(void *ctx, const char *text)
+{
+	const struct load_note_ctx *c = ctx;
+	if (!c->quiet)
+		say(c->S, "tunetab: flashinfer: %s", text);
+}
+
+/* A worker's GPU, and for the flashinfer backend its fused-MoE module loaded (a phase that
+ * compiles for minutes the first time). */
+static int ready_worker(struct generate_session *S, const struct generate_request *o,
+			struct worker *w, struct worker_device *wd, struct diags *d)
+{
+	int rc = worker_info(w, wd, d);
+	if (rc || S->backend != BACKEND_FLASHINFER)
+		return rc;
+	double seconds; /* TUNETAB_PROF_TIMING shows the phase */
+	struct load_note_ctx c = { S, o->quiet };
+	return worker_load(w, o->dtype ? o->dtype : "bf16", on_load_note, &c, &seconds, d);
+}
+
+/* --devices: a worker per further GPU. Only GPUs of the first one's model join (a table is
+ * for one model); others are named and left out. */
+static int start_more_workers(struct generate_session *S, const struct generate_request *o,
+			      struct diags *d)
+{
+	const struct worker_device *first = &S->wd;
+	int want[GENERATE_MAX_WORKERS];
+	size_t nwant = 0;
+	if (S->all_gpus)
+		for (int k = 0; k < first->visible && nwant < GENERATE_MAX_WORKERS; k++) {
+			if (k != S->workers[0].device)
+				want[nwant++] = k;
+		}
+	else
+		for (size_t k = 1; k < S->ngpu_ids; k++)
+			want[nwant++] = S->gpu_ids[k];
+	for (size_t k = 0; k < nwant; k++) {
+		struct worker_device wd;
+		struct worker *w = &S->workers[S->nworkers];
+		int rc = start_worker(S, o, w, want[k], d);
+		if (rc)
+			return rc;
+		if ((rc = ready_worker(S, o, w, &wd, d))) {
+			worker_stop(w);
+			return rc;
+		}
+		if (strcmp(wd.name, first->name) || wd.cc_major != first->cc_major ||
+		    wd.cc_minor != first->cc_minor || wd.sm_count != first->sm_count) {
+			if (!o->quiet)
+				warn(S, "GPU %d is a '%s', not a '%s' like GPU %d: left out (a table is "
+				     "measured on one GPU model)", want[k], wd.name, first->name,
+				     S->workers[0].device);
+			worker_stop(w);
+			continue;
+		}
+		S->nworkers++;
+	}
+	return TT_OK;
+}
+
+static int start_workers(struct generate_session *S, const struct generate_request *o,
+			 struct diags *d)
+{
+	if (S->started) /* once per process: a failed start is not retried */
+		return S->nworkers || S->backend == BACKEND_NONE ? TT_OK : TT_GPU;
+	S->started = true;
+	int rc = choose_backend(S, o, d);
+	if (rc || S->backend == BACKEND_NONE)
+		return rc;
+	if (!S->nworkers) {
+		if ((rc = start_worker(S, o, &S->workers[0], S->gpu_ids[0], d)))
+			return rc;
+		timing(S, "worker process started");
+		S->nworkers = 1;
+	}
+	if ((rc = ready_worker(S, o, &S->workers[0], &S->wd, d))) {
+		if (S->gpu_why && *S->gpu_why)
+			diags_add(d, SEV_NOTE, "gpu", NULL, 0, 0, "GPU %d is this process's local rank (%s): "
+				  "start at most one process per visible GPU, or give --devices", S->gpu_ids[0],
+				  S->gpu_why);
+		return rc;
+	}
+	timing(S, S->backend == BACKEND_FLASHINFER ? "worker reported its GPU; fused-MoE module loaded"
+						   : "worker reported its GPU");
+	return start_more_workers(S, o, d);
+}
+
+/* The measurement backend: its short name (in the journal's identity, so that a resume never
+ * mixes backends) and its one line for journal, provenance and report (provenance.h). The one
+ * place that decides them. */
+struct backend_desc {
+	const char *name;        /* "proxy", "fake", "flashinfer" */
+	char text[160];          /* e.g. "proxy cuBLASLt 13.1.0" */
+	const char *timed;       /* what was timed, for the summary line */
+};
+
+static void backend_describe(const struct generate_session *S, struct backend_desc *b)
+{
+	memset(b, 0, sizeof *b);
+	if (S->backend == BACKEND_FLASHINFER) {
+		b->name = "flashinfer";
+		b->timed = "FlashInfer's own CUTLASS fused-MoE kernels through its MoERunner";
+		snprintf(b->text, sizeof b->text, "flashinfer %s (torch %s)", S->wb.version, S->wb.torch);
+		return;
+	}
+	if (S->backend == BACKEND_FAKE) {
+		b->name = "fake";
+		b->timed = "synthetic timings, no GPU kernel";
+		snprintf(b->text, sizeof b->text, "fake");
+		return;
+	}
+	b->name = "proxy";
+	b->timed = "the proxy GEMM, not FlashInfer's kernels";
+	long v = S->wd.blaslt_version; /* cuBLASLt's 130100 is 13.1.0 */
+	if (v > 0)
+		snprintf(b->text, sizeof b->text, "proxy cuBLASLt %ld.%ld.%ld", v / 10000, v % 10000 / 100,
+			 v % 100);
+	else
+		snprintf(b->text, sizeof b->text, "proxy");
+}
+
+static const char *method_name(int m)
+{
+	return m == 1 ? "flashinfer" : m == 2 ? "full" : "tunetab";
+}
+
+/* ---------------------------------------------------------------- deployment and device */
+
+int generate_deploy(const struct tt_data *data, const struct dtype_set *dtypes,
+		    const struct deploy_args *a, int sm, const struct fi_schema *schema,
+		    struct gen_deploy *dep, struct model_profile **own_model, struct diags *d)
+{
+	const struct model_profile *model = NULL;
+	int rc;
+	*own_model = NULL;
+	if (a->model) {
+		if (str_ends(a->model, ".yaml")) {
+			if ((rc = model_load_file(a->model, own_model, d)))
+				return rc;
+			model = *own_model;
+		} else if (!(model = model_find(&data->models, a->model))) {
+			const char *near[3];
+			size_t k = model_nearest(&data->models, a->model, near, 3);
+			char *nt = nearest_text(near, k);
+			rc = diag_error(d, TT_INVALID, "model", NULL, 0, 0, "no model '%s'%s (see "
+					"'tunetab models')", a->model, nt);
+			free(nt);
+			return rc;
+		}
+	}
+	const struct dtype_info *dti = dtypes_find(dtypes, dtype_name(a->dt));
+	if (!dti)
+		return diag_error(d, TT_INVALID, "dtype", NULL, 0, 0, "configs/dtypes.yaml does not "
+				  "describe '%s'", dtype_name(a->dt));
+	const struct weight_view *wv = dtype_weight_view(dti, a->weight_view);
+	if (!wv)
+		return diag_error(d, TT_USAGE, DIAG_SHOW_USAGE, NULL, 0, 0, "dtype %s has no weight view '%s'",
+				  dti->name, a->weight_view);
+	*dep = (struct gen_deploy){
+		.model_name = model ? model->name : "(keys)",
+		.hidden = model ? (long)model->hidden_size : 0,
+		.inter_total = model ? (long)model->moe_intermediate_size : 0,
+		.experts_total = model ? (long)model->routed_experts : 0,
+		.top_k = a->top_k ? a->top_k : model ? (long)model->top_k : 8,
+		.activation = model ? model->activation : ACT_SWIGLU,
+		.biases = model && model->activation == ACT_SWIGLU_BIAS,
+		.tp = a->tp, .ep = a->ep, .tp_rank = a->tp_rank, .ep_rank = a->ep_rank,
+		.dt = dti, .dtype = a->dt, .wv = wv, .sm = sm,
+		.no_fused_finalize = a->no_fused_finalize,
+		.max_tokens = (unsigned)(a->max_tokens ? a->max_tokens
+					 : (long)schema->buckets.default_max_tokens),
+	};
+	return TT_OK;
+}
+
+static double prof_u(const uint64_t *v)
+{
+	return v ? (double)*v : -1;
+}
+
+static double prof_f(const double *v)
+{
+	return v ? *v : -1;
+}
+
+/* The device as the heuristic sees it: a detected GPU's own numbers win over its profile's
+ * (devices-models.md "How to use"). */
+static void fill_device(struct script_device *sd, const struct device_profile *p,
+			const struct gpu_info *g)
+{
+	memset(sd, 0, sizeof *sd);
+	sd->name = g ? g->name : p->name;
+	sd->sm = g ? g->cc_major * 10 + g->cc_minor : (int)device_sm(p);
+	sd->sm_count = g ? g->sm_count : prof_u(p ? p->sm_count : NULL);
+	sd->smem_per_block_optin = g ? (double)g->smem_per_block_optin : prof_u(p ? p->smem_per_block_optin : NULL);
+	sd->smem_per_sm = g ? (double)g->smem_per_sm : prof_u(p ? p->smem_per_sm : NULL);
+	sd->l2_bytes = g ? (double)g->l2_bytes : prof_u(p ? p->l2_bytes : NULL);
+	sd->memory_bandwidth_gbs = p ? prof_f(p->memory_bandwidth_gbs) : -1;
+	if (sd->memory_bandwidth_gbs < 0 && g)
+		sd->memory_bandwidth_gbs = 2.0 * g->mem_clock_khz * 1e3 * (g->mem_bus_width / 8.0) / 1e9;
+	sd->boost_clock_mhz = g ? g->clock_khz / 1000.0 : prof_u(p ? p->boost_clock_mhz : NULL);
+	sd->tflops_bf16 = p ? prof_f(p->dense_tflops.bf16) : -1;
+	sd->tflops_fp8 = p ? prof_f(p->dense_tflops.fp8) : -1;
+	sd->tflops_fp4 = p ? prof_f(p->dense_tflops.fp4) : -1;
+}
+
+/* ---------------------------------------------------------------- one table, in stages */
+
+/* Everything one table's stages share; released by run_release. */
+struct run {
+	const struct generate_request *o;
+	struct generate_request heuristic_only; /* o when auto chose no backend */
+	struct generate_session *S;
+	const struct shard *sh;
+	const char *outdir;
+	enum dtype dt;
+	struct fi_version fv;
+	const struct fi_schema *schema;
+	const char *version;
+	struct device_profile *own_dev;
+	struct model_profile *own_model;
+	struct gpu_info *gpus, wgpu;
+	struct script_device sdev;
+	struct calibration *cal;
+	struct gen_deploy dep;
+	const struct catalog *cat;
+	struct gen_plan plan;
+	struct script *sc;
+	size_t total_entries;
+	struct backend_desc be;
+	char *identity, *journal;
+	struct profile_stats pst;
+	struct table t;
+	bool have_table;
+	char *written[3];
+};
+
+static void run_release(struct run *R)
+{
+	for (int k = 0; k < 3; k++)
+		free(R->written[k]);
+	if (R->have_table)
+		table_release(&R->t);
+	free(R->identity);
+	free(R->journal);
+	calibration_free(R->cal);
+	gen_plan_release(&R->plan);
+	script_close(R->sc);
+	free(R->gpus);
+	device_free(R->own_dev);
+	model_free(R->own_model);
+}
+
+/* The GPU the workers report, as a gpu_info (with --profile the parent never touches CUDA). */
+static void worker_gpu(const struct worker_device *wd, struct gpu_info *g)
+{
+	memset(g, 0, sizeof *g);
+	snprintf(g->name, sizeof g->name, "%s", wd->name);
+	g->cc_major = wd->cc_major;
+	g->cc_minor = wd->cc_minor;
+	g->sm_count = wd->sm_count;
+	g->smem_per_block_optin = (size_t)wd->smem_optin;
+	g->smem_per_sm = (size_t)wd->smem_sm;
+	g->l2_bytes = (size_t)wd->l2;
+	g->total_mem = (size_t)wd->mem;
+	g->clock_khz = (int)(wd->clock_mhz * 1000);
+}
+
+/* The target version (with the flashinfer backend the FlashInfer that runs the kernels, so
+ * the workers start first). */
+static int run_version(struct run *R, struct diags *d)
+{
+	struct generate_session *S = R->S;
+	int rc;
+	if (R->o->profile && (rc = start_workers(S, R->o, d)))
+		return rc;
+	if (R->o->profile && S->backend == BACKEND_NONE) { /* auto chose the heuristic's table */
+		R->heuristic_only = *R->o;
+		R->heuristic_only.profile = false;
+		R->o = &R->heuristic_only;
+	}
+	const struct generate_request *o = R->o;
+	const char *fi_want = o->flashinfer;
+	if (o->profile && S->backend == BACKEND_FLASHINFER) {
+		if (o->flashinfer && strcmp(o->flashinfer, S->wb.version))
+			return diag_error(d, TT_USAGE, "flashinfer", NULL, 0, 0, "--flashinfer %s, but "
+					  "FlashInfer %s times the kernels (%s): drop --flashinfer, or run "
+					  "the Python that has %s (--python)", o->flashinfer, S->wb.version,
+					  S->python, o->flashinfer);
+		fi_want = S->wb.version;
+	}
+	struct data_installed_fi inst = { o->installed_fi, o->installed_fi_pkg };
+	rc = data_pick_rules(S->data, fi_want, o->installed_fi ? &inst : NULL, &R->fv, &R->schema,
+			     !o->quiet, d);
+	hear(S, d);
+	if (rc)
+		return rc;
+	R->version = fi_want ? fi_want : R->schema->release;
+	return TT_OK;
+}
+
+/* The device: the profiled GPU, --device auto's GPU 0, a profile file or a known profile. */
+static int run_device(struct run *R, struct diags *d)
+{
+	const struct generate_request *o = R->o;
+	struct generate_session *S = R->S;
+	const struct device_set *devs = &S->data->devices;
+	const struct device_profile *prof = NULL;
+	const struct gpu_info *g = NULL;
+	int rc;
+	if (o->profile) {
+		if ((rc = start_workers(S, o, d)))
+			return rc;
+		worker_gpu(&S->wd, &R->wgpu);
+		if (strcmp(o->device, "auto")) {
+			const struct device_profile *want = device_find(devs, o->device);
+			if (!want || strcmp(want->name, S->wd.name))
+				return diag_error(d, TT_GPU, "gpu", NULL, 0, 0, "--profile measures this "
+						  "machine's GPU %d ('%s'), not '%s': use --device auto",
+						  S->gpu_ids[0], S->wd.name, o->device);
+		}
+		g = &R->wgpu;
+	} else if (!strcmp(o->device, "auto")) {
+		int n;
+		struct gpu_env env;
+		char err[512];
+		if ((rc = gpu_query(&R->gpus, &n, &env, err, sizeof err)))
+			return diag_error(d, rc, "gpu", NULL, 0, 0, "--device auto: %s", err);
+		g = &R->gpus[0]; /* FlashInfer names the file after device 0 (formats §1.1) */
+	} else if (str_ends(o->device, ".yaml")) {
+		if ((rc = device_load_file(o->device, &R->own_dev, d)))
+			return rc;
+		prof = R->own_dev;
+	} else if (!(prof = device_find(devs, o->device))) {
+		const char *near[3];
+		size_t k = device_nearest(devs, o->device, near, 3);
+		char *nt = nearest_text(near, k > 2 ? 2 : k);
+		rc = diag_error(d, TT_INVALID, "device", NULL, 0, 0, "no profile for '%s'%s (or give a "
+				"profile file, --device my-gpu.yaml)", o->device, nt);
+		free(nt);
+		return rc;
+	}
+	if (g) {
+		prof = device_find(devs, g->name);
+		if (prof && strcmp(prof->name, g->name))
+			prof = NULL;
+	}
+	fill_device(&R->sdev, prof, g);
+	if (o->calibration) {
+		if ((rc = calibration_load(o->calibration, &R->cal, d)))
+			return rc;
+		if (strcmp(R->cal->device, R->sdev.name))
+			warn(S, "calibration '%s' was measured on '%s', not '%s'", o->calibration,
+			     R->cal->device, R->sdev.name);
+		R->sdev.cal = R->cal;
+	}
+	return TT_OK;
+}
+
+/* The deployment, its keys (or --keys), and the heuristic's ranking of each key's candidates;
+ * a shard keeps its part of the work list. */
+static int run_rank(struct run *R, struct diags *d)
+{
+	const struct generate_request *o = R->o;
+	struct generate_session *S = R->S;
+	const struct tt_data *data = S->data;
+	struct deploy_args da = { .cmd = "generate", .model = o->model, .weight_view = o->weight_view,
+				  .dt = R->dt, .tp = o->tp, .ep = o->ep, .tp_rank = o->tp_rank,
+				  .ep_rank = o->ep_rank, .top_k = o->top_k, .max_tokens = o->max_tokens,
+				  .no_fused_finalize = o->no_fused_finalize };
+	int rc = generate_deploy(data, S->dtypes, &da, R->sdev.sm, R->schema, &R->dep, &R->own_model, d);
+	if (rc)
+		return rc;
+	const struct gen_deploy *dep = &R->dep;
+	R->cat = catalog_find(&data->catalogs, &R->fv, (unsigned)R->sdev.sm, R->dt);
+	if (!R->cat)
+		return diag_error(d, TT_INVALID, "catalog", NULL, 0, 0, "no tactic catalog for SM%d %s "
+				  "in FlashInfer %s: FlashInfer has no cutlass MoE candidates tunetab "
+				  "knows for it", R->sdev.sm, dtype_name(R->dt), R->version);
+	rc = o->keys ? gen_plan_keys(R->schema, o->keys, dep, S->dtypes, &R->plan, d)
+		     : gen_plan_deploy(R->schema, dep, &R->plan, d);
+	if (rc)
+		return rc;
+
+	char *hpath = o->heuristic ? xstrdup(o->heuristic)
+				   : xasprintf("%s/scripts/heuristics/default.lua", data->root);
+	struct script_limits lim = { (size_t)o->script_mem_mib << 20,
+				     (unsigned long long)o->script_instructions };
+	rc = script_open(&R->sc, data->root, hpath, &lim, d);
+	free(hpath);
+	if (rc)
+		return rc;
+	const struct dtype_info *dti = dep->dt;
+	struct script_deploy sdep = {
+		.model = dep->model_name, .dtype = dti->name, .act_bits = (int)dti->act_bits,
+		.weight_bits = (int)dti->weight_bits, .out_bits = 16, .hidden = dep->hidden,
+		.inter = dep->tp ? dep->inter_total / dep->tp : 0,
+		.experts = dep->ep ? dep->experts_total / dep->ep : 0, .experts_total = dep->experts_total,
+		.top_k = dep->top_k, .tp = dep->tp, .ep = dep->ep,
+		.gated = model_activation_gated(dep->activation),
+		.activation = model_activation_name(dep->activation),
+	};
+	if (o->keys && R->plan.n) {
+		const struct gen_entry *e0 = &R->plan.v[0];
+		sdep.inter = e0->inter;
+		sdep.experts = e0->experts;
+		sdep.hidden = e0->stage == 1 ? e0->k : e0->features;
+		if (!sdep.experts_total)
+			sdep.experts_total = sdep.experts;
+	}
+	if ((rc = script_set_context(R->sc, &R->sdev, &sdep, d)))
+		return rc;
+	/* every shard builds the same list, so the parts are disjoint and together cover it
+	 * (docs/fleet.md "Shards") */
+	R->total_entries = R->plan.n;
+	if ((rc = gen_choose(R->sc, R->cat, dep, &R->plan, d)))
+		return rc;
+	gen_plan_shard(&R->plan, dep, (int)o->rounds, (int)o->top, R->sh->index, R->sh->count);
+	if (getenv("TUNETAB_DUMP_RANKING")) /* diagnostics: the heuristic's order per entry */
+		for (size_t i = 0; i < R->plan.n; i++) {
+			const struct gen_entry *e = &R->plan.v[i];
+			struct strbuf sb = STRBUF_INIT;
+			sb_addf(&sb, "ranking GEMM%d %ld:", e->stage, e->tokens);
+			for (int k = 0; k < e->ntop; k++)
+				sb_addf(&sb, " %d", e->top[k]);
+			say(S, "%s", sb.buf);
+			sb_release(&sb);
+		}
+	return TT_OK;
+}
+
+/* What decides the table: the journal's identity (a resume never mixes runs that differ in
+ * any of these), and without the shard the provenance's run id. */
+static char *run_identity(const struct run *R)
+{
+	const struct generate_request *o = R->o;
+	const struct gen_deploy *dep = &R->dep;
+	struct strbuf idb = STRBUF_INIT;
+	journal_identity_add(&idb, "version", "%s", R->version);
+	journal_identity_add(&idb, "device", "%s", R->sdev.name);
+	journal_identity_add(&idb, "model", "%s", dep->model_name);
+	journal_identity_add(&idb, "dtype", "%s", dep->dt->name);
+	journal_identity_add(&idb, "tp", "%ld", dep->tp);
+	journal_identity_add(&idb, "ep", "%ld", dep->ep);
+	journal_identity_add(&idb, "tp_rank", "%ld", dep->tp_rank);
+	journal_identity_add(&idb, "ep_rank", "%ld", dep->ep_rank);
+	if (dep->no_fused_finalize) /* absent when on: journals from before keep their identity */
+		journal_identity_add(&idb, "fused_finalize", "0");
+	journal_identity_add(&idb, "top_k", "%ld", dep->top_k);
+	journal_identity_add(&idb, "max", "%u", dep->max_tokens);
+	journal_identity_add(&idb, "catalog", "%s", R->cat->id);
+	journal_identity_add(&idb, "keys", "%s", o->keys ? o->keys : "-");
+	journal_identity_add(&idb, "top", "%ld", o->top ? o->top : 4);
+	journal_identity_add(&idb, "method", "%d", o->method);
+	journal_identity_add(&idb, "rounds", "%ld", o->rounds);
+	journal_identity_add(&idb, "heuristic", "%s", o->heuristic ? o->heuristic : "default");
+	journal_identity_add(&idb, "profile", "%d", o->profile);
+	journal_identity_add(&idb, "backend", "%s", o->profile ? R->be.name : "-");
+	return sb_detach(&idb);
+}
+
+/* --profile: the best candidates of every entry timed in the workers, journalled. */
+static int run_measure(struct run *R, struct diags *d)
+{
+	const struct generate_request *o = R->o;
+	struct generate_session *S = R->S;
+	int rc = mkdir_p(R->outdir);
+	if (rc)
+		return diag_error(d, TT_INTERNAL, "io", NULL, 0, 0, "cannot create '%s': %s", R->outdir,
+				  strerror(rc));
+	char *jname = fischema_bundled_name(R->schema, R->version, R->sdev.name);
+	R->journal = journal_path(R->outdir, jname);
+	free(jname);
+	struct strbuf jidb = STRBUF_INIT;
+	sb_adds(&jidb, R->identity);
+	journal_identity_add(&jidb, "shard", "%d/%d", R->sh->index, R->sh->count);
+	char *jid = sb_detach(&jidb);
+	const struct generate_hooks *h = S->hooks;
+	struct profile_opts po = { .top_k = (int)o->top, .budget_s = o->budget, .method = o->method,
+				   .rounds = (int)o->rounds, .reps = 8, .journal = R->journal,
+				   .identity = jid, .command = o->command, .backend = R->be.text,
+				   .on_entry = h ? h->entry : NULL, .ctx = h ? h->ctx : NULL,
+				   /* FlashInfer's kernels: screen every candidate, race the best */
+				   .screen = S->backend == BACKEND_FLASHINFER && o->top >= 0 &&
+					     o->method != 1 };
+	timing(S, "plan built and ranked; profiling starts");
+	rc = profile_plan(S->workers, S->nworkers, &R->plan, &R->dep, &po, &R->pst, d);
+	timing(S, "profiling done");
+	if (h && h->entry)
+		h->entry(h->ctx, NULL);
+	free(jid);
+	return rc;
+}
+
+/* ---------------------------------------------------------------- outputs */
+
+/* The provenance of what was written (docs/fleet.md "Provenance file"). */
+static void build_provenance(struct provenance *pv, const struct run *R)
+{
+	const struct generate_request *o = R->o;
+	const struct gen_deploy *dep = &R->dep;
+	const struct shard *sh = R->sh;
+	const struct worker_device *wd = &R->S->wd;
+	memset(pv, 0, sizeof *pv);
+	pv->tunetab_version = xstrdup(TUNETAB_VERSION);
+	pv->flashinfer_version = xstrdup(R->version);
+	pv->device = xstrdup(R->sdev.name);
+	for (int k = 0; k < 2; k++)
+		if (R->written[k]) {
+			const char *base = strrchr(R->written[k], '/');
+			*(k ? &pv->json_file : &pv->py_file) = xstrdup(base ? base + 1 : R->written[k]);
+		}
+	struct prov_run_builder *b = prov_run_new();
+	prov_run_str(b, "model", dep->model_name);
+	prov_run_str(b, "dtype", dep->dt->name);
+	prov_run_int(b, "tp", dep->tp);
+	prov_run_int(b, "ep", dep->ep);
+	prov_run_int(b, "tp_rank", dep->tp_rank);
+	prov_run_int(b, "ep_rank", dep->ep_rank);
+	prov_run_int(b, "top_k", dep->top_k);
+	prov_run_int(b, "max_tokens", dep->max_tokens);
+	const char *kb = o->keys ? strrchr(o->keys, '/') : NULL;
+	prov_run_str(b, "keys", !o->keys ? NULL : kb ? kb + 1 : o->keys);
+	prov_run_str(b, "heuristic", script_heuristic_name(R->sc));
+	prov_run_str(b, "catalog", R->cat->id);
+	prov_run_str(b, "calibration", R->cal ? R->cal->device : NULL);
+	prov_run_str(b, "calibration_measured", R->cal ? R->cal->measured : NULL);
+	prov_run_int(b, "sm", R->sdev.sm);
+	prov_run_bool(b, "profiled", o->profile);
+	if (o->profile) {
+		prov_run_str(b, "backend", R->be.text);
+		prov_run_str(b, "method", method_name(o->method));
+		prov_run_int(b, "top", o->top ? o->top : 4);
+		prov_run_int(b, "rounds", o->rounds ? o->rounds : 15);
+		prov_run_str(b, "gpu", wd->name);
+		prov_run_int(b, "gpu_sm_count", wd->sm_count);
+		prov_run_int(b, "gpu_clock_mhz", (long long)wd->clock_mhz);
+		prov_run_int(b, "cuda_driver", wd->driver_version);
+		prov_run_int(b, "cuda_runtime", wd->runtime_version);
+		prov_run_int(b, "cublaslt", wd->blaslt_version);
+	}
+	char id[17];
+	snprintf(id, sizeof id, "%016llx",
+		 (unsigned long long)hash_bytes(R->identity, strlen(R->identity)));
+	size_t run = prov_add_run(pv, b, id, sh->count > 1 ? sh->index : 0, sh->count > 1 ? sh->count : 1,
+				  sh->count > 1 ? sh->source : NULL);
+	for (size_t i = 0; i < R->plan.n; i++) {
+		const struct gen_entry *e = &R->plan.v[i];
+		char tactic[16];
+		snprintf(tactic, sizeof tactic, "%d", e->tactic);
+		struct prov_entry pe = {
+			.key = e->key, .tactic = tactic, .run = run, .fallback_us = e->fallback_us,
+			.time_us = -1, .lo_us = -1, .hi_us = -1,
+		};
+		if (e->kind == CHOICE_MEASURED || e->kind == CHOICE_FALLBACK) {
+			pe.source = e->kind == CHOICE_MEASURED ? PROV_MEASURED : PROV_FALLBACK;
+			pe.time_us = e->chosen_us;
+			pe.lo_us = e->chosen_lo;
+			pe.hi_us = e->chosen_hi;
+			pe.ties = (int *)e->ties;
+			pe.nties = (size_t)e->nties;
+		} else {
+			pe.source = PROV_PREDICTED;
+			pe.time_us = e->time_us;
+		}
+		prov_add_entry(pv, &pe);
+	}
+}
+
+/* The written bytes must pass validate for the target version before they are written. A
+ * failure is the user's when cause names their input (invalid input), else tunetab's. */
+static int check_bytes(const struct tt_data *data, const char *name, const struct strbuf *sb,
+		       const char *version, const char *device, enum dtype dt, const char *cause,
+		       struct diags *d)
+{
+	struct table t;
+	struct diags vd_d = DIAGS_INIT;
+	int rc = table_read_mem(name, sb->buf, sb->len, &t, &vd_d);
+	if (!rc) {
+		struct validate_data vd = { &data->devices, &data->catalogs, &data->schemas };
+		struct validate_opts vo = { .flashinfer = version, .device = device, .dtype = (int)dt };
+		struct validate_result r;
+		rc = validate_table(&vd, &t, &vo, &r, &vd_d);
+	}
+	if (rc || diags_count(&vd_d, SEV_ERROR)) {
+		if (cause)
+			rc = diag_error(d, TT_INVALID, "generate", NULL, 0, 0, "generated %s does not "
+					"validate because of %s; nothing written:", name, cause);
+		else
+			rc = diag_error(d, TT_INTERNAL, "generate", NULL, 0, 0, "generated %s does not "
+					"validate (a tunetab bug); nothing written:", name);
+		diags_append(d, &vd_d);
+	}
+	diags_release(&vd_d);
+	table_release(&t);
+	return rc;
+}
+
+/* Before a module replaces a file in FlashInfer's package folder: that file (a table
+ * FlashInfer shipped, or an earlier one) is copied to <name>.tunetab-backup, once: an
+ * existing backup holds the original and is never overwritten. */
+static int backup_shipped(const struct generate_session *S, const char *dir, const char *name,
+			  bool quiet, struct diags *d)
+{
+	char *path = xasprintf("%s/%s", dir, name), *bak = xasprintf("%s.tunetab-backup", path);
+	char *bytes = NULL;
+	size_t len = 0;
+	int rc = TT_OK, err;
+	if (access(path, F_OK) == 0 && access(bak, F_OK) != 0) {
+		if ((err = read_file(path, (size_t)1 << 30, &bytes, &len)) ||
+		    (err = write_file_atomic(bak, bytes, len, 0644)))
+			rc = diag_error(d, TT_INTERNAL, "io", NULL, 0, 0, "cannot keep a backup of '%s': %s",
+					path, strerror(err));
+		else if (!quiet)
+			say(S, "tunetab: kept FlashInfer's %s as %s", path, bak);
+	}
+	free(bytes);
+	free(path);
+	free(bak);
+	return rc;
+}
+
+/* Stages one output of a run in set (util.h): the outputs of a run appear together. */
+static int stage_output(struct file_set *set, const char *dir, const char *name,
+			const struct strbuf *sb, char **path_out, struct diags *d)
+{
+	int err = mkdir_p(dir);
+	if (err)
+		return diag_error(d, TT_INTERNAL, "io", NULL, 0, 0, "cannot create '%s': %s", dir,
+				  strerror(err));
+	char *path = xasprintf("%s/%s", dir, name);
+	err = file_set_stage(set, path, sb->buf, sb->len, 0644);
+	if (err) {
+		int rc = diag_error(d, TT_INTERNAL, "io", NULL, 0, 0, "cannot write '%s': %s", path,
+				    strerror(err));
+		free(path);
+		return rc;
+	}
+	*path_out = path;
+	return TT_OK;
+}
+
+/* The outputs' bytes, each checked before anything is written: the module (unless --format
+ * json) and the JSON cache (unless --format py), with their names. */
+struct outputs {
+	struct strbuf py, js;
+	char *py_name, *js_name;
+};
+
+static void outputs_release(struct outputs *out)
+{
+	sb_release(&out->py);
+	sb_release(&out->js);
+	free(out->py_name);
+	free(out->js_name);
+}
+
+static int build_json(struct run *R, struct outputs *out, const char *keys_cause, struct diags *d)
+{
+	const struct generate_request *o = R->o;
+	const struct fi_schema *schema = R->schema;
+	if (!schema->json_cache.supported) {
+		if (!strcmp(o->format, "json"))
+			return diag_error(d, TT_INVALID, "generate", NULL, 0, 0, "FlashInfer %s has no "
+					  "JSON autotune cache (0.6.7+)", R->version);
+		if (!o->quiet)
+			warn(R->S, "FlashInfer %s has no JSON autotune cache; wrote the module only",
+			     R->version);
+		return TT_OK;
+	}
+	/* what tunetab knows it stamps; the rest matches any environment ("*") */
+	for (unsigned i = 0; i < schema->json_cache.metadata_count; i++) {
+		const char *f = schema->json_cache.metadata[i];
+		table_set_meta(&R->t, f, !strcmp(f, "flashinfer_version") ? R->version
+					 : !strcmp(f, "gpu") ? R->sdev.name : "*");
+	}
+	for (int i = 0; i < o->nmeta; i++) {
+		char *eq = strchr(o->metas[i], '=');
+		char *k = xstrndup(o->metas[i], (size_t)(eq - o->metas[i]));
+		table_set_meta(&R->t, k, eq + 1);
+		free(k);
+	}
+	bool gen = false;
+	for (unsigned i = 0; i < schema->json_cache.reserved_count; i++)
+		gen |= !strcmp(schema->json_cache.reserved[i], "_generation");
+	table_write_json(&R->t, gen, &out->js);
+	char *dev_part = fischema_bundled_name(schema, R->version, R->sdev.name);
+	/* flashinfer_autotune_<DEVICE>.json: JSON caches have no name rule (formats §2.1) */
+	char *stem = strstr(dev_part, schema->bundled.stem);
+	out->js_name = xasprintf("flashinfer_autotune_%.*s.json",
+				 (int)(strlen(stem) - strlen(schema->bundled.stem) - 3),
+				 stem + strlen(schema->bundled.stem));
+	free(dev_part);
+	return check_bytes(R->S->data, out->js_name, &out->js, R->version, R->sdev.name, R->dt,
+			   keys_cause ? keys_cause : o->nmeta ? "--metadata" : NULL, d);
+}
+
+static int build_outputs(struct run *R, struct outputs *out, struct diags *d)
+{
+	const struct generate_request *o = R->o;
+	int rc = TT_OK;
+	/* every rank's keys, with the decisions made for this rank's */
+	if ((o->tp_rank_all || o->ep_rank_all) &&
+	    (rc = gen_plan_all_ranks(R->schema, &R->dep, &R->plan, o->tp_rank_all, o->ep_rank_all, d)))
+		return rc;
+	gen_to_table(&R->plan, &R->t);
+	R->have_table = true;
+	char *keys_cause = o->keys ? xasprintf("the keys in %s", o->keys) : NULL;
+	if (strcmp(o->format, "json")) {
+		table_write_py(&R->t, &out->py);
+		out->py_name = fischema_bundled_name(R->schema, R->version, R->sdev.name);
+		rc = check_bytes(R->S->data, out->py_name, &out->py, R->version, R->sdev.name, R->dt,
+				 keys_cause, d);
+	}
+	if (!rc && strcmp(o->format, "py"))
+		rc = build_json(R, out, keys_cause, d);
+	free(keys_cause);
+	return rc;
+}
+
+/* Every output built and checked first, then written together: no partial output. In
+ * FlashInfer's own package folder only the module, only when asked, and the file it replaces
+ * (a shipped table) kept as <name>.tunetab-backup (issue #15). */
+static int run_outputs(struct run *R, struct diags *d)
+{
+	const struct generate_request *o = R->o;
+	const struct generate_session *S = R->S;
+	struct outputs out = { STRBUF_INIT, STRBUF_INIT, NULL, NULL };
+	struct file_set set = { 0 };
+	int rc = build_outputs(R, &out, d);
+	bool pkg = doctor_is_tuning_configs(R->outdir);
+	if (!rc && pkg && !o->into_flashinfer)
+		rc = diag_error(d, TT_USAGE, DIAG_SHOW_USAGE, NULL, 0, 0, "'%s' is FlashInfer's package folder "
+				"(flashinfer/tuning_configs): tunetab writes there only with "
+				"--into-flashinfer (the bundled module alone, a shipped file it replaces "
+				"kept as a backup); or -o another folder", R->outdir);
+	if (!rc && pkg && out.py_name)
+		rc = backup_shipped(S, R->outdir, out.py_name, o->quiet, d);
+	if (!rc && out.py_name)
+		rc = stage_output(&set, R->outdir, out.py_name, &out.py, &R->written[0], d);
+	if (!rc && out.js_name && !pkg)
+		rc = stage_output(&set, R->outdir, out.js_name, &out.js, &R->written[1], d);
+	if (!rc && pkg && out.js_name && !o->quiet)
+		say(S, "tunetab: note: no JSON cache nor provenance file written into FlashInfer's "
+		    "package folder; -o another folder for them");
+	if (!rc && !pkg) {
+		/* last: the sidecar describes the tables just written */
+		struct provenance pv;
+		build_provenance(&pv, R);
+		struct strbuf pb = STRBUF_INIT;
+		prov_write(&pv, &pb);
+		char *pname = prov_file_name(R->sdev.name);
+		rc = stage_output(&set, R->outdir, pname, &pb, &R->written[2], d);
+		free(pname);
+		sb_release(&pb);
+		prov_release(&pv);
+	}
+	if (!rc) {
+		int err = file_set_commit(&set);
+		if (err)
+			rc = diag_error(d, TT_INTERNAL, "io", NULL, 0, 0, "cannot write the outputs in "
+					"'%s': %s", R->outdir, strerror(err));
+	}
+	file_set_abort(&set);
+	outputs_release(&out);
+	return rc;
+}
+
+/* --report: from the journal when measured (every timing, the heuristic's predictions, the
+ * decisions), else from the ranked plan. */
+static int run_report(struct run *R, struct diags *d)
+{
+	const struct generate_request *o = R->o;
+	const struct gen_deploy *dep = &R->dep;
+	struct report rep;
+	int rc = TT_OK;
+	if (o->profile) {
+		struct diags rd = DIAGS_INIT;
+		rc = report_from_journal(R->journal, &rep, &rd);
+		diags_append(d, &rd);
+		diags_release(&rd);
+		hear(R->S, d);
+		if (rc)
+			return rc;
+	} else {
+		report_from_plan(&R->plan, &rep);
+		char *title = xasprintf("%s %s TP %ld EP %ld on %s, FlashInfer %s", dep->model_name,
+					dep->dt->name, dep->tp, dep->ep, R->sdev.name, R->version);
+		report_set_title(&rep, title);
+		free(title);
+		char num[32];
+		report_info(&rep, "device", R->sdev.name);
+		snprintf(num, sizeof num, "SM%d", R->sdev.sm);
+		report_info(&rep, "compute capability", num);
+		report_info(&rep, "FlashInfer", R->version);
+		report_info(&rep, "model", dep->model_name);
+		report_info(&rep, "dtype", dep->dt->name);
+		snprintf(num, sizeof num, "%ld / %ld", dep->tp, dep->ep);
+		report_info(&rep, "TP / EP", num);
+		report_info(&rep, "heuristic", script_heuristic_name(R->sc));
+		report_info(&rep, "tactic catalog", R->cat->id);
+		report_info(&rep, "calibration", R->cal ? R->cal->path : "none");
+		report_info(&rep, "command", o->command);
+		report_info(&rep, "tunetab", TUNETAB_VERSION);
+	}
+	struct strbuf hb = STRBUF_INIT;
+	report_write_html(&rep, &hb);
+	int err = write_file_atomic(o->report, hb.buf, hb.len, 0644);
+	if (err)
+		rc = diag_error(d, TT_INTERNAL, "io", NULL, 0, 0, "%s: cannot write: %s", o->report,
+				strerror(err));
+	else if (!o->quiet)
+		say(R->S, "tunetab: wrote %s (the report)", o->report);
+	sb_release(&hb);
+	report_release(&rep);
+	return rc;
+}
+
+static void run_result(const struct run *R, struct generate_result *r)
+{
+	const struct gen_deploy *dep = &R->dep;
+	memset(r, 0, sizeof *r);
+	r->model = dep->model_name;
+	r->device = R->sdev.name;
+	r->sm = R->sdev.sm;
+	r->dtype = dep->dt->name;
+	r->tp = dep->tp;
+	r->ep = dep->ep;
+	r->version = R->version;
+	r->heuristic = script_heuristic_name(R->sc);
+	r->catalog = R->cat->id;
+	r->keys = R->o->keys;
+	r->max_tokens = dep->max_tokens;
+	r->shard = R->sh;
+	r->entries = R->plan.n;
+	r->total_entries = R->total_entries;
+	for (size_t i = 0; i < R->plan.n; i++) {
+		r->differ += R->plan.v[i].tactic != R->plan.v[i].fallback;
+		r->skipped += R->plan.v[i].skipped_first;
+	}
+	r->nworkers = R->S->nworkers;
+	r->profiled = R->o->profile;
+	r->stats = R->pst;
+	r->backend = R->be.text;
+	r->timed = R->be.timed;
+	for (int k = 0; k < 3; k++)
+		r->written[k] = R->written[k];
+	r->schema = R->schema;
+}
+
+int generate_table(const struct generate_request *rq, struct generate_session *S,
+		   const struct shard *sh, const char *outdir, struct diags *d)
+{
+	struct run R;
+	memset(&R, 0, sizeof R);
+	R.o = rq;
+	R.S = S;
+	R.sh = sh;
+	R.outdir = outdir;
+	if (dtype_parse(rq->dtype, &R.dt))
+		return diag_error(d, TT_USAGE, DIAG_SHOW_USAGE, NULL, 0, 0, "unknown dtype '%s'", rq->dtype);
+	int rc = run_version(&R, d);
+	if (!rc)
+		rc = run_device(&R, d);
+	if (!rc)
+		rc = run_rank(&R, d);
+	if (!rc) {
+		backend_describe(S, &R.be);
+		R.identity = run_identity(&R);
+		if (R.o->profile)
+			rc = run_measure(&R, d);
+	}
+	if (!rc)
+		rc = run_outputs(&R, d);
+	if (!rc && R.o->report)
+		rc = run_report(&R, d);
+	timing(S, "outputs written");
+	if (!rc && S->hooks && S->hooks->table) {
+		struct generate_result res;
+		run_result(&R, &res);
+		S->hooks->table(S->hooks->ctx, &res);
+	}
+	if (!rc) /* on failure the caller tells d in order, the error with what followed it */
+		hear(S, d);
+	run_release(&R);
+	return rc;
+}
+
+/* ---------------------------------------------------------------- fleet plans */
+
+/* The device's items merged into its folder (tunetab merge's rules, docs/fleet.md). */
+static int merge_into(const struct generate_session *S, const char *devdir, char *const *items,
+		      size_t n, bool quiet, struct diags *d)
+{
+	const struct tt_data *data = S->data;
+	struct validate_data vd = { &data->devices, &data->catalogs, &data->schemas };
+	struct merge_opts mo = { .out = devdir, .inputs = items, .ninputs = n,
+				 .tunetab_version = TUNETAB_VERSION };
+	struct merge_result r;
+	struct diags md = DIAGS_INIT;
+	int rc = merge_run(&vd, &mo, &r, &md);
+	size_t nwritten = 0;
+	if (!rc)
+		rc = merge_write(&r, &nwritten, &md);
+	if (!quiet || rc) {
+		diags_append(d, &md);
+		if (!rc)
+			hear(S, d);
+	}
+	diags_release(&md);
+	for (size_t k = 0; !quiet && k < nwritten; k++)
+		say(S, "tunetab: wrote %s", r.outputs[k].path);
+	if (!rc && !quiet)
+		say(S, "tunetab: merged %zu items of '%s': %zu entries, %zu conflicts settled", n,
+		    r.device, r.entries, r.nconflicts);
+	merge_result_release(&r);
+	return rc;
+}
+
+/* Which device this process is, for a plan: the profiled GPU, --device NAME, or GPU 0. */
+static int plan_device(const struct generate_request *o, struct generate_session *S,
+		       struct generate_request *base, char *devname, size_t len, struct diags *d)
+{
+	int rc;
+	if (base->profile) {
+		if ((rc = start_workers(S, base, d)))
+			return rc;
+		snprintf(devname, len, "%s", S->wd.name);
+		base->device = "auto";
+	} else if (o->device && strcmp(o->device, "auto")) {
+		const struct device_profile *dp = device_find(&S->data->devices, o->device);
+		if (!dp)
+			return diag_error(d, TT_INVALID, "device", NULL, 0, 0, "no profile for '%s'",
+					  o->device);
+		snprintf(devname, len, "%s", dp->name);
+		base->device = devname;
+	} else {
+		struct gpu_info *gpus;
+		int n;
+		struct gpu_env env;
+		char err[512];
+		if ((rc = gpu_query(&gpus, &n, &env, err, sizeof err)))
+			return diag_error(d, rc, "gpu", NULL, 0, 0, "--plan without --device NAME: %s", err);
+		snprintf(devname, len, "%s", gpus[0].name);
+		free(gpus);
+		base->device = "auto";
+	}
+	return TT_OK;
+}
+
+/* Runs the plan's items this process can claim; returns the first failure's status. */
+static int plan_items(const struct generate_request *base, struct generate_session *S,
+		      const struct plan *pl, char **items, size_t *failed, size_t *ran, struct diags *d)
+{
+	int rc = TT_OK;
+	for (size_t k = 0; k < pl->deployments_count; k++) {
+		char holder[320];
+		int r = plan_claim(items[k], holder, sizeof holder);
+		if (r < 0)
+			return diag_error(d, TT_INTERNAL, "io", NULL, 0, 0, "cannot claim '%s': %s",
+					  items[k], strerror(-r));
+		if (r == CLAIM_DONE)
+			continue;
+		if (r == CLAIM_HELD) {
+			if (!base->quiet)
+				say(S, "tunetab: %s is taken by %s (if that process is gone, delete "
+				    "%s/.claim)", items[k], holder, items[k]);
+			continue;
+		}
+		const struct plan_deployment *x = &pl->deployments[k];
+		struct generate_request io = *base;
+		io.model = x->model;
+		io.dtype = x->dtype;
+		io.tp = x->tp ? x->tp : 1;
+		io.ep = x->ep ? x->ep : 1;
+		io.max_tokens = x->max_tokens;
+		struct shard whole = { .index = 0, .count = 1 };
+		if (!base->quiet)
+			say(S, "tunetab: plan item %s", items[k]);
+		struct diags id = DIAGS_INIT;
+		int r2 = generate_table(&io, S, &whole, items[k], &id);
+		/* an item's errors are told when it ends, as each item's own */
+		if (S->hooks && S->hooks->diag)
+			for (size_t i = 0; i < id.n; i++)
+				S->hooks->diag(S->hooks->ctx, &id.v[i]);
+		diags_release(&id);
+		(*ran)++;
+		if (r2) {
+			plan_unclaim(items[k]);
+			(*failed)++;
+			if (!rc)
+				rc = r2;
+			continue;
+		}
+		if ((r = plan_finish(items[k])) < 0)
+			return diag_error(d, TT_INTERNAL, "io", NULL, 0, 0, "cannot mark '%s' done: %s",
+					  items[k], strerror(-r));
+	}
+	return rc;
+}
+
+int generate_plan_run(const struct generate_request *o, struct generate_session *S,
+		      struct diags *d)
+{
+	struct plan *pl = NULL;
+	int rc = plan_load(o->plan, &S->data->devices, &pl, d);
+	hear(S, d);
+	if (rc)
+		return rc;
+	struct generate_request base = *o;
+	base.profile = o->profile || pl->profile;
+	if (!base.flashinfer)
+		base.flashinfer = pl->flashinfer;
+	if (!base.top && pl->top)
+		base.top = pl->top;
+	if (!base.rounds && pl->rounds)
+		base.rounds = pl->rounds;
+	const char *root = o->outdir ? o->outdir : pl->output ? pl->output : ".";
+	char devname[256] = "";
+	if ((rc = plan_device(o, S, &base, devname, sizeof devname, d))) {
+		plan_free(pl);
+		return rc;
+	}
+	bool mine = false;
+	for (unsigned i = 0; i < pl->devices_count; i++)
+		mine |= !strcmp(pl->devices[i], devname);
+	if (!mine) {
+		if (!o->quiet)
+			say(S, "tunetab: %s has no items for this process's '%s': nothing to do", o->plan,
+			    devname);
+		plan_free(pl);
+		return TT_OK;
+	}
+	char *dd = plan_device_dir(devname);
+	char *devdir = xasprintf("%s/%s", root, dd);
+	free(dd);
+	size_t n = pl->deployments_count, done = 0, ran = 0, failed = 0;
+	char **items = xcalloc(n, sizeof *items);
+	for (size_t k = 0; k < n; k++) {
+		char *name = plan_item_name(pl, k);
+		items[k] = xasprintf("%s/items/%s", devdir, name);
+		free(name);
+	}
+	rc = plan_items(&base, S, pl, items, &failed, &ran, d);
+	/* count again: an item another process held may have finished meanwhile. Each process
+	 * marks its items done before it counts, so the last one to count sees them all. */
+	for (size_t k = 0; k < n; k++)
+		done += plan_is_done(items[k]);
+	if (!rc && done == n) {
+		/* every process that sees the device complete merges: the merge is deterministic and
+		 * written atomically, so two of them write the same bytes */
+		rc = merge_into(S, devdir, items, n, o->quiet, d);
+	} else if (!rc && !o->quiet) {
+		say(S, "tunetab: %zu of %zu items of '%s' done; the process that finishes the last one "
+		    "merges them into %s", done, n, devname, devdir);
+	}
+	if (!o->quiet && failed)
+		say(S, "tunetab: %zu of the %zu items this process ran failed (their claims are dropped: "
+		    "a re-run retries them)", failed, ran);
+	for (size_t k = 0; k < n; k++)
+		free(items[k]);
+	free(items);
+	free(devdir);
+	plan_free(pl);
+	return rc;
+}

@@ -1,0 +1,130 @@
+/* generate.h: `tunetab generate` as a library call: a request (what the command line asked),
+ * a session (the data and the GPU workers, kept across the items of a fleet plan), hooks
+ * through which the caller hears what happens while it happens, and a result per table.
+ *
+ * The data flow (README, "Architecture"): target version and device -> deployment ->
+ * every key FlashInfer looks up (gen.h) -> the Lua heuristic ranks each key's candidates
+ * (script.h) -> optionally the best are timed in GPU workers (timing.h, journal.h) -> the
+ * module and JSON cache are built (table.h), checked with the validate rules, and written
+ * with a provenance file, all or nothing (util.h file_set). */
+#ifndef TUNETAB_GENERATE_H
+#define TUNETAB_GENERATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "base/diag.h"
+#include "data/data.h"
+#include "data/dtypes.h"
+#include "tune/fleet.h"
+#include "tune/backend.h"
+#include "tune/gen.h"
+#include "tune/timing.h"
+#include "tune/worker.h"
+
+#define GENERATE_MAX_WORKERS 16
+
+/* What the command line asked (README, generate's options). */
+struct generate_request {
+	const char *device, *model, *dtype, *flashinfer, *format, *heuristic, *outdir, *keys;
+	const char *weight_view, *calibration, *plan, *report;
+	const char *backend, *python;  /* --backend (NULL: auto), --python */
+	const char *command;           /* the command line as typed, for journal and report */
+	long tp, ep, tp_rank, ep_rank, top_k, max_tokens;
+	bool tp_rank_all, ep_rank_all; /* --tp-rank all, --ep-rank all */
+	bool no_fused_finalize;        /* --fused-finalize off */
+	char **metas;                  /* --metadata KEY=VALUE */
+	int nmeta;
+	long script_mem_mib;
+	long long script_instructions;
+	bool quiet, verbose, profile;
+	bool into_flashinfer;          /* -o may be FlashInfer's tuning_configs folder */
+	long top, rounds;              /* --top (-1: all), --rounds (0: the default) */
+	int method;                    /* 0 tunetab, 1 flashinfer, 2 full */
+	double budget, timeout;
+	const char *installed_fi, *installed_fi_pkg; /* the FlashInfer found here, or NULL */
+};
+
+/* One table written (or the reason none was), for the caller's summary. */
+struct generate_result {
+	const char *model, *device, *dtype, *version, *heuristic, *catalog;
+	int sm;
+	long tp, ep;
+	const char *keys;              /* --keys, or NULL */
+	unsigned max_tokens;
+	const struct shard *shard;
+	size_t entries, total_entries, differ, skipped;
+	size_t nworkers;
+	bool profiled;
+	struct profile_stats stats;
+	const char *backend, *timed;   /* the backend's line and what it timed */
+	const char *written[3];        /* module, JSON cache, provenance file (NULL: not written) */
+	const struct fi_schema *schema;
+};
+
+/* The caller's ears. Every hook may be NULL. */
+struct generate_hooks {
+	void *ctx;
+	/* a line for the user as it happens ("tunetab: backend proxy: ...") */
+	void (*line)(void *ctx, const char *text);
+	/* a warning or note as it happens */
+	void (*diag)(void *ctx, const struct diag *x);
+	/* each decided entry while profiling; NULL when profiling is over */
+	void (*entry)(void *ctx, const struct profile_event *ev);
+	/* a table was written */
+	void (*table)(void *ctx, const struct generate_result *r);
+};
+
+/* What one process keeps across the tables it writes: the data, and the GPU workers (started
+ * once: a CUDA context and cuBLASLt cost about half a second each time). */
+struct generate_session {
+	struct tt_data *data;
+	struct dtype_set *dtypes;
+	struct worker workers[GENERATE_MAX_WORKERS];
+	size_t nworkers;
+	struct worker_device wd;        /* the GPU of workers[0] */
+	int gpu_ids[GENERATE_MAX_WORKERS];
+	size_t ngpu_ids;
+	bool all_gpus;
+	const char *gpu_why;            /* the launcher variable that chose gpu_ids[0], or "" */
+	bool started;                   /* workers started (or failed to) */
+	enum backend_kind backend;      /* what the workers measure with */
+	struct worker_backend wb;       /* the flashinfer worker's WHO */
+	char *python, *script;          /* the flashinfer worker's */
+	const struct generate_hooks *hooks;
+};
+
+/* A session over loaded data (not owned); gpu ids, all_gpus and gpu_why are the caller's to
+ * set before the first call. Loads configs/dtypes.yaml. */
+int generate_session_init(struct generate_session *S, struct tt_data *data,
+			  const struct generate_hooks *hooks, struct diags *d);
+/* Detaches the workers and frees what the session owns. */
+void generate_session_release(struct generate_session *S);
+
+/* One table: every key of the deployment (or of --keys), or the shard sh of them, chosen,
+ * profiled when asked, checked and written under outdir. d receives the errors (a diag with
+ * id DIAG_SHOW_USAGE marks a bad command line: the caller shows the usage). */
+int generate_table(const struct generate_request *rq, struct generate_session *S,
+		   const struct shard *sh, const char *outdir, struct diags *d);
+
+/* --plan: the items of the fleet plan for this process's GPU, each claimed through a file in
+ * the output tree and generated into its own folder; whoever finishes a device's last item
+ * merges them into the device's folder (docs/fleet.md "Plans"). */
+int generate_plan_run(const struct generate_request *rq, struct generate_session *S,
+		      struct diags *d);
+
+/* A deployment from generate-style options (model, dtype, parallelism), shared by generate
+ * and doctor. model may be NULL (generate --keys). A model YAML is loaded into *own_model
+ * (free with model_free). */
+struct deploy_args {
+	const char *cmd;        /* the command, for its usage line */
+	const char *model, *weight_view;
+	enum dtype dt;
+	long tp, ep, tp_rank, ep_rank, top_k, max_tokens;
+	bool no_fused_finalize; /* generate --fused-finalize off */
+};
+int generate_deploy(const struct tt_data *data, const struct dtype_set *dtypes,
+		    const struct deploy_args *a, int sm, const struct fi_schema *schema,
+		    struct gen_deploy *dep, struct model_profile **own_model, struct diags *d);
+
+#endif
