@@ -10,7 +10,7 @@
 #include "base/diag.h"
 #include "data/dtypes.h"
 #include "data/firules.h"
-#include "tune/gen.h"
+#include "flashinfer/lookup.h"
 #include "tune/generate.h"
 #include "data/data.h"
 #include "inspect/doctor.h"

@@ -129,6 +129,12 @@ void catalog_free(struct catalog *c)
 		return;
 	free(c->path);
 	c->path = NULL;
+	for (int k = 0; k < 2; k++) {
+		if (c->decoded[k])
+			tactic_list_release(c->decoded[k]);
+		free(c->decoded[k]);
+		c->decoded[k] = NULL;
+	}
 	yamldoc_free(&catalog_schema, c);
 }
 
@@ -160,6 +166,9 @@ static int check_version_str(struct diags *d, const char *path, const char *ypat
 		return yaml_error_at(d, path, ypath, "'%s' is not a version", s);
 	return TT_OK;
 }
+
+static int expand(const struct catalog *c, bool fused_finalize, struct tactic_list *l,
+		  struct diags *d);
 
 static int decode_entry(const struct catalog *c, const struct cat_entry *e, int sm80_list,
 			const char *ypath, struct tactic *t, struct diags *d)
@@ -256,10 +265,9 @@ int catalog_load_file(const char *path, struct catalog **out, struct diags *d)
 				   "swap_ab copy and no FINALIZE copies (mixed-input runners)");
 	if (c->base_count + c->sm80_count == 0)
 		rc = yaml_error_at(d, path, "catalog", "both 'base' and 'sm80' are empty");
-	if (!rc) {
-		struct tactic_list l;
-		rc = catalog_expand(c, &l, d);
-		tactic_list_release(&l);
+	for (int k = 0; k < 2 && !rc; k++) {
+		c->decoded[k] = xcalloc(1, sizeof *c->decoded[k]);
+		rc = expand(c, k == 1, c->decoded[k], d);
 	}
 	if (rc) {
 		catalog_free(c);
@@ -390,13 +398,9 @@ static int build_stage(const struct catalog *c, int stage, bool finalize, struct
 	return rc;
 }
 
-int catalog_expand(const struct catalog *c, struct tactic_list *l, struct diags *d)
-{
-	return catalog_expand_finalize(c, true, l, d);
-}
-
-int catalog_expand_finalize(const struct catalog *c, bool fused_finalize, struct tactic_list *l,
-			    struct diags *d)
+/* The catalog's candidate lists decoded from its YAML strings (§2), checked: at load only. */
+static int expand(const struct catalog *c, bool fused_finalize, struct tactic_list *l,
+		  struct diags *d)
 {
 	memset(l, 0, sizeof *l);
 	l->cat = c;
@@ -421,6 +425,32 @@ int catalog_expand_finalize(const struct catalog *c, bool fused_finalize, struct
 	l->g2 = g2.v;
 	l->n2 = g2.n;
 	return rc;
+}
+
+static struct tactic *dup_tactics(const struct tactic *v, size_t n)
+{
+	if (!n)
+		return NULL;
+	struct tactic *out = xcalloc(n, sizeof *out);
+	memcpy(out, v, n * sizeof *out);
+	return out;
+}
+
+int catalog_expand(const struct catalog *c, struct tactic_list *l, struct diags *d)
+{
+	return catalog_expand_finalize(c, true, l, d);
+}
+
+int catalog_expand_finalize(const struct catalog *c, bool fused_finalize, struct tactic_list *l,
+			    struct diags *d)
+{
+	const struct tactic_list *from = c->decoded[fused_finalize];
+	if (!from) /* a catalog built by hand, not loaded: decode it now */
+		return expand(c, fused_finalize, l, d);
+	*l = *from;
+	l->g1 = dup_tactics(from->g1, from->n1);
+	l->g2 = dup_tactics(from->g2, from->n2);
+	return TT_OK;
 }
 
 void tactic_list_release(struct tactic_list *l)

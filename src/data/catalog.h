@@ -39,6 +39,8 @@ struct cat_range {
 	char *below; /* NULL = open-ended */
 };
 
+struct tactic_list;
+
 struct catalog {
 	char *id;
 	struct cat_range flashinfer;
@@ -62,6 +64,9 @@ struct catalog {
 	struct cat_entry *sm80;
 	unsigned sm80_count;
 	char *path;
+	/* decoded and checked once, when loaded: [0] without, [1] with the GEMM2 FINALIZE copies
+	 * (catalog_expand_finalize hands out copies; choosing a tactic parses nothing) */
+	struct tactic_list *decoded[2];
 };
 
 /* One decoded candidate. */
@@ -105,8 +110,9 @@ void catalog_free(struct catalog *c);
 int catalog_load_dir(const char *dir, struct catalog_set *set, struct diags *d);
 void catalog_set_release(struct catalog_set *set);
 
-/* Expands a catalog into its GEMM1 and GEMM2 lists. Tile strings are checked here;
- * errors are located in the catalog file. */
+/* The ordered candidate lists of both GEMM stages (§2), as FlashInfer numbers them: a copy of
+ * what was decoded and checked when the catalog was loaded (caller releases with
+ * tactic_list_release). */
 int catalog_expand(const struct catalog *c, struct tactic_list *out, struct diags *d);
 /* The same for a runner built with use_fused_finalize off: GEMM2 gets no FINALIZE copies, so
  * its list is GEMM1's (cutlass-moe-tactics.md §3: "with it False, G2 = G1"). */

@@ -11,7 +11,7 @@
 
 #include "base/diag.h"
 #include "data/firules.h"
-#include "tune/gen.h"
+#include "flashinfer/lookup.h"
 #include "flashinfer/table.h"
 
 #define DOCTOR_MAX_FOUND 8

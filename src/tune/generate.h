@@ -18,7 +18,7 @@
 #include "data/dtypes.h"
 #include "tune/fleet.h"
 #include "tune/backend.h"
-#include "tune/gen.h"
+#include "tune/choose.h"
 #include "tune/timing.h"
 #include "tune/worker.h"
 

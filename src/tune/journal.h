@@ -23,7 +23,7 @@
 #include <stddef.h>
 
 #include "base/diag.h"
-#include "tune/gen.h"
+#include "flashinfer/lookup.h"
 #include "gpu/gpu.h"
 #include "base/util.h"
 

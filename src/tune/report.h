@@ -10,7 +10,7 @@
 #include <stddef.h>
 
 #include "base/diag.h"
-#include "tune/gen.h"
+#include "flashinfer/lookup.h"
 #include "base/util.h"
 
 struct rep_cand {

@@ -8,7 +8,7 @@
 
 #include <stdbool.h>
 
-#include "tune/gen.h"
+#include "flashinfer/lookup.h"
 #include "tune/worker.h"
 
 /* One decided entry, for the caller's progress line or log (profile.c never prints). */

@@ -6,7 +6,7 @@
  * two million instructions, then script_set_context and gen_choose run it over the keys of a
  * DeepSeek-V3 TP8 deployment on a B200 (dtype bf16, fp8 or nvfp4, from the input size). */
 #include "fuzz_common.h"
-#include "tune/gen.h"
+#include "tune/choose.h"
 #include "script/script.h"
 #include "base/version.h"
 

@@ -1,7 +1,8 @@
-/* gen.h: the keys a FlashInfer version looks up for a deployment, and the choice of a
- * tactic for each through a heuristic script (flashinfer-formats.md §3; tactics §1). */
-#ifndef TUNETAB_GEN_H
-#define TUNETAB_GEN_H
+/* lookup.h: the keys a FlashInfer version looks up for a deployment, each an entry that the
+ * tuning pipeline (tune/choose.h, tune/timing.h) fills with a tactic (flashinfer-formats.md
+ * §3; tactics §1). */
+#ifndef TUNETAB_LOOKUP_H
+#define TUNETAB_LOOKUP_H
 
 #include <stdbool.h>
 
@@ -9,7 +10,6 @@
 #include "data/dtypes.h"
 #include "data/firules.h"
 #include "data/model.h"
-#include "script/script.h"
 #include "flashinfer/table.h"
 
 struct gen_deploy {
@@ -77,16 +77,6 @@ int gen_plan_deploy(const struct fi_schema *s, const struct gen_deploy *dep, str
 int gen_plan_keys(const struct fi_schema *s, const char *path, const struct gen_deploy *dep,
 		  const struct dtype_set *dtypes, struct gen_plan *p, struct diags *d);
 void gen_plan_release(struct gen_plan *p);
-/* Keeps the entries of shard index of count: the plan split by each entry's expected
- * profiling cost, from its shape and candidate count alone (docs/fleet.md "Shards"). Call it
- * after gen_choose (it needs the candidate lists); top is --top (< 0: all, 0: the default). */
-void gen_plan_shard(struct gen_plan *p, const struct gen_deploy *dep, int rounds, int top,
-		    int index, int count);
-
-/* Ranks every entry's candidates with the script and picks the best dispatchable one. */
-int gen_choose(struct script *sc, const struct catalog *cat, const struct gen_deploy *dep,
-	       struct gen_plan *p, struct diags *d);
-
 /* The plan as a table (sorted keys; runner "MoERunner", slot 0). */
 void gen_to_table(const struct gen_plan *p, struct table *t);
 
