@@ -1,6 +1,7 @@
 /* test_journal.c: the profiling journal (journal.h): the exact bytes written, replay on resume,
  * the reader's records, journals of another run moved aside, journals from before backends
- * were named, torn last lines; identity pairs and file names. */
+ * were named, torn last lines; identity pairs and file names; the last record winning, text
+ * fields kept to one line, lines of other forms skipped, open and read errors. */
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -277,6 +278,272 @@ TEST(journal_identity_and_names)
 	free(p);
 }
 
+TEST(journal_last_record_wins)
+{
+	char *path = tmp_journal(NULL);
+	struct journal j;
+	struct diags d = DIAGS_INIT;
+	size_t resumed;
+	const char *id = ID " backend=fake shard=0/1";
+	CHECK_INT(journal_open(&j, path, id, NULL, NULL, &resumed, &d), TT_OK);
+	struct prof_result first[2] = { result(5, 2, 0, "launch failed"), result(6, 0, 7.25, "") };
+	struct prof_result again = result(5, 0, 3.125, "");
+	CHECK_INT(journal_add_measurements(&j, 2, 512, first, 2, &d), TT_OK);
+	CHECK_INT(journal_add_measurements(&j, 2, 512, &again, 1, &d), TT_OK);
+	const struct prof_result *f = journal_find(&j, 2, 512, 5);
+	CHECK(f && f->status == PROF_OK && f->median_us == 3.125);
+	CHECK(journal_find(&j, 2, 512, 6) && journal_find(&j, 2, 512, 6)->median_us == 7.25);
+	CHECK(journal_find(&j, 2, 256, 5) == NULL);
+	CHECK(journal_find(&j, 1, 512, 5) == NULL);
+	journal_close(&j);
+	CHECK(j.fd == -1 && j.v == NULL && j.n == 0 && j.path == NULL);
+	/* and after a resume: every measurement replayed, the last one found */
+	CHECK_INT(journal_open(&j, path, id, NULL, NULL, &resumed, &d), TT_OK);
+	CHECK_INT(resumed, 3);
+	CHECK_INT(j.n, 3);
+	f = journal_find(&j, 2, 512, 5);
+	CHECK(f && f->status == PROF_OK && f->median_us == 3.125 && f->n == 15 && f->why[0] == '\0');
+	CHECK(f && f->lo_us == 2.875 && f->hi_us == 3.625);
+	journal_close(&j);
+	CHECK_INT(d.n, 0);
+	diags_release(&d);
+	tmp_done(path);
+}
+
+TEST(journal_text_fields_one_line)
+{
+	char *path = tmp_journal(NULL);
+	struct journal j;
+	struct diags d = DIAGS_INIT;
+	size_t resumed;
+	CHECK_INT(journal_open(&j, path, ID " backend=fake shard=0/1", "tunetab generate \\\n  --profile",
+			       "fake\nseed 7", &resumed, &d), TT_OK);
+	/* a reason's spaces and newlines become '_', an empty one '-'; times have 4 decimals */
+	struct prof_result r[3] = { result(1, 3, 0, "a b\nc"), result(2, 0, 2.71828, ""),
+				    result(3, 1, 0, "x") };
+	CHECK_INT(journal_add_measurements(&j, 1, 1, r, 3, &d), TT_OK);
+	/* a fallback decision out of budget; predictions only for known times */
+	struct gen_entry e;
+	memset(&e, 0, sizeof e);
+	e.stage = 2;
+	e.tokens = 8192;
+	e.ntop = 3;
+	e.top[0] = 4, e.top[1] = 9, e.top[2] = 11;
+	e.top_time[0] = -1, e.top_time[1] = 0, e.top_time[2] = 12.34567;
+	e.tactic = 11;
+	e.fallback = 4;
+	e.kind = CHOICE_FALLBACK;
+	CHECK_INT(journal_add_decision(&j, &e, true, &d), TT_OK);
+	e.ntop = 0;
+	e.kind = CHOICE_PREDICTED;
+	CHECK_INT(journal_add_decision(&j, &e, false, &d), TT_OK);
+	journal_close(&j);
+	char *text = slurp(path);
+	CHECK_STR(text, "# tunetab journal v1 " ID " backend=fake shard=0/1\n"
+		  "# command tunetab generate \\   --profile\n"
+		  "# backend fake seed 7\n"
+		  "M 1 1 1 3 0.0000 -0.2500 0.5000 0 a_b_c\n"
+		  "M 1 1 2 0 2.7183 2.4683 3.2183 15 -\n"
+		  "M 1 1 3 1 0.0000 -0.2500 0.5000 0 x\n"
+		  "P 2 8192 9 0.0000\n"
+		  "P 2 8192 11 12.3457\n"
+		  "D 2 8192 11 2 4 1\n"
+		  "D 2 8192 11 0 4 0\n");
+	free(text);
+	struct journal_reader rd;
+	CHECK_INT(journal_reader_open(&rd, path, &d), TT_OK);
+	struct journal_record x;
+	int n = 0;
+	while (journal_reader_next(&rd, &x)) {
+		n++;
+		if (x.line == 2)
+			CHECK(x.kind == JOURNAL_COMMAND && !strcmp(x.text, "tunetab generate \\   --profile"));
+		if (x.line == 3)
+			CHECK(x.kind == JOURNAL_BACKEND && !strcmp(x.text, "fake seed 7"));
+		if (x.line == 4)
+			CHECK(x.kind == JOURNAL_MEASUREMENT && x.m.status == 3 && !strcmp(x.m.why, "a b c"));
+		if (x.line == 5)
+			CHECK(x.kind == JOURNAL_MEASUREMENT && x.m.median_us == 2.7183 &&
+			      x.m.lo_us == 2.4683 && x.m.hi_us == 3.2183 && x.m.n == 15 && !x.m.why[0]);
+		if (x.line == 8)
+			CHECK(x.kind == JOURNAL_PREDICTION && x.stage == 2 && x.tokens == 8192 &&
+			      x.id == 11 && x.pred_us == 12.3457);
+		if (x.line == 9)
+			CHECK(x.kind == JOURNAL_DECISION && x.chosen == 11 && x.choice == CHOICE_FALLBACK &&
+			      x.fallback == 4 && x.out_of_budget);
+	}
+	CHECK_INT(n, 9);
+	journal_reader_close(&rd);
+	CHECK_INT(d.n, 0);
+	diags_release(&d);
+	tmp_done(path);
+}
+
+TEST(journal_reader_other_lines)
+{
+	/* lines of no known form are skipped; line numbers stay those of the file */
+	char *path = tmp_journal("# tunetab journal v1 id=1\n"
+				 "\n"
+				 "# a comment\n"
+				 "M 1 16 19 0 5.0 4.0 6.0 15\n"
+				 "M 1 16 19 zero\n"
+				 "X 1 2 3\n"
+				 "P 1 16 19\n"
+				 "D 1 16 19 1 -1\n"
+				 "P 1 16 19 2.5 trailing\n"
+				 " M 1 16 19 0 5.0 4.0 6.0 15 -\n"
+				 "D 1 16 19 1 -1 0\n");
+	struct journal_reader r;
+	struct diags d = DIAGS_INIT;
+	CHECK_INT(journal_reader_open(&r, path, &d), TT_OK);
+	CHECK_STR(r.identity, "id=1");
+	struct journal_record x;
+	int lines[8], n = 0;
+	while (n < 8 && journal_reader_next(&r, &x)) {
+		if (x.line == 4)
+			CHECK(x.kind == JOURNAL_MEASUREMENT && x.m.median_us == 5.0 && x.m.n == 15 &&
+			      x.m.why[0] == '\0');
+		if (x.line == 9)
+			CHECK(x.kind == JOURNAL_PREDICTION && x.pred_us == 2.5);
+		lines[n++] = x.line;
+	}
+	CHECK_INT(n, 3);
+	CHECK(n == 3 && lines[0] == 4 && lines[1] == 9 && lines[2] == 11);
+	CHECK(!journal_reader_next(&r, &x)); /* and stays at the end */
+	journal_reader_close(&r);
+	CHECK(r.text == NULL);
+	tmp_done(path);
+	/* a torn header: its identity as far as it goes, no records */
+	path = tmp_journal("# tunetab journal v1 version=0.7");
+	CHECK_INT(journal_reader_open(&r, path, &d), TT_OK);
+	CHECK_STR(r.identity, "version=0.7");
+	CHECK(!journal_reader_next(&r, &x));
+	journal_reader_close(&r);
+	tmp_done(path);
+	/* an empty file is no journal */
+	path = tmp_journal("");
+	CHECK_INT(journal_reader_open(&r, path, &d), TT_INVALID);
+	CHECK(d.n == 1 && d.v[0].line == 1 && d.v[0].col == 1);
+	CHECK_STR(d.n ? d.v[0].msg : NULL, "not a tunetab journal (its first line should start "
+		  "'# tunetab journal v1 ')");
+	diags_release(&d);
+	tmp_done(path);
+	/* a folder */
+	char dir[] = "/tmp/tunetab-unit-journal-XXXXXX";
+	CHECK(mkdtemp(dir) != NULL);
+	CHECK_INT(journal_reader_open(&r, dir, &d), TT_INVALID);
+	CHECK(d.n == 1 && strstr(d.v[0].msg, "cannot read the journal: Is a directory"));
+	CHECK_STR(d.n ? d.v[0].file : NULL, dir);
+	diags_release(&d);
+	rmdir(dir);
+}
+
+TEST(journal_open_cases)
+{
+	struct journal j;
+	struct diags d = DIAGS_INIT;
+	size_t resumed = 7;
+	/* an empty file is moved aside like any other */
+	char *path = tmp_journal("");
+	CHECK_INT(journal_open(&j, path, "id=1", NULL, NULL, &resumed, &d), TT_OK);
+	CHECK_INT(resumed, 0);
+	journal_close(&j);
+	char *text = slurp(path);
+	CHECK_STR(text, "# tunetab journal v1 id=1\n");
+	free(text);
+	char *old = xasprintf("%s.old", path);
+	text = slurp(old);
+	CHECK_STR(text, "");
+	free(text);
+	free(old);
+	tmp_done(path);
+	/* a journal from before backends were named, for a run whose last pair is backend=proxy */
+	path = tmp_journal("# tunetab journal v1 a=1 b=2\nM 1 1 1 0 1.0 1.0 1.0 1 -\n");
+	CHECK_INT(journal_open(&j, path, "a=1 b=2 backend=proxy", NULL, NULL, &resumed, &d), TT_OK);
+	CHECK_INT(resumed, 1);
+	journal_close(&j);
+	tmp_done(path);
+	/* ... but not for backend=proxy2, nor when another pair differs */
+	static const char *const others[] = { "a=1 b=2 backend=proxy2", "a=1 b=3 backend=proxy",
+					      "a=1 backend=proxy b=2 c=3", "a=1 b=2 backend=fake" };
+	for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) {
+		path = tmp_journal("# tunetab journal v1 a=1 b=2\nM 1 1 1 0 1.0 1.0 1.0 1 -\n");
+		CHECK_INT(journal_open(&j, path, others[i], NULL, NULL, &resumed, &d), TT_OK);
+		CHECK_INT(resumed, 0);
+		journal_close(&j);
+		tmp_done(path);
+	}
+	/* a journal of a named backend never stands for another */
+	path = tmp_journal("# tunetab journal v1 a=1 backend=fake\nM 1 1 1 0 1.0 1.0 1.0 1 -\n");
+	CHECK_INT(journal_open(&j, path, "a=1 backend=proxy", NULL, NULL, &resumed, &d), TT_OK);
+	CHECK_INT(resumed, 0);
+	journal_close(&j);
+	tmp_done(path);
+	CHECK_INT(d.n, 0);
+	/* errors: no folder, a folder in the way */
+	CHECK_INT(journal_open(&j, "/nonexistent-tunetab/x.journal", "id=1", NULL, NULL, &resumed, &d),
+		  TT_INTERNAL);
+	CHECK(d.n == 1 && !strcmp(d.v[0].id, "io"));
+	CHECK_STR(d.n ? d.v[0].msg : NULL, "cannot open the journal: No such file or directory");
+	CHECK_STR(d.n ? d.v[0].file : NULL, "/nonexistent-tunetab/x.journal");
+	journal_close(&j);
+	diags_release(&d);
+	char dir[] = "/tmp/tunetab-unit-journal-XXXXXX";
+	CHECK(mkdtemp(dir) != NULL);
+	CHECK_INT(journal_open(&j, dir, "id=1", NULL, NULL, &resumed, &d), TT_INTERNAL);
+	CHECK_STR(d.n ? d.v[0].msg : NULL, "cannot read the journal: Is a directory");
+	journal_close(&j);
+	diags_release(&d);
+	rmdir(dir);
+}
+
+TEST(journal_identity_edges)
+{
+	static const char *const cases[][3] = {
+		/* identity, key, value (NULL: absent) */
+		{ "tp_rank=3 rank=5", "rank", "5" },
+		{ "rank=5 tp_rank=3", "rank", "5" },
+		{ "tp_rank=3", "rank", NULL },
+		{ "xversion=1 version=2", "version", "2" },
+		{ "device=NVIDIA H200 NVL=x tp=8", "device", "NVIDIA H200 NVL=x" },
+		{ "keys=a=b tp=8", "keys", "a=b" },
+		{ "model=m tp2=8 ep=1", "model", "m tp2=8" },
+		{ "model=m _x=8 ep=1", "model", "m" },
+		{ "model=m X=8 ep=1", "model", "m X=8" },
+		{ "model=m out_dir=8", "model", "m" },
+		{ "model= tp=8", "model", "" },
+		{ "model=a  b tp=8", "model", "a  b" },
+		{ "model=a tp=", "tp", "" },
+		{ "", "tp", NULL },
+		{ "tp", "tp", NULL },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char *v = journal_identity_value(cases[i][0], cases[i][1]);
+		if (cases[i][2])
+			CHECK_STR(v, cases[i][2]);
+		else
+			CHECK(v == NULL);
+		free(v);
+	}
+	struct strbuf id = STRBUF_INIT;
+	journal_identity_add(&id, "a", "%s", "");
+	journal_identity_add(&id, "b", "x\n\ny");
+	CHECK_STR(id.buf, "a= b=x  y");
+	sb_release(&id);
+	char *p = journal_path("o", "module");
+	CHECK_STR(p, "o/module.journal");
+	free(p);
+	p = journal_path("o", "a.py.py");
+	CHECK_STR(p, "o/a.py.journal");
+	free(p);
+	p = journal_module("plain.journal");
+	CHECK_STR(p, "plain.py");
+	free(p);
+	p = journal_module("/x/y/z.log");
+	CHECK_STR(p, "z.log.py");
+	free(p);
+}
+
 TTEST_SUITE(journal_tests) = {
 	{ "journal_bytes_and_reader", journal_bytes_and_reader },
 	{ "journal_resume_and_foreign", journal_resume_and_foreign },
@@ -284,5 +551,10 @@ TTEST_SUITE(journal_tests) = {
 	{ "journal_torn_last_line", journal_torn_last_line },
 	{ "journal_reader_errors", journal_reader_errors },
 	{ "journal_identity_and_names", journal_identity_and_names },
+	{ "journal_last_record_wins", journal_last_record_wins },
+	{ "journal_text_fields_one_line", journal_text_fields_one_line },
+	{ "journal_reader_other_lines", journal_reader_other_lines },
+	{ "journal_open_cases", journal_open_cases },
+	{ "journal_identity_edges", journal_identity_edges },
 	TTEST_END,
 };

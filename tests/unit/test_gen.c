@@ -1,0 +1,494 @@
+/* test_gen.c: the keys a FlashInfer version looks up for a deployment (gen.h), checked against
+ * the keys of tables in tests/data/tables; every rank's keys; key files; the choice of a
+ * tactic through a small heuristic script; shards; the plan as a table. */
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "data/catalog.h"
+#include "data/dtypes.h"
+#include "data/firules.h"
+#include "data/model.h"
+#include "flashinfer/table.h"
+#include "tune/gen.h"
+#include "ttest.h"
+
+static struct fischema_set schemas;
+static struct model_set models;
+static struct catalog_set cats;
+static struct dtype_set *dtypes;
+
+static void load(void)
+{
+	static int loaded;
+	if (loaded)
+		return;
+	struct diags d = DIAGS_INIT;
+	CHECK_INT(fischema_load_dir("schemas/flashinfer", &schemas, &d), 0);
+	CHECK_INT(model_load_dir("configs/models", &models, &d), 0);
+	CHECK_INT(catalog_load_dir("configs/catalogs/flashinfer", &cats, &d), 0);
+	CHECK_INT(dtypes_load("configs/dtypes.yaml", &dtypes, &d), 0);
+	CHECK_INT(d.n, 0);
+	diags_release(&d);
+	loaded = 1;
+}
+
+static const struct fi_schema *schema(const char *version)
+{
+	load();
+	struct fi_version v;
+	CHECK(version_parse(version, &v) == 0);
+	return fischema_find(&schemas, &v, NULL);
+}
+
+/* A deployment as cli_deploy builds one (the dtype's default weight view). */
+static struct gen_deploy deploy(const char *model, const char *dtype, long tp, long ep, int sm,
+				unsigned max_tokens)
+{
+	load();
+	const struct model_profile *m = model_find(&models, model);
+	const struct dtype_info *dt = dtypes_find(dtypes, dtype);
+	CHECK(m != NULL && dt != NULL);
+	enum dtype t = DT_BF16;
+	CHECK_INT(dtype_parse(dtype, &t), 0);
+	return (struct gen_deploy){
+		.model_name = m->name, .hidden = (long)m->hidden_size,
+		.inter_total = (long)m->moe_intermediate_size, .experts_total = (long)m->routed_experts,
+		.top_k = (long)m->top_k, .activation = m->activation,
+		.biases = m->activation == ACT_SWIGLU_BIAS, .tp = tp, .ep = ep, .dt = dt, .dtype = t,
+		.wv = dtype_weight_view(dt, NULL), .sm = sm, .max_tokens = max_tokens,
+	};
+}
+
+/* The keys of a table in tests/data/tables, in file order. */
+static struct table read_table(const char *path)
+{
+	struct table t;
+	struct diags d = DIAGS_INIT;
+	CHECK_INT(table_read(path, &t, &d), TT_OK);
+	CHECK_INT(d.n, 0);
+	diags_release(&d);
+	return t;
+}
+
+static const struct gen_entry *find(const struct gen_plan *p, int stage, long tokens)
+{
+	for (size_t i = 0; i < p->n; i++)
+		if (p->v[i].stage == stage && p->v[i].tokens == tokens)
+			return &p->v[i];
+	return NULL;
+}
+
+/* Every key of the table is the plan's key for its stage and token count. */
+static void check_keys_match(const struct gen_plan *p, const char *path, size_t want_n)
+{
+	struct table t = read_table(path);
+	CHECK_INT(t.n, want_n);
+	for (size_t i = 0; i < t.n; i++) {
+		const char *k = t.entries[i].key;
+		int stage = t.entries[i].key_len > 26 && !memcmp(k + 21, "gemm2", 5) ? 2 : 1;
+		long tokens = strtol(strstr(k, "((") + 2, NULL, 10);
+		const struct gen_entry *e = find(p, stage, tokens);
+		CHECK(e != NULL);
+		if (e && (strlen(e->key) != t.entries[i].key_len || memcmp(e->key, k, t.entries[i].key_len)))
+			fprintf(stderr, "  plan: %s\n  file: %.*s\n", e->key, (int)t.entries[i].key_len, k);
+		CHECK(e && strlen(e->key) == t.entries[i].key_len &&
+		      !memcmp(e->key, k, t.entries[i].key_len));
+	}
+	table_release(&t);
+}
+
+TEST(gen_deploy_keys_as_flashinfer)
+{
+	/* Qwen3-30B-A3B bf16 on an H200, FlashInfer 0.6.18: 4-tuple keys with 20 extras */
+	const struct fi_schema *s = schema("0.6.18");
+	struct gen_deploy dep = deploy("Qwen3-30B-A3B", "bf16", 1, 1, 90, 8192);
+	struct gen_plan p;
+	struct diags d = DIAGS_INIT;
+	CHECK_INT(gen_plan_deploy(s, &dep, &p, &d), TT_OK);
+	static const long buckets[] = { 1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 768, 1024, 1280, 1536,
+					1792, 2048, 2560, 3072, 3584, 4096, 8192 };
+	CHECK_INT(p.n, 2 * 21);
+	for (size_t i = 0; i < p.n && p.n == 42; i++) {
+		const struct gen_entry *e = &p.v[i];
+		CHECK_INT(e->stage, i < 21 ? 1 : 2);
+		CHECK_INT(e->tokens, buckets[i % 21]);
+		CHECK_INT(e->experts, 128);
+		CHECK_INT(e->inter, 768);
+		CHECK_INT(e->features, e->stage == 1 ? 1536 : 2048);
+		CHECK_INT(e->k, e->stage == 1 ? 2048 : 768);
+		CHECK(e->time_us == -1);
+	}
+	check_keys_match(&p, "tests/data/tables/ok-py-h200-bf16/v0_1_trtllm_fused_moe_NVIDIA_H200.py", 8);
+	const struct gen_entry *e = find(&p, 2, 8192);
+	CHECK_STR(e ? e->key : NULL, "('trtllm::fused_moe::gemm2', 'MoERunner', ((8192, 2048), (128, "
+		  "1536, 2048), (0,), (128, 2048, 768), (0,)), (torch.bfloat16, torch.bfloat16, "
+		  "torch.bfloat16, 8, 1, 0, 1, 0, 1, 0, False, False, False, False, False, False, True, "
+		  "3, False, True))");
+	gen_plan_release(&p);
+	CHECK(p.n == 0 && p.v == NULL);
+
+	/* DeepSeek-V3 nvfp4 over EP 8 on a B200, FlashInfer 0.4.0: 3-tuple keys, packed shapes */
+	s = schema("0.4.0");
+	dep = deploy("DeepSeek-V3", "nvfp4", 1, 8, 100, 8);
+	CHECK_INT(gen_plan_deploy(s, &dep, &p, &d), TT_OK);
+	CHECK_INT(p.n, 8);
+	check_keys_match(&p, "tests/data/tables/ok-py-b200-0.4.0/v0_1_trtllm_fused_moe_NVIDIA_B200.py", 8);
+	e = find(&p, 1, 4);
+	CHECK(e && e->experts == 32 && e->inter == 2048 && e->features == 4096 && e->k == 7168);
+	gen_plan_release(&p);
+
+	/* with use_fused_finalize off and TP 2 at rank 1: the extras say so */
+	s = schema("0.6.18");
+	dep = deploy("Qwen3-30B-A3B", "fp8", 2, 1, 90, 1);
+	dep.tp_rank = 1;
+	dep.no_fused_finalize = true;
+	CHECK_INT(gen_plan_deploy(s, &dep, &p, &d), TT_OK);
+	CHECK_INT(p.n, 2);
+	CHECK_STR(p.n ? p.v[0].key : NULL, "('trtllm::fused_moe::gemm1', 'MoERunner', ((1, 2048), "
+		  "(128, 768, 2048), (0,), (128, 2048, 384), (0,)), (torch.float8_e4m3fn, "
+		  "torch.float8_e4m3fn, torch.bfloat16, 8, 2, 1, 1, 0, 1, 0, False, False, False, False, "
+		  "False, False, True, 3, False, False))");
+	gen_plan_release(&p);
+
+	/* deployments that do not split */
+	dep = deploy("Qwen3-30B-A3B", "bf16", 1, 3, 90, 8);
+	CHECK_INT(gen_plan_deploy(s, &dep, &p, &d), TT_INVALID);
+	CHECK_STR(d.n ? d.v[d.n - 1].msg : NULL, "128 experts do not split over EP 3");
+	dep = deploy("Qwen3-30B-A3B", "bf16", 5, 1, 90, 8);
+	CHECK_INT(gen_plan_deploy(s, &dep, &p, &d), TT_INVALID);
+	CHECK_STR(d.n ? d.v[d.n - 1].msg : NULL, "intermediate size 768 does not split over TP 5");
+	dep = deploy("Qwen3-30B-A3B", "nvfp4", 64, 1, 100, 8);
+	CHECK_INT(gen_plan_deploy(s, &dep, &p, &d), TT_INVALID);
+	CHECK_STR(d.n ? d.v[d.n - 1].msg : NULL, "hidden 2048 or intermediate 12 per rank is not a "
+		  "multiple of the nvfp4 packing (16 per torch.int64)");
+	CHECK_INT(d.n, 3);
+	diags_release(&d);
+}
+
+TEST(gen_all_ranks)
+{
+	/* 0.6.18 keys hold tp_rank and ep_rank: TP 2 x EP 2 has four key sets */
+	const struct fi_schema *s = schema("0.6.18");
+	struct gen_deploy dep = deploy("Qwen3-30B-A3B", "bf16", 2, 2, 90, 2);
+	struct gen_plan p;
+	struct diags d = DIAGS_INIT;
+	CHECK_INT(gen_plan_deploy(s, &dep, &p, &d), TT_OK);
+	CHECK_INT(p.n, 4);
+	for (size_t i = 0; i < p.n; i++)
+		p.v[i].tactic = (int)(10 + i);
+	CHECK_INT(gen_plan_all_ranks(s, &dep, &p, true, true, &d), TT_OK);
+	CHECK_INT(p.n, 16);
+	int ranks[4] = { 0 };
+	for (size_t i = 0; i < p.n; i++) {
+		/* extras 4..7: tp_size, tp_rank, ep_size, ep_rank */
+		const char *ex = strstr(p.v[i].key, "torch.bfloat16, 8, 2, ");
+		CHECK(ex != NULL);
+		if (!ex)
+			continue;
+		int tr = -1, er = -1, es = -1;
+		CHECK_INT(sscanf(ex, "torch.bfloat16, 8, 2, %d, %d, %d", &tr, &es, &er), 3);
+		CHECK_INT(es, 2);
+		if (tr >= 0 && tr < 2 && er >= 0 && er < 2)
+			ranks[tr * 2 + er]++;
+		CHECK_INT(p.v[i].tactic, 10 + (int)(i % 4)); /* each rank's copy keeps the decision */
+	}
+	for (int r = 0; r < 4; r++)
+		CHECK_INT(ranks[r], 4);
+	gen_plan_release(&p);
+	/* only TP ranks */
+	CHECK_INT(gen_plan_deploy(s, &dep, &p, &d), TT_OK);
+	CHECK_INT(gen_plan_all_ranks(s, &dep, &p, true, false, &d), TT_OK);
+	CHECK_INT(p.n, 8);
+	gen_plan_release(&p);
+	/* 0.7.4 keys hold no rank: nothing added */
+	s = schema("0.7.4");
+	CHECK_INT(gen_plan_deploy(s, &dep, &p, &d), TT_OK);
+	CHECK_INT(p.n, 4);
+	CHECK_INT(gen_plan_all_ranks(s, &dep, &p, true, true, &d), TT_OK);
+	CHECK_INT(p.n, 4);
+	gen_plan_release(&p);
+	CHECK_INT(d.n, 0);
+	diags_release(&d);
+}
+
+static char *tmp_file(const char *name, const char *text)
+{
+	char dir[] = "/tmp/tunetab-unit-gen-XXXXXX";
+	CHECK(mkdtemp(dir) != NULL);
+	char *path = xasprintf("%s/%s", dir, name);
+	CHECK_INT(write_file_atomic(path, text, strlen(text), 0644), 0);
+	return path;
+}
+
+static void tmp_done(char *path)
+{
+	unlink(path);
+	*strrchr(path, '/') = '\0';
+	rmdir(path);
+	free(path);
+}
+
+#define K1 "('trtllm::fused_moe::gemm1', 'MoERunner', ((4, 2048), (128, 1536, 2048), (0,), " \
+	   "(128, 2048, 768), (0,)), (torch.bfloat16, torch.bfloat16, torch.bfloat16, 8, 1, 0, " \
+	   "1, 0, 1, 0, False, False, False, False, False, False, True, 3, False, True))"
+#define K2 "('trtllm::fused_moe::gemm2', 'MoERunner', ((64, 2048), (128, 1536, 2048), (0,), " \
+	   "(128, 2048, 768), (0,)), (torch.bfloat16, torch.bfloat16, torch.bfloat16, 8, 1, 0, " \
+	   "1, 0, 1, 0, False, False, False, False, False, False, True, 3, False, True))"
+
+/* gen_plan_keys on text: its status and last diagnostic (line, col, message). */
+static void check_keys_error(const char *text, int status, int line, int col, const char *msg)
+{
+	char *path = tmp_file("keys.txt", text);
+	struct gen_deploy dep = deploy("Qwen3-30B-A3B", "bf16", 1, 1, 90, 8);
+	struct gen_plan p;
+	struct diags d = DIAGS_INIT;
+	CHECK_INT(gen_plan_keys(schema("0.6.18"), path, &dep, dtypes, &p, &d), status);
+	CHECK(d.n >= 1);
+	if (d.n) {
+		const struct diag *x = &d.v[d.n - 1];
+		if (x->line != line || x->col != col || strcmp(x->msg, msg))
+			fprintf(stderr, "  keys: %.70s\n", text);
+		CHECK_INT(x->line, line);
+		CHECK_INT(x->col, col);
+		CHECK_STR(x->msg, msg);
+		CHECK_STR(x->file, path);
+	}
+	diags_release(&d);
+	gen_plan_release(&p);
+	tmp_done(path);
+}
+
+TEST(gen_key_files)
+{
+	/* comments, blank lines, CRLF and surrounding spaces are fine */
+	char *path = tmp_file("keys.txt", "# keys seen in a serving log\n\n" K2 "\r\n   " K1 "  \n#\n");
+	struct gen_deploy dep = deploy("Qwen3-30B-A3B", "bf16", 1, 1, 90, 8);
+	struct gen_plan p;
+	struct diags d = DIAGS_INIT;
+	CHECK_INT(gen_plan_keys(schema("0.6.18"), path, &dep, dtypes, &p, &d), TT_OK);
+	CHECK_INT(d.n, 0);
+	CHECK_INT(p.n, 2);
+	if (p.n == 2) {
+		CHECK_STR(p.v[0].key, K2);
+		CHECK(p.v[0].stage == 2 && p.v[0].tokens == 64 && p.v[0].features == 2048 &&
+		      p.v[0].k == 768 && p.v[0].experts == 128 && p.v[0].inter == 768);
+		CHECK_STR(p.v[1].key, K1);
+		CHECK(p.v[1].stage == 1 && p.v[1].tokens == 4 && p.v[1].features == 1536 &&
+		      p.v[1].k == 2048);
+	}
+	gen_plan_release(&p);
+	tmp_done(path);
+	diags_release(&d);
+
+	check_keys_error("# nothing\n\n", TT_INVALID, 0, 0, "no keys in the file");
+	check_keys_error(K1 "\n('a', 1 2)\n", TT_INVALID, 2, 9, "syntax error: expected ',' or ')'");
+	check_keys_error(K1 "\n(\"trtllm::fused_moe::gemm1\", 'MoERunner', ((1, 2),))\n", TT_INVALID, 2,
+			 1, "the key is not Python's str() of its tuple; it should read: "
+			 "('trtllm::fused_moe::gemm1', 'MoERunner', ((1, 2),))");
+	check_keys_error("('trtllm::fused_moe::gemm1', 'MoERunner', ((1, 2048), (128, 1536, 2048), "
+			 "(0,), (128, 2048, 768), (0,)))\n", TT_INVALID, 1, 1, "a 3-tuple key, but "
+			 "FlashInfer's target version builds 4-tuple keys");
+	check_keys_error("('trtllm::fused_moe::gemm3', 'MoERunner', ((1, 2048),), ())\n", TT_INVALID,
+			 1, 1, "op 'trtllm::fused_moe::gemm3' is not a cutlass MoE GEMM stage tunetab "
+			 "generates");
+	check_keys_error("('trtllm::fused_moe::gemm1', 'MoERunner', ((1, 2048),), ())\n", TT_INVALID,
+			 1, 1, "the profile has 1 shapes; the cutlass MoE key has 5 (input, fc1 weights, "
+			 "fc1 biases, fc2 weights, fc2 biases)");
+	check_keys_error("('a', 'b')\n", TT_INVALID, 1, 1, "the key is a 2-tuple; FlashInfer keys are "
+			 "(op, runner, profile) or (op, runner, profile, extras)");
+	check_keys_error("# ok\n('a', '\xff')\n", TT_INVALID, 2, 8, "invalid UTF-8 byte 0xff");
+}
+
+/* A heuristic: a stage with a non-dispatchable candidate ranks it, the last and the fallback;
+ * else GEMM1 ranks tactic 44 (with a time), 7, a duplicate 7 and 3 (with a time), GEMM2 only
+ * the fallback. "boom" raises at its line 3. */
+static const char pick_lua[] =
+	"tunetab.heuristic { name = 'unit-pick', rank = function(q)\n"
+	"  for _, c in ipairs(q.candidates) do\n"
+	"    if not c.dispatchable then\n"
+	"      return { c.id, q.candidates[#q.candidates].id, q.fallback }\n"
+	"    end\n"
+	"  end\n"
+	"  if q.stage == 1 then\n"
+	"    return { { id = 44, time = q.tokens + 0.5 }, 7, 7, { id = 3, time = 2 } }\n"
+	"  end\n"
+	"  return { q.fallback }\n"
+	"end }\n";
+static const char boom_lua[] =
+	"tunetab.heuristic { name = 'boom', rank = function(q)\n"
+	"  local x = 1\n"
+	"  error('boom at ' .. q.tokens)\n"
+	"end }\n";
+
+static struct script *open_script(const char *path)
+{
+	struct script_limits lim = { 64u << 20, 100000000ull };
+	struct script *sc = NULL;
+	struct diags d = DIAGS_INIT;
+	CHECK_INT(script_open(&sc, ".", path, &lim, &d), TT_OK);
+	struct script_device dev = { .name = "NVIDIA H200", .sm = 90, .sm_count = 132,
+				     .smem_per_block_optin = -1, .smem_per_sm = -1, .l2_bytes = -1,
+				     .memory_bandwidth_gbs = -1, .boost_clock_mhz = -1,
+				     .tflops_bf16 = -1, .tflops_fp8 = -1, .tflops_fp4 = -1 };
+	struct script_deploy sd = { .model = "Qwen3-30B-A3B", .dtype = "bf16", .act_bits = 16,
+				    .weight_bits = 16, .out_bits = 16, .hidden = 2048, .inter = 768,
+				    .experts = 128, .experts_total = 128, .top_k = 8, .tp = 1, .ep = 1,
+				    .gated = true, .activation = "swiglu" };
+	if (sc)
+		CHECK_INT(script_set_context(sc, &dev, &sd, &d), TT_OK);
+	CHECK_INT(d.n, 0);
+	diags_release(&d);
+	return sc;
+}
+
+static const struct catalog *catalog(const char *version, unsigned sm, enum dtype t)
+{
+	load();
+	struct fi_version v;
+	CHECK(version_parse(version, &v) == 0);
+	const struct catalog *c = catalog_find(&cats, &v, sm, t);
+	CHECK(c != NULL);
+	return c;
+}
+
+TEST(gen_choose_with_script)
+{
+	const struct fi_schema *s = schema("0.6.18");
+	struct gen_deploy dep = deploy("Qwen3-30B-A3B", "bf16", 1, 1, 90, 4);
+	struct gen_plan p;
+	struct diags d = DIAGS_INIT;
+	char *pick = tmp_file("pick.lua", pick_lua), *boom = tmp_file("boom.lua", boom_lua);
+	struct script *sc = open_script(pick);
+	CHECK_INT(gen_plan_deploy(s, &dep, &p, &d), TT_OK);
+	CHECK_INT(p.n, 6);
+	CHECK_INT(sc ? gen_choose(sc, catalog("0.6.18", 90, DT_BF16), &dep, &p, &d) : -1, TT_OK);
+	CHECK(p.have_list && p.list.n1 == 45 && p.list.n2 == 81);
+	for (size_t i = 0; i < p.n; i++) {
+		const struct gen_entry *e = &p.v[i];
+		if (e->stage == 1) {
+			CHECK_INT(e->fallback, 0);
+			CHECK_INT(e->tactic, 44);
+			CHECK(e->time_us == (double)e->tokens + 0.5);
+			CHECK_INT(e->ranked, 3); /* the duplicate 7 is dropped */
+			CHECK_INT(e->ntop, 3);
+			CHECK(e->top[0] == 44 && e->top[1] == 7 && e->top[2] == 3);
+			CHECK(e->top_time[1] == -1 && e->top_time[2] == 2);
+			CHECK(!e->skipped_first);
+		} else {
+			CHECK_INT(e->fallback, 45);
+			CHECK_INT(e->tactic, 45);
+			CHECK(e->time_us == -1 && e->ranked == 1 && e->ntop == 1);
+		}
+		CHECK(e->fallback_us == -1 && e->chosen_us == -1);
+	}
+	/* the plan as a table: sorted keys, (0, tactic) */
+	struct table t;
+	gen_to_table(&p, &t);
+	CHECK_INT(t.n, 6);
+	for (size_t i = 0; i < t.n; i++) {
+		if (i)
+			CHECK(strcmp(t.entries[i - 1].key, t.entries[i].key) < 0);
+		const struct gen_entry *e = NULL;
+		for (size_t k = 0; k < p.n; k++)
+			if (!strcmp(p.v[k].key, t.entries[i].key))
+				e = &p.v[k];
+		CHECK(e && t.entries[i].tactic && t.entries[i].tactic->i == e->tactic);
+		CHECK(t.entries[i].runner_id == 0 && !strcmp(t.entries[i].runner, "MoERunner"));
+	}
+	table_release(&t);
+	gen_plan_release(&p);
+	script_close(sc);
+
+	/* SM90 mxfp8: no candidate is dispatchable (the first is the fallback, ranked twice):
+	 * FlashInfer's fallback is kept. A fresh script: script_rank caches the candidate table
+	 * by the list's address, which a list allocated after another was freed may reuse. */
+	sc = open_script(pick);
+	CHECK_INT(gen_plan_deploy(s, &dep, &p, &d), TT_OK);
+	CHECK_INT(sc ? gen_choose(sc, catalog("0.6.18", 90, DT_MXFP8), &dep, &p, &d) : -1, TT_OK);
+	for (size_t i = 0; i < p.n; i++) {
+		const struct gen_entry *e = &p.v[i];
+		CHECK(e->skipped_first && e->tactic == e->fallback && e->ntop == 0 && e->ranked == 2);
+		CHECK_INT(e->fallback, e->stage == 1 ? 0 : 36);
+	}
+	gen_plan_release(&p);
+	script_close(sc);
+
+	/* the runner ignores the tactic (DeepSeek FP8 block scale): the script is not asked */
+	sc = open_script(boom);
+	CHECK_INT(gen_plan_deploy(s, &dep, &p, &d), TT_OK);
+	CHECK_INT(sc ? gen_choose(sc, catalog("0.6.18", 90, DT_FP8_BLOCK), &dep, &p, &d) : -1, TT_OK);
+	for (size_t i = 0; i < p.n; i++)
+		CHECK(p.v[i].tactic == p.v[i].fallback && p.v[i].ranked == 0 && p.v[i].ntop == 0);
+	CHECK_INT(d.n, 0);
+	gen_plan_release(&p);
+	/* a script error stops the choice, located in the script */
+	CHECK_INT(gen_plan_deploy(s, &dep, &p, &d), TT_OK);
+	CHECK_INT(sc ? gen_choose(sc, catalog("0.6.18", 90, DT_BF16), &dep, &p, &d) : -1, TT_SCRIPT);
+	CHECK_INT(d.n, 1);
+	if (d.n == 1) {
+		CHECK_STR(d.v[0].file, boom);
+		CHECK_INT(d.v[0].line, 3);
+		CHECK_STR(d.v[0].msg, "script error while ranking GEMM1 at 1 tokens: boom at 1");
+	}
+	gen_plan_release(&p);
+	script_close(sc);
+	diags_release(&d);
+	tmp_done(pick);
+	tmp_done(boom);
+}
+
+TEST(gen_shards_partition)
+{
+	const struct fi_schema *s = schema("0.6.18");
+	struct gen_deploy dep = deploy("Qwen3-30B-A3B", "bf16", 1, 1, 90, 8192);
+	struct diags d = DIAGS_INIT;
+	struct gen_plan all;
+	CHECK_INT(gen_plan_deploy(s, &dep, &all, &d), TT_OK);
+	int owner[64];
+	for (size_t i = 0; i < all.n && i < 64; i++)
+		owner[i] = -1;
+	for (int count = 1; count <= 3; count++) {
+		size_t total = 0;
+		for (int index = 0; index < count; index++) {
+			struct gen_plan p;
+			CHECK_INT(gen_plan_deploy(s, &dep, &p, &d), TT_OK);
+			gen_plan_shard(&p, &dep, 15, 0, index, count);
+			CHECK(p.n > 0);
+			total += p.n;
+			/* the same split every time */
+			struct gen_plan again;
+			CHECK_INT(gen_plan_deploy(s, &dep, &again, &d), TT_OK);
+			gen_plan_shard(&again, &dep, 15, 0, index, count);
+			CHECK_INT(again.n, p.n);
+			for (size_t k = 0; k < p.n && k < again.n; k++)
+				CHECK_STR(again.v[k].key, p.v[k].key);
+			gen_plan_release(&again);
+			/* each entry in exactly one shard, in plan order */
+			size_t at = 0;
+			for (size_t k = 0; k < p.n; k++) {
+				while (at < all.n && strcmp(all.v[at].key, p.v[k].key))
+					at++;
+				CHECK(at < all.n);
+				if (at < all.n && count == 3) {
+					CHECK_INT(owner[at], -1);
+					owner[at] = index;
+				}
+			}
+			gen_plan_release(&p);
+		}
+		CHECK_INT(total, all.n);
+	}
+	for (size_t i = 0; i < all.n && i < 64; i++)
+		CHECK(owner[i] >= 0);
+	gen_plan_release(&all);
+	diags_release(&d);
+}
+
+TTEST_SUITE(gen_tests) = {
+	{ "gen_deploy_keys_as_flashinfer", gen_deploy_keys_as_flashinfer },
+	{ "gen_all_ranks", gen_all_ranks },
+	{ "gen_key_files", gen_key_files },
+	{ "gen_choose_with_script", gen_choose_with_script },
+	{ "gen_shards_partition", gen_shards_partition },
+	TTEST_END,
+};
