@@ -9,7 +9,7 @@
 #include "data/firules.h"
 #include "data/model.h"
 #include "flashinfer/table.h"
-#include "tune/gen.h"
+#include "tune/choose.h"
 #include "ttest.h"
 
 static struct fischema_set schemas;

@@ -13,7 +13,7 @@
 #include "data/model.h"
 #include "flashinfer/table.h"
 #include "flashinfer/validate.h"
-#include "tune/gen.h"
+#include "tune/choose.h"
 #include "ttest.h"
 
 #define TABLES "tests/data/tables"
