@@ -332,10 +332,7 @@ struct tvec {
 
 static void tv_push(struct tvec *tv, const struct tactic *t)
 {
-	if (tv->n == tv->alloc) {
-		tv->alloc = tv->alloc ? 2 * tv->alloc : 64;
-		tv->v = xrealloc(tv->v, tv->alloc * sizeof *tv->v);
-	}
+	ALLOC_GROW(tv->v, tv->n + 1, tv->alloc);
 	tv->v[tv->n++] = *t;
 }
 

@@ -334,13 +334,14 @@ static unsigned last_pow2(unsigned x)
 
 size_t fischema_buckets(const struct fi_schema *s, unsigned max_tokens, unsigned **out)
 {
-	size_t n = 0, alloc = 64;
-	unsigned *v = xmalloc(alloc * sizeof *v);
+	size_t n = 0, alloc = 0;
+	unsigned *v = NULL;
 	if (max_tokens == 0)
 		max_tokens = 1;
 	if (s->buckets.map == BUCKETS_POW2_FLOOR) {
 		/* Powers of two from last_pow2(max) down to 1, listed ascending (§3.2). */
 		for (unsigned b = 1; b <= last_pow2(max_tokens); b *= 2) {
+			ALLOC_GROW(v, n + 1, alloc);
 			v[n++] = b;
 			if (b > (1u << 30))
 				break;
@@ -364,15 +365,13 @@ size_t fischema_buckets(const struct fi_schema *s, unsigned max_tokens, unsigned
 				}
 			}
 			while (x <= upto && x < max_tokens) {
-				if (n == alloc)
-					v = xrealloc(v, (alloc *= 2) * sizeof *v);
+				ALLOC_GROW(v, n + 1, alloc);
 				v[n++] = x;
 				x = ph->step ? x + ph->step : x * 2;
 			}
 			lower = ph->upto ? ph->upto : lower;
 		}
-		if (n == alloc)
-			v = xrealloc(v, (alloc + 1) * sizeof *v);
+		ALLOC_GROW(v, n + 1, alloc);
 		v[n++] = max_tokens;
 	}
 	*out = v;

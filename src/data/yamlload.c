@@ -343,10 +343,7 @@ int yaml_list_dir(const char *dir, char ***files, size_t *n)
 	while ((de = readdir(dh))) {
 		if (de->d_name[0] == '.' || !str_ends(de->d_name, ".yaml"))
 			continue;
-		if (*n == alloc) {
-			alloc = alloc ? 2 * alloc : 16;
-			*files = xrealloc(*files, alloc * sizeof **files);
-		}
+		ALLOC_GROW(*files, *n + 1, alloc);
 		(*files)[(*n)++] = xasprintf("%s/%s", dir, de->d_name);
 	}
 	closedir(dh);

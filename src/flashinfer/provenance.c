@@ -125,19 +125,11 @@ static char *dump_compact(const json_t *j)
 	return r;
 }
 
-/* Room for element n of an array that holds n (capacity implied: the next power of two). */
-static void *grow(void *v, size_t n, size_t size)
-{
-	if (n & (n - 1))
-		return v;
-	return xrealloc(v, (n ? 2 * n : 1) * size);
-}
-
 /* takes ownership of backend and json */
 static size_t push_run(struct provenance *p, const char *id, int index, int count,
 		       const char *source, char *backend, char *json)
 {
-	p->runs = grow(p->runs, p->nruns, sizeof *p->runs);
+	ALLOC_GROW(p->runs, p->nruns + 1, p->runs_alloc);
 	struct prov_run *r = &p->runs[p->nruns];
 	r->id = xstrdup(id);
 	r->shard_index = index;
@@ -184,7 +176,7 @@ static int cmp_int(const void *a, const void *b)
 
 void prov_add_entry(struct provenance *p, const struct prov_entry *e)
 {
-	p->entries = grow(p->entries, p->n, sizeof *p->entries);
+	ALLOC_GROW(p->entries, p->n + 1, p->entries_alloc);
 	struct prov_entry *x = &p->entries[p->n++];
 	*x = *e;
 	x->key = xstrdup(e->key);

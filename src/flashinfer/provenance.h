@@ -59,9 +59,9 @@ struct provenance {
 	char *device;         /* exact device name, e.g. "NVIDIA H200" */
 	char *py_file, *json_file;   /* basenames of the tables it describes, NULL when not written */
 	struct prov_run *runs;     /* grown by prov_add_run/prov_copy_run only */
-	size_t nruns;
+	size_t nruns, runs_alloc;
 	struct prov_entry *entries; /* grown by prov_add_entry only */
-	size_t n;
+	size_t n, entries_alloc;
 };
 
 /* A run object under construction (generate fills it field by field). */
