@@ -9,12 +9,6 @@
 #include "base/util.h"
 #include "data/yamlload.h"
 
-static const cyaml_strval_t dtype_strings[] = {
-	{ "bf16", DT_BF16 }, { "fp16", DT_FP16 }, { "fp8", DT_FP8 },
-	{ "mxfp8", DT_MXFP8 }, { "nvfp4", DT_NVFP4 }, { "fp8_mxfp4", DT_FP8_MXFP4 },
-	{ "fp8_block", DT_FP8_BLOCK }, { "w4a16_mxfp4", DT_W4A16_MXFP4 }, { "w4a8", DT_W4A8 },
-	{ "w4a8_mxfp4", DT_W4A8_MXFP4 },
-};
 static const cyaml_strval_t numbering_strings[] = {
 	{ "split", NUM_SPLIT }, { "shared", NUM_SHARED },
 };
@@ -23,21 +17,6 @@ static const cyaml_strval_t orientation_strings[] = {
 };
 static const cyaml_strval_t mma_strings[] = { { "1sm", MMA_1SM }, { "2sm", MMA_2SM } };
 static const cyaml_strval_t epilogue_strings[] = { { "tma", EPI_TMA }, { "no_smem", EPI_NO_SMEM } };
-
-const char *dtype_name(enum dtype t)
-{
-	return (unsigned)t < ARRAY_SIZE(dtype_strings) ? dtype_strings[t].str : "?";
-}
-
-int dtype_parse(const char *s, enum dtype *t)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(dtype_strings); i++)
-		if (str_ieq(s, dtype_strings[i].str)) {
-			*t = (enum dtype)dtype_strings[i].val;
-			return 0;
-		}
-	return -1;
-}
 
 #define OPT_STR(key, field) \
 	CYAML_FIELD_STRING_PTR(key, CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL, struct cat_entry, \
@@ -76,8 +55,7 @@ static const cyaml_schema_value_t sm_schema = {
 	CYAML_VALUE_UINT(CYAML_FLAG_DEFAULT, unsigned),
 };
 static const cyaml_schema_value_t dtype_schema = {
-	CYAML_VALUE_ENUM(CYAML_FLAG_STRICT, enum dtype, dtype_strings,
-			 CYAML_ARRAY_LEN(dtype_strings)),
+	CYAML_VALUE_ENUM(CYAML_FLAG_STRICT, enum dtype, dtype_strings, DT_COUNT),
 };
 
 static const cyaml_schema_field_t catalog_fields[] = {

@@ -24,6 +24,10 @@ int yaml_error_at(struct diags *d, const char *file, const char *ypath, const ch
 /* The first key of the top-level mapping (caller frees), or NULL. */
 char *yaml_top_key(const char *path);
 
+/* The dtype names as libcyaml enum values (dtypes.c; DT_COUNT of them, in enum dtype's
+ * order), for the loaders that read a dtype. */
+extern const cyaml_strval_t dtype_strings[];
+
 /* Sorted list of *.yaml files in dir (caller frees each and the array). Returns 0 or errno. */
 int yaml_list_dir(const char *dir, char ***files, size_t *n);
 
