@@ -247,51 +247,44 @@ int catalog_load_file(const char *path, struct catalog **out, struct diags *d)
 	return TT_OK;
 }
 
+/* Two catalogs must never serve the same (version, sm, dtype): an error at c's file. */
+static int check_overlap(const struct catalog *c, const struct catalog *o, const char *path,
+			 struct diags *d)
+{
+	int overlap_v = (!o->flashinfer.below ||
+			 version_cmp_str(c->flashinfer.min, o->flashinfer.below) < 0) &&
+			(!c->flashinfer.below ||
+			 version_cmp_str(o->flashinfer.min, c->flashinfer.below) < 0);
+	for (unsigned a = 0; overlap_v && a < c->sm_count; a++)
+		for (unsigned b = 0; b < o->sm_count; b++)
+			for (unsigned x = 0; x < c->dtypes_count; x++)
+				for (unsigned y = 0; y < o->dtypes_count; y++)
+					if (c->sm[a] == o->sm[b] && c->dtypes[x] == o->dtypes[y])
+						return yaml_error_at(d, path, "catalog",
+								     "overlaps '%s' for SM%u %s", o->id,
+								     c->sm[a], dtype_name(c->dtypes[x]));
+	return TT_OK;
+}
+
+static int load_one(void *ctx, const char *path, size_t nfiles, struct diags *d)
+{
+	struct catalog_set *set = ctx;
+	struct catalog *c;
+	int rc = catalog_load_file(path, &c, d);
+	if (rc)
+		return rc;
+	if (!set->v)
+		set->v = xcalloc(nfiles, sizeof *set->v);
+	for (size_t j = 0; j < set->n && !rc; j++) /* the first overlap only */
+		rc = check_overlap(c, set->v[j], path, d);
+	set->v[set->n++] = c;
+	return rc;
+}
+
 int catalog_load_dir(const char *dir, struct catalog_set *set, struct diags *d)
 {
-	set->v = NULL;
-	set->n = 0;
-	char **files;
-	size_t n;
-	int err = yaml_list_dir(dir, &files, &n);
-	if (err)
-		return diag_error(d, TT_INTERNAL, "io", dir, 0, 0, "cannot list catalogs: %s",
-				  strerror(err));
-	int rc = TT_OK;
-	set->v = xcalloc(n, sizeof *set->v);
-	for (size_t i = 0; i < n; i++) {
-		struct catalog *c;
-		int r = catalog_load_file(files[i], &c, d);
-		if (r) {
-			rc = r;
-		} else {
-			/* Two catalogs must never serve the same (version, sm, dtype). */
-			for (size_t j = 0; j < set->n; j++) {
-				const struct catalog *o = set->v[j];
-				int overlap_v = (!o->flashinfer.below ||
-						 version_cmp_str(c->flashinfer.min, o->flashinfer.below) < 0) &&
-						(!c->flashinfer.below ||
-						 version_cmp_str(o->flashinfer.min, c->flashinfer.below) < 0);
-				for (unsigned a = 0; overlap_v && a < c->sm_count; a++)
-					for (unsigned b2 = 0; b2 < o->sm_count; b2++)
-						for (unsigned x = 0; x < c->dtypes_count; x++)
-							for (unsigned y = 0; y < o->dtypes_count; y++)
-								if (c->sm[a] == o->sm[b2] &&
-								    c->dtypes[x] == o->dtypes[y]) {
-									rc = yaml_error_at(d, files[i], "catalog",
-										"overlaps '%s' for SM%u %s",
-										o->id, c->sm[a],
-										dtype_name(c->dtypes[x]));
-									goto next;
-								}
-			}
-next:
-			set->v[set->n++] = c;
-		}
-		free(files[i]);
-	}
-	free(files);
-	return rc;
+	*set = (struct catalog_set){ 0 };
+	return yaml_load_dir(dir, "catalogs", load_one, set, d);
 }
 
 void catalog_set_release(struct catalog_set *set)

@@ -242,28 +242,23 @@ static int cmp_schema(const void *a, const void *b)
 	return version_cmp(&x->lo, &y->lo);
 }
 
+static int load_one(void *ctx, const char *path, size_t nfiles, struct diags *d)
+{
+	struct fischema_set *set = ctx;
+	struct fi_schema *s;
+	int rc = fischema_load_file(path, &s, d);
+	if (rc)
+		return rc;
+	if (!set->v)
+		set->v = xcalloc(nfiles, sizeof *set->v);
+	set->v[set->n++] = s;
+	return TT_OK;
+}
+
 int fischema_load_dir(const char *dir, struct fischema_set *set, struct diags *d)
 {
-	set->v = NULL;
-	set->n = 0;
-	char **files;
-	size_t n;
-	int err = yaml_list_dir(dir, &files, &n);
-	if (err)
-		return diag_error(d, TT_INTERNAL, "io", dir, 0, 0, "cannot list schemas: %s",
-				  strerror(err));
-	int rc = TT_OK;
-	set->v = xcalloc(n, sizeof *set->v);
-	for (size_t i = 0; i < n; i++) {
-		struct fi_schema *s;
-		int r = fischema_load_file(files[i], &s, d);
-		if (r)
-			rc = r;
-		else
-			set->v[set->n++] = s;
-		free(files[i]);
-	}
-	free(files);
+	*set = (struct fischema_set){ 0 };
+	int rc = yaml_load_dir(dir, "schemas", load_one, set, d);
 	if (set->n > 1)
 		qsort(set->v, set->n, sizeof *set->v, cmp_schema);
 	for (size_t i = 0; i + 1 < set->n; i++)
