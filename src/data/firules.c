@@ -301,6 +301,15 @@ const struct fi_schema *fischema_find(const struct fischema_set *set, const stru
 	return NULL;
 }
 
+char *fischema_device_part(const char *device)
+{
+	char *s = xstrdup(device);
+	for (char *p = s; *p; p++)
+		if (*p == ' ')
+			*p = '_';
+	return s;
+}
+
 char *fischema_bundled_name(const struct fi_schema *s, const char *version, const char *device)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -313,10 +322,26 @@ char *fischema_bundled_name(const struct fi_schema *s, const char *version, cons
 		sb_adds(&sb, s->bundled.prefix);
 	}
 	sb_adds(&sb, s->bundled.stem);
-	for (const char *p = device; *p; p++)
-		sb_addc(&sb, *p == ' ' ? '_' : *p);
+	char *part = fischema_device_part(device);
+	sb_adds(&sb, part);
+	free(part);
 	sb_adds(&sb, ".py");
 	return sb_detach(&sb);
+}
+
+bool fischema_split_bundled(const char *name, const char *stem, size_t *prefix_len,
+			    const char **part, size_t *part_len)
+{
+	const char *s = strstr(name, stem);
+	if (!s || !str_ends(name, ".py"))
+		return false;
+	const char *p = s + strlen(stem);
+	if (strlen(p) < 3)
+		return false;
+	*prefix_len = (size_t)(s - name);
+	*part = p;
+	*part_len = strlen(p) - 3;
+	return true;
 }
 
 static unsigned last_pow2(unsigned x)

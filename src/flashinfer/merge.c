@@ -13,10 +13,11 @@
 
 #include "base/arena.h"
 #include "flashinfer/key.h"
+#include "flashinfer/names.h"
 #include "flashinfer/table.h"
+#include "flashinfer/validate_bytes.h"
 #include "base/version.h"
 
-#define PROV_PREFIX "tunetab_provenance_"
 #define LIST_MAX 10 /* items named in one message before "and N more" */
 
 struct mfile {
@@ -102,33 +103,10 @@ static char *join(const char *dir, const char *base)
 	return xasprintf("%.*s/%s", (int)n, dir, base);
 }
 
-static bool is_prov_name(const char *base)
-{
-	return str_starts(base, PROV_PREFIX) && str_ends(base, ".json");
-}
-
 static char *real_of(const char *path)
 {
 	char *r = realpath(path, NULL);
 	return r ? r : xstrdup(path);
-}
-
-/* The device part of a name: every space made '_' (formats §1.1). */
-static char *file_part(const char *device)
-{
-	char *s = xstrdup(device);
-	for (char *p = s; *p; p++)
-		if (*p == ' ')
-			*p = '_';
-	return s;
-}
-
-static bool same_part(const char *a, const char *b)
-{
-	for (; *a && *b; a++, b++)
-		if ((*a == ' ' ? '_' : *a) != (*b == ' ' ? '_' : *b))
-			return false;
-	return !*a && !*b;
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -286,7 +264,7 @@ static int list_dir(struct mctx *m, const char *dir, bool prov_only, char ***out
 	struct dirent *de;
 	while ((de = readdir(dh))) {
 		const char *b = de->d_name;
-		bool prov = is_prov_name(b);
+		bool prov = names_is_provenance(b);
 		if (b[0] == '.' || (prov_only && !prov) ||
 		    (!prov && !str_ends(b, ".py") && !str_ends(b, ".json")))
 			continue;
@@ -311,14 +289,14 @@ static int add_arg(struct mctx *m, const char *arg)
 	if (stat(arg, &st))
 		return io_error(m, arg, errno, "file");
 	if (!S_ISDIR(st.st_mode)) {
-		add_file(m, arg, is_prov_name(base_of(arg)));
+		add_file(m, arg, names_is_provenance(base_of(arg)));
 		return TT_OK;
 	}
 	char **names;
 	size_t n;
 	int rc = list_dir(m, arg, false, &names, &n);
 	for (size_t i = 0; i < n; i++) {
-		add_file(m, names[i], is_prov_name(base_of(names[i])));
+		add_file(m, names[i], names_is_provenance(base_of(names[i])));
 		free(names[i]);
 	}
 	free(names);
@@ -465,24 +443,6 @@ static int key_arity(struct mctx *m, struct mtable *mt)
 	return rc;
 }
 
-/* "v0_1_trtllm_fused_moe_NVIDIA_H200.py" -> "NVIDIA_H200" (formats §1.1) */
-static char *module_device(const struct mctx *m, const char *base)
-{
-	if (!str_ends(base, ".py") || base[0] != 'v')
-		return NULL;
-	const struct fischema_set *ss = m->data->schemas;
-	for (size_t i = 0; i < ss->n; i++) {
-		const char *stem = ss->v[i]->bundled.stem, *s = stem ? strstr(base, stem) : NULL;
-		if (!s || s == base)
-			continue;
-		const char *part = s + strlen(stem);
-		size_t n = strlen(part) - 3;
-		if (n)
-			return xstrndup(part, n);
-	}
-	return NULL;
-}
-
 static int load_table(struct mctx *m, const char *name)
 {
 	ALLOC_GROW(m->tabs, m->ntabs + 1, m->tabs_alloc);
@@ -506,7 +466,7 @@ static int load_table(struct mctx *m, const char *name)
 	if (!rc)
 		rc = key_arity(m, mt);
 	if (!rc && mt->t.kind == TABLE_PY)
-		mt->file_device = module_device(m, mt->base);
+		mt->file_device = names_module_device(m->data->schemas, mt->base);
 	if (!rc)
 		rc = scan_dir(m, dir, mt->dir_real);
 	free(dir);
@@ -644,7 +604,7 @@ static int check_identity(struct mctx *m, bool device)
 	int rc = TT_OK;
 	for (size_t i = 0; i < n && !rc; i++) {
 		const struct ident *x = &v[i];
-		bool same = x->part || ref->part ? same_part(x->value, ref->value)
+		bool same = x->part || ref->part ? names_same_device(x->value, ref->value)
 						 : !strcmp(x->value, ref->value);
 		if (same)
 			continue;
@@ -666,7 +626,7 @@ static int check_identity(struct mctx *m, bool device)
 		} else {
 			/* only file names say it: the profile whose name gives that part */
 			for (size_t i = 0; i < m->data->devices->n && !m->device; i++)
-				if (same_part(m->data->devices->v[i]->name, ref->value))
+				if (names_same_device(m->data->devices->v[i]->name, ref->value))
 					m->device = xstrdup(m->data->devices->v[i]->name);
 			if (!m->device)
 				rc = diag_error(m->d, TT_USAGE, "identity", ref->input, 0, 0, "the device is "
@@ -1221,18 +1181,13 @@ static int merge_json_parts(struct mctx *m, struct table *out)
 /* The bytes must pass validate for the version and device before anything is written. */
 static int check_bytes(struct mctx *m, const char *name, const struct strbuf *sb, const char *what)
 {
-	struct table t;
 	struct diags vd = DIAGS_INIT;
 	/* checked under the name generate gives it (the file-name rule), shown as not yet written */
 	char *shown = xasprintf("(merged)/%s", name);
-	int rc = table_read_mem(shown, sb->buf, sb->len, &t, &vd);
+	struct validate_opts vo = { .flashinfer = m->version, .device = m->device, .dtype = -1 };
+	int rc = validate_bytes(m->data, shown, sb->buf, sb->len, &vo, &vd);
 	free(shown);
-	if (!rc) {
-		struct validate_opts vo = { .flashinfer = m->version, .device = m->device, .dtype = -1 };
-		struct validate_result res;
-		rc = validate_table(m->data, &t, &vo, &res, &vd);
-	}
-	if (rc || diags_count(&vd, SEV_ERROR)) {
+	if (rc) {
 		rc = diag_error(m->d, TT_INVALID, "validate", NULL, 0, 0, "the merged %s does not pass "
 				"the validate rules of FlashInfer %s for '%s'; nothing written:", what,
 				m->version, m->device);
@@ -1242,7 +1197,6 @@ static int check_bytes(struct mctx *m, const char *name, const struct strbuf *sb
 					  vd.v[i].col, "%s [%s]", vd.v[i].msg, vd.v[i].id);
 	}
 	diags_release(&vd);
-	table_release(&t);
 	return rc;
 }
 
@@ -1287,10 +1241,8 @@ static int render(struct mctx *m, struct table *out, struct provenance *mp, stru
 		want_json = false;
 	}
 	char *py_name = fischema_bundled_name(s, m->version, m->device);
-	char *part = file_part(m->device);
-	/* flashinfer_autotune_<DEVICE>.json: JSON caches have no name rule (formats §2.1) */
-	char *json_name = xasprintf("flashinfer_autotune_%s.json", part);
-	char *prov_name = prov_file_name(m->device);
+	char *json_name = names_json_cache(m->device);
+	char *prov_name = names_provenance(m->device);
 	int rc = TT_OK;
 	if (!one_py && !one_json) {
 		size_t n = strlen(dest);
@@ -1330,7 +1282,6 @@ static int render(struct mctx *m, struct table *out, struct provenance *mp, stru
 		prov_write(mp, add_output(r, join(r->outdir, prov_name)));
 	sb_release(&sb);
 	free(py_name);
-	free(part);
 	free(json_name);
 	free(prov_name);
 	return rc;

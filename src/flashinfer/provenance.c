@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "base/arena.h"
+#include "flashinfer/names.h"
 #include "flashinfer/pylit.h"
 #include "flashinfer/table.h"
 
@@ -54,12 +55,7 @@ void prov_format_us(double v, char *buf, size_t n)
 
 char *prov_file_name(const char *device)
 {
-	char *name = xasprintf("tunetab_provenance_%s.json", device);
-	/* every space made '_', nothing else changed, as FlashInfer names its module (formats §1.1) */
-	for (char *p = name; *p; p++)
-		if (*p == ' ')
-			*p = '_';
-	return name;
+	return names_provenance(device);
 }
 
 const char *prov_backend_name(const char *backend, char *buf, size_t n)
@@ -820,7 +816,7 @@ int prov_find_beside(const char *path, const char *name, struct provenance *p, c
 	DIR *dh = opendir(dir);
 	struct dirent *de;
 	while (dh && found && (de = readdir(dh))) {
-		if (!str_starts(de->d_name, "tunetab_provenance_") || !str_ends(de->d_name, ".json"))
+		if (!names_is_provenance(de->d_name))
 			continue;
 		char *pp = xasprintf("%s/%s", dir, de->d_name);
 		struct diags d = DIAGS_INIT;

@@ -82,8 +82,8 @@ size_t prov_copy_run(struct provenance *p, const struct prov_run *r);
 /* Adds an entry (strings and ties copied). */
 void prov_add_entry(struct provenance *p, const struct prov_entry *e);
 
-/* The sidecar's name for a device: "tunetab_provenance_<DEVICE>.json", the device name with
- * every space made '_', as FlashInfer names its module (formats §1.1). */
+/* The sidecar's name for a device: names_provenance (flashinfer/names.h, the home of every
+ * file name), kept under this name until cmd/generate.c calls that. */
 char *prov_file_name(const char *device);
 
 /* Reads a sidecar strictly: unknown keys, wrong types, a run index outside 'runs', a tactic

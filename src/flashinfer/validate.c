@@ -90,13 +90,12 @@ static bool split_bundled_name(const char *name, const char *stem, char *prefix,
 	return true;
 }
 
-/* The device part of a bundled file name: the CUDA name, every space as '_' (§1.1). */
+/* The device part of a bundled file name (fischema_device_part), into out. */
 static void file_part_of(const char *name, char *out, size_t n)
 {
-	snprintf(out, n, "%s", name);
-	for (char *p = out; *p; p++)
-		if (*p == ' ')
-			*p = '_';
+	char *part = fischema_device_part(name);
+	snprintf(out, n, "%s", part);
+	free(part);
 }
 
 static const struct device_profile *device_by_file_part(const struct device_set *set, const char *part)
