@@ -73,18 +73,12 @@ static const char *base_name(const char *path)
 static bool split_bundled_name(const char *name, const char *stem, char *prefix, size_t pn,
 			       char *dev, size_t dn)
 {
-	const char *s = strstr(name, stem);
-	if (!s || !str_ends(name, ".py"))
-		return false;
-	size_t plen = (size_t)(s - name);
-	if (plen >= pn)
+	size_t plen, dl;
+	const char *d0;
+	if (!fischema_split_bundled(name, stem, &plen, &d0, &dl) || plen >= pn || dl >= dn)
 		return false;
 	memcpy(prefix, name, plen);
 	prefix[plen] = '\0';
-	const char *d0 = s + strlen(stem);
-	size_t dl = strlen(d0) - 3;
-	if (dl >= dn)
-		return false;
 	memcpy(dev, d0, dl);
 	dev[dl] = '\0';
 	return true;
