@@ -91,7 +91,8 @@ DATA_SRC    := src/data/datadir.c src/data/data.c src/data/yamlload.c src/data/d
 SCRIPT_SRC  := src/script/script.c
 FI_SRC      := src/flashinfer/pylit.c src/flashinfer/key.c src/flashinfer/table.c \
                src/flashinfer/table_json.c src/flashinfer/validate.c src/flashinfer/provenance.c \
-               src/flashinfer/merge.c src/flashinfer/lookup.c
+               src/flashinfer/merge.c src/flashinfer/lookup.c src/flashinfer/names.c \
+               src/flashinfer/validate_bytes.c
 GPU_SRC     := src/gpu/measure.c
 TUNE_SRC    := src/tune/choose.c src/tune/generate.c src/tune/worker.c src/tune/journal.c src/tune/backend_proxy.c \
                src/tune/backend_fake.c src/tune/python.c src/tune/timing.c src/tune/fleet.c \

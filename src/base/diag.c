@@ -9,10 +9,7 @@
 static void vadd(struct diags *d, enum diag_sev sev, const char *id, const char *file, int line,
 		 int col, const char *fmt, va_list ap)
 {
-	if (d->n == d->alloc) {
-		d->alloc = d->alloc ? 2 * d->alloc : 8;
-		d->v = xrealloc(d->v, d->alloc * sizeof *d->v);
-	}
+	ALLOC_GROW(d->v, d->n + 1, d->alloc);
 	struct diag *x = &d->v[d->n++];
 	x->sev = sev;
 	x->id = xstrdup(id);

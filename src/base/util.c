@@ -16,9 +16,20 @@
 #include <time.h>
 #include <unistd.h>
 
-static void oom(void)
+void oom(void)
 {
 	fputs("tunetab: error: out of memory\n", stderr);
+	abort();
+}
+
+void bug_at(const char *file, int line, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fprintf(stderr, "tunetab: BUG: %s:%d: ", file, line);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
 	abort();
 }
 
@@ -44,6 +55,18 @@ void *xrealloc(void *p, size_t n)
 	if (!q)
 		oom();
 	return q;
+}
+
+void *alloc_grow(void *p, size_t nr, size_t *alloc, size_t size)
+{
+	size_t want = *alloc < (SIZE_MAX - 16) / 3 * 2 ? (*alloc + 16) * 3 / 2 : nr;
+	if (want < nr)
+		want = nr;
+	if (size && want > SIZE_MAX / size)
+		oom();
+	p = xrealloc(p, want * size);
+	*alloc = want;
+	return p;
 }
 
 char *xstrdup(const char *s)
@@ -89,13 +112,9 @@ void sb_init(struct strbuf *sb)
 
 void sb_grow(struct strbuf *sb, size_t extra)
 {
-	if (sb->len + extra + 1 <= sb->alloc)
-		return;
-	size_t want = sb->alloc ? sb->alloc : 64;
-	while (want < sb->len + extra + 1)
-		want *= 2;
-	sb->buf = xrealloc(sb->buf, want);
-	sb->alloc = want;
+	if (extra > SIZE_MAX - 1 - sb->len)
+		oom();
+	ALLOC_GROW(sb->buf, sb->len + extra + 1, sb->alloc);
 }
 
 void sb_add(struct strbuf *sb, const void *data, size_t n)
@@ -358,9 +377,9 @@ int file_set_stage(struct file_set *s, const char *path, const void *data, size_
 	if (s->n == s->cap) { /* the handler must not see the arrays move */
 		sigset_t old;
 		hold_signals(&old);
-		s->cap = s->cap ? 2 * s->cap : 4;
-		s->path = xrealloc(s->path, s->cap * sizeof *s->path);
-		s->tmp = xrealloc(s->tmp, s->cap * sizeof *s->tmp);
+		size_t tmp_cap = s->cap; /* both grow from one capacity by one rule: stay equal */
+		ALLOC_GROW(s->path, s->n + 1, s->cap);
+		ALLOC_GROW(s->tmp, s->n + 1, tmp_cap);
 		sigprocmask(SIG_SETMASK, &old, NULL);
 	}
 	s->path[s->n] = xstrdup(path);

@@ -8,7 +8,17 @@
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
-/* Allocation that never returns NULL: out of memory aborts with a message. */
+/* Out of memory: prints "tunetab: error: out of memory" and aborts. The one answer to a failed
+ * allocation anywhere in tunetab (library code included: nothing can be returned then). */
+_Noreturn void oom(void);
+
+/* A broken internal invariant (never the user's input): prints "tunetab: BUG: FILE:LINE: msg"
+ * and aborts (git's BUG()). */
+#define BUG(...) bug_at(__FILE__, __LINE__, __VA_ARGS__)
+_Noreturn void bug_at(const char *file, int line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Allocation that never returns NULL: out of memory calls oom(). */
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
@@ -17,6 +27,18 @@ char *xstrndup(const char *s, size_t n);
 /* printf into a fresh string; caller frees. */
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 char *xvasprintf(const char *fmt, va_list ap);
+
+/* Makes room for at least nr elements in the array x whose capacity (in elements) is the
+ * size_t lvalue alloc: when nr > alloc, x is reallocated to max(nr, (alloc + 16) * 3 / 2)
+ * elements and alloc updated (git's ALLOC_GROW); a size that overflows or memory that runs
+ * out calls oom(). The usual append: ALLOC_GROW(v, n + 1, alloc); v[n++] = item; */
+#define ALLOC_GROW(x, nr, alloc) \
+	do { \
+		if ((size_t)(nr) > (alloc)) \
+			(x) = alloc_grow((x), (nr), &(alloc), sizeof *(x)); \
+	} while (0)
+/* ALLOC_GROW's work: the grown array (caller assigns it), *alloc updated. */
+void *alloc_grow(void *p, size_t nr, size_t *alloc, size_t size);
 
 /* Growable NUL-terminated byte buffer (git's strbuf, reduced). */
 struct strbuf {

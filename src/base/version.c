@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/util.h"
+
 static int read_num(const char **p, int *out)
 {
 	if (!isdigit((unsigned char)**p))
@@ -82,7 +84,9 @@ int version_cmp(const struct fi_version *a, const struct fi_version *b)
 int version_cmp_str(const char *a, const char *b)
 {
 	struct fi_version va, vb;
-	if (version_parse(a, &va) || version_parse(b, &vb))
-		abort();
+	if (version_parse(a, &va))
+		BUG("version_cmp_str: '%s' is not a version", a);
+	if (version_parse(b, &vb))
+		BUG("version_cmp_str: '%s' is not a version", b);
 	return version_cmp(&va, &vb);
 }

@@ -15,7 +15,8 @@ struct fi_version {
 int version_parse(const char *s, struct fi_version *v);
 /* Orders as pip does (local part ignored): <0, 0, >0. */
 int version_cmp(const struct fi_version *a, const struct fi_version *b);
-/* version_parse + version_cmp for literals; both strings must parse. */
+/* version_parse + version_cmp for literals; both strings must parse (else BUG(): a caller
+ * passes only strings it has checked). */
 int version_cmp_str(const char *a, const char *b);
 
 #endif

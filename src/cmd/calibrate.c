@@ -82,10 +82,7 @@ int cmd_calibrate(int argc, char **argv)
 	if (out) {
 		path = xstrdup(out);
 	} else {
-		path = xasprintf("calibration-%s.yaml", wd.name);
-		for (char *p = path; *p; p++)
-			if (*p == ' ')
-				*p = '_';
+		path = calibration_file_name(wd.name);
 	}
 	int err = write_file_atomic(path, yaml, strlen(yaml), 0644);
 	free(yaml);

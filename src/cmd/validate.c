@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "data/catalog.h"
+#include "data/dtypes.h"
 #include "cmd/cli.h"
 #include "flashinfer/provenance.h"
 #include "flashinfer/table.h"

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "data/firules.h"
 #include "data/yamlload.h"
 
 static const cyaml_schema_field_t tile_fields[] = {
@@ -84,6 +85,14 @@ int calibration_load(const char *path, struct calibration **out, struct diags *d
 	}
 	*out = c;
 	return TT_OK;
+}
+
+char *calibration_file_name(const char *device)
+{
+	char *part = fischema_device_part(device);
+	char *name = xasprintf("calibration-%s.yaml", part);
+	free(part);
+	return name;
 }
 
 char *calibration_yaml(const char *device, int sm, const char *when, const struct gpu_calibration *g)

@@ -9,12 +9,6 @@
 #include "base/util.h"
 #include "data/yamlload.h"
 
-static const cyaml_strval_t dtype_strings[] = {
-	{ "bf16", DT_BF16 }, { "fp16", DT_FP16 }, { "fp8", DT_FP8 },
-	{ "mxfp8", DT_MXFP8 }, { "nvfp4", DT_NVFP4 }, { "fp8_mxfp4", DT_FP8_MXFP4 },
-	{ "fp8_block", DT_FP8_BLOCK }, { "w4a16_mxfp4", DT_W4A16_MXFP4 }, { "w4a8", DT_W4A8 },
-	{ "w4a8_mxfp4", DT_W4A8_MXFP4 },
-};
 static const cyaml_strval_t numbering_strings[] = {
 	{ "split", NUM_SPLIT }, { "shared", NUM_SHARED },
 };
@@ -23,21 +17,6 @@ static const cyaml_strval_t orientation_strings[] = {
 };
 static const cyaml_strval_t mma_strings[] = { { "1sm", MMA_1SM }, { "2sm", MMA_2SM } };
 static const cyaml_strval_t epilogue_strings[] = { { "tma", EPI_TMA }, { "no_smem", EPI_NO_SMEM } };
-
-const char *dtype_name(enum dtype t)
-{
-	return (unsigned)t < ARRAY_SIZE(dtype_strings) ? dtype_strings[t].str : "?";
-}
-
-int dtype_parse(const char *s, enum dtype *t)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(dtype_strings); i++)
-		if (str_ieq(s, dtype_strings[i].str)) {
-			*t = (enum dtype)dtype_strings[i].val;
-			return 0;
-		}
-	return -1;
-}
 
 #define OPT_STR(key, field) \
 	CYAML_FIELD_STRING_PTR(key, CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL, struct cat_entry, \
@@ -76,8 +55,7 @@ static const cyaml_schema_value_t sm_schema = {
 	CYAML_VALUE_UINT(CYAML_FLAG_DEFAULT, unsigned),
 };
 static const cyaml_schema_value_t dtype_schema = {
-	CYAML_VALUE_ENUM(CYAML_FLAG_STRICT, enum dtype, dtype_strings,
-			 CYAML_ARRAY_LEN(dtype_strings)),
+	CYAML_VALUE_ENUM(CYAML_FLAG_STRICT, enum dtype, dtype_strings, DT_COUNT),
 };
 
 static const cyaml_schema_field_t catalog_fields[] = {
@@ -277,51 +255,44 @@ int catalog_load_file(const char *path, struct catalog **out, struct diags *d)
 	return TT_OK;
 }
 
+/* Two catalogs must never serve the same (version, sm, dtype): an error at c's file. */
+static int check_overlap(const struct catalog *c, const struct catalog *o, const char *path,
+			 struct diags *d)
+{
+	int overlap_v = (!o->flashinfer.below ||
+			 version_cmp_str(c->flashinfer.min, o->flashinfer.below) < 0) &&
+			(!c->flashinfer.below ||
+			 version_cmp_str(o->flashinfer.min, c->flashinfer.below) < 0);
+	for (unsigned a = 0; overlap_v && a < c->sm_count; a++)
+		for (unsigned b = 0; b < o->sm_count; b++)
+			for (unsigned x = 0; x < c->dtypes_count; x++)
+				for (unsigned y = 0; y < o->dtypes_count; y++)
+					if (c->sm[a] == o->sm[b] && c->dtypes[x] == o->dtypes[y])
+						return yaml_error_at(d, path, "catalog",
+								     "overlaps '%s' for SM%u %s", o->id,
+								     c->sm[a], dtype_name(c->dtypes[x]));
+	return TT_OK;
+}
+
+static int load_one(void *ctx, const char *path, size_t nfiles, struct diags *d)
+{
+	struct catalog_set *set = ctx;
+	struct catalog *c;
+	int rc = catalog_load_file(path, &c, d);
+	if (rc)
+		return rc;
+	if (!set->v)
+		set->v = xcalloc(nfiles, sizeof *set->v);
+	for (size_t j = 0; j < set->n && !rc; j++) /* the first overlap only */
+		rc = check_overlap(c, set->v[j], path, d);
+	set->v[set->n++] = c;
+	return rc;
+}
+
 int catalog_load_dir(const char *dir, struct catalog_set *set, struct diags *d)
 {
-	set->v = NULL;
-	set->n = 0;
-	char **files;
-	size_t n;
-	int err = yaml_list_dir(dir, &files, &n);
-	if (err)
-		return diag_error(d, TT_INTERNAL, "io", dir, 0, 0, "cannot list catalogs: %s",
-				  strerror(err));
-	int rc = TT_OK;
-	set->v = xcalloc(n, sizeof *set->v);
-	for (size_t i = 0; i < n; i++) {
-		struct catalog *c;
-		int r = catalog_load_file(files[i], &c, d);
-		if (r) {
-			rc = r;
-		} else {
-			/* Two catalogs must never serve the same (version, sm, dtype). */
-			for (size_t j = 0; j < set->n; j++) {
-				const struct catalog *o = set->v[j];
-				int overlap_v = (!o->flashinfer.below ||
-						 version_cmp_str(c->flashinfer.min, o->flashinfer.below) < 0) &&
-						(!c->flashinfer.below ||
-						 version_cmp_str(o->flashinfer.min, c->flashinfer.below) < 0);
-				for (unsigned a = 0; overlap_v && a < c->sm_count; a++)
-					for (unsigned b2 = 0; b2 < o->sm_count; b2++)
-						for (unsigned x = 0; x < c->dtypes_count; x++)
-							for (unsigned y = 0; y < o->dtypes_count; y++)
-								if (c->sm[a] == o->sm[b2] &&
-								    c->dtypes[x] == o->dtypes[y]) {
-									rc = yaml_error_at(d, files[i], "catalog",
-										"overlaps '%s' for SM%u %s",
-										o->id, c->sm[a],
-										dtype_name(c->dtypes[x]));
-									goto next;
-								}
-			}
-next:
-			set->v[set->n++] = c;
-		}
-		free(files[i]);
-	}
-	free(files);
-	return rc;
+	*set = (struct catalog_set){ 0 };
+	return yaml_load_dir(dir, "catalogs", load_one, set, d);
 }
 
 void catalog_set_release(struct catalog_set *set)
@@ -340,10 +311,7 @@ struct tvec {
 
 static void tv_push(struct tvec *tv, const struct tactic *t)
 {
-	if (tv->n == tv->alloc) {
-		tv->alloc = tv->alloc ? 2 * tv->alloc : 64;
-		tv->v = xrealloc(tv->v, tv->alloc * sizeof *tv->v);
-	}
+	ALLOC_GROW(tv->v, tv->n + 1, tv->alloc);
 	tv->v[tv->n++] = *t;
 }
 

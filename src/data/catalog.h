@@ -8,21 +8,12 @@
 
 #include "base/diag.h"
 #include "base/version.h"
+#include "data/dtypes.h"
 
-enum dtype {
-	DT_BF16, DT_FP16, DT_FP8, DT_MXFP8, DT_NVFP4, DT_FP8_MXFP4,
-	DT_FP8_BLOCK, DT_W4A16_MXFP4, DT_W4A8, DT_W4A8_MXFP4, /* configs/dtypes.yaml */
-	DT_COUNT
-};
 enum numbering { NUM_SPLIT, NUM_SHARED };
 enum orientation { ORIENT_NORMAL, ORIENT_TRANSPOSED };
 enum mma_mode { MMA_1SM, MMA_2SM };
 enum epilogue { EPI_TMA, EPI_NO_SMEM };
-
-const char *dtype_name(enum dtype t);
-/* Returns 0 and sets *t for "bf16", "fp16", "fp8", "mxfp8", "nvfp4", "fp8_mxfp4", "fp8_block",
- * "w4a16_mxfp4", "w4a8", "w4a8_mxfp4". */
-int dtype_parse(const char *s, enum dtype *t);
 
 /* One entry of a catalog file, as written in YAML. */
 struct cat_entry {

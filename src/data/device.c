@@ -129,35 +129,27 @@ int device_load_file(const char *path, struct device_profile **out, struct diags
 	return TT_OK;
 }
 
+static int load_one(void *ctx, const char *path, size_t nfiles, struct diags *d)
+{
+	struct device_set *set = ctx;
+	struct device_profile *p;
+	int rc = device_load_file(path, &p, d);
+	if (rc)
+		return rc;
+	if (!set->v)
+		set->v = xcalloc(nfiles, sizeof *set->v);
+	for (size_t j = 0; j < set->n; j++)
+		if (str_ieq(set->v[j]->name, p->name))
+			rc = yaml_error_at(d, path, "device.name", "device name '%s' already used by '%s'",
+					   p->name, set->v[j]->path);
+	set->v[set->n++] = p;
+	return rc;
+}
+
 int device_load_dir(const char *dir, struct device_set *set, struct diags *d)
 {
-	set->v = NULL;
-	set->n = 0;
-	char **files;
-	size_t n;
-	int err = yaml_list_dir(dir, &files, &n);
-	if (err)
-		return diag_error(d, TT_INTERNAL, "io", dir, 0, 0, "cannot list device profiles: %s",
-				  strerror(err));
-	int rc = TT_OK;
-	set->v = xcalloc(n, sizeof *set->v);
-	for (size_t i = 0; i < n; i++) {
-		struct device_profile *p;
-		int r = device_load_file(files[i], &p, d);
-		if (r) {
-			rc = r;
-		} else {
-			for (size_t j = 0; j < set->n; j++)
-				if (str_ieq(set->v[j]->name, p->name))
-					rc = yaml_error_at(d, files[i], "device.name",
-							   "device name '%s' already used by '%s'",
-							   p->name, set->v[j]->path);
-			set->v[set->n++] = p;
-		}
-		free(files[i]);
-	}
-	free(files);
-	return rc;
+	*set = (struct device_set){ 0 };
+	return yaml_load_dir(dir, "device profiles", load_one, set, d);
 }
 
 void device_set_release(struct device_set *set)

@@ -1,4 +1,5 @@
-/* dtypeinfo.c: configs/dtypes.yaml, loaded strictly with libcyaml. */
+/* dtypes.c: the dtype names (enum dtype) and configs/dtypes.yaml, loaded strictly with
+ * libcyaml. */
 #include "data/dtypes.h"
 
 #include <stdio.h>
@@ -7,6 +8,28 @@
 
 #include "base/util.h"
 #include "data/yamlload.h"
+
+const cyaml_strval_t dtype_strings[DT_COUNT] = {
+	{ "bf16", DT_BF16 }, { "fp16", DT_FP16 }, { "fp8", DT_FP8 },
+	{ "mxfp8", DT_MXFP8 }, { "nvfp4", DT_NVFP4 }, { "fp8_mxfp4", DT_FP8_MXFP4 },
+	{ "fp8_block", DT_FP8_BLOCK }, { "w4a16_mxfp4", DT_W4A16_MXFP4 }, { "w4a8", DT_W4A8 },
+	{ "w4a8_mxfp4", DT_W4A8_MXFP4 },
+};
+
+const char *dtype_name(enum dtype t)
+{
+	return (unsigned)t < DT_COUNT ? dtype_strings[t].str : "?";
+}
+
+int dtype_parse(const char *s, enum dtype *t)
+{
+	for (size_t i = 0; i < DT_COUNT; i++)
+		if (str_ieq(s, dtype_strings[i].str)) {
+			*t = (enum dtype)dtype_strings[i].val;
+			return 0;
+		}
+	return -1;
+}
 
 #define STR(key, st, field) CYAML_FIELD_STRING_PTR(key, CYAML_FLAG_POINTER, st, field, 1, 64)
 

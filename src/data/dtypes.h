@@ -1,11 +1,26 @@
-/* dtypeinfo.h: how each runner dtype appears in tuning keys (configs/dtypes.yaml):
- * element bits, torch dtype names and packing of activations and weights. */
-#ifndef TUNETAB_DTYPEINFO_H
-#define TUNETAB_DTYPEINFO_H
+/* dtypes.h: the runner dtypes, the one home of "dtype": their names (enum dtype, the names
+ * catalogs and the command line use) and how each appears in tuning keys
+ * (configs/dtypes.yaml): element bits, torch dtype names and packing of activations and
+ * weights. */
+#ifndef TUNETAB_DTYPES_H
+#define TUNETAB_DTYPES_H
 
 #include <stddef.h>
 
 #include "base/diag.h"
+
+/* The runners' dtypes; configs/dtypes.yaml describes each under its name. */
+enum dtype {
+	DT_BF16, DT_FP16, DT_FP8, DT_MXFP8, DT_NVFP4, DT_FP8_MXFP4,
+	DT_FP8_BLOCK, DT_W4A16_MXFP4, DT_W4A8, DT_W4A8_MXFP4,
+	DT_COUNT
+};
+
+/* "bf16", "fp8", ...; "?" outside the enum. */
+const char *dtype_name(enum dtype t);
+/* Returns 0 and sets *t for "bf16", "fp16", "fp8", "mxfp8", "nvfp4", "fp8_mxfp4", "fp8_block",
+ * "w4a16_mxfp4", "w4a8", "w4a8_mxfp4" (any case); -1 otherwise. */
+int dtype_parse(const char *s, enum dtype *t);
 
 struct weight_view {
 	char *view;   /* "int64", "uint8", ... */

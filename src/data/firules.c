@@ -242,28 +242,23 @@ static int cmp_schema(const void *a, const void *b)
 	return version_cmp(&x->lo, &y->lo);
 }
 
+static int load_one(void *ctx, const char *path, size_t nfiles, struct diags *d)
+{
+	struct fischema_set *set = ctx;
+	struct fi_schema *s;
+	int rc = fischema_load_file(path, &s, d);
+	if (rc)
+		return rc;
+	if (!set->v)
+		set->v = xcalloc(nfiles, sizeof *set->v);
+	set->v[set->n++] = s;
+	return TT_OK;
+}
+
 int fischema_load_dir(const char *dir, struct fischema_set *set, struct diags *d)
 {
-	set->v = NULL;
-	set->n = 0;
-	char **files;
-	size_t n;
-	int err = yaml_list_dir(dir, &files, &n);
-	if (err)
-		return diag_error(d, TT_INTERNAL, "io", dir, 0, 0, "cannot list schemas: %s",
-				  strerror(err));
-	int rc = TT_OK;
-	set->v = xcalloc(n, sizeof *set->v);
-	for (size_t i = 0; i < n; i++) {
-		struct fi_schema *s;
-		int r = fischema_load_file(files[i], &s, d);
-		if (r)
-			rc = r;
-		else
-			set->v[set->n++] = s;
-		free(files[i]);
-	}
-	free(files);
+	*set = (struct fischema_set){ 0 };
+	int rc = yaml_load_dir(dir, "schemas", load_one, set, d);
 	if (set->n > 1)
 		qsort(set->v, set->n, sizeof *set->v, cmp_schema);
 	for (size_t i = 0; i + 1 < set->n; i++)
@@ -306,6 +301,15 @@ const struct fi_schema *fischema_find(const struct fischema_set *set, const stru
 	return NULL;
 }
 
+char *fischema_device_part(const char *device)
+{
+	char *s = xstrdup(device);
+	for (char *p = s; *p; p++)
+		if (*p == ' ')
+			*p = '_';
+	return s;
+}
+
 char *fischema_bundled_name(const struct fi_schema *s, const char *version, const char *device)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -318,10 +322,26 @@ char *fischema_bundled_name(const struct fi_schema *s, const char *version, cons
 		sb_adds(&sb, s->bundled.prefix);
 	}
 	sb_adds(&sb, s->bundled.stem);
-	for (const char *p = device; *p; p++)
-		sb_addc(&sb, *p == ' ' ? '_' : *p);
+	char *part = fischema_device_part(device);
+	sb_adds(&sb, part);
+	free(part);
 	sb_adds(&sb, ".py");
 	return sb_detach(&sb);
+}
+
+bool fischema_split_bundled(const char *name, const char *stem, size_t *prefix_len,
+			    const char **part, size_t *part_len)
+{
+	const char *s = strstr(name, stem);
+	if (!s || !str_ends(name, ".py"))
+		return false;
+	const char *p = s + strlen(stem);
+	if (strlen(p) < 3)
+		return false;
+	*prefix_len = (size_t)(s - name);
+	*part = p;
+	*part_len = strlen(p) - 3;
+	return true;
 }
 
 static unsigned last_pow2(unsigned x)
@@ -334,13 +354,14 @@ static unsigned last_pow2(unsigned x)
 
 size_t fischema_buckets(const struct fi_schema *s, unsigned max_tokens, unsigned **out)
 {
-	size_t n = 0, alloc = 64;
-	unsigned *v = xmalloc(alloc * sizeof *v);
+	size_t n = 0, alloc = 0;
+	unsigned *v = NULL;
 	if (max_tokens == 0)
 		max_tokens = 1;
 	if (s->buckets.map == BUCKETS_POW2_FLOOR) {
 		/* Powers of two from last_pow2(max) down to 1, listed ascending (§3.2). */
 		for (unsigned b = 1; b <= last_pow2(max_tokens); b *= 2) {
+			ALLOC_GROW(v, n + 1, alloc);
 			v[n++] = b;
 			if (b > (1u << 30))
 				break;
@@ -364,15 +385,13 @@ size_t fischema_buckets(const struct fi_schema *s, unsigned max_tokens, unsigned
 				}
 			}
 			while (x <= upto && x < max_tokens) {
-				if (n == alloc)
-					v = xrealloc(v, (alloc *= 2) * sizeof *v);
+				ALLOC_GROW(v, n + 1, alloc);
 				v[n++] = x;
 				x = ph->step ? x + ph->step : x * 2;
 			}
 			lower = ph->upto ? ph->upto : lower;
 		}
-		if (n == alloc)
-			v = xrealloc(v, (alloc + 1) * sizeof *v);
+		ALLOC_GROW(v, n + 1, alloc);
 		v[n++] = max_tokens;
 	}
 	*out = v;

@@ -1,5 +1,6 @@
-/* fischema.h: how each FlashInfer version range finds, keys and numbers tuning tables
- * (schemas/flashinfer/<id>.yaml; flashinfer-formats.md §1–§3). */
+/* firules.h: how each FlashInfer version range finds, keys and numbers tuning tables
+ * (schemas/flashinfer/<id>.yaml; flashinfer-formats.md §1–§3), and the file-name rule for a
+ * device they share. */
 #ifndef TUNETAB_FISCHEMA_H
 #define TUNETAB_FISCHEMA_H
 
@@ -115,10 +116,23 @@ const struct fi_schema *fischema_find(const struct fischema_set *set, const stru
 				      bool *newer);
 const struct fi_schema *fischema_newest(const struct fischema_set *set);
 
-/* Bundled module file name for a device, e.g. "v0_1_trtllm_fused_moe_NVIDIA_H200.py"
- * (§1.1: every space -> '_', nothing else changed). version is used by PREFIX_VERSION
- * schemas. Caller frees. */
+/* The device part of a file name: the CUDA device name with every space made '_', nothing
+ * else changed, as FlashInfer names its bundled module (§1.1): "NVIDIA H200" -> "NVIDIA_H200".
+ * The one implementation of that rule. It lives here, in the data layer, because this layer
+ * needs it (the module's name below, fleet plans' folders, calibration files) and layers call
+ * only down; the FlashInfer layer's file names (flashinfer/names.h) call it. Caller frees. */
+char *fischema_device_part(const char *device);
+
+/* Bundled module file name for a device, e.g. "v0_1_trtllm_fused_moe_NVIDIA_H200.py": the
+ * prefix and stem of schema s, then the device part (fischema_device_part). version is used by
+ * PREFIX_VERSION schemas. Caller frees. */
 char *fischema_bundled_name(const struct fi_schema *s, const char *version, const char *device);
+/* Splits a bundled module's basename at schema stem: "v0_1_trtllm_fused_moe_NVIDIA_B200.py"
+ * with stem "trtllm_fused_moe_" gives *prefix_len 5 ("v0_1_") and the device part
+ * "NVIDIA_B200" (*part, *part_len: inside name). false when name does not end in ".py" or
+ * holds no stem. */
+bool fischema_split_bundled(const char *name, const char *stem, size_t *prefix_len,
+			    const char **part, size_t *part_len);
 
 /* Token buckets the version's tuner profiles for max_tokens (§3.2), ascending. Caller frees. */
 size_t fischema_buckets(const struct fi_schema *s, unsigned max_tokens, unsigned **out);

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "base/util.h"
+#include "data/firules.h"
 #include "data/yamlload.h"
 
 struct plan_doc {
@@ -133,9 +134,9 @@ char *plan_item_name(const struct plan *p, size_t k)
 
 char *plan_device_dir(const char *device)
 {
-	char *s = xstrdup(device);
-	for (char *c = s; *c; c++)
-		if (*c == ' ' || *c == '/')
+	char *s = fischema_device_part(device);
+	for (char *c = s; *c; c++) /* a folder's name, so no '/' either */
+		if (*c == '/')
 			*c = '_';
 	return s;
 }

@@ -35,7 +35,8 @@ void plan_free(struct plan *p);
 
 /* "03-deepseek-v3-fp8-tp1-ep8": the item's folder name (deployment k of the plan). */
 char *plan_item_name(const struct plan *p, size_t k);
-/* "NVIDIA_H200": a device's folder (spaces made '_', as FlashInfer names its module). */
+/* "NVIDIA_H200": a device's folder: its file-name part (fischema_device_part, as FlashInfer
+ * names its module), with any '/' made '_' too. */
 char *plan_device_dir(const char *device);
 
 enum plan_claim_result { CLAIM_TAKEN, CLAIM_HELD, CLAIM_DONE };

@@ -113,29 +113,23 @@ int model_load_file(const char *path, struct model_profile **out, struct diags *
 	return TT_OK;
 }
 
+static int load_one(void *ctx, const char *path, size_t nfiles, struct diags *d)
+{
+	struct model_set *set = ctx;
+	struct model_profile *m;
+	int rc = model_load_file(path, &m, d);
+	if (rc)
+		return rc;
+	if (!set->v)
+		set->v = xcalloc(nfiles, sizeof *set->v);
+	set->v[set->n++] = m;
+	return TT_OK;
+}
+
 int model_load_dir(const char *dir, struct model_set *set, struct diags *d)
 {
-	set->v = NULL;
-	set->n = 0;
-	char **files;
-	size_t n;
-	int err = yaml_list_dir(dir, &files, &n);
-	if (err)
-		return diag_error(d, TT_INTERNAL, "io", dir, 0, 0, "cannot list models: %s",
-				  strerror(err));
-	int rc = TT_OK;
-	set->v = xcalloc(n, sizeof *set->v);
-	for (size_t i = 0; i < n; i++) {
-		struct model_profile *m;
-		int r = model_load_file(files[i], &m, d);
-		if (r)
-			rc = r;
-		else
-			set->v[set->n++] = m;
-		free(files[i]);
-	}
-	free(files);
-	return rc;
+	*set = (struct model_set){ 0 };
+	return yaml_load_dir(dir, "models", load_one, set, d);
 }
 
 void model_set_release(struct model_set *set)

@@ -343,14 +343,31 @@ int yaml_list_dir(const char *dir, char ***files, size_t *n)
 	while ((de = readdir(dh))) {
 		if (de->d_name[0] == '.' || !str_ends(de->d_name, ".yaml"))
 			continue;
-		if (*n == alloc) {
-			alloc = alloc ? 2 * alloc : 16;
-			*files = xrealloc(*files, alloc * sizeof **files);
-		}
+		ALLOC_GROW(*files, *n + 1, alloc);
 		(*files)[(*n)++] = xasprintf("%s/%s", dir, de->d_name);
 	}
 	closedir(dh);
 	if (*n)
 		qsort(*files, *n, sizeof **files, cmp_str);
 	return 0;
+}
+
+int yaml_load_dir(const char *dir, const char *what, yaml_load_one_fn load_one, void *set,
+		  struct diags *d)
+{
+	char **files;
+	size_t n;
+	int err = yaml_list_dir(dir, &files, &n);
+	if (err)
+		return diag_error(d, TT_INTERNAL, "io", dir, 0, 0, "cannot list %s: %s", what,
+				  strerror(err));
+	int rc = TT_OK;
+	for (size_t i = 0; i < n; i++) {
+		int r = load_one(set, files[i], n, d);
+		if (r)
+			rc = r;
+		free(files[i]);
+	}
+	free(files);
+	return rc;
 }

@@ -24,7 +24,21 @@ int yaml_error_at(struct diags *d, const char *file, const char *ypath, const ch
 /* The first key of the top-level mapping (caller frees), or NULL. */
 char *yaml_top_key(const char *path);
 
+/* The dtype names as libcyaml enum values (dtypes.c; DT_COUNT of them, in enum dtype's
+ * order), for the loaders that read a dtype. */
+extern const cyaml_strval_t dtype_strings[];
+
 /* Sorted list of *.yaml files in dir (caller frees each and the array). Returns 0 or errno. */
 int yaml_list_dir(const char *dir, char ***files, size_t *n);
+
+/* One file for yaml_load_dir: loads path and keeps what it holds in set (the loader's own
+ * set; nfiles, the number of files in the folder, sizes it). Returns TT_OK or the error
+ * code, the error in d (a file may be kept and still fail, such as a duplicate name). */
+typedef int (*yaml_load_one_fn)(void *set, const char *path, size_t nfiles, struct diags *d);
+/* The data loaders' *_load_dir: every *.yaml file of dir through load_one, in name order;
+ * a file that fails does not stop the others. Returns TT_OK, the last failing file's code,
+ * or TT_INTERNAL with an "io" error "cannot list WHAT: reason" when dir cannot be listed. */
+int yaml_load_dir(const char *dir, const char *what, yaml_load_one_fn load_one, void *set,
+		  struct diags *d);
 
 #endif

@@ -31,10 +31,7 @@ static int fast_value(struct fast *f, struct pyv *v);
 
 static int fast_push(struct fast *f, const struct pyv *v)
 {
-	if (f->sp == f->cap) {
-		f->cap = f->cap ? 2 * f->cap : 64;
-		f->stack = xrealloc(f->stack, f->cap * sizeof *f->stack);
-	}
+	ALLOC_GROW(f->stack, f->sp + 1, f->cap);
 	f->stack[f->sp++] = *v;
 	return 0;
 }

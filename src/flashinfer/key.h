@@ -5,7 +5,7 @@
 
 #include <stdbool.h>
 
-#include "data/catalog.h"
+#include "data/dtypes.h"
 #include "flashinfer/pylit.h"
 
 struct moe_key {

@@ -13,10 +13,11 @@
 
 #include "base/arena.h"
 #include "flashinfer/key.h"
+#include "flashinfer/names.h"
 #include "flashinfer/table.h"
+#include "flashinfer/validate_bytes.h"
 #include "base/version.h"
 
-#define PROV_PREFIX "tunetab_provenance_"
 #define LIST_MAX 10 /* items named in one message before "and N more" */
 
 struct mfile {
@@ -63,17 +64,17 @@ struct mctx {
 	const struct merge_opts *o;
 	struct diags *d;
 	struct mfile *files;
-	size_t nfiles;
+	size_t nfiles, files_alloc;
 	struct mprov *provs;
-	size_t nprovs;
+	size_t nprovs, provs_alloc;
 	struct mtable *tabs;
-	size_t ntabs;
+	size_t ntabs, tabs_alloc;
 	char **scanned;
-	size_t nscanned;
+	size_t nscanned, scanned_alloc;
 	char *const *names; /* every input file, sorted (the result's list) */
 	size_t nnames;
 	struct urun *runs;
-	size_t nruns;
+	size_t nruns, runs_alloc;
 	const struct fi_schema *schema;
 	char *device, *version;
 };
@@ -102,33 +103,10 @@ static char *join(const char *dir, const char *base)
 	return xasprintf("%.*s/%s", (int)n, dir, base);
 }
 
-static bool is_prov_name(const char *base)
-{
-	return str_starts(base, PROV_PREFIX) && str_ends(base, ".json");
-}
-
 static char *real_of(const char *path)
 {
 	char *r = realpath(path, NULL);
 	return r ? r : xstrdup(path);
-}
-
-/* The device part of a name: every space made '_' (formats §1.1). */
-static char *file_part(const char *device)
-{
-	char *s = xstrdup(device);
-	for (char *p = s; *p; p++)
-		if (*p == ' ')
-			*p = '_';
-	return s;
-}
-
-static bool same_part(const char *a, const char *b)
-{
-	for (; *a && *b; a++, b++)
-		if ((*a == ' ' ? '_' : *a) != (*b == ' ' ? '_' : *b))
-			return false;
-	return !*a && !*b;
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -141,15 +119,6 @@ static int cmp_bytes(const char *a, size_t an, const char *b, size_t bn)
 	size_t n = an < bn ? an : bn;
 	int c = n ? memcmp(a, b, n) : 0;
 	return c ? c : (an > bn) - (an < bn);
-}
-
-/* Room for element n of an array that holds n: its capacity is implied by n (the next power
- * of two), so appending one at a time stays linear. */
-static void *grow(void *v, size_t n, size_t size)
-{
-	if (n & (n - 1))
-		return v;
-	return xrealloc(v, (n ? 2 * n : 1) * size);
 }
 
 /* --- Python literal order ------------------------------------------------ */
@@ -271,7 +240,7 @@ static int cand_cmp(const void *x, const void *y)
 
 static void add_file(struct mctx *m, const char *name, bool is_prov)
 {
-	m->files = grow(m->files, m->nfiles, sizeof *m->files);
+	ALLOC_GROW(m->files, m->nfiles + 1, m->files_alloc);
 	m->files[m->nfiles++] = (struct mfile){ xstrdup(name), real_of(name), is_prov };
 }
 
@@ -288,20 +257,21 @@ static int list_dir(struct mctx *m, const char *dir, bool prov_only, char ***out
 {
 	*out = NULL;
 	*n = 0;
+	size_t alloc = 0;
 	DIR *dh = opendir(dir);
 	if (!dh)
 		return io_error(m, dir, errno, "folder");
 	struct dirent *de;
 	while ((de = readdir(dh))) {
 		const char *b = de->d_name;
-		bool prov = is_prov_name(b);
+		bool prov = names_is_provenance(b);
 		if (b[0] == '.' || (prov_only && !prov) ||
 		    (!prov && !str_ends(b, ".py") && !str_ends(b, ".json")))
 			continue;
 		char *path = join(dir, b);
 		struct stat st;
 		if (stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
-			*out = grow(*out, *n, sizeof **out);
+			ALLOC_GROW(*out, *n + 1, alloc);
 			(*out)[(*n)++] = path;
 		} else {
 			free(path);
@@ -319,14 +289,14 @@ static int add_arg(struct mctx *m, const char *arg)
 	if (stat(arg, &st))
 		return io_error(m, arg, errno, "file");
 	if (!S_ISDIR(st.st_mode)) {
-		add_file(m, arg, is_prov_name(base_of(arg)));
+		add_file(m, arg, names_is_provenance(base_of(arg)));
 		return TT_OK;
 	}
 	char **names;
 	size_t n;
 	int rc = list_dir(m, arg, false, &names, &n);
 	for (size_t i = 0; i < n; i++) {
-		add_file(m, names[i], is_prov_name(base_of(names[i])));
+		add_file(m, names[i], names_is_provenance(base_of(names[i])));
 		free(names[i]);
 	}
 	free(names);
@@ -370,7 +340,7 @@ static int load_prov(struct mctx *m, const char *name, const char *real, bool us
 	int rc = prov_read(name, &p, m->d);
 	if (rc)
 		return rc;
-	m->provs = grow(m->provs, m->nprovs, sizeof *m->provs);
+	ALLOC_GROW(m->provs, m->nprovs + 1, m->provs_alloc);
 	struct mprov *pv = &m->provs[m->nprovs++];
 	memset(pv, 0, sizeof *pv);
 	pv->name = xstrdup(name);
@@ -423,7 +393,7 @@ static int scan_dir(struct mctx *m, const char *dir, const char *dir_real)
 	for (size_t i = 0; i < m->nscanned; i++)
 		if (!strcmp(m->scanned[i], dir_real))
 			return TT_OK;
-	m->scanned = grow(m->scanned, m->nscanned, sizeof *m->scanned);
+	ALLOC_GROW(m->scanned, m->nscanned + 1, m->scanned_alloc);
 	m->scanned[m->nscanned++] = xstrdup(dir_real);
 	char **names;
 	size_t n;
@@ -473,27 +443,9 @@ static int key_arity(struct mctx *m, struct mtable *mt)
 	return rc;
 }
 
-/* "v0_1_trtllm_fused_moe_NVIDIA_H200.py" -> "NVIDIA_H200" (formats §1.1) */
-static char *module_device(const struct mctx *m, const char *base)
-{
-	if (!str_ends(base, ".py") || base[0] != 'v')
-		return NULL;
-	const struct fischema_set *ss = m->data->schemas;
-	for (size_t i = 0; i < ss->n; i++) {
-		const char *stem = ss->v[i]->bundled.stem, *s = stem ? strstr(base, stem) : NULL;
-		if (!s || s == base)
-			continue;
-		const char *part = s + strlen(stem);
-		size_t n = strlen(part) - 3;
-		if (n)
-			return xstrndup(part, n);
-	}
-	return NULL;
-}
-
 static int load_table(struct mctx *m, const char *name)
 {
-	m->tabs = grow(m->tabs, m->ntabs, sizeof *m->tabs);
+	ALLOC_GROW(m->tabs, m->ntabs + 1, m->tabs_alloc);
 	struct mtable *mt = &m->tabs[m->ntabs++];
 	memset(mt, 0, sizeof *mt);
 	mt->name = xstrdup(name);
@@ -514,7 +466,7 @@ static int load_table(struct mctx *m, const char *name)
 	if (!rc)
 		rc = key_arity(m, mt);
 	if (!rc && mt->t.kind == TABLE_PY)
-		mt->file_device = module_device(m, mt->base);
+		mt->file_device = names_module_device(m->data->schemas, mt->base);
 	if (!rc)
 		rc = scan_dir(m, dir, mt->dir_real);
 	free(dir);
@@ -581,9 +533,9 @@ static const struct table_meta *meta_of(const struct table *t, const char *name)
 	return NULL;
 }
 
-static void push_ident(struct ident **v, size_t *n, struct ident x)
+static void push_ident(struct ident **v, size_t *n, size_t *alloc, struct ident x)
 {
-	*v = grow(*v, *n, sizeof **v);
+	ALLOC_GROW(*v, *n + 1, *alloc);
 	(*v)[(*n)++] = x;
 }
 
@@ -593,6 +545,7 @@ static void gather(const struct mctx *m, bool device, struct ident **v, size_t *
 {
 	*v = NULL;
 	*n = 0;
+	size_t alloc = 0;
 	const char *opt = device ? m->o->device : m->o->flashinfer;
 	if (opt) {
 		const char *val = opt;
@@ -601,7 +554,7 @@ static void gather(const struct mctx *m, bool device, struct ident **v, size_t *
 			if (p)
 				val = p->name;
 		}
-		push_ident(v, n, (struct ident){ val, false, NULL, device ? "--device" : "--flashinfer",
+		push_ident(v, n, &alloc, (struct ident){ val, false, NULL, device ? "--device" : "--flashinfer",
 						 0, 0 });
 	}
 	for (int pass = 0; pass < 3; pass++)
@@ -610,7 +563,7 @@ static void gather(const struct mctx *m, bool device, struct ident **v, size_t *
 			for (size_t i = 0; pass == 0 && i < m->nprovs; i++) {
 				const struct mprov *pv = &m->provs[i];
 				if (pv->used && !strcmp(pv->name, name))
-					push_ident(v, n, (struct ident){ device ? pv->p.device
+					push_ident(v, n, &alloc, (struct ident){ device ? pv->p.device
 										: pv->p.flashinfer_version,
 									 false, pv->name, "provenance", 0, 0 });
 			}
@@ -621,12 +574,12 @@ static void gather(const struct mctx *m, bool device, struct ident **v, size_t *
 				const struct table_meta *md = pass == 1 && mt->t.kind == TABLE_JSON
 					? meta_of(&mt->t, device ? "gpu" : "flashinfer_version") : NULL;
 				if (md && md->value && strcmp(md->value, "*"))
-					push_ident(v, n, (struct ident){ md->value, false, mt->name,
+					push_ident(v, n, &alloc, (struct ident){ md->value, false, mt->name,
 									 device ? "_metadata.gpu"
 										: "_metadata.flashinfer_version",
 									 md->line, md->col });
 				if (pass == 2 && device && mt->file_device)
-					push_ident(v, n, (struct ident){ mt->file_device, true, mt->name,
+					push_ident(v, n, &alloc, (struct ident){ mt->file_device, true, mt->name,
 									 "file name", 0, 0 });
 			}
 		}
@@ -651,7 +604,7 @@ static int check_identity(struct mctx *m, bool device)
 	int rc = TT_OK;
 	for (size_t i = 0; i < n && !rc; i++) {
 		const struct ident *x = &v[i];
-		bool same = x->part || ref->part ? same_part(x->value, ref->value)
+		bool same = x->part || ref->part ? names_same_device(x->value, ref->value)
 						 : !strcmp(x->value, ref->value);
 		if (same)
 			continue;
@@ -673,7 +626,7 @@ static int check_identity(struct mctx *m, bool device)
 		} else {
 			/* only file names say it: the profile whose name gives that part */
 			for (size_t i = 0; i < m->data->devices->n && !m->device; i++)
-				if (same_part(m->data->devices->v[i]->name, ref->value))
+				if (names_same_device(m->data->devices->v[i]->name, ref->value))
 					m->device = xstrdup(m->data->devices->v[i]->name);
 			if (!m->device)
 				rc = diag_error(m->d, TT_USAGE, "identity", ref->input, 0, 0, "the device is "
@@ -796,7 +749,7 @@ static void union_runs(struct mctx *m)
 		if (!pv->used)
 			continue;
 		for (size_t k = 0; k < pv->p.nruns; k++) {
-			m->runs = grow(m->runs, m->nruns, sizeof *m->runs);
+			ALLOC_GROW(m->runs, m->nruns + 1, m->runs_alloc);
 			m->runs[m->nruns++] = (struct urun){ &pv->p.runs[k], pv->name };
 		}
 	}
@@ -829,13 +782,13 @@ static bool same_backend(const char *a, const char *b)
 static void note_backends(struct mctx *m)
 {
 	char **lines = NULL;
-	size_t n = 0;
+	size_t n = 0, alloc = 0;
 	for (size_t i = 0; i < m->nruns; i++) {
 		if (!m->runs[i].r->backend)
 			continue; /* measured nothing */
 		char name[64];
 		prov_backend_name(m->runs[i].r->backend, name, sizeof name);
-		lines = grow(lines, n, sizeof *lines);
+		ALLOC_GROW(lines, n + 1, alloc);
 		lines[n++] = xasprintf("%s\x01%s", name, m->runs[i].input);
 	}
 	if (n > 1)
@@ -969,10 +922,7 @@ static int gather_cands(struct mctx *m, struct cand **out, size_t *nout)
 						"the key holds a NUL byte: no FlashInfer key does");
 				break;
 			}
-			if (n == cap) {
-				cap = cap ? 2 * cap : 256;
-				v = xrealloc(v, cap * sizeof *v);
-			}
+			ALLOC_GROW(v, n + 1, cap);
 			struct cand *c = &v[n];
 			memset(c, 0, sizeof *c);
 			c->key = e->key;
@@ -1004,7 +954,7 @@ static int gather_cands(struct mctx *m, struct cand **out, size_t *nout)
 
 static void push_side(struct merge_conflict *cf, const struct cand *c)
 {
-	cf->sides = grow(cf->sides, cf->nsides, sizeof *cf->sides);
+	ALLOC_GROW(cf->sides, cf->nsides + 1, cf->sides_alloc);
 	struct merge_side *s = &cf->sides[cf->nsides++];
 	memset(s, 0, sizeof *s);
 	s->tactic = xstrdup(c->tactic);
@@ -1017,7 +967,7 @@ static void side_input(struct merge_side *s, const char *name)
 	for (size_t i = 0; i < s->ninputs; i++)
 		if (!strcmp(s->inputs[i], name))
 			return;
-	s->inputs = grow(s->inputs, s->ninputs, sizeof *s->inputs);
+	ALLOC_GROW(s->inputs, s->ninputs + 1, s->inputs_alloc);
 	s->inputs[s->ninputs++] = xstrdup(name);
 }
 
@@ -1065,7 +1015,7 @@ static void settle(struct mctx *m, const struct cand *c, size_t n, struct table 
 		cf.why = why_text(best[0], best[1], cf.rule);
 		cf.key = key;
 		key = NULL;
-		r->conflicts = grow(r->conflicts, r->nconflicts, sizeof *r->conflicts);
+		ALLOC_GROW(r->conflicts, r->nconflicts + 1, r->conflicts_alloc);
 		r->conflicts[r->nconflicts++] = cf;
 	} else {
 		for (size_t s = 0; s < cf.nsides; s++) {
@@ -1085,7 +1035,7 @@ static void settle(struct mctx *m, const struct cand *c, size_t n, struct table 
 static void meta_json(struct table *t, const char *name, const char *json)
 {
 	t->has_metadata = t->metadata_is_object = true;
-	t->meta = xrealloc(t->meta, (t->n_meta + 1) * sizeof *t->meta);
+	ALLOC_GROW(t->meta, t->n_meta + 1, t->meta_alloc);
 	struct table_meta *m = &t->meta[t->n_meta++];
 	memset(m, 0, sizeof *m);
 	m->name = arena_strndup(&t->arena, name, strlen(name));
@@ -1185,7 +1135,7 @@ static int merge_json_parts(struct mctx *m, struct table *out)
 				merge_field(m, js, nj, sj->metadata[i], out);
 		}
 		char **extra = NULL;
-		size_t ne = 0;
+		size_t ne = 0, extra_alloc = 0;
 		for (size_t k = 0; k < nj; k++)
 			for (size_t f = 0; f < js[k]->t.n_meta; f++) {
 				const char *name = js[k]->t.meta[f].name;
@@ -1193,7 +1143,7 @@ static int merge_json_parts(struct mctx *m, struct table *out)
 				for (size_t q = 0; q < ne && !seen; q++)
 					seen = !strcmp(extra[q], name);
 				if (!seen) {
-					extra = grow(extra, ne, sizeof *extra);
+					ALLOC_GROW(extra, ne + 1, extra_alloc);
 					extra[ne++] = (char *)name;
 				}
 			}
@@ -1231,18 +1181,13 @@ static int merge_json_parts(struct mctx *m, struct table *out)
 /* The bytes must pass validate for the version and device before anything is written. */
 static int check_bytes(struct mctx *m, const char *name, const struct strbuf *sb, const char *what)
 {
-	struct table t;
 	struct diags vd = DIAGS_INIT;
 	/* checked under the name generate gives it (the file-name rule), shown as not yet written */
 	char *shown = xasprintf("(merged)/%s", name);
-	int rc = table_read_mem(shown, sb->buf, sb->len, &t, &vd);
+	struct validate_opts vo = { .flashinfer = m->version, .device = m->device, .dtype = -1 };
+	int rc = validate_bytes(m->data, shown, sb->buf, sb->len, &vo, &vd);
 	free(shown);
-	if (!rc) {
-		struct validate_opts vo = { .flashinfer = m->version, .device = m->device, .dtype = -1 };
-		struct validate_result res;
-		rc = validate_table(m->data, &t, &vo, &res, &vd);
-	}
-	if (rc || diags_count(&vd, SEV_ERROR)) {
+	if (rc) {
 		rc = diag_error(m->d, TT_INVALID, "validate", NULL, 0, 0, "the merged %s does not pass "
 				"the validate rules of FlashInfer %s for '%s'; nothing written:", what,
 				m->version, m->device);
@@ -1252,13 +1197,12 @@ static int check_bytes(struct mctx *m, const char *name, const struct strbuf *sb
 					  vd.v[i].col, "%s [%s]", vd.v[i].msg, vd.v[i].id);
 	}
 	diags_release(&vd);
-	table_release(&t);
 	return rc;
 }
 
 static struct strbuf *add_output(struct merge_result *r, char *path)
 {
-	r->outputs = grow(r->outputs, r->noutputs, sizeof *r->outputs);
+	ALLOC_GROW(r->outputs, r->noutputs + 1, r->outputs_alloc);
 	struct merge_output *o = &r->outputs[r->noutputs++];
 	o->path = path;
 	sb_init(&o->bytes);
@@ -1297,10 +1241,8 @@ static int render(struct mctx *m, struct table *out, struct provenance *mp, stru
 		want_json = false;
 	}
 	char *py_name = fischema_bundled_name(s, m->version, m->device);
-	char *part = file_part(m->device);
-	/* flashinfer_autotune_<DEVICE>.json: JSON caches have no name rule (formats §2.1) */
-	char *json_name = xasprintf("flashinfer_autotune_%s.json", part);
-	char *prov_name = prov_file_name(m->device);
+	char *json_name = names_json_cache(m->device);
+	char *prov_name = names_provenance(m->device);
 	int rc = TT_OK;
 	if (!one_py && !one_json) {
 		size_t n = strlen(dest);
@@ -1340,7 +1282,6 @@ static int render(struct mctx *m, struct table *out, struct provenance *mp, stru
 		prov_write(mp, add_output(r, join(r->outdir, prov_name)));
 	sb_release(&sb);
 	free(py_name);
-	free(part);
 	free(json_name);
 	free(prov_name);
 	return rc;
@@ -1384,13 +1325,13 @@ static void release_ctx(struct mctx *m)
 static void result_files(struct mctx *m, struct merge_result *r)
 {
 	for (size_t i = 0; i < m->nfiles; i++) {
-		r->files = grow(r->files, r->nfiles, sizeof *r->files);
+		ALLOC_GROW(r->files, r->nfiles + 1, r->files_alloc);
 		r->files[r->nfiles++] = xstrdup(m->files[i].name);
 	}
 	for (size_t i = 0; i < m->nprovs; i++) {
 		if (!m->provs[i].used || known_real(m, m->provs[i].real))
 			continue;
-		r->files = grow(r->files, r->nfiles, sizeof *r->files);
+		ALLOC_GROW(r->files, r->nfiles + 1, r->files_alloc);
 		r->files[r->nfiles++] = xstrdup(m->provs[i].name);
 	}
 	if (r->nfiles > 1)

@@ -39,7 +39,7 @@ struct merge_side {
 	enum prov_source source;
 	double time_us;         /* < 0: unknown */
 	char **inputs;          /* the tables that hold this tactic for the key, sorted */
-	size_t ninputs;
+	size_t ninputs, inputs_alloc;
 };
 
 struct merge_conflict {
@@ -47,7 +47,7 @@ struct merge_conflict {
 	enum merge_rule rule;   /* the rule that settled it */
 	char *why;              /* e.g. "measured beats predicted", "lower time" */
 	struct merge_side *sides; /* sides[0] was kept; the rest in the rules' order */
-	size_t nsides;
+	size_t nsides, sides_alloc;
 };
 
 struct merge_output {
@@ -58,14 +58,14 @@ struct merge_output {
 struct merge_result {
 	char *device, *version;  /* the identity every input shares */
 	char **files;            /* every input file read (tables and provenance), sorted */
-	size_t nfiles;
+	size_t nfiles, files_alloc;
 	size_t ntables;          /* tables among them */
 	size_t entries;          /* in the merged table */
 	struct merge_conflict *conflicts; /* sorted by key */
-	size_t nconflicts;
+	size_t nconflicts, conflicts_alloc;
 	char *outdir;            /* the folder to create before writing; NULL for one file */
 	struct merge_output *outputs; /* module, JSON cache, provenance (those that apply) */
-	size_t noutputs;
+	size_t noutputs, outputs_alloc;
 };
 
 /* Reads the inputs, checks identity and shards, merges, builds every output's bytes and checks

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "base/arena.h"
+#include "flashinfer/names.h"
 #include "flashinfer/pylit.h"
 #include "flashinfer/table.h"
 
@@ -50,16 +51,6 @@ void prov_format_us(double v, char *buf, size_t n)
 		snprintf(buf, n, "?");
 	else
 		snprintf(buf, n, "%.*g", PROV_REAL_DIGITS, v);
-}
-
-char *prov_file_name(const char *device)
-{
-	char *name = xasprintf("tunetab_provenance_%s.json", device);
-	/* every space made '_', nothing else changed, as FlashInfer names its module (formats §1.1) */
-	for (char *p = name; *p; p++)
-		if (*p == ' ')
-			*p = '_';
-	return name;
 }
 
 const char *prov_backend_name(const char *backend, char *buf, size_t n)
@@ -125,19 +116,11 @@ static char *dump_compact(const json_t *j)
 	return r;
 }
 
-/* Room for element n of an array that holds n (capacity implied: the next power of two). */
-static void *grow(void *v, size_t n, size_t size)
-{
-	if (n & (n - 1))
-		return v;
-	return xrealloc(v, (n ? 2 * n : 1) * size);
-}
-
 /* takes ownership of backend and json */
 static size_t push_run(struct provenance *p, const char *id, int index, int count,
 		       const char *source, char *backend, char *json)
 {
-	p->runs = grow(p->runs, p->nruns, sizeof *p->runs);
+	ALLOC_GROW(p->runs, p->nruns + 1, p->runs_alloc);
 	struct prov_run *r = &p->runs[p->nruns];
 	r->id = xstrdup(id);
 	r->shard_index = index;
@@ -184,7 +167,7 @@ static int cmp_int(const void *a, const void *b)
 
 void prov_add_entry(struct provenance *p, const struct prov_entry *e)
 {
-	p->entries = grow(p->entries, p->n, sizeof *p->entries);
+	ALLOC_GROW(p->entries, p->n + 1, p->entries_alloc);
 	struct prov_entry *x = &p->entries[p->n++];
 	*x = *e;
 	x->key = xstrdup(e->key);
@@ -828,7 +811,7 @@ int prov_find_beside(const char *path, const char *name, struct provenance *p, c
 	DIR *dh = opendir(dir);
 	struct dirent *de;
 	while (dh && found && (de = readdir(dh))) {
-		if (!str_starts(de->d_name, "tunetab_provenance_") || !str_ends(de->d_name, ".json"))
+		if (!names_is_provenance(de->d_name))
 			continue;
 		char *pp = xasprintf("%s/%s", dir, de->d_name);
 		struct diags d = DIAGS_INIT;

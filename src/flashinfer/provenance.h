@@ -59,9 +59,9 @@ struct provenance {
 	char *device;         /* exact device name, e.g. "NVIDIA H200" */
 	char *py_file, *json_file;   /* basenames of the tables it describes, NULL when not written */
 	struct prov_run *runs;     /* grown by prov_add_run/prov_copy_run only */
-	size_t nruns;
+	size_t nruns, runs_alloc;
 	struct prov_entry *entries; /* grown by prov_add_entry only */
-	size_t n;
+	size_t n, entries_alloc;
 };
 
 /* A run object under construction (generate fills it field by field). */
@@ -81,10 +81,6 @@ size_t prov_copy_run(struct provenance *p, const struct prov_run *r);
 
 /* Adds an entry (strings and ties copied). */
 void prov_add_entry(struct provenance *p, const struct prov_entry *e);
-
-/* The sidecar's name for a device: "tunetab_provenance_<DEVICE>.json", the device name with
- * every space made '_', as FlashInfer names its module (formats §1.1). */
-char *prov_file_name(const char *device);
 
 /* Reads a sidecar strictly: unknown keys, wrong types, a run index outside 'runs', a tactic
  * that is not a Python literal are errors (file:line:col of the value). Limits: 256 MiB,

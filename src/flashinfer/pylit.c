@@ -88,10 +88,7 @@ static int skip_space(struct parser *ps)
 
 static void push(struct parser *ps, const struct pyv *v)
 {
-	if (ps->sp == ps->scap) {
-		ps->scap = ps->scap ? 2 * ps->scap : 256;
-		ps->stack = xrealloc(ps->stack, ps->scap * sizeof *ps->stack);
-	}
+	ALLOC_GROW(ps->stack, ps->sp + 1, ps->scap);
 	ps->stack[ps->sp++] = *v;
 }
 

@@ -15,10 +15,7 @@
 
 static void add_entry(struct table *t, size_t *alloc, const struct table_entry *e)
 {
-	if (t->n == *alloc) {
-		*alloc = *alloc ? 2 * *alloc : 64;
-		t->entries = xrealloc(t->entries, *alloc * sizeof *t->entries);
-	}
+	ALLOC_GROW(t->entries, t->n + 1, *alloc);
 	t->entries[t->n++] = *e;
 }
 

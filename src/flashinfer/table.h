@@ -46,7 +46,7 @@ struct table {
 	/* json */
 	bool has_metadata, metadata_is_object;
 	struct table_meta *meta;
-	size_t n_meta;
+	size_t n_meta, meta_alloc;
 	void *records;        /* opaque JSON value of _records, or NULL */
 	bool records_is_object;
 	const char *generation; /* NULL when absent or not a string */

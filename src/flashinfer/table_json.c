@@ -36,10 +36,7 @@ static void scan_positions(const char *text, size_t len, struct keypos **out, si
 				json_error_t err;
 				json_t *s = json_loadb(text + st, i + 1 - st, JSON_DECODE_ANY, &err);
 				if (s && json_is_string(s)) {
-					if (*n == cap) {
-						cap = cap ? 2 * cap : 64;
-						*out = xrealloc(*out, cap * sizeof **out);
-					}
+					ALLOC_GROW(*out, *n + 1, cap);
 					(*out)[*n].len = json_string_length(s);
 					(*out)[*n].key = xstrndup(json_string_value(s), (*out)[*n].len);
 					(*out)[*n].line = sl;
@@ -171,7 +168,8 @@ int table_json_read(const char *name, const char *text, size_t len, struct table
 			const char *mk;
 			json_t *mv;
 			if (json_is_object(v)) {
-				t->meta = xcalloc(json_object_size(v) + 1, sizeof *t->meta);
+				t->meta_alloc = json_object_size(v) + 1;
+				t->meta = xcalloc(t->meta_alloc, sizeof *t->meta);
 				json_object_foreach(v, mk, mv) {
 					struct table_meta *m = &t->meta[t->n_meta++];
 					m->name = arena_strndup(&t->arena, mk, strlen(mk));
@@ -214,10 +212,7 @@ int table_json_read(const char *name, const char *text, size_t len, struct table
 				e.tactic = &pv->items[1];
 			}
 		}
-		if (t->n == t->cap) {
-			t->cap = t->cap ? 2 * t->cap : 64;
-			t->entries = xrealloc(t->entries, t->cap * sizeof *t->entries);
-		}
+		ALLOC_GROW(t->entries, t->n + 1, t->cap);
 		t->entries[t->n++] = e;
 	}
 	for (size_t j = 0; j < npos; j++)
@@ -244,7 +239,7 @@ void table_set_meta(struct table *t, const char *name, const char *value)
 			t->meta[i].json = NULL;
 			return;
 		}
-	t->meta = xrealloc(t->meta, (t->n_meta + 1) * sizeof *t->meta);
+	ALLOC_GROW(t->meta, t->n_meta + 1, t->meta_alloc);
 	struct table_meta *m = &t->meta[t->n_meta++];
 	memset(m, 0, sizeof *m);
 	m->name = arena_strndup(&t->arena, name, strlen(name));

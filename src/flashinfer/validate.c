@@ -73,30 +73,23 @@ static const char *base_name(const char *path)
 static bool split_bundled_name(const char *name, const char *stem, char *prefix, size_t pn,
 			       char *dev, size_t dn)
 {
-	const char *s = strstr(name, stem);
-	if (!s || !str_ends(name, ".py"))
-		return false;
-	size_t plen = (size_t)(s - name);
-	if (plen >= pn)
+	size_t plen, dl;
+	const char *d0;
+	if (!fischema_split_bundled(name, stem, &plen, &d0, &dl) || plen >= pn || dl >= dn)
 		return false;
 	memcpy(prefix, name, plen);
 	prefix[plen] = '\0';
-	const char *d0 = s + strlen(stem);
-	size_t dl = strlen(d0) - 3;
-	if (dl >= dn)
-		return false;
 	memcpy(dev, d0, dl);
 	dev[dl] = '\0';
 	return true;
 }
 
-/* The device part of a bundled file name: the CUDA name, every space as '_' (§1.1). */
+/* The device part of a bundled file name (fischema_device_part), into out. */
 static void file_part_of(const char *name, char *out, size_t n)
 {
-	snprintf(out, n, "%s", name);
-	for (char *p = out; *p; p++)
-		if (*p == ' ')
-			*p = '_';
+	char *part = fischema_device_part(name);
+	snprintf(out, n, "%s", part);
+	free(part);
 }
 
 static const struct device_profile *device_by_file_part(const struct device_set *set, const char *part)

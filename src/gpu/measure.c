@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/util.h"
+
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -49,9 +51,7 @@ static void screen(const double *samples, int rounds, const size_t *cnt, bool *a
 		   int keep)
 {
 	size_t k = 0;
-	double *t = calloc(n + 1, sizeof *t);
-	if (!t)
-		return;
+	double *t = xcalloc(n + 1, sizeof *t);
 	for (size_t i = 0; i < n; i++)
 		if (active[i] && cnt[i])
 			t[k++] = samples[i * (size_t)rounds];
@@ -72,17 +72,13 @@ int measure_rounds(struct prof_result *out, size_t n, int rounds, int method, in
 		rounds = keep > 0 ? MEASURE_SCREEN_ROUNDS : MEASURE_ROUNDS;
 	if (method == 1)
 		rounds = 1;
-	double *samples = calloc(n * (size_t)rounds + 1, sizeof *samples);
-	double *scratch = calloc((size_t)rounds + 1, sizeof *scratch);
-	size_t *cnt = calloc(n + 1, sizeof *cnt), *idx = calloc(n + 1, sizeof *idx);
-	double *us = calloc(n + 1, sizeof *us), *med = calloc(n + 1, sizeof *med);
-	double *lo = calloc(n + 1, sizeof *lo), *hi = calloc(n + 1, sizeof *hi);
-	bool *active = calloc(n + 1, sizeof *active);
+	double *samples = xcalloc(n * (size_t)rounds + 1, sizeof *samples);
+	double *scratch = xcalloc((size_t)rounds + 1, sizeof *scratch);
+	size_t *cnt = xcalloc(n + 1, sizeof *cnt), *idx = xcalloc(n + 1, sizeof *idx);
+	double *us = xcalloc(n + 1, sizeof *us), *med = xcalloc(n + 1, sizeof *med);
+	double *lo = xcalloc(n + 1, sizeof *lo), *hi = xcalloc(n + 1, sizeof *hi);
+	bool *active = xcalloc(n + 1, sizeof *active);
 	int rc = 0;
-	if (!samples || !scratch || !cnt || !idx || !us || !med || !lo || !hi || !active) {
-		rc = -1;
-		goto out;
-	}
 	for (size_t i = 0; i < n; i++)
 		active[i] = out[i].status == PROF_OK;
 	for (int r = 0; r < rounds && !rc; r++) {
@@ -143,7 +139,6 @@ int measure_rounds(struct prof_result *out, size_t n, int rounds, int method, in
 				  &out[i].lo_us, &out[i].hi_us);
 			out[i].n = (int)cnt[i];
 		}
-out:
 	free(samples);
 	free(scratch);
 	free(cnt);

@@ -926,7 +926,7 @@ static size_t op_index(struct ls_summary *s, const char *name)
 	for (size_t i = 0; i < s->n_ops; i++)
 		if (!strcmp(s->ops[i].name, name))
 			return i;
-	s->ops = xrealloc(s->ops, (s->n_ops + 1) * sizeof *s->ops);
+	ALLOC_GROW(s->ops, s->n_ops + 1, s->ops_alloc);
 	memset(&s->ops[s->n_ops], 0, sizeof *s->ops);
 	s->ops[s->n_ops].name = xstrdup(name);
 	return s->n_ops++;
@@ -934,13 +934,12 @@ static size_t op_index(struct ls_summary *s, const char *name)
 
 /* Adds str to a list of distinct strings; returns false when it was there. Linear in the
  * list, which stays small (distinct keys per op); the hash check keeps it cheap. */
-static bool add_distinct(char ***v, size_t *n, const char *str)
+static bool add_distinct(char ***v, size_t *n, size_t *alloc, const char *str)
 {
 	for (size_t i = 0; i < *n; i++)
 		if (!strcmp((*v)[i], str))
 			return false;
-	if (!(*n & (*n + 1)) || *n == 0)
-		*v = xrealloc(*v, (2 * *n + 2) * sizeof **v);
+	ALLOC_GROW(*v, *n + 1, *alloc);
 	(*v)[(*n)++] = xstrdup(str);
 	return true;
 }
@@ -975,10 +974,10 @@ void ls_summary_add(struct ls_summary *s, const struct ls_event *ev)
 		op = &s->ops[oi];
 		op->misses++;
 		s->misses++;
-		add_distinct(&op->affected, &op->n_affected, ev->key);
+		add_distinct(&op->affected, &op->n_affected, &op->affected_alloc, ev->key);
 		size_t before = s->n_keys;
-		if (add_distinct(&s->keys, &s->n_keys, ev->key)) {
-			s->keys_moe = xrealloc(s->keys_moe, s->n_keys * sizeof *s->keys_moe);
+		if (add_distinct(&s->keys, &s->n_keys, &s->keys_alloc, ev->key)) {
+			ALLOC_GROW(s->keys_moe, s->n_keys, s->keys_moe_alloc);
 			s->keys_moe[before] = ev->key_parsed && ev->key_fused_moe;
 		}
 		break;
@@ -990,7 +989,7 @@ void ls_summary_add(struct ls_summary *s, const struct ls_event *ev)
 		op->fallbacks++;
 		s->fallbacks++;
 		if (ev->shapes)
-			add_distinct(&op->affected, &op->n_affected, ev->shapes);
+			add_distinct(&op->affected, &op->n_affected, &op->affected_alloc, ev->shapes);
 		break;
 	case LS_FAILED_TACTIC:
 	case LS_NO_VALID_TACTICS:
@@ -1019,7 +1018,7 @@ void ls_summary_add(struct ls_summary *s, const struct ls_event *ev)
 		 * new line (tqdm's closing refresh shares the '\r' line of its last update) */
 		if (!ps || s->cur_op != oi + 1 || ev->done < ps->done || ev->total != ps->total ||
 		    (ps->done == ps->total && !ev->same_line)) {
-			op->passes = xrealloc(op->passes, (op->n_passes + 1) * sizeof *op->passes);
+			ALLOC_GROW(op->passes, op->n_passes + 1, op->passes_alloc);
 			ps = &op->passes[op->n_passes++];
 			memset(ps, 0, sizeof *ps);
 			ps->first_line = ev->line;

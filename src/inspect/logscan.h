@@ -105,22 +105,22 @@ struct ls_op {
 	char *name;
 	unsigned hits, misses, fallbacks, failed, skipped_unsupported;
 	char **affected;         /* distinct keys / shapes that missed or fell back */
-	size_t n_affected;
+	size_t n_affected, affected_alloc;
 	struct ls_pass *passes;
-	size_t n_passes;
+	size_t n_passes, passes_alloc;
 	unsigned updates;
 	long long tuning_s;      /* sum of the passes' last elapsed times */
 };
 
 struct ls_summary {
 	struct ls_op *ops;       /* in order of first appearance; "-" for events naming none */
-	size_t n_ops;
+	size_t n_ops, ops_alloc;
 	unsigned count[LS_KIND_COUNT];
 	unsigned hits, misses, fallbacks, failed;
 	long long configs_loaded, configs_saved;
 	char **keys;             /* distinct missed bundled keys (canonical when parsed) */
 	bool *keys_moe;          /* fused-MoE key that `generate --keys` accepts */
-	size_t n_keys;
+	size_t n_keys, keys_alloc, keys_moe_alloc;
 	/* private: pass tracking */
 	size_t cur_op;           /* op of the open pass + 1; 0 = none */
 };

@@ -14,9 +14,11 @@
 #include "data/calibration.h"
 #include "data/fleetplan.h"
 #include "flashinfer/merge.h"
+#include "flashinfer/names.h"
 #include "flashinfer/provenance.h"
 #include "flashinfer/table.h"
 #include "flashinfer/validate.h"
+#include "flashinfer/validate_bytes.h"
 #include "gpu/gpu.h"
 #include "inspect/doctor.h"
 #include "script/script.h"
@@ -761,26 +763,20 @@ static int check_bytes(const struct tt_data *data, const char *name, const struc
 		       const char *version, const char *device, enum dtype dt, const char *cause,
 		       struct diags *d)
 {
-	struct table t;
-	struct diags vd_d = DIAGS_INIT;
-	int rc = table_read_mem(name, sb->buf, sb->len, &t, &vd_d);
-	if (!rc) {
-		struct validate_data vd = { &data->devices, &data->catalogs, &data->schemas };
-		struct validate_opts vo = { .flashinfer = version, .device = device, .dtype = (int)dt };
-		struct validate_result r;
-		rc = validate_table(&vd, &t, &vo, &r, &vd_d);
-	}
-	if (rc || diags_count(&vd_d, SEV_ERROR)) {
+	struct validate_data vd = { &data->devices, &data->catalogs, &data->schemas };
+	struct validate_opts vo = { .flashinfer = version, .device = device, .dtype = (int)dt };
+	struct diags found = DIAGS_INIT;
+	int rc = validate_bytes(&vd, name, sb->buf, sb->len, &vo, &found);
+	if (rc) {
 		if (cause)
 			rc = diag_error(d, TT_INVALID, "generate", NULL, 0, 0, "generated %s does not "
 					"validate because of %s; nothing written:", name, cause);
 		else
 			rc = diag_error(d, TT_INTERNAL, "generate", NULL, 0, 0, "generated %s does not "
 					"validate (a tunetab bug); nothing written:", name);
-		diags_append(d, &vd_d);
+		diags_append(d, &found);
 	}
-	diags_release(&vd_d);
-	table_release(&t);
+	diags_release(&found);
 	return rc;
 }
 
@@ -872,13 +868,7 @@ static int build_json(struct run *R, struct outputs *out, const char *keys_cause
 	for (unsigned i = 0; i < schema->json_cache.reserved_count; i++)
 		gen |= !strcmp(schema->json_cache.reserved[i], "_generation");
 	table_write_json(&R->t, gen, &out->js);
-	char *dev_part = fischema_bundled_name(schema, R->version, R->sdev.name);
-	/* flashinfer_autotune_<DEVICE>.json: JSON caches have no name rule (formats §2.1) */
-	char *stem = strstr(dev_part, schema->bundled.stem);
-	out->js_name = xasprintf("flashinfer_autotune_%.*s.json",
-				 (int)(strlen(stem) - strlen(schema->bundled.stem) - 3),
-				 stem + strlen(schema->bundled.stem));
-	free(dev_part);
+	out->js_name = names_json_cache(R->sdev.name);
 	return check_bytes(R->S->data, out->js_name, &out->js, R->version, R->sdev.name, R->dt,
 			   keys_cause ? keys_cause : o->nmeta ? "--metadata" : NULL, d);
 }
@@ -937,7 +927,7 @@ static int run_outputs(struct run *R, struct diags *d)
 		build_provenance(&pv, R);
 		struct strbuf pb = STRBUF_INIT;
 		prov_write(&pv, &pb);
-		char *pname = prov_file_name(R->sdev.name);
+		char *pname = names_provenance(R->sdev.name);
 		rc = stage_output(&set, R->outdir, pname, &pb, &R->written[2], d);
 		free(pname);
 		sb_release(&pb);

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "data/firules.h"
+#include "flashinfer/names.h"
 #include "ttest.h"
 
 static struct fischema_set schemas;
@@ -86,6 +87,32 @@ TEST(bundled_file_names)
 	free(s);
 }
 
+/* flashinfer/names.h: every name of a table set from one device part */
+TEST(file_names_share_the_device_part)
+{
+	const char *dev = "NVIDIA RTX PRO 6000 Blackwell Server Edition";
+	char *s = fischema_device_part(dev);
+	CHECK_STR(s, "NVIDIA_RTX_PRO_6000_Blackwell_Server_Edition");
+	free(s);
+	s = names_json_cache(dev);
+	CHECK_STR(s, "flashinfer_autotune_NVIDIA_RTX_PRO_6000_Blackwell_Server_Edition.json");
+	free(s);
+	s = names_provenance("NVIDIA A100-SXM4-80GB");
+	CHECK_STR(s, "tunetab_provenance_NVIDIA_A100-SXM4-80GB.json");
+	CHECK(names_is_provenance(s));
+	CHECK(!names_is_provenance("tunetab_provenance_x.py"));
+	free(s);
+	CHECK(names_same_device("NVIDIA H200", "NVIDIA_H200"));
+	CHECK(!names_same_device("NVIDIA H200", "NVIDIA H20"));
+	CHECK(at("0.6.18") != NULL); /* loads the schemas */
+	s = names_module_device(&schemas, "v0_1_trtllm_fused_moe_NVIDIA_H100_80GB_HBM3.py");
+	CHECK_STR(s, "NVIDIA_H100_80GB_HBM3");
+	free(s);
+	CHECK(names_module_device(&schemas, "v0_1_trtllm_fused_moe_.py") == NULL);
+	CHECK(names_module_device(&schemas, "trtllm_fused_moe_NVIDIA_H200.py") == NULL);
+	CHECK(names_module_device(&schemas, "v0_1_trtllm_fused_moe_NVIDIA_H200.json") == NULL);
+}
+
 TEST(hybrid_buckets_match_reference)
 {
 	/* §3.2: the 21 buckets for 8192, 22 for 16384. */
@@ -137,6 +164,7 @@ TTEST_SUITE(fischema_tests) = {
 	{ "schema_ranges_cover_0_2_9_to_0_6_18", schema_ranges_cover_0_2_9_to_0_6_18 },
 	{ "schema_key_forms_by_version", schema_key_forms_by_version },
 	{ "bundled_file_names", bundled_file_names },
+	{ "file_names_share_the_device_part", file_names_share_the_device_part },
 	{ "hybrid_buckets_match_reference", hybrid_buckets_match_reference },
 	{ "token_mapping_by_version", token_mapping_by_version },
 	TTEST_END

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include "flashinfer/merge.h"
+#include "flashinfer/names.h"
 #include "flashinfer/provenance.h"
 #include "ttest.h"
 #include "base/util.h"
@@ -157,7 +158,7 @@ TEST(prov_round_trip)
 
 TEST(prov_file_name_rule)
 {
-	char *n = prov_file_name("NVIDIA RTX PRO 6000 Blackwell Server Edition");
+	char *n = names_provenance("NVIDIA RTX PRO 6000 Blackwell Server Edition");
 	CHECK_STR(n, "tunetab_provenance_NVIDIA_RTX_PRO_6000_Blackwell_Server_Edition.json");
 	free(n);
 	char buf[32];

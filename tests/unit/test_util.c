@@ -1,4 +1,4 @@
-/* test_util.c: string buffers, edit distance, atomic writes. */
+/* test_util.c: string buffers, array growth, edit distance, atomic writes. */
 #include <errno.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -18,6 +18,24 @@ TEST(strbuf_grows)
 	char *s = sb_detach(&sb);
 	CHECK(sb.buf == NULL && sb.len == 0);
 	free(s);
+}
+
+TEST(alloc_grow_appends)
+{
+	int *v = NULL;
+	size_t n = 0, alloc = 0;
+	for (int i = 0; i < 1000; i++) {
+		ALLOC_GROW(v, n + 1, alloc);
+		CHECK(alloc >= n + 1);
+		v[n++] = i;
+	}
+	CHECK(v[0] == 0 && v[999] == 999);
+	size_t before = alloc;
+	ALLOC_GROW(v, n, alloc); /* room already there: nothing moves */
+	CHECK(alloc == before);
+	ALLOC_GROW(v, 100000, alloc); /* a jump past the geometric step takes the size asked */
+	CHECK(alloc == 100000 && v[999] == 999);
+	free(v);
 }
 
 TEST(suggest_names_tokens_first)
@@ -97,6 +115,7 @@ TEST(read_file_limit)
 
 TTEST_SUITE(util_tests) = {
 	{ "strbuf_grows", strbuf_grows },
+	{ "alloc_grow_appends", alloc_grow_appends },
 	{ "edit_distance_counts", edit_distance_counts },
 	{ "suggest_names_tokens_first", suggest_names_tokens_first },
 	{ "parse_long_strict", parse_long_strict },
