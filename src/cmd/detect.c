@@ -173,6 +173,18 @@ static json_t *gpu_json(const struct tt_data *data, const struct gpu_info *x)
 	return o;
 }
 
+/* --json where no GPU can be read: the document still comes, with no GPUs and the reason
+ * (the error goes to stderr too, and the exit status is the same as without --json). */
+static void print_json_error(const struct gpu_env *env, const char *err)
+{
+	json_t *o = json_pack("{s:i, s:i, s:[], s:s}", "driver_version", env->driver_version,
+			      "runtime_version", env->runtime_version, "gpus", "error", err);
+	char *s = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	printf("%s\n", s);
+	free(s);
+	json_decref(o);
+}
+
 int cmd_detect(int argc, char **argv)
 {
 	static const struct option opts[] = { { "json", no_argument, NULL, 'j' }, { 0 } };
@@ -192,6 +204,8 @@ int cmd_detect(int argc, char **argv)
 	struct gpu_env env;
 	char err[512];
 	int rc = gpu_query(&g, &n, &env, err, sizeof err);
+	if (rc && json)
+		print_json_error(&env, err);
 	if (rc)
 		return cli_error(rc, "%s", err);
 	struct tt_data data;

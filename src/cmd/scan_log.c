@@ -18,7 +18,6 @@ struct scan_ctx {
 	bool json;
 	struct ls_summary sum;
 	json_t *events;         /* --json */
-	struct strbuf loads, saves; /* "30, 30" and "11 (11 new, 0 previous)" */
 };
 
 /* tqdm's rate as it printed it, plus the other unit (2 significant digits). */
@@ -84,60 +83,12 @@ static void text_event(const struct scan_ctx *x, const struct ls_event *ev)
 	sb_release(&sb);
 }
 
-static void json_set_str(json_t *o, const char *k, const char *v)
-{
-	if (v)
-		json_object_set_new(o, k, json_string(v));
-}
-
-static void json_event(struct scan_ctx *x, const struct ls_event *ev)
-{
-	json_t *o = json_object();
-	json_object_set_new(o, "line", json_integer((json_int_t)ev->line));
-	json_object_set_new(o, "kind", json_string(ls_kind_name(ev->kind)));
-	json_set_str(o, "op", ev->op);
-	json_set_str(o, "runner", ev->runner);
-	json_set_str(o, "tactic", ev->tactic);
-	json_set_str(o, "key", ev->key);
-	if (ev->key) {
-		json_object_set_new(o, "key_parsed", json_boolean(ev->key_parsed));
-		json_object_set_new(o, "key_had_runner_hash", json_boolean(ev->key_had_hash));
-		json_object_set_new(o, "fused_moe", json_boolean(ev->key_fused_moe));
-	}
-	json_set_str(o, "path", ev->path);
-	json_set_str(o, "shapes", ev->shapes);
-	json_set_str(o, "severity", ev->severity);
-	json_set_str(o, "detail", ev->detail);
-	if (ev->n >= 0)
-		json_object_set_new(o, "n", json_integer(ev->n));
-	if (ev->n_new >= 0)
-		json_object_set_new(o, ev->kind == LS_BLOCKLIST_LOADED ? "ops" : "new", json_integer(ev->n_new));
-	if (ev->n_prev >= 0)
-		json_object_set_new(o, "previous", json_integer(ev->n_prev));
-	if (ev->kind == LS_PROGRESS) {
-		json_object_set_new(o, "done", json_integer(ev->done));
-		json_object_set_new(o, "total", json_integer(ev->total));
-		json_object_set_new(o, "profiles_per_s", ev->rate > 0 ? json_real(ev->rate) : json_null());
-		json_object_set_new(o, "elapsed_s", ev->elapsed_s >= 0 ? json_integer(ev->elapsed_s) : json_null());
-	}
-	if (ev->kind == LS_PROFILE && ev->dim[0] >= 0)
-		json_object_set_new(o, "first_dynamic_dim", json_pack("[I,I,o]", (json_int_t)ev->dim[0],
-				    (json_int_t)ev->dim[1], ev->dim[2] < 0 ? json_string("inf") :
-				    json_integer(ev->dim[2])));
-	json_array_append_new(x->events, o);
-}
-
 static void on_event(const struct ls_event *ev, void *ctx)
 {
 	struct scan_ctx *x = ctx;
 	ls_summary_add(&x->sum, ev);
-	if (ev->kind == LS_CACHE_LOAD)
-		sb_addf(&x->loads, "%s%lld", x->loads.len ? ", " : "", ev->n);
-	if (ev->kind == LS_CACHE_SAVE)
-		sb_addf(&x->saves, "%s%lld (%lld new, %lld previous)", x->saves.len ? ", " : "", ev->n,
-			ev->n_new, ev->n_prev);
 	if (x->json)
-		json_event(x, ev);
+		json_array_append_new(x->events, ls_event_json(ev));
 	else if (ev->kind != LS_PROGRESS) /* bars are summarised as passes */
 		text_event(x, ev);
 }
@@ -151,10 +102,19 @@ static void text_summary(const struct scan_ctx *x, const struct ls_stats *st)
 	printf("  sessions: %u started, %u ended\n", c[LS_SESSION_START], c[LS_SESSION_END]);
 	if (c[LS_SGLANG_START])
 		printf("  sglang autotune starts: %u\n", c[LS_SGLANG_START]);
-	if (c[LS_CACHE_LOAD])
-		printf("  json cache loads: %u, configs loaded: %s\n", c[LS_CACHE_LOAD], x->loads.buf);
-	if (c[LS_CACHE_SAVE])
-		printf("  json cache saves: %u, configs saved: %s\n", c[LS_CACHE_SAVE], x->saves.buf);
+	if (c[LS_CACHE_LOAD]) {
+		printf("  json cache loads: %u, configs loaded: ", c[LS_CACHE_LOAD]);
+		for (size_t i = 0; i < s->n_loads; i++)
+			printf("%s%lld", i ? ", " : "", s->loads[i]);
+		putchar('\n');
+	}
+	if (c[LS_CACHE_SAVE]) {
+		printf("  json cache saves: %u, configs saved: ", c[LS_CACHE_SAVE]);
+		for (size_t i = 0; i < s->n_saves; i++)
+			printf("%s%lld (%lld new, %lld previous)", i ? ", " : "", s->saves[i].n,
+			       s->saves[i].n_new, s->saves[i].n_prev);
+		putchar('\n');
+	}
 	static const enum ls_kind notes[] = { LS_CACHE_MISMATCH, LS_NOT_SAVING, LS_LEGACY_CUDNN,
 		LS_BLOCKLIST_LOADED, LS_BLOCKLIST_MISSING, LS_BLOCKLIST_MISMATCH, LS_SKIP_OP,
 		LS_CACHE_SIZE, LS_PROFILE, LS_PROFILED, LS_CHOSEN, LS_DEBUG, LS_VLLM_DEFAULT_MOE, LS_OTHER };
@@ -188,78 +148,11 @@ static void text_summary(const struct scan_ctx *x, const struct ls_stats *st)
 	}
 }
 
-static json_t *json_summary(const struct scan_ctx *x, const struct ls_stats *st)
-{
-	const struct ls_summary *s = &x->sum;
-	json_t *counts = json_object(), *ops = json_array();
-	for (int k = 0; k < LS_KIND_COUNT; k++)
-		if (s->count[k])
-			json_object_set_new(counts, ls_kind_name((enum ls_kind)k), json_integer(s->count[k]));
-	for (size_t i = 0; i < s->n_ops; i++) {
-		const struct ls_op *op = &s->ops[i];
-		json_t *passes = json_array(), *aff = json_array();
-		for (size_t j = 0; j < op->n_passes; j++) {
-			const struct ls_pass *p = &op->passes[j];
-			json_array_append_new(passes, json_pack("{s:I, s:I, s:I, s:I, s:i, s:o, s:o}",
-				"first_line", (json_int_t)p->first_line, "last_line", (json_int_t)p->last_line,
-				"done", (json_int_t)p->done, "total", (json_int_t)p->total, "updates", (int)p->updates,
-				"profiles_per_s", p->rate > 0 ? json_real(p->rate) : json_null(),
-				"elapsed_s", p->elapsed_s >= 0 ? json_integer(p->elapsed_s) : json_null()));
-		}
-		for (size_t j = 0; j < op->n_affected; j++)
-			json_array_append_new(aff, json_string(op->affected[j]));
-		json_array_append_new(ops, json_pack("{s:s, s:i, s:i, s:i, s:i, s:i, s:o, s:I, s:o}",
-			"op", op->name, "hits", (int)op->hits, "misses", (int)op->misses,
-			"fallbacks", (int)op->fallbacks, "failed_tactics", (int)op->failed,
-			"unsupported_tactics_skipped", (int)op->skipped_unsupported, "affected", aff,
-			"tuning_s", (json_int_t)op->tuning_s, "passes", passes));
-	}
-	return json_pack("{s:s, s:I, s:I, s:b, s:b, s:{s:i, s:i, s:i, s:i, s:I, s:I}, s:o, s:o}",
-		"file", x->name, "bytes", (json_int_t)st->bytes, "lines", (json_int_t)st->lines,
-		"gzip", st->gzip, "truncated", st->truncated,
-		"totals", "hits", (int)s->hits, "misses", (int)s->misses, "fallbacks", (int)s->fallbacks,
-		"failed_tactics", (int)s->failed, "configs_loaded", (json_int_t)s->configs_loaded,
-		"configs_saved", (json_int_t)s->configs_saved,
-		"counts", counts, "ops", ops);
-}
-
-/* Distinct missed keys across all inputs, kept for --keys-out. */
-struct keyset {
-	char **keys;
-	size_t n;
-	size_t other; /* missed keys that are not fused-MoE keys `generate` accepts */
-};
-
-static void keyset_take(struct keyset *k, const struct ls_summary *s)
-{
-	for (size_t i = 0; i < s->n_keys; i++) {
-		if (!s->keys_moe[i]) {
-			k->other++;
-			continue;
-		}
-		bool seen = false;
-		for (size_t j = 0; j < k->n && !seen; j++)
-			seen = !strcmp(k->keys[j], s->keys[i]);
-		if (seen)
-			continue;
-		k->keys = xrealloc(k->keys, (k->n + 1) * sizeof *k->keys);
-		k->keys[k->n++] = xstrdup(s->keys[i]);
-	}
-}
-
-/* One key per line, '#' comments: the form `generate --keys` reads (gen.c gen_plan_keys). */
-static int write_keys(const char *path, const struct keyset *k)
+/* --keys-out: the missed keys in the form `generate --keys` reads. */
+static int write_keys(const char *path, const struct ls_keyset *k)
 {
 	struct strbuf sb = STRBUF_INIT;
-	sb_addf(&sb, "# tunetab scan-log: %zu missed cutlass fused-MoE key(s), for "
-		"'tunetab generate --keys'\n", k->n);
-	if (k->other)
-		sb_addf(&sb, "# %zu other missed key(s) left out: not trtllm::fused_moe::gemm1/gemm2 "
-			"or not a valid key\n", k->other);
-	for (size_t i = 0; i < k->n; i++) {
-		sb_adds(&sb, k->keys[i]);
-		sb_addc(&sb, '\n');
-	}
+	ls_keyset_write(k, &sb);
 	int err = write_file_atomic(path, sb.buf, sb.len, 0644);
 	sb_release(&sb);
 	if (err)
@@ -298,7 +191,7 @@ int cmd_scan_log(int argc, char **argv)
 
 	int worst = TT_OK;
 	bool found = false;
-	struct keyset ks = { 0 };
+	struct ls_keyset ks = { 0 };
 	json_t *jfiles = json ? json_array() : NULL;
 	for (size_t i = 0; i < nfiles; i++) {
 		const char *path = files[i];
@@ -308,8 +201,7 @@ int cmd_scan_log(int argc, char **argv)
 			worst = cli_error(TT_INTERNAL, "%s: %s", path, strerror(errno));
 			continue;
 		}
-		struct scan_ctx x = { .name = is_stdin ? "<stdin>" : path, .json = json,
-				      .loads = STRBUF_INIT, .saves = STRBUF_INIT };
+		struct scan_ctx x = { .name = is_stdin ? "<stdin>" : path, .json = json };
 		if (json)
 			x.events = json_array();
 		struct ls_stats st;
@@ -323,18 +215,15 @@ int cmd_scan_log(int argc, char **argv)
 		}
 		diags_release(&d);
 		if (json) {
-			json_t *o = json_summary(&x, &st);
+			json_t *o = ls_summary_json(x.name, &st, &x.sum);
 			json_object_set_new(o, "events", x.events);
 			json_array_append_new(jfiles, o);
 		} else {
 			text_summary(&x, &st);
 		}
-		if (x.sum.misses || x.sum.fallbacks || x.sum.failed)
-			found = true;
-		keyset_take(&ks, &x.sum);
+		found |= ls_summary_found(&x.sum);
+		ls_keyset_add(&ks, &x.sum);
 		ls_summary_release(&x.sum);
-		sb_release(&x.loads);
-		sb_release(&x.saves);
 	}
 	if (keys_out) {
 		int rc = write_keys(keys_out, &ks);
@@ -354,9 +243,7 @@ int cmd_scan_log(int argc, char **argv)
 		free(out);
 		json_decref(root);
 	}
-	for (size_t i = 0; i < ks.n; i++)
-		free(ks.keys[i]);
-	free(ks.keys);
+	ls_keyset_release(&ks);
 	if (fflush(stdout) == EOF)
 		return cli_error(TT_INTERNAL, "standard output: %s", strerror(errno));
 	if (worst)

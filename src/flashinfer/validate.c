@@ -3,9 +3,13 @@
 
 #include "flashinfer/provenance.h"
 
+#include <dirent.h>
+#include <errno.h>
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "flashinfer/key.h"
 #include "base/util.h"
@@ -618,19 +622,11 @@ static void check_value_runner(struct vctx *c, const struct table_entry *e, cons
 			    ? ": since 0.6.16 such an entry is never used" : "");
 }
 
-/* Per-entry checks. Returns true when the key could be looked up by this version. */
-static bool check_entry(struct vctx *c, size_t idx, struct family **fams, size_t *nf,
-			bool *form_ok)
+/* The value of an entry: (runner_id, tactic) in a module, ["Runner", tactic, ...] in a JSON
+ * cache (formats §1.2, §2.6). */
+static void check_value(struct vctx *c, const struct table_entry *e)
 {
-	const struct table_entry *e = &c->t->entries[idx];
 	const struct fi_schema *s = c->r->schema;
-	*form_ok = true;
-	if (e->dup_of >= 0) {
-		const struct table_entry *o = &c->t->entries[e->dup_of];
-		WARN(c, "duplicate-key", e->line, e->col, "duplicate key (first at line %d); %s keeps "
-		     "the last value", o->line, c->t->kind == TABLE_PY ? "Python" : "json.load");
-	}
-	/* value */
 	if (c->t->kind == TABLE_PY) {
 		if (!e->value_ok) {
 			ERR(c, "value-shape", e->vline, e->vcol, "the value must be a 2-tuple (runner_id, "
@@ -667,38 +663,84 @@ static bool check_entry(struct vctx *c, size_t idx, struct family **fams, size_t
 			     "reserved name (_metadata, _records, _generation): FlashInfer reads it as "
 			     "a tactic entry", (int)(e->key_len > 60 ? 60 : e->key_len), e->key);
 	}
-	/* key: a key whose text, but for the token count, equals the first key of a family that
-	 * passed every key check needs no parse: same text, same verdict (large tables). */
-	{
-		const char *t0 = e->key, *tend = e->key + e->key_len, *prof = NULL;
-		for (const char *q = t0; q + 4 <= tend; q++)
-			if (q[0] == ',' && q[1] == ' ' && q[2] == '(' && q[3] == '(') {
-				prof = q + 4;
-				break;
-			}
-		if (prof) {
-			const char *dig = prof;
-			long long tokens = 0;
-			while (dig < tend && *dig >= '0' && *dig <= '9' && dig - prof < 12)
-				tokens = tokens * 10 + (*dig++ - '0');
-			bool canon_digits = dig > prof && dig < tend && *dig == ',' &&
-					    !(*prof == '0' && dig - prof > 1);
-			if (canon_digits) {
-				struct strbuf *sig = &c->sig;
-				sb_reset(sig);
-				sb_add(sig, t0, (size_t)(prof - t0));
-				sb_add(sig, dig, (size_t)(tend - dig));
-				struct family *f = family_find(*fams, sig->buf);
-				if (f && f->clean) {
-					family_token(f, tokens, e->line, e->col);
-					check_value_runner(c, e, f->runner);
-					if (e->value_ok && f->stage)
-						check_tactic(c, e, f->nd, f->dts, f->stage, f->ff);
-					return true;
-				}
+}
+
+/* A key whose text, but for the token count, equals the first key of a family that passed
+ * every key check needs no parse: same text, same verdict (large tables). Returns true when
+ * e was such a key, and checked. */
+static bool check_like_family(struct vctx *c, const struct table_entry *e, struct family *fams)
+{
+	const char *t0 = e->key, *tend = e->key + e->key_len, *prof = NULL;
+	for (const char *q = t0; q + 4 <= tend; q++)
+		if (q[0] == ',' && q[1] == ' ' && q[2] == '(' && q[3] == '(') {
+			prof = q + 4;
+			break;
+		}
+	if (prof) {
+		const char *dig = prof;
+		long long tokens = 0;
+		while (dig < tend && *dig >= '0' && *dig <= '9' && dig - prof < 12)
+			tokens = tokens * 10 + (*dig++ - '0');
+		bool canon_digits = dig > prof && dig < tend && *dig == ',' &&
+				    !(*prof == '0' && dig - prof > 1);
+		if (canon_digits) {
+			struct strbuf *sig = &c->sig;
+			sb_reset(sig);
+			sb_add(sig, t0, (size_t)(prof - t0));
+			sb_add(sig, dig, (size_t)(tend - dig));
+			struct family *f = family_find(fams, sig->buf);
+			if (f && f->clean) {
+				family_token(f, tokens, e->line, e->col);
+				check_value_runner(c, e, f->runner);
+				if (e->value_ok && f->stage)
+					check_tactic(c, e, f->nd, f->dts, f->stage, f->ff);
+				return true;
 			}
 		}
 	}
+	return false;
+}
+
+/* The dimensions of a decoded MoE key agree (experts, hidden size, packing). Returns false
+ * after reporting when they do not. */
+static bool check_shapes(struct vctx *c, const struct table_entry *e, const struct moe_key *k)
+{
+	size_t shape_errors = diags_count(c->d, SEV_ERROR);
+	if (k->e1 != k->e2)
+		ERR(c, "shape", e->line, e->col, "fc1 has %lld experts but fc2 has %lld", k->e1, k->e2);
+	if (k->act_pack != 1 && k->act_pack != 2)
+		ERR(c, "shape", e->line, e->col, "input width %lld does not fit hidden size %lld (fc2 "
+		    "N): expected %lld (bf16/fp8) or %lld (packed fp4)", k->in_k, k->hidden, k->hidden,
+		    k->hidden / 2);
+	if (k->w_pack == 0 || (k->k2 * k->w_pack != k->n1 && k->k2 * k->w_pack * 2 != k->n1))
+		ERR(c, "shape", e->line, e->col, "packing factors disagree: fc1 K %lld packs hidden "
+		    "%lld by %s, and fc2 K %lld does not unpack to fc1 N %lld or its half",
+		    k->k1, k->hidden, k->w_pack ? "an integer" : "no integer", k->k2, k->n1);
+	else if (k->act_pack == 2 && k->w_pack != 2 && k->w_pack != 16)
+		ERR(c, "shape", e->line, e->col, "fp4 activations (input %lld = hidden/2) need fp4 "
+		    "weights packed 2 per uint8 or 16 per int64, not %d per element", k->in_k,
+		    k->w_pack);
+	else if (k->act_pack == 1 && k->w_pack != 1 && k->w_pack != 2 && k->w_pack != 16)
+		ERR(c, "shape", e->line, e->col, "weights pack %d elements per value, which matches "
+		    "no dtype", k->w_pack);
+	return diags_count(c->d, SEV_ERROR) == shape_errors;
+}
+
+/* Per-entry checks. Returns true when the key could be looked up by this version. */
+static bool check_entry(struct vctx *c, size_t idx, struct family **fams, size_t *nf,
+			bool *form_ok)
+{
+	const struct table_entry *e = &c->t->entries[idx];
+	const struct fi_schema *s = c->r->schema;
+	*form_ok = true;
+	if (e->dup_of >= 0) {
+		const struct table_entry *o = &c->t->entries[e->dup_of];
+		WARN(c, "duplicate-key", e->line, e->col, "duplicate key (first at line %d); %s keeps "
+		     "the last value", o->line, c->t->kind == TABLE_PY ? "Python" : "json.load");
+	}
+	check_value(c, e);
+	if (check_like_family(c, e, *fams))
+		return true;
 	size_t key_findings = c->d->n;
 	const struct pyv *tuple = key_parse_canonical(e->key, e->key_len, &c->a);
 	bool canonical = tuple != NULL;
@@ -764,25 +806,7 @@ static bool check_entry(struct vctx *c, size_t idx, struct family **fams, size_t
 		ERR(c, "shape", e->line, e->col, "%s", k.why);
 		return lookupable;
 	}
-	size_t shape_errors = diags_count(c->d, SEV_ERROR);
-	if (k.e1 != k.e2)
-		ERR(c, "shape", e->line, e->col, "fc1 has %lld experts but fc2 has %lld", k.e1, k.e2);
-	if (k.act_pack != 1 && k.act_pack != 2)
-		ERR(c, "shape", e->line, e->col, "input width %lld does not fit hidden size %lld (fc2 "
-		    "N): expected %lld (bf16/fp8) or %lld (packed fp4)", k.in_k, k.hidden, k.hidden,
-		    k.hidden / 2);
-	if (k.w_pack == 0 || (k.k2 * k.w_pack != k.n1 && k.k2 * k.w_pack * 2 != k.n1))
-		ERR(c, "shape", e->line, e->col, "packing factors disagree: fc1 K %lld packs hidden "
-		    "%lld by %s, and fc2 K %lld does not unpack to fc1 N %lld or its half",
-		    k.k1, k.hidden, k.w_pack ? "an integer" : "no integer", k.k2, k.n1);
-	else if (k.act_pack == 2 && k.w_pack != 2 && k.w_pack != 16)
-		ERR(c, "shape", e->line, e->col, "fp4 activations (input %lld = hidden/2) need fp4 "
-		    "weights packed 2 per uint8 or 16 per int64, not %d per element", k.in_k,
-		    k.w_pack);
-	else if (k.act_pack == 1 && k.w_pack != 1 && k.w_pack != 2 && k.w_pack != 16)
-		ERR(c, "shape", e->line, e->col, "weights pack %d elements per value, which matches "
-		    "no dtype", k.w_pack);
-	if (diags_count(c->d, SEV_ERROR) != shape_errors)
+	if (!check_shapes(c, e, &k))
 		return lookupable;
 	/* family for coverage */
 	/* Family = the canonical key without its token count: the same shapes, op and extras.
@@ -1069,4 +1093,358 @@ int validate_provenance(const char *path, size_t *entries, struct diags *d)
 	free(by_key);
 	prov_release(&pv);
 	return TT_OK;
+}
+
+/* ---- a validate run ---- */
+
+static const char *const format_names[] = {
+	[VALIDATE_TEXT] = "text", [VALIDATE_JSON] = "json", [VALIDATE_GITHUB] = "github",
+	[VALIDATE_JUNIT] = "junit",
+};
+const char validate_format_list[] = "text, json, github, junit";
+
+int validate_format_parse(const char *name, enum validate_format *f)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(format_names); i++)
+		if (!strcmp(name, format_names[i])) {
+			*f = (enum validate_format)i;
+			return 0;
+		}
+	return -1;
+}
+
+static void files_add(struct validate_files *f, const char *s)
+{
+	if (f->n == f->cap) {
+		f->cap = f->cap ? 2 * f->cap : 16;
+		f->v = xrealloc(f->v, f->cap * sizeof *f->v);
+	}
+	f->v[f->n++] = xstrdup(s);
+}
+
+void validate_files_release(struct validate_files *f)
+{
+	for (size_t i = 0; i < f->n; i++)
+		free(f->v[i]);
+	free(f->v);
+	memset(f, 0, sizeof *f);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Every table under dir: *.py and *.json, not hidden; journals and everything else are
+ * skipped. Returns 0 or an errno value. */
+static int collect_tables(const char *dir, struct validate_files *out, int depth)
+{
+	if (depth > 32)
+		return ELOOP;
+	DIR *dh = opendir(dir);
+	if (!dh)
+		return errno;
+	struct dirent *de;
+	int err = 0;
+	while (!err && (de = readdir(dh))) {
+		if (de->d_name[0] == '.')
+			continue;
+		char *path = xasprintf("%s/%s", dir, de->d_name);
+		struct stat sb;
+		if (lstat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
+			err = collect_tables(path, out, depth + 1);
+		else if (str_ends(de->d_name, ".py") || str_ends(de->d_name, ".json"))
+			files_add(out, path);
+		free(path);
+	}
+	closedir(dh);
+	return err;
+}
+
+int validate_collect(char *const *args, size_t n, struct validate_files *out, struct diags *d)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct stat sb;
+		if (stat(args[i], &sb) || !S_ISDIR(sb.st_mode)) {
+			files_add(out, args[i]);
+			continue;
+		}
+		size_t before = out->n;
+		int err = collect_tables(args[i], out, 0);
+		if (err)
+			return diag_error(d, TT_INTERNAL, "io", args[i], 0, 0, "%s", strerror(err));
+		if (out->n == before)
+			return diag_error(d, TT_INVALID, "io", args[i], 0, 0, "no tables (.py or .json) "
+					  "under this folder");
+		qsort(out->v + before, out->n - before, sizeof *out->v, cmp_str);
+	}
+	return TT_OK;
+}
+
+/* The FlashInfer version the tunetab provenance file beside path gives it (a generate or
+ * merge output names its tables, docs/fleet.md), or NULL; *dtype the dtype of its runs when
+ * they all have one (else -1). Caller frees. */
+static char *sidecar_version(const char *path, int *dtype)
+{
+	*dtype = -1;
+	struct provenance pv;
+	if (prov_find_beside(path, base_name(path), &pv, NULL))
+		return NULL;
+	char *found = pv.flashinfer_version ? xstrdup(pv.flashinfer_version) : NULL;
+	for (size_t k = 0; found && k < pv.nruns; k++) {
+		json_t *run = json_loads(pv.runs[k].json, 0, NULL);
+		const char *ds = json_string_value(json_object_get(run, "dtype"));
+		enum dtype dt;
+		int one = ds && !dtype_parse(ds, &dt) ? (int)dt : -2;
+		*dtype = k == 0 || *dtype == one ? one : -2;
+		json_decref(run);
+	}
+	if (*dtype < 0)
+		*dtype = -1;
+	prov_release(&pv);
+	return found;
+}
+
+/* One file against the version o names: a provenance file against its tables, or a table
+ * against the rules (with the version and dtype of its provenance file, when there is one). */
+static void check_one(const struct validate_data *data, const char *path,
+		      const struct validate_opts *opts, struct validate_check *c)
+{
+	const char *bn = base_name(path);
+	c->path = path;
+	c->provenance = str_starts(bn, "tunetab_provenance_") && str_ends(bn, ".json");
+	if (c->provenance) {
+		c->status = validate_provenance(path, &c->provenance_entries, &c->d);
+		return;
+	}
+	struct table t;
+	memset(&t, 0, sizeof t);
+	c->status = table_read(path, &t, &c->d);
+	if (c->status == TT_OK) {
+		struct validate_opts o = *opts;
+		int pdt = -1;
+		char *pver = sidecar_version(path, &pdt);
+		o.provenance_version = pver;
+		if (o.dtype < 0 && pdt >= 0)
+			o.dtype = pdt; /* the dtype every run of the provenance had */
+		c->status = validate_table(data, &t, &o, &c->r, &c->d);
+		c->checked = c->status == TT_OK;
+		free(pver);
+	}
+	table_release(&t);
+}
+
+int validate_run(const struct validate_request *req, struct validate_report *out)
+{
+	memset(out, 0, sizeof *out);
+	const struct validate_files *files = req->files;
+	struct validate_opts o = req->opts;
+	bool all = o.flashinfer && !strcmp(o.flashinfer, "all");
+	size_t nver = all ? req->data->schemas->n : 1;
+	out->files = files->n;
+	out->strict = req->strict;
+	out->v = xcalloc(files->n * nver + 1, sizeof *out->v);
+	for (size_t ver = 0; ver < nver && out->status != TT_USAGE; ver++) {
+		if (all)
+			o.flashinfer = req->data->schemas->v[ver]->release;
+		for (size_t f = 0; f < files->n; f++) {
+			struct validate_check *c = &out->v[out->n++];
+			c->d = (struct diags)DIAGS_INIT;
+			c->release = all ? o.flashinfer : NULL;
+			check_one(req->data, files->v[f], &o, c);
+			if (c->status == TT_USAGE) {
+				out->status = TT_USAGE;
+				break;
+			}
+			if (c->status == TT_INTERNAL)
+				out->status = TT_INTERNAL;
+			c->errors = diags_count(&c->d, SEV_ERROR);
+			c->warnings = diags_count(&c->d, SEV_WARNING);
+			c->notes = diags_count(&c->d, SEV_NOTE);
+			c->failed = c->errors || (req->strict && c->warnings);
+			out->failed += c->failed;
+			out->errors += c->errors;
+			out->warnings += c->warnings;
+			out->notes += c->notes;
+			if (c->failed && out->status == TT_OK)
+				out->status = TT_INVALID;
+		}
+	}
+	return out->status;
+}
+
+void validate_report_release(struct validate_report *r)
+{
+	for (size_t i = 0; i < r->n; i++)
+		diags_release(&r->v[i].d);
+	free(r->v);
+	memset(r, 0, sizeof *r);
+}
+
+/* Length of the UTF-8 sequence at s (1-4) and its code point, or 0 when it is not one
+ * (overlong, a surrogate, above U+10FFFF, cut short). */
+static size_t utf8_decode(const unsigned char *s, unsigned *cp)
+{
+	size_t n = s[0] >= 0xf0 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc0 ? 2 : 0;
+	if (!n || s[0] > 0xf4)
+		return 0;
+	unsigned v = s[0] & (0x7f >> n);
+	for (size_t i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		v = v << 6 | (s[i] & 0x3f);
+	}
+	static const unsigned min[] = { 0, 0, 0x80, 0x800, 0x10000 };
+	if (v < min[n] || v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff))
+		return 0;
+	*cp = v;
+	return n;
+}
+
+/* s as XML 1.0 character data (attr: inside a "-quoted attribute, where tabs and newlines
+ * must be references to survive). XML 1.0 has no way to carry other control characters, not
+ * even as references, nor U+FFFE/U+FFFF or bytes that are not UTF-8: those are written as
+ * visible escapes, \x01 and \uFFFE, the way Python would show them. */
+static void xml_escape(const char *str, bool attr, struct strbuf *out)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	while (*s) {
+		unsigned cp = 0;
+		size_t n = *s < 0x80 ? 1 : utf8_decode(s, &cp);
+		if (*s == '<')
+			sb_adds(out, "&lt;");
+		else if (*s == '>')
+			sb_adds(out, "&gt;");
+		else if (*s == '&')
+			sb_adds(out, "&amp;");
+		else if (*s == '"')
+			sb_adds(out, "&quot;");
+		else if (*s == '\r' || (attr && (*s == '\n' || *s == '\t')))
+			sb_addf(out, "&#x%x;", *s);
+		else if ((*s < 0x20 && *s != '\n' && *s != '\t') || n == 0)
+			sb_addf(out, "\\x%02x", *s);
+		else if (n > 1 && (cp == 0xfffe || cp == 0xffff))
+			sb_addf(out, "\\u%04x", cp);
+		else
+			sb_add(out, s, n ? n : 1);
+		s += n ? n : 1;
+	}
+}
+
+/* A JSON string of s; bytes that are not UTF-8 become U+FFFD (jansson takes only UTF-8). */
+static json_t *json_text(const char *str)
+{
+	json_t *j = json_string(str);
+	if (j)
+		return j;
+	struct strbuf sb = STRBUF_INIT;
+	for (const unsigned char *s = (const unsigned char *)str; *s;) {
+		unsigned cp;
+		size_t n = *s < 0x80 ? 1 : utf8_decode(s, &cp);
+		sb_add(&sb, n ? (const char *)s : "\xef\xbf\xbd", n ? n : 3);
+		s += n ? n : 1;
+	}
+	j = json_string(sb.buf);
+	sb_release(&sb);
+	return j;
+}
+
+static json_t *json_opt(const char *s)
+{
+	return s ? json_text(s) : json_null();
+}
+
+static void json_line(json_t *o, struct strbuf *out)
+{
+	char *s = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII);
+	sb_adds(out, s);
+	sb_addc(out, '\n');
+	free(s);
+	json_decref(o);
+}
+
+/* What one check looked at and found, for the summary; the same keys for every kind. */
+static json_t *result_json(const struct validate_check *c)
+{
+	const struct validate_result *r = c->checked ? &c->r : NULL;
+	bool dev = r && r->device_name[0];
+	json_int_t entries = r ? (json_int_t)r->entries : (json_int_t)c->provenance_entries;
+	return json_pack("{s:o, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:I, s:I, s:I, s:s}",
+			 "file", json_text(c->path), "kind", c->provenance ? "provenance" : "table",
+			 "flashinfer_version", json_opt(r ? r->version : c->release),
+			 "version_from", json_opt(r ? r->version_from : NULL),
+			 "rules", json_opt(r ? r->schema->id : NULL),
+			 "device", json_opt(dev ? r->device_name : NULL),
+			 "device_from", json_opt(dev ? r->device_from : NULL),
+			 "entries", r || (c->provenance && c->status == TT_OK) ? json_integer(entries)
+										: json_null(),
+			 "errors", (json_int_t)c->errors, "warnings", (json_int_t)c->warnings,
+			 "notes", (json_int_t)c->notes, "result", c->failed ? "fail" : "ok");
+}
+
+void validate_write_json(const struct validate_report *r, struct strbuf *out)
+{
+	json_t *results = json_array();
+	for (size_t i = 0; i < r->n; i++) {
+		const struct validate_check *c = &r->v[i];
+		for (size_t k = 0; k < c->d.n; k++) {
+			const struct diag *x = &c->d.v[k];
+			json_line(json_pack("{s:o, s:i, s:i, s:s, s:s, s:o}",
+					    "file", json_text(x->file ? x->file : c->path), "line", x->line,
+					    "col", x->col, "severity", diag_sev_name(x->sev), "check", x->id,
+					    "message", json_text(x->msg)), out);
+		}
+		json_array_append_new(results, result_json(c));
+	}
+	json_line(json_pack("{s:{s:I, s:I, s:I, s:I, s:I, s:b, s:s, s:o}}", "summary",
+			    "files", (json_int_t)r->files, "failed", (json_int_t)r->failed,
+			    "errors", (json_int_t)r->errors, "warnings", (json_int_t)r->warnings,
+			    "notes", (json_int_t)r->notes, "strict", r->strict,
+			    "result", r->status == TT_OK ? "ok" : "fail", "results", results), out);
+}
+
+void validate_write_junit(const struct validate_report *r, struct strbuf *out)
+{
+	size_t failures = 0;
+	for (size_t i = 0; i < r->n; i++)
+		failures += r->v[i].errors > 0;
+	sb_addf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		     "<testsuites name=\"tunetab validate\" tests=\"%zu\" failures=\"%zu\">\n"
+		     "  <testsuite name=\"tunetab validate\" tests=\"%zu\" failures=\"%zu\">\n",
+		r->n, failures, r->n, failures);
+	struct strbuf fail = STRBUF_INIT, rest = STRBUF_INIT, name = STRBUF_INIT;
+	for (size_t i = 0; i < r->n; i++) {
+		const struct validate_check *c = &r->v[i];
+		sb_reset(&fail);
+		sb_reset(&rest);
+		for (size_t k = 0; k < c->d.n; k++) {
+			const struct diag *x = &c->d.v[k];
+			sb_addf(x->sev == SEV_ERROR ? &fail : &rest, "%s:%d:%d: %s: %s [%s]\n",
+				x->file ? x->file : c->path, x->line, x->col, diag_sev_name(x->sev),
+				x->msg, x->id);
+		}
+		sb_reset(&name);
+		sb_adds(&name, c->path);
+		if (c->release)
+			sb_addf(&name, " [FlashInfer %s]", c->release);
+		sb_adds(out, "    <testcase classname=\"tunetab.validate\" name=\"");
+		xml_escape(name.buf, true, out);
+		sb_adds(out, "\">\n");
+		if (c->errors) {
+			sb_addf(out, "      <failure type=\"validation\" message=\"%zu error%s\">",
+				c->errors, c->errors == 1 ? "" : "s");
+			xml_escape(fail.buf, false, out);
+			sb_adds(out, "</failure>\n");
+		}
+		if (rest.len) {
+			sb_adds(out, "      <system-out>");
+			xml_escape(rest.buf, false, out);
+			sb_adds(out, "</system-out>\n");
+		}
+		sb_adds(out, "    </testcase>\n");
+	}
+	sb_release(&fail);
+	sb_release(&rest);
+	sb_release(&name);
+	sb_adds(out, "  </testsuite>\n</testsuites>\n");
 }

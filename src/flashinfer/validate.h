@@ -11,6 +11,7 @@
 #include "base/diag.h"
 #include "data/firules.h"
 #include "flashinfer/table.h"
+#include "base/util.h"
 
 struct validate_data {
 	const struct device_set *devices;
@@ -52,5 +53,76 @@ int validate_table(const struct validate_data *data, const struct table *t,
 /* Checks a tunetab provenance file and the tables beside it that it names: the same keys,
  * the same tactics. Errors go to d; returns TT_OK, or the status of an unreadable file. */
 int validate_provenance(const char *path, size_t *entries, struct diags *d);
+
+/* ---- a validate run: many files against one or every known version (`tunetab validate`) ---- */
+
+enum validate_format { VALIDATE_TEXT, VALIDATE_JSON, VALIDATE_GITHUB, VALIDATE_JUNIT };
+
+/* The names of the formats, as a usage message lists them: "text, json, github, junit". */
+extern const char validate_format_list[];
+/* Sets *f to the format called name; returns 0, or -1 when no format has that name. */
+int validate_format_parse(const char *name, enum validate_format *f);
+
+struct validate_files {
+	char **v;
+	size_t n, cap;
+};
+
+/* Appends the tables the arguments name to out: a file stands for itself; a folder for every
+ * *.py and *.json under it (tunetab's provenance files among them), not hidden, in byte order
+ * of their paths; symbolic links are not followed into folders (a fleet tree, docs/fleet.md).
+ * Returns TT_OK, or TT_INVALID (a folder with no tables) / TT_INTERNAL (unreadable) with a
+ * diagnostic whose file is the argument. */
+int validate_collect(char *const *args, size_t n, struct validate_files *out, struct diags *d);
+void validate_files_release(struct validate_files *f);
+
+struct validate_request {
+	const struct validate_data *data;
+	const struct validate_files *files;
+	struct validate_opts opts; /* opts.flashinfer "all": every known version, by its release */
+	bool strict;               /* warnings fail a file as errors do */
+};
+
+/* One file checked against one version. */
+struct validate_check {
+	const char *path;          /* the request's string */
+	const char *release;       /* the version's release under --flashinfer all, else NULL */
+	bool provenance;           /* a tunetab provenance file, checked against the tables it names */
+	size_t provenance_entries;
+	int status;                /* TT_OK, or the status of a file that could not be read */
+	bool checked;              /* a table read and checked: r is filled */
+	struct validate_result r;
+	struct diags d;
+	size_t errors, warnings, notes;
+	bool failed;               /* errors, or warnings under strict */
+};
+
+struct validate_report {
+	struct validate_check *v;  /* in order: per version, per file */
+	size_t n;
+	size_t files;              /* distinct files */
+	size_t failed, errors, warnings, notes; /* over every check */
+	bool strict;               /* the request's */
+	int status;                /* the exit status: TT_OK, TT_INVALID (a check failed),
+				    * TT_INTERNAL (a file could not be read for a reason other than
+				    * its content), or TT_USAGE: a bad --flashinfer/--device; the run
+				    * stopped at the last check, whose diagnostics say why */
+};
+
+/* Checks every file of req, reading provenance files beside tables for the version and dtype
+ * they were generated for. Fills out (release with validate_report_release); returns its
+ * status. */
+int validate_run(const struct validate_request *req, struct validate_report *out);
+void validate_report_release(struct validate_report *r);
+
+/* The report as JSON lines: one object per finding {"file", "line", "col", "severity",
+ * "check", "message"}, then one {"summary": {...}} (README, `tunetab validate`), with or
+ * without findings. Text that is not UTF-8 has U+FFFD in place of its bad bytes. */
+void validate_write_json(const struct validate_report *r, struct strbuf *out);
+
+/* The report as a JUnit XML document (one test case per check, errors as its failure,
+ * warnings and notes as its output), well-formed XML 1.0: characters XML forbids are
+ * written as visible escapes (\x01), never as character references. */
+void validate_write_junit(const struct validate_report *r, struct strbuf *out);
 
 #endif

@@ -4,6 +4,7 @@
 #include "inspect/logscan.h"
 
 #include <errno.h>
+#include <jansson.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -468,11 +469,12 @@ static void key_op_guess(struct scan *sc, const char *k, struct ls_event *ev)
 	}
 }
 
-/* One autotuner message (the text after the tag), by the forms of formats §4. */
-static void parse_autotuner(struct scan *sc, const char *t, struct ls_event *ev)
+/* The sessions, bundled-table lookups and JSON cache messages of formats §4 (and §1.5, §2).
+ * Returns false when t is none of them; true when it is, with ev->kind left LS_OTHER when
+ * its form is cut short. */
+static bool parse_lookup(struct scan *sc, const char *t, struct ls_event *ev)
 {
 	const char *p, *q;
-	ev->kind = LS_OTHER;
 	if (after(t, "Autotuning process starts")) {
 		ev->kind = LS_SESSION_START;
 	} else if (after(t, "Autotuning process ends")) {
@@ -481,7 +483,7 @@ static void parse_autotuner(struct scan *sc, const char *t, struct ls_event *ev)
 		/* §1.5: "... <KEY> from file." / "... from file failed; Using default configs instead." */
 		q = last_strstr(p, " from file");
 		if (!q)
-			return;
+			return true;
 		ev->kind = after(q, " from file failed") ? LS_BUNDLED_MISS : LS_BUNDLED_HIT;
 		take_key(sc, p, (size_t)(q - p), ev);
 		if (!ev->key_parsed)
@@ -489,7 +491,7 @@ static void parse_autotuner(struct scan *sc, const char *t, struct ls_event *ev)
 	} else if ((p = after(t, "Config cache hit for "))) {
 		q = strstr(p, " (runner=");
 		if (!q)
-			return;
+			return true;
 		ev->kind = LS_CACHE_HIT;
 		ev->op = field(sc, p, (size_t)(q - p));
 		p = q + 9;
@@ -524,7 +526,7 @@ static void parse_autotuner(struct scan *sc, const char *t, struct ls_event *ev)
 		/* "<op> input_shapes=<shapes>; falling back to runner=<R> tactic=<T>." */
 		q = strstr(p, " input_shapes=");
 		if (!q)
-			return;
+			return true;
 		ev->kind = LS_NO_TUNED_CONFIG;
 		ev->op = field(sc, p, (size_t)(q - p));
 		p = q + 14;
@@ -544,7 +546,7 @@ static void parse_autotuner(struct scan *sc, const char *t, struct ls_event *ev)
 	} else if ((p = after(t, "Cache file "))) {
 		q = strstr(p, " was created in a different environment");
 		if (!q)
-			return;
+			return true;
 		ev->kind = LS_CACHE_MISMATCH; /* §2.3 */
 		ev->path = field(sc, p, (size_t)(q - p));
 		const char *o = strchr(q, '('), *c = strstr(q, "). Ignoring");
@@ -557,7 +559,18 @@ static void parse_autotuner(struct scan *sc, const char *t, struct ls_event *ev)
 		q = strstr(p, ": the file was created");
 		ev->kind = LS_NOT_SAVING;
 		ev->path = field(sc, p, q ? (size_t)(q - p) : strlen(p));
-	} else if (after(t, "OOM detected")) {
+	} else {
+		return false;
+	}
+	return true;
+}
+
+/* The other messages of formats §4: fallbacks, skipped and failed tactics, profiling,
+ * DEBUG lines and tqdm bars; ev->kind stays LS_OTHER for none of them. */
+static void parse_tuning(struct scan *sc, const char *t, struct ls_event *ev)
+{
+	const char *p, *q;
+	if (after(t, "OOM detected")) {
 		ev->kind = LS_OOM;
 	} else if ((p = after(t, "Tactics blocklist file not found at "))) {
 		ev->kind = LS_BLOCKLIST_MISSING;
@@ -632,6 +645,14 @@ static void parse_autotuner(struct scan *sc, const char *t, struct ls_event *ev)
 	} else if (parse_progress(sc, t, ev)) {
 		ev->kind = LS_PROGRESS;
 	}
+}
+
+/* One autotuner message (the text after the tag), by the forms of formats §4. */
+static void parse_autotuner(struct scan *sc, const char *t, struct ls_event *ev)
+{
+	ev->kind = LS_OTHER;
+	if (!parse_lookup(sc, t, ev))
+		parse_tuning(sc, t, ev);
 }
 
 static void parse_blocklist(struct scan *sc, const char *t, struct ls_event *ev)
@@ -1005,9 +1026,13 @@ void ls_summary_add(struct ls_summary *s, const struct ls_event *ev)
 		break;
 	case LS_CACHE_LOAD:
 		s->configs_loaded = sat_add(s->configs_loaded, ev->n);
+		s->loads = xrealloc(s->loads, (s->n_loads + 1) * sizeof *s->loads);
+		s->loads[s->n_loads++] = ev->n;
 		break;
 	case LS_CACHE_SAVE:
 		s->configs_saved = sat_add(s->configs_saved, ev->n);
+		s->saves = xrealloc(s->saves, (s->n_saves + 1) * sizeof *s->saves);
+		s->saves[s->n_saves++] = (struct ls_save){ ev->n, ev->n_new, ev->n_prev };
 		break;
 	case LS_PROGRESS: {
 		oi = op_index(s, ev->op);
@@ -1057,5 +1082,135 @@ void ls_summary_release(struct ls_summary *s)
 		free(s->keys[i]);
 	free(s->keys);
 	free(s->keys_moe);
+	free(s->loads);
+	free(s->saves);
 	memset(s, 0, sizeof *s);
+}
+
+bool ls_summary_found(const struct ls_summary *s)
+{
+	return s->misses || s->fallbacks || s->failed;
+}
+
+/* ---- JSON ---- */
+
+static void json_set_str(json_t *o, const char *k, const char *v)
+{
+	if (v)
+		json_object_set_new(o, k, json_string(v));
+}
+
+json_t *ls_event_json(const struct ls_event *ev)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "line", json_integer((json_int_t)ev->line));
+	json_object_set_new(o, "kind", json_string(ls_kind_name(ev->kind)));
+	json_set_str(o, "op", ev->op);
+	json_set_str(o, "runner", ev->runner);
+	json_set_str(o, "tactic", ev->tactic);
+	json_set_str(o, "key", ev->key);
+	if (ev->key) {
+		json_object_set_new(o, "key_parsed", json_boolean(ev->key_parsed));
+		json_object_set_new(o, "key_had_runner_hash", json_boolean(ev->key_had_hash));
+		json_object_set_new(o, "fused_moe", json_boolean(ev->key_fused_moe));
+	}
+	json_set_str(o, "path", ev->path);
+	json_set_str(o, "shapes", ev->shapes);
+	json_set_str(o, "severity", ev->severity);
+	json_set_str(o, "detail", ev->detail);
+	if (ev->n >= 0)
+		json_object_set_new(o, "n", json_integer(ev->n));
+	if (ev->n_new >= 0)
+		json_object_set_new(o, ev->kind == LS_BLOCKLIST_LOADED ? "ops" : "new", json_integer(ev->n_new));
+	if (ev->n_prev >= 0)
+		json_object_set_new(o, "previous", json_integer(ev->n_prev));
+	if (ev->kind == LS_PROGRESS) {
+		json_object_set_new(o, "done", json_integer(ev->done));
+		json_object_set_new(o, "total", json_integer(ev->total));
+		json_object_set_new(o, "profiles_per_s", ev->rate > 0 ? json_real(ev->rate) : json_null());
+		json_object_set_new(o, "elapsed_s", ev->elapsed_s >= 0 ? json_integer(ev->elapsed_s) : json_null());
+	}
+	if (ev->kind == LS_PROFILE && ev->dim[0] >= 0)
+		json_object_set_new(o, "first_dynamic_dim", json_pack("[I,I,o]", (json_int_t)ev->dim[0],
+				    (json_int_t)ev->dim[1], ev->dim[2] < 0 ? json_string("inf") :
+				    json_integer(ev->dim[2])));
+	return o;
+}
+
+static json_t *op_json(const struct ls_op *op)
+{
+	json_t *passes = json_array(), *aff = json_array();
+	for (size_t j = 0; j < op->n_passes; j++) {
+		const struct ls_pass *p = &op->passes[j];
+		json_array_append_new(passes, json_pack("{s:I, s:I, s:I, s:I, s:i, s:o, s:o}",
+			"first_line", (json_int_t)p->first_line, "last_line", (json_int_t)p->last_line,
+			"done", (json_int_t)p->done, "total", (json_int_t)p->total, "updates", (int)p->updates,
+			"profiles_per_s", p->rate > 0 ? json_real(p->rate) : json_null(),
+			"elapsed_s", p->elapsed_s >= 0 ? json_integer(p->elapsed_s) : json_null()));
+	}
+	for (size_t j = 0; j < op->n_affected; j++)
+		json_array_append_new(aff, json_string(op->affected[j]));
+	return json_pack("{s:s, s:i, s:i, s:i, s:i, s:i, s:o, s:I, s:o}",
+		"op", op->name, "hits", (int)op->hits, "misses", (int)op->misses,
+		"fallbacks", (int)op->fallbacks, "failed_tactics", (int)op->failed,
+		"unsupported_tactics_skipped", (int)op->skipped_unsupported, "affected", aff,
+		"tuning_s", (json_int_t)op->tuning_s, "passes", passes);
+}
+
+json_t *ls_summary_json(const char *name, const struct ls_stats *st, const struct ls_summary *s)
+{
+	json_t *counts = json_object(), *ops = json_array();
+	for (int k = 0; k < LS_KIND_COUNT; k++)
+		if (s->count[k])
+			json_object_set_new(counts, ls_kind_name((enum ls_kind)k), json_integer(s->count[k]));
+	for (size_t i = 0; i < s->n_ops; i++)
+		json_array_append_new(ops, op_json(&s->ops[i]));
+	return json_pack("{s:s, s:I, s:I, s:b, s:b, s:{s:i, s:i, s:i, s:i, s:I, s:I}, s:o, s:o}",
+		"file", name, "bytes", (json_int_t)st->bytes, "lines", (json_int_t)st->lines,
+		"gzip", st->gzip, "truncated", st->truncated,
+		"totals", "hits", (int)s->hits, "misses", (int)s->misses, "fallbacks", (int)s->fallbacks,
+		"failed_tactics", (int)s->failed, "configs_loaded", (json_int_t)s->configs_loaded,
+		"configs_saved", (json_int_t)s->configs_saved,
+		"counts", counts, "ops", ops);
+}
+
+/* ---- missed keys ---- */
+
+void ls_keyset_add(struct ls_keyset *k, const struct ls_summary *s)
+{
+	for (size_t i = 0; i < s->n_keys; i++) {
+		if (!s->keys_moe[i]) {
+			k->other++;
+			continue;
+		}
+		bool seen = false;
+		for (size_t j = 0; j < k->n && !seen; j++)
+			seen = !strcmp(k->keys[j], s->keys[i]);
+		if (seen)
+			continue;
+		k->keys = xrealloc(k->keys, (k->n + 1) * sizeof *k->keys);
+		k->keys[k->n++] = xstrdup(s->keys[i]);
+	}
+}
+
+/* The form `generate --keys` reads (gen.c gen_plan_keys). */
+void ls_keyset_write(const struct ls_keyset *k, struct strbuf *out)
+{
+	sb_addf(out, "# tunetab scan-log: %zu missed cutlass fused-MoE key(s), for "
+		"'tunetab generate --keys'\n", k->n);
+	if (k->other)
+		sb_addf(out, "# %zu other missed key(s) left out: not trtllm::fused_moe::gemm1/gemm2 "
+			"or not a valid key\n", k->other);
+	for (size_t i = 0; i < k->n; i++) {
+		sb_adds(out, k->keys[i]);
+		sb_addc(out, '\n');
+	}
+}
+
+void ls_keyset_release(struct ls_keyset *k)
+{
+	for (size_t i = 0; i < k->n; i++)
+		free(k->keys[i]);
+	free(k->keys);
+	memset(k, 0, sizeof *k);
 }

@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "base/diag.h"
+#include "base/util.h"
 
 /* One kind per documented log line (formats §4 unless noted). */
 enum ls_kind {
@@ -118,6 +119,10 @@ struct ls_summary {
 	unsigned count[LS_KIND_COUNT];
 	unsigned hits, misses, fallbacks, failed;
 	long long configs_loaded, configs_saved;
+	long long *loads;        /* configs of each cache load, in order */
+	size_t n_loads;
+	struct ls_save { long long n, n_new, n_prev; } *saves; /* each cache save, in order */
+	size_t n_saves;
 	char **keys;             /* distinct missed bundled keys (canonical when parsed) */
 	bool *keys_moe;          /* fused-MoE key that `generate --keys` accepts */
 	size_t n_keys, keys_alloc, keys_moe_alloc;
@@ -130,5 +135,30 @@ struct ls_summary {
 /* Adds one event (copies what it keeps). */
 void ls_summary_add(struct ls_summary *s, const struct ls_event *ev);
 void ls_summary_release(struct ls_summary *s);
+/* Whether the log shows lookups that missed, fell back or failed (scan-log exits 1). */
+bool ls_summary_found(const struct ls_summary *s);
+
+/* ---- the JSON form of a scan (README, `tunetab scan-log --json`) ---- */
+
+struct json_t;
+/* One event as a new JSON object: "line", "kind", and the fields the kind has. */
+struct json_t *ls_event_json(const struct ls_event *ev);
+/* One input's summary as a new JSON object: "file" (name), sizes, "totals", "counts", "ops". */
+struct json_t *ls_summary_json(const char *name, const struct ls_stats *st,
+			       const struct ls_summary *s);
+
+/* ---- missed keys across inputs, for `generate --keys` ---- */
+
+struct ls_keyset {
+	char **keys;             /* distinct missed cutlass fused-MoE keys, in order of appearance */
+	size_t n;
+	size_t other;            /* missed keys that are not fused-MoE keys `generate` accepts */
+};
+
+/* Adds the missed keys of one input's summary. */
+void ls_keyset_add(struct ls_keyset *k, const struct ls_summary *s);
+/* The keys as a file `generate --keys` reads: '#' comments, one key per line. */
+void ls_keyset_write(const struct ls_keyset *k, struct strbuf *out);
+void ls_keyset_release(struct ls_keyset *k);
 
 #endif

@@ -38,6 +38,8 @@ flagged = {}
 for l in out.stdout.split("\n"):
     if not l: continue
     f = json.loads(l)
+    if "summary" in f:  # the closing summary line; the others are findings
+        continue
     if f["check"] == "key-canonical":
         flagged[f["line"]] = f["message"].split("it should read: ", 1)[1]
     if f["check"] in ("syntax", "key-syntax"):
