@@ -213,6 +213,7 @@ extern "C" int gpu_query(struct gpu_info **out, int *n, struct gpu_env *env, cha
  * --------------------------------------------------------------------------------------- */
 #include <algorithm>
 #include <cmath>
+#include <string>
 #include <vector>
 
 #define LT(expr)                                                                             \
@@ -374,11 +375,12 @@ static void dump_algos(cublasLtHandle_t h, cudaDataType_t in)
 					   ids[i], &algo) != CUBLAS_STATUS_SUCCESS)
 			continue;
 		std::vector<uint32_t> t = cap_ids(&algo, CUBLASLT_ALGO_CAP_TILE_IDS), g = cap_ids(&algo, CUBLASLT_ALGO_CAP_STAGES_IDS);
-		fprintf(stderr, "lt-dump: type %d algo %d tiles", (int)in, ids[i]);
-		for (uint32_t x : t) fprintf(stderr, " %u", x);
-		fprintf(stderr, " stages");
-		for (uint32_t x : g) fprintf(stderr, " %u", x);
-		fprintf(stderr, "\n");
+		std::string line = "lt-dump: type " + std::to_string((int)in) + " algo " + std::to_string(ids[i]) +
+				   " tiles";
+		for (uint32_t x : t) line += " " + std::to_string(x);
+		line += " stages";
+		for (uint32_t x : g) line += " " + std::to_string(x);
+		gpu_trace("%s", line.c_str());
 	}
 }
 
@@ -406,9 +408,9 @@ static void dump_heuristics(const cublasLtMatmulHeuristicResult_t *r, int n)
 				cublasLtMatmulAlgoConfigGetAttribute(&r[i].algo, at[j], &v[j], sizeof v[j], &w);
 			}
 		}
-		fprintf(stderr, "lt-heur: state %d algo %u tile %u stages %u cluster %u inner %u custom %u "
-			"swizzle %u reduction %u splitk %u ws %zu\n", (int)r[i].state, v[0], v[1], v[2], v[3],
-			v[4], v[5], v[6], v[7], v[8], r[i].workspaceSize);
+		gpu_trace("lt-heur: state %d algo %u tile %u stages %u cluster %u inner %u custom %u "
+			  "swizzle %u reduction %u splitk %u ws %zu", (int)r[i].state, v[0], v[1], v[2], v[3],
+			  v[4], v[5], v[6], v[7], v[8], r[i].workspaceSize);
 	}
 }
 
@@ -766,9 +768,9 @@ next:;
 			return mrc > 0 ? mrc : TT_GPU;
 	}
 	if (getenv("TUNETAB_PROF_TIMING"))
-		fprintf(stderr, "tunetab-worker: job %ldx%ldx%ld, %zu candidates: setup %.1f ms, "
-			"measure %.1f ms\n", batch, tok, s->features, n, t_measure0 - t_setup0,
-			now_ms() - t_measure0);
+		gpu_trace("tunetab-worker: job %ldx%ldx%ld, %zu candidates: setup %.1f ms, "
+			  "measure %.1f ms", batch, tok, s->features, n, t_measure0 - t_setup0,
+			  now_ms() - t_measure0);
 	for (size_t i = 0; i < n; i++) {
 		if (graphs[i])
 			cudaGraphExecDestroy(graphs[i]);
