@@ -16,7 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static void oom(void)
+void oom(void)
 {
 	fputs("tunetab: error: out of memory\n", stderr);
 	abort();

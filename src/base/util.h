@@ -8,6 +8,10 @@
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
+/* The one out-of-memory exit: "tunetab: error: out of memory" on stderr, then abort(). For
+ * allocators of other libraries (jansson) that return NULL; the x* functions call it. */
+void oom(void) __attribute__((noreturn));
+
 /* Allocation that never returns NULL: out of memory aborts with a message. */
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
