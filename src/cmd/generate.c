@@ -647,7 +647,7 @@ static int generate_one(const struct gen_opts *o, struct session *S, const struc
 	char *hpath = o->heuristic ? xstrdup(o->heuristic)
 				   : xasprintf("%s/scripts/heuristics/default.lua", data->root);
 	struct script_limits lim = { (size_t)o->script_mem_mib << 20,
-				     (unsigned long long)o->script_instructions };
+				     (unsigned long long)o->script_instructions, cli_script_print };
 	rc = script_open(&sc, data->root, hpath, &lim, &d);
 	free(hpath);
 	if (rc)
