@@ -87,7 +87,7 @@ LDLIBS  := -Wl,-Bstatic $(STATIC_LIBS) -Wl,-Bdynamic $(SYS_LIBS)
 BASE_SRC    := src/base/util.c src/base/diag.c src/base/version.c src/base/arena.c
 DATA_SRC    := src/data/datadir.c src/data/yamlload.c src/data/device.c src/data/model.c \
                src/data/catalog.c src/data/firules.c src/data/dtypes.c src/data/calibration.c \
-               src/data/fleetplan.c src/data/consumer.c
+               src/data/fleetplan.c src/data/consumer.c src/data/datafile.c
 SCRIPT_SRC  := src/script/script.c
 FI_SRC      := src/flashinfer/pylit.c src/flashinfer/key.c src/flashinfer/table.c \
                src/flashinfer/table_json.c src/flashinfer/validate.c src/flashinfer/provenance.c \
