@@ -534,6 +534,12 @@ static double now_ms(void)
 	return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
 }
 
+/* One function of about 250 lines, on purpose for now: the set-up, the per-candidate algorithm
+ * search and graph capture, and the rounds share the stream, the two events, four device
+ * buffers, the graphs and the cuBLASLt problems, and every CUDA call goes through CHECK, which
+ * returns from this function with err filled. Split into helpers, each would take most of that
+ * state and each CHECK would need its status passed back up: a change of its own, to be
+ * checked with make test-gpu on a GPU. */
 extern "C" int gpu_prof_run(int device, const struct prof_shape *s, const struct prof_cand *c,
 			    size_t n, struct prof_result *out, prof_start_fn on_start, void *ctx,
 			    char *err, size_t errlen)
