@@ -87,13 +87,13 @@ LDLIBS  := -Wl,-Bstatic $(STATIC_LIBS) -Wl,-Bdynamic $(SYS_LIBS)
 BASE_SRC    := src/base/util.c src/base/diag.c src/base/version.c src/base/arena.c
 DATA_SRC    := src/data/datadir.c src/data/data.c src/data/yamlload.c src/data/device.c src/data/model.c \
                src/data/catalog.c src/data/firules.c src/data/dtypes.c src/data/calibration.c \
-               src/data/fleetplan.c src/data/consumer.c
+               src/data/fleetplan.c src/data/consumer.c src/data/datafile.c
 SCRIPT_SRC  := src/script/script.c
 FI_SRC      := src/flashinfer/pylit.c src/flashinfer/key.c src/flashinfer/table.c \
                src/flashinfer/table_json.c src/flashinfer/validate.c src/flashinfer/provenance.c \
                src/flashinfer/merge.c src/flashinfer/lookup.c src/flashinfer/names.c \
                src/flashinfer/validate_bytes.c
-GPU_SRC     := src/gpu/measure.c
+GPU_SRC     := src/gpu/measure.c src/gpu/trace.c
 TUNE_SRC    := src/tune/choose.c src/tune/generate.c src/tune/worker.c src/tune/journal.c src/tune/backend_proxy.c \
                src/tune/backend_fake.c src/tune/python.c src/tune/timing.c src/tune/fleet.c \
                src/tune/report.c

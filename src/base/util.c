@@ -24,12 +24,12 @@ void oom(void)
 
 void bug_at(const char *file, int line, const char *fmt, ...)
 {
+	char msg[512];
 	va_list ap;
 	va_start(ap, fmt);
-	fprintf(stderr, "tunetab: BUG: %s:%d: ", file, line);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
+	fprintf(stderr, "tunetab: BUG: %s:%d: %s\n", file, line, msg);
 	abort();
 }
 

@@ -59,6 +59,12 @@ int cli_wants_help(int argc, char **argv)
 	return 0;
 }
 
+void cli_script_print(const char *line)
+{
+	/* scripts talk to the user through stderr, prefixed, never stdout */
+	fprintf(stderr, "tunetab: script: %s\n", line);
+}
+
 void cli_print_diags(const struct diags *d)
 {
 	for (size_t i = 0; i < d->n; i++) {

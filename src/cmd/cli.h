@@ -53,6 +53,9 @@ int cli_wants_help(int argc, char **argv);
 /* "tunetab ARG..." with each argument quoted for a POSIX shell when it needs it. */
 char *cli_command_line(int argc, char **argv);
 
+/* A heuristic script's print() (script_limits.print): "tunetab: script: LINE" on stderr. */
+void cli_script_print(const char *line);
+
 /* "tunetab: error: FILE:LINE:COL: msg" for each diagnostic, on stderr. */
 void cli_print_diags(const struct diags *d);
 

@@ -370,7 +370,7 @@ int cmd_generate(int argc, char **argv)
 	}
 	struct progress pg = { .tty = !o->quiet && !o->verbose && isatty(2), .verbose = o->verbose,
 			       .quiet = o->quiet };
-	struct generate_hooks hooks = { &pg, on_line, on_diag, on_entry, on_table };
+	struct generate_hooks hooks = { &pg, on_line, on_diag, on_entry, on_table, cli_script_print };
 	struct diags d = DIAGS_INIT;
 	rc = generate_session_init(&S, &data, &hooks, &d);
 	if (!rc && o->plan) {

@@ -3,6 +3,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,8 @@
 #include "flashinfer/key.h"
 #include "flashinfer/table.h"
 #include "base/util.h"
+#include "base/version.h"
+#include "tune/python.h"
 
 /* The rank variables over the caller's. */
 struct rank_ctx {
@@ -443,4 +446,373 @@ char *install_find_key(const char *root, unsigned hex, size_t *n, char *list, si
 		return NULL;
 	}
 	return found;
+}
+
+/* --- tunetab install as calls ---------------------------------------------------------- */
+
+static void set_var(struct install_job *j, const char *name, const char *value)
+{
+	j->var_names[j->nvars] = name;
+	j->var_values[j->nvars++] = value;
+}
+
+static const char *get_var(void *vp, const char *name)
+{
+	struct install_job *j = vp;
+	for (size_t i = 0; i < j->nvars; i++)
+		if (!strcmp(j->var_names[i], name))
+			return j->var_values[i];
+	return NULL;
+}
+
+/* skip ops as the consumer joins them: sorted, comma-separated. Caller frees. */
+static char *sorted_list(const char *s)
+{
+	char *copy = xstrdup(s ? s : ""), *save = NULL;
+	char *items[64];
+	size_t n = 0;
+	for (char *t = strtok_r(copy, ",", &save); t && n < 64; t = strtok_r(NULL, ",", &save))
+		items[n++] = t;
+	for (size_t i = 1; i < n; i++)
+		for (size_t j = i; j > 0 && strcmp(items[j - 1], items[j]) > 0; j--) {
+			char *t = items[j];
+			items[j] = items[j - 1];
+			items[j - 1] = t;
+		}
+	struct strbuf sb = STRBUF_INIT;
+	sb_addf(&sb, "%s", "");
+	for (size_t i = 0; i < n; i++)
+		sb_addf(&sb, "%s%s", i ? "," : "", items[i]);
+	free(copy);
+	return sb_detach(&sb);
+}
+
+/* FlashInfer's workspace arch for an SM (jit/env.py + compilation_context.py): "90a". */
+static void fi_arch_of(long sm, char *out, size_t n)
+{
+	if (sm >= 90 && sm != 120)
+		snprintf(out, n, "%lda", sm);
+	else if (sm == 120)
+		snprintf(out, n, "120f");
+	else
+		snprintf(out, n, "%ld", sm);
+}
+
+/* Path relative to the data root, for messages ("configs/consumers/sglang.yaml"). */
+static const char *rel_path(const char *data_root, const char *path)
+{
+	size_t n = strlen(data_root);
+	return !strncmp(path, data_root, n) && path[n] == '/' ? path + n + 1 : path;
+}
+
+static int usage_error(struct install_job *j, struct diags *d, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int usage_error(struct install_job *j, struct diags *d, const char *fmt, ...)
+{
+	(void)d; /* the command prints it with its usage line, after d */
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(j->usage, sizeof j->usage, fmt, ap);
+	va_end(ap);
+	return TT_USAGE;
+}
+
+char *install_finalize_env(const struct consumer *cons, int ff)
+{
+	if (!cons->fused_finalize_env || ff < 0)
+		return NULL;
+	if (ff == (int)cons->fused_finalize_default)
+		return xasprintf("%s unset or %d (the cache's keys are for use_fused_finalize %s, "
+				 "the server's default)", cons->fused_finalize_env, ff, ff ? "on" : "off");
+	return xasprintf("%s=%d (the cache's keys are for use_fused_finalize %s; without it the "
+			 "server asks for %s and no key hits; or generate with --fused-finalize %s)",
+			 cons->fused_finalize_env, ff, ff ? "on" : "off",
+			 cons->fused_finalize_default ? "on" : "off", ff ? "off" : "on");
+}
+
+/* The cache (a JSON object), this environment's FlashInfer and the version targeted. */
+static int read_sources(const struct install_request *q, struct install_job *j, struct diags *d)
+{
+	json_error_t err;
+	j->ours = json_load_file(q->from, 0, &err);
+	if (!json_is_object(j->ours))
+		return j->ours ? diag_error(d, TT_INVALID, "install", NULL, 0, 0, "%s:1:1: not a JSON "
+					    "object: not a FlashInfer autotune cache", q->from)
+			       : diag_error(d, TT_INVALID, "install", NULL, 0, 0, "%s:%d:%d: %s", q->from,
+					    err.line > 0 ? err.line : 1, err.column > 0 ? err.column : 1,
+					    err.text);
+	j->meta = json_incref(json_object_get(j->ours, "_metadata")); /* the table's own */
+	const char *meta_fi = json_string_value(json_object_get(j->meta, "flashinfer_version"));
+	if (meta_fi && !strcmp(meta_fi, "*"))
+		meta_fi = NULL;
+
+	/* this environment as FlashInfer sees it: its version, the _metadata it stamps */
+	const char *pyfrom = NULL;
+	if (!q->python && getenv("TUNETAB_TEST_IGNORE_INSTALLED")) /* tests: not this machine's */
+		snprintf(j->why, sizeof j->why, "TUNETAB_TEST_IGNORE_INSTALLED is set");
+	else if ((j->python = python_find(q->python, &pyfrom, j->why, sizeof j->why)))
+		j->fienv = python_fi_env(j->python, j->why, sizeof j->why);
+	j->env_meta = json_object_get(j->fienv, "metadata");
+	const char *env_fi = json_string_value(json_object_get(j->fienv, "version"));
+	if (j->env_meta)
+		snprintf(j->env_from, sizeof j->env_from, "%s (%s)", j->python, pyfrom);
+	if (!q->flashinfer && env_fi && meta_fi && strcmp(env_fi, meta_fi))
+		return diag_error(d, TT_INVALID, "install", NULL, 0, 0, "%s holds keys for FlashInfer %s, "
+				  "but this environment imports FlashInfer %s (%s): keys of another version "
+				  "do not hit; generate for it (tunetab generate --flashinfer %s ...) or give "
+				  "--flashinfer", q->from, meta_fi, env_fi, j->python, env_fi);
+	j->flashinfer = q->flashinfer ? q->flashinfer : env_fi ? env_fi : meta_fi;
+	if (!j->flashinfer)
+		return usage_error(j, d, "%s names no FlashInfer version and none is installed here: "
+				   "give --flashinfer (the version the server imports)", q->from);
+	return TT_OK;
+}
+
+/* The _metadata our entries carry: this environment's, "*" for each field, or the table's. */
+static int stamp_metadata(const struct install_request *q, struct install_job *j, struct diags *d)
+{
+	const char *mode = q->metadata;
+	const char *meta_gpu = json_string_value(json_object_get(j->meta, "gpu"));
+	if (mode && !strcmp(mode, "env") && !j->env_meta)
+		return diag_error(d, TT_INVALID, "install", NULL, 0, 0, "--metadata env: cannot read this "
+				  "environment's FlashInfer metadata: %s",
+				  j->why[0] ? j->why : "no FlashInfer found");
+	if ((!mode || !strcmp(mode, "env")) && j->env_meta) {
+		json_t *m = json_deep_copy(j->env_meta);
+		const char *g = json_string_value(json_object_get(m, "gpu"));
+		if ((!g || !strcmp(g, "unknown")) && meta_gpu) /* no GPU here: the table's own */
+			json_object_set_new(m, "gpu", json_string(meta_gpu));
+		json_object_set_new(j->ours, "_metadata", m);
+	} else if (mode && !strcmp(mode, "wildcard")) {
+		json_t *m = json_object();
+		const char *k;
+		json_t *x;
+		json_object_foreach(j->meta, k, x)
+			json_object_set_new(m, k, json_string("*"));
+		json_object_set_new(j->ours, "_metadata", m);
+	} else if (!mode && !q->check) {
+		j->meta_as_is = true;
+	}
+	return TT_OK;
+}
+
+/* The keys' flag, the SM, and the templates' variables. */
+static int resolve_target(const struct install_request *q, const struct device_set *devices,
+			  const struct fischema_set *schemas, struct install_job *j, struct diags *d)
+{
+	/* the version's key rules, to read what the cache's keys say (its flag) */
+	struct fi_version fv;
+	bool newer;
+	const struct fi_schema *schema = version_parse(j->flashinfer, &fv) ? NULL
+					 : fischema_find(schemas, &fv, &newer);
+	j->ff = schema ? install_keys_fused_finalize(j->ours, schema) : -1;
+	j->sm = q->sm;
+	if (!j->sm) {
+		const char *meta_gpu = json_string_value(json_object_get(j->meta, "gpu"));
+		const struct device_profile *p = meta_gpu ? device_find(devices, meta_gpu) : NULL;
+		if (!p)
+			return usage_error(j, d, "%s names no known GPU (_metadata.gpu): give --sm", q->from);
+		j->sm = device_sm(p);
+	}
+	const char *ws = json_string_value(json_object_get(j->fienv, "workspace_dir"));
+	if (ws && strrchr(ws, '/'))
+		snprintf(j->arch, sizeof j->arch, "%s", strrchr(ws, '/') + 1);
+	else
+		fi_arch_of(j->sm, j->arch, sizeof j->arch);
+	j->torch_dtype = strncmp(q->torch_dtype, "torch.", 6) ? xasprintf("torch.%s", q->torch_dtype)
+							      : xstrdup(q->torch_dtype);
+	j->skip_sorted = sorted_list(q->skip_ops);
+	long nums[5] = { j->sm, q->tp, q->pp, q->attn_dp, q->ep };
+	for (int i = 0; i < 5; i++)
+		snprintf(j->num[i], sizeof j->num[i], "%ld", nums[i]);
+	set_var(j, "flashinfer", j->flashinfer);
+	set_var(j, "fi_arch", j->arch);
+	set_var(j, "sm", j->num[0]);
+	set_var(j, "model_path", q->model_path);
+	set_var(j, "torch_dtype", j->torch_dtype);
+	set_var(j, "quantization", q->quantization);
+	set_var(j, "moe_runner_backend", q->backend);
+	set_var(j, "tp", j->num[1]);
+	set_var(j, "pp", j->num[2]);
+	set_var(j, "attn_dp", j->num[3]);
+	set_var(j, "moe_ep", j->num[4]);
+	set_var(j, "hf_config_class", q->hf_config_class);
+	set_var(j, "skip_ops", j->skip_sorted);
+	/* the server tunes at start (and so reads the cache) with these backends on this SM */
+	bool tunes = j->cons->tuning_backends_count == 0;
+	for (unsigned i = 0; i < j->cons->tuning_backends_count; i++)
+		tunes |= !strcmp(j->cons->tuning_backends[i], q->backend);
+	j->tunes = tunes && j->sm >= (long)j->cons->min_sm;
+	return TT_OK;
+}
+
+/* One rank on a FlashInfer with the managed store: its entry files. */
+static int plan_store(const struct install_request *q, const char *data_root,
+		      struct install_job *j, struct diags *d)
+{
+	const struct consumer_managed *mg = j->managed;
+	int rc = consumer_load(data_root, "flashinfer", &j->fi_cons, d);
+	if (rc)
+		return rc;
+	if (!j->fi_cons->managed_store)
+		return diag_error(d, TT_INVALID, "install", NULL, 0, 0, "%s has no managed_store",
+				  rel_path(data_root, j->fi_cons->path));
+	if (!j->env_meta)
+		return diag_error(d, TT_INVALID, "install", NULL, 0, 0, "%s with one rank reads "
+				  "FlashInfer's managed store (%s), named by this environment's exact "
+				  "_metadata, and tunetab cannot read it: %s; run where the server runs (or "
+				  "give --python), or name a JSON file with --cache-file", j->cons->name,
+				  mg->read, j->why[0] ? j->why : "no FlashInfer found");
+	j->root = q->cache_dir ? xstrdup(q->cache_dir)
+			       : consumer_root(mg->root, mg->root_count, get_var, j, &j->root_env, d);
+	j->root_env = consumer_root_env(mg->root, mg->root_count);
+	if (!j->root)
+		return TT_USAGE; /* consumer_root said why */
+	if (q->metadata && strcmp(q->metadata, "env"))
+		return usage_error(j, d, "the managed store wants this environment's exact _metadata: "
+				   "--metadata %s does not apply", q->metadata);
+	return install_store_plan(j->fi_cons->managed_store, j->root,
+				  json_object_get(j->ours, "_metadata"), j->ours, q->replace, &j->store, d);
+}
+
+/* One JSON file per rank (or the one file named). */
+static int plan_files(const struct install_request *q, struct install_job *j, struct diags *d)
+{
+	int tp = (int)q->tp, pp = (int)q->pp, dp = (int)q->dp;
+	if (q->cache_file) {
+		j->own_dir = xstrdup(q->cache_file);
+		*strrchr(j->own_dir, '/') = '\0';
+		if (!j->v->dir || !j->v->key_found) { /* the file your code names */
+			j->own_rule = *j->v;
+			j->own_rule.dir = j->own_dir;
+			j->own_rule.file = (char *)(strrchr(q->cache_file, '/') + 1);
+			j->own_rule.key_found = false;
+			j->own_rule.key_parts_count = 0;
+			j->v = &j->own_rule;
+			j->own_file = true;
+			tp = pp = dp = 1;
+		} else { /* the rank file the server logged: its folder is <root>/<key> */
+			const char *b = strrchr(j->own_dir, '/');
+			j->key = xstrdup(b ? b + 1 : j->own_dir);
+			j->root = b ? xstrndup(j->own_dir, (size_t)(b - j->own_dir)) : xstrdup(".");
+		}
+	}
+	const struct consumer_version *v = j->v;
+	if (!v->dir)
+		return usage_error(j, d, "%s %s keeps no cache file of its own here: give --cache-file "
+				   "(the path your code passes to autotune(cache=...)); tunetab generate "
+				   "--into-flashinfer writes the bundled module", j->cons->name,
+				   j->flashinfer);
+	if (!j->root && !q->cache_file)
+		j->root = q->cache_dir ? xstrdup(q->cache_dir)
+				       : consumer_root(v->root, v->root_count, get_var, j, &j->root_env, d);
+	if (!j->root_env)
+		j->root_env = consumer_root_env(v->root, v->root_count);
+	if (!j->root && !j->own_file)
+		return TT_USAGE; /* consumer_root said why */
+	set_var(j, "root", j->root ? j->root : j->own_dir);
+	size_t nkeys;
+	if (v->key_found && !j->key &&
+	    !(j->key = install_find_key(j->root, v->key_hex, &nkeys, j->folders, sizeof j->folders))) {
+		j->nfolders = nkeys;
+		return diag_error(d, TT_INVALID, "install", NULL, 0, 0, "%s names its cache folder by a "
+				  "hash of its whole config, which only %s computes; %s: start %s once "
+				  "with this deployment (it logs '%s<path>'), then give that path with "
+				  "--cache-file", j->cons->name, j->cons->name,
+				  nkeys ? "several folders are there" : "none is there yet",
+				  j->cons->name, v->key_log ? v->key_log : "");
+	}
+	if (j->key)
+		set_var(j, "key", j->key);
+	/* a variable given no value (model path, config class) stays NULL: rendering a
+	 * template that needs it fails, naming it */
+	int rc = install_plan(v, get_var, j, tp, pp, dp, j->ours, j->env_meta, q->replace, &j->res, d);
+	if (rc == TT_USAGE)
+		usage_error(j, d, "%s needs that value: --model-path (as the server is started), "
+			    "--hf-config-class (the model config's class, e.g. Qwen3MoeConfig)",
+			    j->cons->name);
+	return rc;
+}
+
+int install_prepare(const struct install_request *q, const char *data_root,
+		    const struct device_set *devices, const struct fischema_set *schemas,
+		    struct install_job *j, struct diags *d)
+{
+	memset(j, 0, sizeof *j);
+	int rc = consumer_load(data_root, q->consumer, &j->cons, d);
+	if (rc)
+		return rc;
+	if (!(j->v = consumer_pick(j->cons, q->consumer_version)))
+		return diag_error(d, TT_INVALID, "install", NULL, 0, 0, "%s: no rule for %s %s in %s",
+				  q->consumer, j->cons->name, q->consumer_version,
+				  rel_path(data_root, j->cons->path));
+	if ((rc = read_sources(q, j, d)) || (rc = stamp_metadata(q, j, d)) ||
+	    (rc = resolve_target(q, devices, schemas, j, d)))
+		return rc;
+	/* one rank on a FlashInfer with the managed store: there, unless a file is named */
+	j->managed = q->cache_file ? NULL
+				   : consumer_managed_for(j->v, (unsigned)(q->tp * q->pp * q->dp),
+							  j->flashinfer);
+	return j->managed ? plan_store(q, data_root, j, d) : plan_files(q, j, d);
+}
+
+void install_job_release(struct install_job *j)
+{
+	install_result_release(&j->res);
+	install_store_release(&j->store);
+	json_decref(j->ours);
+	json_decref(j->meta);
+	json_decref(j->fienv);
+	consumer_free(j->cons);
+	consumer_free(j->fi_cons);
+	free(j->root);
+	free(j->key);
+	free(j->python);
+	free(j->skip_sorted);
+	free(j->torch_dtype);
+	free(j->own_dir);
+	memset(j, 0, sizeof *j);
+}
+
+/* Stages path (its folder made first) into set. */
+static int stage(struct file_set *set, const char *path, const char *content)
+{
+	char *dir = xstrdup(path);
+	*strrchr(dir, '/') = '\0';
+	int e = mkdir_p(dir);
+	free(dir);
+	return e ? e : file_set_stage(set, path, content, strlen(content), 0644);
+}
+
+int install_write(const struct install_job *j, struct diags *d)
+{
+	const struct install_store *st = &j->store;
+	const struct install_result *r = &j->res;
+	const char *dir = j->managed ? st->dir : r->dir;
+	struct file_set set = { 0 };
+	int e = j->managed && !st->manifest_exists ? stage(&set, st->manifest_path, st->manifest) : 0;
+	size_t n = j->managed ? st->n : r->npaths;
+	for (size_t i = 0; i < n && !e; i++) {
+		const char *c = j->managed ? st->contents[i] : r->bytes; /* NULL: left as it is */
+		if (c)
+			e = stage(&set, j->managed ? st->paths[i] : r->paths[i], c);
+	}
+	if (!e)
+		e = file_set_commit(&set);
+	file_set_abort(&set);
+	if (e)
+		return diag_error(d, TT_INTERNAL, "install", NULL, 0, 0, "cannot write the cache in '%s': %s",
+				  dir, strerror(e));
+	return TT_OK;
+}
+
+bool install_check_ok(const struct install_job *j)
+{
+	if (j->managed) {
+		const struct install_store *r = &j->store;
+		return j->tunes && r->same == r->added + r->same + r->nconflicts;
+	}
+	const struct install_result *r = &j->res;
+	return j->tunes && r->existing == r->npaths && !r->differ &&
+	       r->same == r->added + r->same + r->nconflicts && !r->meta_mismatch;
 }

@@ -9,6 +9,8 @@
 #include <stddef.h>
 
 #include "data/consumer.h"
+#include "data/device.h"
+#include "data/firules.h"
 #include "base/diag.h"
 
 struct install_conflict {
@@ -82,10 +84,80 @@ void install_store_release(struct install_store *r);
  * when there are none or several: *n counts them, list names them (comma-separated). */
 char *install_find_key(const char *root, unsigned hex, size_t *n, char *list, size_t listn);
 
-struct fi_schema;
 /* The use_fused_finalize the cache's keys were built for, read as schema (the FlashInfer
  * version's key rules) reads them (key_fused_finalize): 1 all True, 0 all False, -1 mixed,
  * undecodable or keys without the field. */
 int install_keys_fused_finalize(json_t *cache, const struct fi_schema *schema);
+
+/* --- tunetab install as calls: install_prepare, then install_write ---------------------- */
+
+/* What install is asked (its options). */
+struct install_request {
+	const char *consumer, *from;  /* the consumer's id; the JSON autotune cache */
+	const char *consumer_version; /* NULL: the newest rule */
+	const char *flashinfer;       /* NULL: the environment's version, else the cache's */
+	long sm;                      /* 0: the SM of the cache's _metadata.gpu */
+	/* the deployment, as the server is started (the templates' variables) */
+	const char *model_path, *hf_config_class, *torch_dtype, *quantization, *backend, *skip_ops;
+	long tp, pp, dp, attn_dp, ep;
+	const char *cache_dir;        /* the root, instead of the consumer's */
+	const char *cache_file;       /* a file path with its folder (the server's own, or any) */
+	const char *metadata;         /* NULL (environment's when read), "env", "wildcard", "from" */
+	const char *python;           /* the environment's python, NULL: found */
+	bool replace, check;
+};
+
+/* The install worked out: the rule, this environment, the target and one store's files. */
+struct install_job {
+	struct consumer *cons;
+	const struct consumer_version *v; /* the consumer's rule, or own_rule */
+	bool own_file;                /* --cache-file names a file of the user's own: own_rule */
+	struct consumer_version own_rule;
+	const char *flashinfer;       /* the version targeted */
+	long sm;
+	int ff;                       /* install_keys_fused_finalize of the cache, -1 unknown */
+	bool tunes;                   /* the server tunes at start (so reads the cache) here */
+	json_t *ours;                 /* the cache, its _metadata as it will be written */
+	json_t *env_meta;             /* this environment's _metadata (FlashInfer's own), or NULL */
+	char *python;                 /* the python that was asked, or NULL */
+	char env_from[600];           /* where env_meta came from; "" when not read */
+	char why[512];                /* why this environment was not read */
+	bool meta_as_is;              /* the cache's _metadata is kept, the environment unread: say so */
+	const struct consumer_managed *managed; /* FlashInfer's managed store: store; else res */
+	char *root;                   /* the cache root */
+	const char *root_env;         /* the variable that sets it (static), or NULL */
+	struct install_result res;
+	struct install_store store;
+	char folders[1024];           /* the key folders seen when there is not exactly one */
+	size_t nfolders;
+	char usage[512];              /* a usage error: the message (the command adds its usage) */
+	/* owned storage behind the template variables */
+	struct consumer *fi_cons;
+	json_t *meta, *fienv;
+	char *key, *torch_dtype, *skip_sorted, *own_dir, arch[32], num[5][24];
+	const char *var_names[32], *var_values[32];
+	size_t nvars;
+};
+
+/* Works out the install of q->from for q->consumer: the rule, this environment's FlashInfer
+ * (its version, its _metadata), the target version and SM, the cache root and the merged
+ * files of the store that applies (reading what is there; nothing written). On failure the
+ * errors are in d, and j->usage holds a usage error's message when it is one. j is filled as
+ * far as it got (j->meta_as_is included) either way; release it with install_job_release. */
+int install_prepare(const struct install_request *q, const char *data_root,
+		    const struct device_set *devices, const struct fischema_set *schemas,
+		    struct install_job *j, struct diags *d);
+void install_job_release(struct install_job *j);
+
+/* Writes the planned files as one set (file_set: all or nothing), the store's manifest
+ * first when it is new. TT_INTERNAL with a diagnostic when it cannot. */
+int install_write(const struct install_job *j, struct diags *d);
+
+/* What --check concludes: the server reads this cache and every entry hits. */
+bool install_check_ok(const struct install_job *j);
+
+/* What the server's environment must say for keys built with use_fused_finalize ff (1, 0,
+ * or -1 unknown), in words, or NULL when nothing. Caller frees. */
+char *install_finalize_env(const struct consumer *cons, int ff);
 
 #endif

@@ -76,10 +76,8 @@ struct prov_run_builder *prov_run_new(void)
 {
 	struct prov_run_builder *b = xcalloc(1, sizeof *b);
 	b->obj = json_object();
-	if (!b->obj) {
-		fputs("tunetab: out of memory\n", stderr);
-		abort();
-	}
+	if (!b->obj)
+		oom();
 	return b;
 }
 
@@ -107,10 +105,8 @@ void prov_run_bool(struct prov_run_builder *b, const char *name, bool value)
 static char *dump_compact(const json_t *j)
 {
 	char *s = json_dumps(j, JSON_COMPACT | PROV_DUMP_FLAGS | JSON_ENCODE_ANY);
-	if (!s) {
-		fputs("tunetab: out of memory\n", stderr);
-		abort();
-	}
+	if (!s)
+		oom();
 	char *r = xstrdup(s);
 	free(s);
 	return r;
@@ -307,10 +303,8 @@ void prov_write(const struct provenance *p, struct strbuf *out)
 	json_object_set_new(doc, "entries", entries);
 	/* two-space indent, keys in code-point order (jansson compares key bytes) */
 	char *s = json_dumps(doc, JSON_INDENT(2) | PROV_DUMP_FLAGS);
-	if (!s) {
-		fputs("tunetab: out of memory\n", stderr);
-		abort();
-	}
+	if (!s)
+		oom();
 	sb_adds(out, s);
 	sb_addc(out, '\n');
 	free(s);

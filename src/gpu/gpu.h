@@ -94,6 +94,15 @@ struct gpu_calibration {
 int gpu_calibrate(int device, const int (*tiles_in)[2], int ntiles, struct gpu_calibration *cal,
 		  char *err, size_t errlen);
 
+/* Debugging lines of the profiling worker (TUNETAB_PROF_TIMING, TUNETAB_LT_DUMP): each one
+ * whole line, without its newline, handed to the hook the worker sets (worker.c, which owns
+ * the worker's stderr); with no hook they are dropped. gpu_trace formats one line and hands
+ * it on (nothing when no hook is set); gpu_tracing says whether one is. */
+typedef void (*gpu_trace_fn)(const char *line);
+void gpu_set_trace(gpu_trace_fn fn);
+int gpu_tracing(void);
+void gpu_trace(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 /* 1 when this binary was built with CUDA support. */
 int gpu_compiled(void);
 /* Fills *out (caller frees) with every visible GPU. No GPU or driver: TT_GPU with a reason. */

@@ -213,6 +213,7 @@ extern "C" int gpu_query(struct gpu_info **out, int *n, struct gpu_env *env, cha
  * --------------------------------------------------------------------------------------- */
 #include <algorithm>
 #include <cmath>
+#include <string>
 #include <vector>
 
 #define LT(expr)                                                                             \
@@ -374,11 +375,12 @@ static void dump_algos(cublasLtHandle_t h, cudaDataType_t in)
 					   ids[i], &algo) != CUBLAS_STATUS_SUCCESS)
 			continue;
 		std::vector<uint32_t> t = cap_ids(&algo, CUBLASLT_ALGO_CAP_TILE_IDS), g = cap_ids(&algo, CUBLASLT_ALGO_CAP_STAGES_IDS);
-		fprintf(stderr, "lt-dump: type %d algo %d tiles", (int)in, ids[i]);
-		for (uint32_t x : t) fprintf(stderr, " %u", x);
-		fprintf(stderr, " stages");
-		for (uint32_t x : g) fprintf(stderr, " %u", x);
-		fprintf(stderr, "\n");
+		std::string line = "lt-dump: type " + std::to_string((int)in) + " algo " + std::to_string(ids[i]) +
+				   " tiles";
+		for (uint32_t x : t) line += " " + std::to_string(x);
+		line += " stages";
+		for (uint32_t x : g) line += " " + std::to_string(x);
+		gpu_trace("%s", line.c_str());
 	}
 }
 
@@ -406,9 +408,9 @@ static void dump_heuristics(const cublasLtMatmulHeuristicResult_t *r, int n)
 				cublasLtMatmulAlgoConfigGetAttribute(&r[i].algo, at[j], &v[j], sizeof v[j], &w);
 			}
 		}
-		fprintf(stderr, "lt-heur: state %d algo %u tile %u stages %u cluster %u inner %u custom %u "
-			"swizzle %u reduction %u splitk %u ws %zu\n", (int)r[i].state, v[0], v[1], v[2], v[3],
-			v[4], v[5], v[6], v[7], v[8], r[i].workspaceSize);
+		gpu_trace("lt-heur: state %d algo %u tile %u stages %u cluster %u inner %u custom %u "
+			  "swizzle %u reduction %u splitk %u ws %zu", (int)r[i].state, v[0], v[1], v[2], v[3],
+			  v[4], v[5], v[6], v[7], v[8], r[i].workspaceSize);
 	}
 }
 
@@ -532,6 +534,12 @@ static double now_ms(void)
 	return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
 }
 
+/* One function of about 250 lines, on purpose for now: the set-up, the per-candidate algorithm
+ * search and graph capture, and the rounds share the stream, the two events, four device
+ * buffers, the graphs and the cuBLASLt problems, and every CUDA call goes through CHECK, which
+ * returns from this function with err filled. Split into helpers, each would take most of that
+ * state and each CHECK would need its status passed back up: a change of its own, to be
+ * checked with make test-gpu on a GPU. */
 extern "C" int gpu_prof_run(int device, const struct prof_shape *s, const struct prof_cand *c,
 			    size_t n, struct prof_result *out, prof_start_fn on_start, void *ctx,
 			    char *err, size_t errlen)
@@ -766,9 +774,9 @@ next:;
 			return mrc > 0 ? mrc : TT_GPU;
 	}
 	if (getenv("TUNETAB_PROF_TIMING"))
-		fprintf(stderr, "tunetab-worker: job %ldx%ldx%ld, %zu candidates: setup %.1f ms, "
-			"measure %.1f ms\n", batch, tok, s->features, n, t_measure0 - t_setup0,
-			now_ms() - t_measure0);
+		gpu_trace("tunetab-worker: job %ldx%ldx%ld, %zu candidates: setup %.1f ms, "
+			  "measure %.1f ms", batch, tok, s->features, n, t_measure0 - t_setup0,
+			  now_ms() - t_measure0);
 	for (size_t i = 0; i < n; i++) {
 		if (graphs[i])
 			cudaGraphExecDestroy(graphs[i]);

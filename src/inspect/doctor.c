@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <glob.h>
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 
 #include "base/util.h"
 #include "flashinfer/validate.h"
+#include "gpu/gpu.h"
 
 static bool is_dir(const char *p)
 {
@@ -479,6 +481,234 @@ const char *field_status_name(enum field_status s)
 {
 	static const char *names[] = { "match", "wildcard", "soft", "hard", "unknown" };
 	return names[s];
+}
+
+const char *lookup_source_name(enum lookup_source s)
+{
+	return s == SRC_JSON ? "json-cache" : s == SRC_BUNDLED ? "bundled-module" : "fallback";
+}
+
+/* --- tunetab doctor ------------------------------------------------------------------- */
+
+int doctor_find(const struct doctor_request *q, struct doctor_report *r, struct diags *d)
+{
+	memset(r, 0, sizeof *r);
+	if (q->flashinfer) {
+		/* the version is given: an installed package only says where the module would go */
+		struct diags quiet = DIAGS_INIT;
+		r->have_fi = doctor_find_flashinfer(NULL, &r->fi, &quiet) == TT_OK;
+		diags_release(&quiet);
+		r->version = q->flashinfer;
+		return TT_OK;
+	}
+	int rc = doctor_find_flashinfer(q->fidir, &r->fi, d);
+	if (rc)
+		return rc;
+	r->have_fi = true;
+	r->version = r->fi.version;
+	return TT_OK;
+}
+
+int doctor_device(const struct doctor_request *q, const struct device_set *devices,
+		  struct doctor_report *r, struct diags *d)
+{
+	if (!strcmp(q->device, "auto")) {
+		struct gpu_info *g;
+		int n;
+		struct gpu_env env;
+		char err[512];
+		int rc = gpu_query(&g, &n, &env, err, sizeof err);
+		if (rc)
+			return diag_error(d, rc, "no-gpu", NULL, 0, 0, "--device auto: %s; give --device NAME",
+					  err);
+		snprintf(r->device, sizeof r->device, "%s", g[0].name);
+		free(g);
+		r->device_from = "GPU 0";
+	} else {
+		const struct device_profile *p = device_find(devices, q->device);
+		snprintf(r->device, sizeof r->device, "%s", p ? p->name : q->device);
+		r->device_from = p ? "from --device"
+				   : "from --device, not a known profile: the name taken as given";
+	}
+	r->profile = device_find(devices, r->device);
+	return TT_OK;
+}
+
+/* The generate line that writes what is missing, with the deployment's own options. */
+static char *generate_line(const struct doctor_request *q, const char *device, const char *version,
+			   const char *format, const char *outdir)
+{
+	struct strbuf sb = STRBUF_INIT;
+	sb_addf(&sb, "tunetab generate --device \"%s\" --model %s --dtype %s", device,
+		q->model ? q->model : "MODEL", q->dtype ? q->dtype : "DTYPE");
+	if (q->tp != 1)
+		sb_addf(&sb, " --tp %ld", q->tp);
+	if (q->ep != 1)
+		sb_addf(&sb, " --ep %ld", q->ep);
+	if (q->tp_rank)
+		sb_addf(&sb, " --tp-rank %ld", q->tp_rank);
+	if (q->ep_rank)
+		sb_addf(&sb, " --ep-rank %ld", q->ep_rank);
+	if (q->top_k)
+		sb_addf(&sb, " --top-k %ld", q->top_k);
+	if (q->max_tokens)
+		sb_addf(&sb, " --max-tokens %ld", q->max_tokens);
+	if (q->weight_view)
+		sb_addf(&sb, " --weight-view %s", q->weight_view);
+	sb_addf(&sb, " --flashinfer %s --format %s -o %s", version, format, outdir);
+	return sb_detach(&sb);
+}
+
+/* The commands that fix what was found: a generate line for a missing or broken module (or
+ * lookups that fall back), the variable, a cache stamped for this environment. */
+static char *next_steps(const struct doctor_request *q, const struct fi_schema *s,
+			const struct doctor_report *r, bool cache_ok)
+{
+	const struct doctor_module *m = &r->mod;
+	struct strbuf next = STRBUF_INIT;
+	const char *sub = strchr(s->bundled.package_dir, '/');
+	char *tc_dir = r->have_fi ? xasprintf("%s%s", r->fi.pkg, sub ? sub : "/tuning_configs")
+				  : xasprintf("<site-packages>/%s", s->bundled.package_dir);
+	if (!m->exists || !m->readable || m->errors ||
+	    (q->model && r->hits < r->n_lookups && !cache_ok)) {
+		char *g = generate_line(q, r->device, r->version, "py", tc_dir);
+		sb_addf(&next, "%s\n", g);
+		free(g);
+	}
+	if (!m->env_ok)
+		sb_addf(&next, "export %s=%s\n", s->bundled.env_var, s->bundled.env_value);
+	if (q->cache && !r->cache.usable && r->cache.verdict != CACHE_UNSUPPORTED) {
+		char *g = generate_line(q, r->device, r->version, "json", "DIR");
+		sb_addf(&next, "%s   # a cache stamped for this environment (unknown fields \"*\"); "
+			"or give autotune() a new cache path\n", g);
+		free(g);
+	}
+	free(tc_dir);
+	return sb_detach(&next);
+}
+
+void doctor_examine(const struct doctor_request *q, const struct fi_schema *s, const void *vd,
+		    const struct gen_plan *plan, struct doctor_report *r)
+{
+	struct diags none = DIAGS_INIT; /* doctor_module and doctor_cache add none */
+	const struct doctor_fi *fi = r->have_fi ? &r->fi : NULL;
+	doctor_module(fi, s, r->version, r->device, vd, &r->mod, &r->mt, &none);
+	if (q->cache)
+		doctor_cache(fi, s, r->version, r->device, vd, q->cache, &r->cache, &r->ct, &none);
+	diags_release(&none);
+	if (q->model && plan) {
+		r->n_lookups = plan->n;
+		r->lookups = xcalloc(plan->n ? plan->n : 1, sizeof *r->lookups);
+		doctor_lookups(plan, s, &r->mod, &r->mt, q->cache ? &r->cache : NULL, &r->ct, r->lookups);
+		for (size_t i = 0; i < plan->n; i++) {
+			r->hits += r->lookups[i].source != SRC_FALLBACK;
+			r->via_json += r->lookups[i].source == SRC_JSON;
+			r->via_module += r->lookups[i].source == SRC_BUNDLED;
+		}
+	}
+	bool module_ok = r->mod.usable && r->mod.errors == 0;
+	bool cache_ok = q->cache && r->cache.usable && r->cache.errors == 0;
+	r->all_hit = q->model ? r->hits == r->n_lookups && r->n_lookups > 0 : (module_ok || cache_ok);
+	r->next = next_steps(q, s, r, cache_ok);
+}
+
+static json_t *cache_json(const struct doctor_request *o, const struct doctor_cache *c)
+{
+	json_t *cj = json_object();
+	json_object_set_new(cj, "path", json_string(o->cache));
+	json_object_set_new(cj, "verdict", json_string(cache_verdict_name(c->verdict)));
+	json_object_set_new(cj, "usable", json_boolean(c->usable));
+	json_object_set_new(cj, "errors", json_integer((json_int_t)c->errors));
+	json_t *fl = json_array();
+	for (size_t i = 0; i < c->n_fields; i++) {
+		const struct doctor_field *x = &c->fields[i];
+		json_t *fo = json_object();
+		json_object_set_new(fo, "field", json_string(x->name));
+		json_object_set_new(fo, "saved", x->saved[0] ? json_string(x->saved) : json_null());
+		json_object_set_new(fo, "current", x->current[0] ? json_string(x->current) : json_null());
+		json_object_set_new(fo, "status", json_string(field_status_name(x->status)));
+		json_array_append_new(fl, fo);
+	}
+	json_object_set_new(cj, "fields", fl);
+	return cj;
+}
+
+char *doctor_report_json(const struct doctor_request *o, const struct fi_schema *schema,
+			 const struct doctor_report *r)
+{
+	const struct doctor_module *mod = &r->mod;
+	json_t *jo = json_object();
+	json_t *f = json_object();
+	json_object_set_new(f, "version", json_string(r->version));
+	json_object_set_new(f, "package", r->have_fi ? json_string(r->fi.pkg) : json_null());
+	json_object_set_new(f, "version_from", r->have_fi && !o->flashinfer ? json_string(r->fi.version_from)
+									    : json_string("--flashinfer"));
+	json_t *others = json_array();
+	for (size_t i = 0; r->have_fi && i < r->fi.n_others; i++)
+		json_array_append_new(others, json_string(r->fi.others[i]));
+	json_object_set_new(f, "other_installs", others);
+	json_object_set_new(jo, "flashinfer", f);
+	json_t *dv = json_object();
+	json_object_set_new(dv, "name", json_string(r->device));
+	json_object_set_new(dv, "from", json_string(r->device_from));
+	json_object_set_new(jo, "device", dv);
+	json_t *m = json_object();
+	json_object_set_new(m, "module", json_string(mod->name));
+	json_object_set_new(m, "path", json_string(mod->path));
+	json_object_set_new(m, "exists", r->have_fi ? json_boolean(mod->exists) : json_null());
+	json_object_set_new(m, "imports", mod->exists ? json_boolean(mod->readable) : json_null());
+	json_object_set_new(m, "errors", json_integer((json_int_t)mod->errors));
+	json_object_set_new(m, "warnings", json_integer((json_int_t)mod->warnings));
+	json_object_set_new(m, "first_error", mod->errors ? json_string(mod->first_error) : json_null());
+	json_t *wp = json_array();
+	for (size_t i = 0; i < mod->n_wrong_prefix; i++)
+		json_array_append_new(wp, json_string(mod->wrong_prefix[i]));
+	json_object_set_new(m, "wrong_prefix", wp);
+	json_object_set_new(m, "env_var", json_string(schema->bundled.env_var));
+	json_object_set_new(m, "env_value", mod->env_value ? json_string(mod->env_value) : json_null());
+	json_object_set_new(m, "env_ok", json_boolean(mod->env_ok));
+	json_object_set_new(m, "usable", json_boolean(mod->usable));
+	json_object_set_new(jo, "bundled", m);
+	if (o->cache)
+		json_object_set_new(jo, "cache", cache_json(o, &r->cache));
+	if (o->model) {
+		json_t *la = json_array();
+		for (size_t i = 0; i < r->n_lookups; i++) {
+			const struct doctor_lookup *l = &r->lookups[i];
+			json_t *x = json_object();
+			json_object_set_new(x, "stage", json_integer(l->stage));
+			json_object_set_new(x, "tokens", json_integer(l->tokens));
+			json_object_set_new(x, "source", json_string(lookup_source_name(l->source)));
+			if (l->source == SRC_FALLBACK)
+				json_object_set_new(x, "why", json_string(l->why));
+			json_object_set_new(x, "key", json_string(l->key));
+			json_array_append_new(la, x);
+		}
+		json_object_set_new(jo, "lookups", la);
+		json_object_set_new(jo, "hits", json_integer((json_int_t)r->hits));
+		json_object_set_new(jo, "fallbacks", json_integer((json_int_t)(r->n_lookups - r->hits)));
+	}
+	json_object_set_new(jo, "all_hit", json_boolean(r->all_hit));
+	json_object_set_new(jo, "next", json_string(r->next));
+	char *s = json_dumps(jo, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	json_decref(jo);
+	if (!s)
+		oom();
+	char *out = xstrdup(s);
+	free(s);
+	return out;
+}
+
+void doctor_report_release(struct doctor_report *r)
+{
+	free(r->lookups);
+	if (r->mt.path || r->mt.n)
+		table_release(&r->mt);
+	if (r->ct.path || r->ct.n)
+		table_release(&r->ct);
+	doctor_module_release(&r->mod);
+	free(r->next);
+	memset(r, 0, sizeof *r);
 }
 
 int doctor_is_tuning_configs(const char *dir)

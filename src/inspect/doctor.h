@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "base/diag.h"
+#include "data/device.h"
 #include "data/firules.h"
 #include "flashinfer/lookup.h"
 #include "flashinfer/table.h"
@@ -115,5 +116,57 @@ void doctor_lookups(const struct gen_plan *p, const struct fi_schema *s,
 
 const char *cache_verdict_name(enum cache_verdict v);
 const char *field_status_name(enum field_status s);
+/* "json-cache", "bundled-module" or "fallback". */
+const char *lookup_source_name(enum lookup_source s);
+
+/* --- tunetab doctor as calls: doctor_find, doctor_device, then doctor_examine ----------- */
+
+/* What doctor is asked (its options). */
+struct doctor_request {
+	const char *fidir;       /* the package to look at, or NULL to search */
+	const char *flashinfer;  /* the version to target whatever is installed, or NULL */
+	const char *device;      /* "auto" (GPU 0: FlashInfer names the module after it) or a name */
+	const char *cache;       /* a JSON cache to judge, or NULL */
+	/* the deployment (model NULL: none), for the lookups and the generate line that fixes */
+	const char *model, *dtype, *weight_view;
+	long tp, ep, tp_rank, ep_rank, top_k, max_tokens;
+};
+
+/* What doctor found. */
+struct doctor_report {
+	struct doctor_fi fi;
+	bool have_fi;               /* an installed package was found */
+	const char *version;        /* the FlashInfer version targeted */
+	char device[256];           /* the GPU's name, as FlashInfer names the module after it */
+	const char *device_from;    /* "GPU 0", "from --device", ... */
+	const struct device_profile *profile; /* tunetab's profile of it, or NULL */
+	struct doctor_module mod;
+	struct table mt;            /* the module as parsed */
+	struct doctor_cache cache;  /* when a cache was given */
+	struct table ct;            /* the cache as parsed */
+	struct doctor_lookup *lookups; /* one per plan entry, with a deployment */
+	size_t n_lookups, hits, via_json, via_module;
+	bool all_hit;               /* every lookup hits; without a deployment: a usable table */
+	char *next;                 /* the commands that fix what was found, one a line ("" none) */
+};
+
+/* The package and the version targeted: q->flashinfer when given (an installed package
+ * is then looked for quietly), else the installed package's (its errors in d). */
+int doctor_find(const struct doctor_request *q, struct doctor_report *r, struct diags *d);
+
+/* The GPU: q->device, or with "auto" GPU 0's name (TT_GPU with a diagnostic without one). */
+int doctor_device(const struct doctor_request *q, const struct device_set *devices,
+		  struct doctor_report *r, struct diags *d);
+
+/* The module, the cache (q->cache), the lookups of plan (NULL without a deployment), the
+ * verdict and the commands that fix. vd is validate's data. */
+void doctor_examine(const struct doctor_request *q, const struct fi_schema *s, const void *vd,
+		    const struct gen_plan *plan, struct doctor_report *r);
+
+/* The --json document of doctor (README "tunetab doctor"), indented by two; caller frees. */
+char *doctor_report_json(const struct doctor_request *q, const struct fi_schema *s,
+			 const struct doctor_report *r);
+
+void doctor_report_release(struct doctor_report *r);
 
 #endif

@@ -27,6 +27,7 @@ struct script {
 	int ctx_ref;           /* registry ref of {device=, deploy=} */
 	const struct tactic *cached_cands; /* candidate table cache, by list */
 	int cands_ref;
+	void (*print)(const char *line); /* the caller's, for print(); NULL: dropped */
 };
 
 static void count_hook(lua_State *L, lua_Debug *ar);
@@ -257,8 +258,10 @@ static int safe_print(lua_State *L)
 		luaL_addvalue(&b);
 	}
 	luaL_pushresult(&b);
-	/* scripts talk to the user through stderr, prefixed, never stdout */
-	fprintf(stderr, "tunetab: script: %s\n", lua_tostring(L, -1));
+	/* the caller shows it (on stderr, never stdout: generate's table may go there) */
+	struct script *s = self(L);
+	if (s->print)
+		s->print(lua_tostring(L, -1));
 	return 0;
 }
 
@@ -413,6 +416,7 @@ int script_open(struct script **out, const char *data_root, const char *path,
 	s->data_root = xstrdup(data_root);
 	s->mem_cap = lim->mem_bytes;
 	s->budget = lim->instructions;
+	s->print = lim->print;
 	s->rank_ref = s->ctx_ref = s->cands_ref = LUA_NOREF;
 	s->L = lua_newstate(capped_alloc, s);
 	if (!s->L) {

@@ -17,6 +17,9 @@ struct script; /* opaque */
 struct script_limits {
 	size_t mem_bytes;              /* memory cap of the Lua state */
 	unsigned long long instructions; /* instruction budget for the whole run */
+	/* Where the script's print() goes, as it runs: one call per print, the values
+	 * tab-separated, no newline (the command shows it: cli_script_print). NULL drops it. */
+	void (*print)(const char *line);
 };
 
 /* What a heuristic knows of the device (profile values, or the detected GPU's). A value

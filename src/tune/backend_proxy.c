@@ -18,8 +18,8 @@ static int proxy_query(int device, struct worker_device *o, char *err, size_t er
 		env.blaslt_version = gpu_blaslt_version();
 	clock_gettime(CLOCK_MONOTONIC, &q1);
 	if (getenv("TUNETAB_PROF_TIMING"))
-		fprintf(stderr, "tunetab-worker: device query (CUDA init) %.1f ms\n",
-			(double)(q1.tv_sec - q0.tv_sec) * 1e3 + (q1.tv_nsec - q0.tv_nsec) * 1e-6);
+		gpu_trace("tunetab-worker: device query (CUDA init) %.1f ms",
+			  (double)(q1.tv_sec - q0.tv_sec) * 1e3 + (q1.tv_nsec - q0.tv_nsec) * 1e-6);
 	if (rc)
 		return rc;
 	if (device >= n) {

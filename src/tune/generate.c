@@ -575,7 +575,8 @@ static int run_rank(struct run *R, struct diags *d)
 	char *hpath = o->heuristic ? xstrdup(o->heuristic)
 				   : xasprintf("%s/scripts/heuristics/default.lua", data->root);
 	struct script_limits lim = { (size_t)o->script_mem_mib << 20,
-				     (unsigned long long)o->script_instructions };
+				     (unsigned long long)o->script_instructions,
+				     S->hooks ? S->hooks->script_print : NULL };
 	rc = script_open(&R->sc, data->root, hpath, &lim, d);
 	free(hpath);
 	if (rc)

@@ -73,6 +73,8 @@ struct generate_hooks {
 	void (*entry)(void *ctx, const struct profile_event *ev);
 	/* a table was written */
 	void (*table)(void *ctx, const struct generate_result *r);
+	/* the heuristic's print(), one line per call (script.h); NULL drops it */
+	void (*script_print)(const char *line);
 };
 
 /* What one process keeps across the tables it writes: the data, and the GPU workers (started

@@ -648,6 +648,13 @@ static void print_dev(const struct worker_device *o)
 	       o->mem_bw_gbs, o->visible, o->driver_version, o->runtime_version, o->blaslt_version);
 }
 
+/* The GPU layer's debugging lines (gpu_trace): the worker's stderr, which the parent passes
+ * on to the user, is the only place they are written. */
+static void trace_stderr(const char *line)
+{
+	fprintf(stderr, "%s\n", line);
+}
+
 bool worker_is_fake(void)
 {
 	const char *v = getenv("TUNETAB_FAKE_GPU");
@@ -658,6 +665,7 @@ int worker_main(int argc, char **argv)
 {
 	int device = argc > 1 ? atoi(argv[1]) : 0;
 	const struct backend *b = worker_is_fake() ? &backend_fake : &backend_proxy;
+	gpu_set_trace(trace_stderr);
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t len;

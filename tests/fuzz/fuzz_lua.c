@@ -63,7 +63,7 @@ static void run_script(size_t size)
 	struct diags d = DIAGS_INIT;
 	struct gen_plan plan = { 0 };
 	struct script *sc = NULL;
-	struct script_limits lim = { 16u << 20, 2000000ULL };
+	struct script_limits lim = { .mem_bytes = 16u << 20, .instructions = 2000000ULL }; /* print() dropped */
 	if (gen_plan_deploy(schema, &dep, &plan, &d))
 		abort();
 	if (script_open(&sc, fz.root, script_path, &lim, &d) == TT_OK) {
