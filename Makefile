@@ -85,22 +85,21 @@ LDLIBS  := -Wl,-Bstatic $(STATIC_LIBS) -Wl,-Bdynamic $(SYS_LIBS)
 # One list per layer, lowest first (README, "Architecture"): a folder includes only from
 # folders listed above it.
 BASE_SRC    := src/base/util.c src/base/diag.c src/base/version.c src/base/arena.c
+GPU_SRC     := src/gpu/measure.c src/gpu/trace.c
 DATA_SRC    := src/data/datadir.c src/data/data.c src/data/yamlload.c src/data/device.c src/data/model.c \
                src/data/catalog.c src/data/firules.c src/data/dtypes.c src/data/calibration.c \
                src/data/fleetplan.c src/data/consumer.c src/data/datafile.c
 SCRIPT_SRC  := src/script/script.c
 FI_SRC      := src/flashinfer/pylit.c src/flashinfer/key.c src/flashinfer/table.c \
                src/flashinfer/table_json.c src/flashinfer/validate.c src/flashinfer/provenance.c \
-               src/flashinfer/merge.c src/flashinfer/lookup.c src/flashinfer/names.c \
-               src/flashinfer/validate_bytes.c
-GPU_SRC     := src/gpu/measure.c src/gpu/trace.c
+               src/flashinfer/merge.c src/flashinfer/lookup.c src/flashinfer/names.c
+INSPECT_SRC := src/inspect/logscan.c src/inspect/doctor.c
 TUNE_SRC    := src/tune/choose.c src/tune/generate.c src/tune/worker.c src/tune/journal.c src/tune/backend_proxy.c \
                src/tune/backend_fake.c src/tune/python.c src/tune/timing.c src/tune/fleet.c \
                src/tune/report.c
-INSPECT_SRC := src/inspect/logscan.c src/inspect/doctor.c
 DEPLOY_SRC  := src/deploy/install.c
-LIB_SRC := $(BASE_SRC) $(DATA_SRC) $(SCRIPT_SRC) $(FI_SRC) $(GPU_SRC) $(TUNE_SRC) \
-           $(INSPECT_SRC) $(DEPLOY_SRC)
+LIB_SRC := $(BASE_SRC) $(GPU_SRC) $(DATA_SRC) $(SCRIPT_SRC) $(FI_SRC) $(INSPECT_SRC) \
+           $(TUNE_SRC) $(DEPLOY_SRC)
 CMD_SRC := src/main.c src/cmd/cli.c src/cmd/detect.c src/cmd/devices.c src/cmd/models.c \
            src/cmd/catalog.c src/cmd/check_data.c src/cmd/validate.c src/cmd/explain.c \
            src/cmd/convert.c src/cmd/generate.c src/cmd/calibrate.c src/cmd/scan_log.c \

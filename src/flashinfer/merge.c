@@ -1,6 +1,7 @@
 /* merge.c: `tunetab merge` without the printing (docs/fleet.md, "Merge"): inputs read, identity
  * and shards checked, entries merged by a total order, outputs built and validated. */
 #include "flashinfer/merge.h"
+#include "flashinfer/validate.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -15,7 +16,6 @@
 #include "flashinfer/key.h"
 #include "flashinfer/names.h"
 #include "flashinfer/table.h"
-#include "flashinfer/validate_bytes.h"
 #include "base/version.h"
 
 #define LIST_MAX 10 /* items named in one message before "and N more" */

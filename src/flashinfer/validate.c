@@ -1448,3 +1448,19 @@ void validate_write_junit(const struct validate_report *r, struct strbuf *out)
 	sb_release(&name);
 	sb_adds(out, "  </testsuite>\n</testsuites>\n");
 }
+
+int validate_bytes(const struct validate_data *data, const char *name, const char *buf,
+		   size_t len, const struct validate_opts *o, struct diags *d)
+{
+	size_t errors = diags_count(d, SEV_ERROR);
+	struct table t;
+	int rc = table_read_mem(name, buf, len, &t, d);
+	if (!rc) {
+		struct validate_result r;
+		rc = validate_table(data, &t, o, &r, d);
+	}
+	table_release(&t);
+	if (!rc && diags_count(d, SEV_ERROR) > errors)
+		rc = TT_INVALID;
+	return rc;
+}

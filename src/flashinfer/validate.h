@@ -125,4 +125,14 @@ void validate_write_json(const struct validate_report *r, struct strbuf *out);
  * written as visible escapes (\x01), never as character references. */
 void validate_write_junit(const struct validate_report *r, struct strbuf *out);
 
+/* Bytes about to be written as a table, checked with these rules first (generate and merge
+ * write nothing that does not pass). */
+/* Reads buf (len bytes) as the table file `name` (the name the file-name checks and the
+ * diagnostics see) and validates it with data and o. What the read and the checks find goes
+ * to d. Returns TT_OK when the bytes pass (no error added to d); else the read's or validate's code,
+ * or TT_INVALID when only the checks failed. */
+int validate_bytes(const struct validate_data *data, const char *name, const char *buf,
+		   size_t len, const struct validate_opts *o, struct diags *d);
+
+
 #endif

@@ -728,6 +728,11 @@ static int read_ranking(lua_State *L)
 	return 0;
 }
 
+void script_forget_candidates(struct script *s)
+{
+	s->cached_cands = NULL;
+}
+
 int script_rank(struct script *s, int stage, long tokens, long features, long k,
 		const struct tactic *cands, size_t n, int fallback_id, struct script_rank *out,
 		size_t *nout, struct diags *d)

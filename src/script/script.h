@@ -59,7 +59,10 @@ int script_set_context(struct script *s, const struct script_device *dev,
 
 /* Ranks the candidates of one GEMM stage at one token bucket: fills out (caller allocates
  * n entries) best first, with *nout ranked ids (each id once, all from cands). features and
- * k are the GEMM's output features and reduction size. */
+ * k are the GEMM's output features and reduction size. The script's table of cands is built
+ * once per list and kept while cands is the same pointer: after a list is freed, call
+ * script_forget_candidates, since another list may be allocated at its address. */
+void script_forget_candidates(struct script *s);
 int script_rank(struct script *s, int stage, long tokens, long features, long k,
 		const struct tactic *cands, size_t n, int fallback_id, struct script_rank *out,
 		size_t *nout, struct diags *d);

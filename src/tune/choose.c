@@ -63,6 +63,7 @@ int gen_choose(struct script *sc, const struct catalog *cat, const struct gen_de
 	int rc = catalog_expand_finalize(cat, !dep->no_fused_finalize, &p->list, d);
 	if (rc)
 		return rc;
+	script_forget_candidates(sc); /* a fresh list, maybe at a freed one's address */
 	p->have_list = true;
 	size_t maxn = p->list.n1 > p->list.n2 ? p->list.n1 : p->list.n2;
 	struct script_rank *ranks = xcalloc(maxn ? maxn : 1, sizeof *ranks);

@@ -1,5 +1,6 @@
 /* fleet.c: shard arithmetic and launcher environments (docs/fleet.md "Shards"). */
 #include "tune/fleet.h"
+#include "base/util.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -135,10 +136,8 @@ void fleet_assign(const double *cost, size_t n, int count, int *owner)
 			owner[i] = 0;
 		return;
 	}
-	size_t *order = malloc((n ? n : 1) * sizeof *order);
-	double *load = calloc((size_t)count, sizeof *load);
-	if (!order || !load)
-		abort();
+	size_t *order = xcalloc(n ? n : 1, sizeof *order);
+	double *load = xcalloc((size_t)count, sizeof *load);
 	for (size_t i = 0; i < n; i++)
 		order[i] = i;
 	sort_cost = cost; /* qsort has no context argument in C11 */

@@ -18,7 +18,6 @@
 #include "flashinfer/provenance.h"
 #include "flashinfer/table.h"
 #include "flashinfer/validate.h"
-#include "flashinfer/validate_bytes.h"
 #include "gpu/gpu.h"
 #include "inspect/doctor.h"
 #include "script/script.h"

@@ -248,16 +248,15 @@ static size_t prune(struct run *R, const struct gen_entry *e, int *ids, size_t *
 	return left;
 }
 
-/* Times one entry's candidates on one worker and decides it. Called without the lock. */
-static int profile_entry(struct run *R, struct worker *w, struct gen_entry *e, struct diags *d)
+/* The candidates an entry times first: every dispatchable one (exhaustive, or a screen, which
+ * takes them in the heuristic's order so that a worker sizing its samples by the first one
+ * sizes them by a fast one), else the heuristic's top K. Returns how many are in ids. */
+static size_t first_candidates(const struct run *R, const struct gen_entry *e, int top_k,
+			       bool *used, int *ids)
 {
 	const struct profile_opts *o = R->o;
-	struct gen_plan *p = R->p;
-	int rc = TT_OK;
-	int top_k = o->top_k > 0 ? o->top_k : 4;
-	int ids[PROF_MAX];
+	const struct gen_plan *p = R->p;
 	size_t n = 0;
-	bool used[GEN_TOP_MAX] = { false };
 	if (o->top_k < 0 || o->screen) {
 		/* every dispatchable candidate; a screen takes them in the heuristic's order, so a
 		 * worker that sizes its samples by the first one sizes them by a fast one */
@@ -276,6 +275,53 @@ static int profile_entry(struct run *R, struct worker *w, struct gen_entry *e, s
 		for (int id; (int)n < top_k && (id = next_candidate(p, e, used, ids, n)) >= 0;)
 			ids[n++] = id;
 	}
+	return n;
+}
+
+/* The job for one entry's candidates. The proxy GEMM: one batched GEMM over the local experts
+ * with the tokens each gets from uniform top-k routing (as FlashInfer's profiler routes,
+ * tactics §1.2); the flashinfer backend runs the MoE layer itself, from the fields after
+ * method. */
+static struct prof_shape entry_shape(const struct run *R, const struct gen_entry *e, int top_k)
+{
+	const struct profile_opts *o = R->o;
+	double lambda = (double)e->tokens * R->dep->top_k / (double)e->experts;
+	struct prof_shape s = {
+		.dtype = R->dep->dt->name,
+		.batch = lambda >= 1 ? e->experts : (long)fmax(1, round(e->tokens * R->dep->top_k)),
+		.tokens = lambda >= 1 ? (long)round(lambda) : 1,
+		.features = e->features,
+		.k = e->k,
+		.rounds = o->rounds,
+		.reps = o->screen ? 1 : o->reps,
+		.method = o->method,
+		.keep = o->screen ? top_k : 0,
+		.stage = e->stage,
+		.bucket = e->tokens,
+		.hidden = R->dep->hidden,
+		.inter = e->inter,
+		.experts = e->experts,
+		.top_k = R->dep->top_k,
+		.tp = R->dep->tp,
+		.tp_rank = R->dep->tp_rank,
+		.ep = R->dep->ep,
+		.ep_rank = R->dep->ep_rank,
+		.activation = (int)R->dep->activation,
+		.biases = R->dep->biases,
+	};
+	return s;
+}
+
+/* Times one entry's candidates on one worker and decides it. Called without the lock. */
+static int profile_entry(struct run *R, struct worker *w, struct gen_entry *e, struct diags *d)
+{
+	const struct profile_opts *o = R->o;
+	struct gen_plan *p = R->p;
+	int rc = TT_OK;
+	int top_k = o->top_k > 0 ? o->top_k : 4;
+	int ids[PROF_MAX];
+	bool used[GEN_TOP_MAX] = { false };
+	size_t n = first_candidates(R, e, top_k, used, ids);
 	size_t pruned = o->screen ? prune(R, e, ids, &n) : 0;
 	bool have_fb = false;
 	for (size_t k = 0; k < n; k++)
@@ -311,33 +357,7 @@ static int profile_entry(struct run *R, struct worker *w, struct gen_entry *e, s
 			break;
 		}
 		if (ntodo) {
-			/* the proxy GEMM: one batched GEMM over the local experts with the tokens each
-			 * gets from uniform top-k routing (as FlashInfer's profiler routes, tactics §1.2);
-			 * the flashinfer backend runs the MoE layer itself, from the fields after method */
-			double lambda = (double)e->tokens * R->dep->top_k / (double)e->experts;
-			struct prof_shape s = {
-				.dtype = R->dep->dt->name,
-				.batch = lambda >= 1 ? e->experts : (long)fmax(1, round(e->tokens * R->dep->top_k)),
-				.tokens = lambda >= 1 ? (long)round(lambda) : 1,
-				.features = e->features,
-				.k = e->k,
-				.rounds = o->rounds,
-				.reps = o->screen ? 1 : o->reps,
-				.method = o->method,
-				.keep = o->screen ? top_k : 0,
-				.stage = e->stage,
-				.bucket = e->tokens,
-				.hidden = R->dep->hidden,
-				.inter = e->inter,
-				.experts = e->experts,
-				.top_k = R->dep->top_k,
-				.tp = R->dep->tp,
-				.tp_rank = R->dep->tp_rank,
-				.ep = R->dep->ep,
-				.ep_rank = R->dep->ep_rank,
-				.activation = (int)R->dep->activation,
-				.biases = R->dep->biases,
-			};
+			struct prof_shape s = entry_shape(R, e, top_k);
 			struct prof_result got[PROF_MAX];
 			if ((rc = worker_profile(w, &s, todo, ntodo, got, d)))
 				return rc;
