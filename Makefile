@@ -100,7 +100,8 @@ INSPECT_SRC := src/inspect/logscan.c src/inspect/doctor.c
 DEPLOY_SRC  := src/deploy/install.c
 LIB_SRC := $(BASE_SRC) $(DATA_SRC) $(SCRIPT_SRC) $(FI_SRC) $(GPU_SRC) $(TUNE_SRC) \
            $(INSPECT_SRC) $(DEPLOY_SRC)
-CMD_SRC := src/main.c src/cmd/cli.c src/cmd/detect.c src/cmd/devices.c src/cmd/models.c \
+CMD_SRC := src/main.c src/cmd.c src/cmd/options.c src/cmd/cli.c src/cmd/help.c \
+           src/cmd/completion.c src/cmd/detect.c src/cmd/devices.c src/cmd/models.c \
            src/cmd/catalog.c src/cmd/check_data.c src/cmd/validate.c src/cmd/explain.c \
            src/cmd/convert.c src/cmd/generate.c src/cmd/calibrate.c src/cmd/scan_log.c \
            src/cmd/doctor.c src/cmd/merge.c src/cmd/report.c src/cmd/install.c

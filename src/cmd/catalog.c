@@ -92,17 +92,11 @@ static json_t *tactic_json(const struct tactic *x)
 
 int cmd_catalog(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },       { "device", required_argument, NULL, 'd' },
-		{ "sm", required_argument, NULL, 's' },   { "dtype", required_argument, NULL, 't' },
-		{ "flashinfer", required_argument, NULL, 'f' },
-		{ "stage", required_argument, NULL, 'g' }, { 0 },
-	};
 	int json = 0, c;
 	const char *device = NULL, *sm_s = NULL, *dtype_s = NULL, *version = NULL, *stage_s = NULL;
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, "catalog")) != -1) {
 		switch (c) {
 		case 'j': json = 1; break;
 		case 'd': device = optarg; break;

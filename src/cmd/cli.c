@@ -39,9 +39,9 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
 	va_end(ap);
-	const char *u = cli_usage(cmd);
-	if (u)
-		fprintf(stderr, "usage: tunetab %s %s\n", cmd, u);
+	const struct cli_command *c = cli_find_command(cmd);
+	if (c && c->usage)
+		fprintf(stderr, "usage: tunetab %s %s\n", cmd, c->usage);
 	return TT_USAGE;
 }
 

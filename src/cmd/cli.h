@@ -4,7 +4,9 @@
 #define TUNETAB_CLI_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
+#include "cmd/options.h"
 #include "data/catalog.h"
 #include "data/device.h"
 #include "base/diag.h"
@@ -21,6 +23,7 @@
 
 /* Each command: argv[0] is the command name. Returns the exit code. */
 int cmd_help(int argc, char **argv);
+int cmd_completion(int argc, char **argv);
 int cmd_detect(int argc, char **argv);
 int cmd_devices(int argc, char **argv);
 int cmd_models(int argc, char **argv);
@@ -38,12 +41,13 @@ int cmd_calibrate(int argc, char **argv);
 int cmd_scan_log(int argc, char **argv);
 int cmd_doctor(int argc, char **argv);
 
-/* Usage text of a command from main.c's table (NULL when unknown). */
-const char *cli_usage(const char *cmd);
+/* `tunetab help`'s list of commands (src/cmd/help.c). */
+void cli_print_overview(FILE *f);
 /* Prints "tunetab: error: <msg>" on stderr and returns status. */
 int cli_error(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* Prints "tunetab: error: <msg>" and the command's usage line; returns TT_USAGE. */
+/* Prints "tunetab: error: <msg>" and the command's usage line (from the command table);
+ * returns TT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Handles -h/--help for a command: prints usage and returns 1 when asked. */
 int cli_wants_help(int argc, char **argv);

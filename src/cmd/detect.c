@@ -175,11 +175,10 @@ static json_t *gpu_json(const struct tt_data *data, const struct gpu_info *x)
 
 int cmd_detect(int argc, char **argv)
 {
-	static const struct option opts[] = { { "json", no_argument, NULL, 'j' }, { 0 } };
 	int json = 0, c;
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, "detect")) != -1) {
 		if (c == 'j')
 			json = 1;
 		else

@@ -99,15 +99,11 @@ static void explain_entry(const struct tt_data *data, struct target *tg, const s
 static int parse_common(int argc, char **argv, const char *cmd, struct validate_opts *vo,
 			int nfiles)
 {
-	static const struct option opts[] = {
-		{ "flashinfer", required_argument, NULL, 'f' }, { "device", required_argument, NULL, 'd' },
-		{ "dtype", required_argument, NULL, 't' }, { 0 },
-	};
 	int c;
 	opterr = 0;
 	optind = 1;
 	vo->dtype = -1;
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, cmd)) != -1) {
 		switch (c) {
 		case 'f': vo->flashinfer = optarg; break;
 		case 'd': vo->device = optarg; break;

@@ -1115,28 +1115,6 @@ static const char *real_env(const char *name)
 
 int cmd_generate(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "device", required_argument, NULL, 'D' },     { "model", required_argument, NULL, 'M' },
-		{ "dtype", required_argument, NULL, 't' },      { "tp", required_argument, NULL, 'T' },
-		{ "ep", required_argument, NULL, 'E' },         { "tp-rank", required_argument, NULL, 'r' },
-		{ "ep-rank", required_argument, NULL, 'R' },    { "top-k", required_argument, NULL, 'k' },
-		{ "flashinfer", required_argument, NULL, 'f' }, { "max-tokens", required_argument, NULL, 'm' },
-		{ "format", required_argument, NULL, 'F' },     { "heuristic", required_argument, NULL, 'H' },
-		{ "output", required_argument, NULL, 'o' },     { "keys", required_argument, NULL, 'K' },
-		{ "metadata", required_argument, NULL, 'a' },   { "weight-view", required_argument, NULL, 'w' },
-		{ "script-mem", required_argument, NULL, 'S' }, { "script-instructions", required_argument, NULL, 'I' },
-		{ "quiet", no_argument, NULL, 'q' },            { "profile", no_argument, NULL, 'P' },
-		{ "budget", required_argument, NULL, 'B' },     { "top", required_argument, NULL, 'O' },
-		{ "timeout", required_argument, NULL, 'W' },    { "rounds", required_argument, NULL, 'U' },
-		{ "verbose", no_argument, NULL, 'v' },          { "calibration", required_argument, NULL, 'C' },
-		{ "method", required_argument, NULL, 'X' },     { "devices", required_argument, NULL, 'G' },
-		{ "shard", required_argument, NULL, 'Z' },      { "plan", required_argument, NULL, 'L' },
-		{ "report", required_argument, NULL, 'Y' },     { "backend", required_argument, NULL, 'b' },
-		{ "python", required_argument, NULL, 'p' },
-		{ "into-flashinfer", no_argument, NULL, 'J' },
-		{ "fused-finalize", required_argument, NULL, 'Q' },
-		{ 0 },
-	};
 	struct gen_opts o = { .tp = 1, .ep = 1, .format = "both", .outdir = NULL, .timeout = 30,
 			      .script_mem_mib = 64, .script_instructions = 100000000LL };
 	o.metas = xcalloc((size_t)argc + 1, sizeof *o.metas);
@@ -1161,7 +1139,7 @@ int cmd_generate(int argc, char **argv)
 					       what, (long)(hi), optarg);                    \
 		}                                                                            \
 	} while (0)
-	while ((c = getopt_long(argc, argv, "o:qv", opts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, "generate")) != -1) {
 		switch (c) {
 		case 'D': o.device = optarg; break;
 		case 'M': o.model = optarg; break;
