@@ -123,12 +123,30 @@ UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(BUILD)/unit_tests
 
 # ---------------------------------------------------------------- targets
-.PHONY: all deps deps-test run test test-unit test-cli test-gpu test-flashinfer test-consumers bench install clean help
+.PHONY: all deps deps-test run test test-unit test-cli test-gpu test-flashinfer test-consumers bench install docs clean help
 
-all: build/tunetab
+# Shell completions, made by the built binary from its command table (src/cmd.c).
+COMPLETIONS := build/completion/tunetab build/completion/_tunetab
+
+all: build/tunetab $(COMPLETIONS)
 
 build/tunetab: $(BIN)
 	$(Q)cp $(BIN) $@
+
+build/completion/tunetab: build/tunetab
+	@mkdir -p $(dir $@)
+	@echo "  GEN     $@"
+	$(Q)build/tunetab completion bash >$@.tmp && mv $@.tmp $@
+
+build/completion/_tunetab: build/tunetab
+	@mkdir -p $(dir $@)
+	@echo "  GEN     $@"
+	$(Q)build/tunetab completion zsh >$@.tmp && mv $@.tmp $@
+
+# docs/tunetab.1 and README.md's option tables, remade from the command table (src/cmd.c);
+# tests/cli/130 fails when they differ from it.
+docs: build/tunetab
+	$(Q)sh scripts/dev/docs-from-table.sh build/tunetab
 
 $(BIN): $(LIB_OBJ) $(CMD_OBJ)
 	@echo "  LD      $@"
@@ -191,17 +209,23 @@ bench: all
 	$(Q)python3 tests/bench/bench.py $(BUILD)
 	$(Q)python3 tests/bench/scanlog_bench.py $(BUILD)
 
+BASH_COMPLETION_DIR ?= $(PREFIX)/share/bash-completion/completions
+ZSH_COMPLETION_DIR  ?= $(PREFIX)/share/zsh/site-functions
+
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/tunetab $(DESTDIR)$(PREFIX)/share/man/man1
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/tunetab $(DESTDIR)$(PREFIX)/share/man/man1 \
+	           $(DESTDIR)$(BASH_COMPLETION_DIR) $(DESTDIR)$(ZSH_COMPLETION_DIR)
 	install -m 755 build/tunetab $(DESTDIR)$(PREFIX)/bin/tunetab
 	cp -R scripts schemas configs $(DESTDIR)$(PREFIX)/share/tunetab/
 	install -m 644 docs/tunetab.1 $(DESTDIR)$(PREFIX)/share/man/man1/tunetab.1
+	install -m 644 build/completion/tunetab $(DESTDIR)$(BASH_COMPLETION_DIR)/tunetab
+	install -m 644 build/completion/_tunetab $(DESTDIR)$(ZSH_COMPLETION_DIR)/_tunetab
 
 clean:
 	rm -rf build out
 
 help:
-	@echo "targets: all deps run test test-gpu install clean (VARIANT=debug|release|san CUDA=auto|0|1 V=1)"
+	@echo "targets: all deps run test test-gpu install docs clean (VARIANT=debug|release|san CUDA=auto|0|1 V=1)"
 
 -include $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d)
 

@@ -145,7 +145,9 @@ static const struct cli_option generate_options[] = {
 	{ .name = "rounds", .id = 'U', .arg = ARG_REQUIRED, .arg_name = "N",
 	  .help = "with --profile: interleaved rounds (default 15, at least 3)" },
 	{ .name = "budget", .id = 'B', .arg = ARG_REQUIRED, .arg_name = "S",
-	  .help = "with --profile: stop timing after S seconds" },
+	  .help = "with --profile: stop timing after S seconds",
+	  .doc = "with `--profile`: stop profiling after S seconds (the rest keeps the heuristic's "
+		 "choice)" },
 	{ .name = "timeout", .id = 'W', .arg = ARG_REQUIRED, .arg_name = "S",
 	  .help = "with --profile: the watchdog per job (default 30 s)" },
 	{ .name = "devices", .id = 'G', .arg = ARG_REQUIRED, .arg_name = "all|I,J,...",

@@ -1,6 +1,7 @@
 /* help.c: `tunetab help`: the overview, one command's help, README's option tables
  * (--markdown), the man page (--man) and a check of the command table (--check), all made
  * from the command table (src/cmd.c). */
+#include <ctype.h>
 #include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -151,7 +152,8 @@ static void print_markdown(const struct cli_command *c)
 	sb_release(&sb);
 }
 
-/* Text as roff: '-' as \-, '\' as \e, `code` in bold, a leading '.' or '\'' defused. */
+/* Text as roff: '-' as \-, '\' as \e, `code` in bold, a leading '.' or '\'' defused, and
+ * every other character outside ASCII as \[uXXXX], which needs no preprocessor. */
 static void roff(const char *s)
 {
 	bool bold = false, bol = true;
@@ -159,14 +161,22 @@ static void roff(const char *s)
 		if (bol && (*s == '.' || *s == '\''))
 			fputs("\\&", stdout);
 		bol = *s == '\n';
-		if (*s == '-')
+		unsigned char b = (unsigned char)*s;
+		if (*s == '-') {
 			fputs("\\-", stdout);
-		else if (*s == '\\')
+		} else if (*s == '\\') {
 			fputs("\\e", stdout);
-		else if (*s == '`')
+		} else if (*s == '`') {
 			fputs((bold = !bold) ? "\\fB" : "\\fR", stdout);
-		else
+		} else if (b >= 0xC0) {
+			int more = b >= 0xF0 ? 3 : b >= 0xE0 ? 2 : 1;
+			unsigned cp = b & (0x3F >> more);
+			for (; more && ((unsigned char)s[1] & 0xC0) == 0x80; more--)
+				cp = cp << 6 | ((unsigned char)*++s & 0x3F);
+			printf("\\[u%04X]", cp);
+		} else {
 			putchar(*s);
+		}
 	}
 }
 
@@ -196,8 +206,8 @@ static void print_man(void)
 			continue;
 		printf(".SS %s\n.B tunetab %s\n", c->name, c->name);
 		roff(c->usage);
-		printf("\n.PP\n");
-		roff(c->summary);
+		printf("\n.PP\n%c", toupper((unsigned char)c->summary[0]));
+		roff(c->summary + 1);
 		printf(".\n");
 		if (c->help) {
 			printf(".PP\n");
