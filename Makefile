@@ -168,8 +168,9 @@ $(UNIT_BIN): tests/unit/unit_main.c $(UNIT_SRC) $(LIB_OBJ)
 
 # Installs missing build packages (Debian/Ubuntu); a no-op when all are there.
 DEB_PKGS := build-essential pkg-config liblua5.4-dev libcyaml-dev libyaml-dev libjansson-dev libssl-dev zlib1g-dev strace python3
-# Only the tests need these: Chromium renders the HTML report headless (tests/cli/091).
-TEST_DEB_PKGS := chromium
+# Only the tests need these: Chromium renders the HTML report headless (tests/cli/091); zsh
+# runs the zsh completion (tests/cli/132, skipped without it).
+TEST_DEB_PKGS := chromium zsh
 deps:
 	$(Q)sh scripts/install-deps.sh $(DEB_PKGS)
 deps-test:

@@ -44,7 +44,12 @@ static void bash_command(const struct cli_command *c)
 {
 	const struct cli_command *all;
 	size_t n = cli_commands(&all);
-	printf("    %s)\n        case $prev in\n", c->name);
+	bool values = false; /* an option that takes a value: a case on $prev */
+	for (const struct cli_option *o = c->options; o && o->name; o++)
+		values |= o->arg == ARG_REQUIRED;
+	printf("    %s)\n", c->name);
+	if (values)
+		printf("        case $prev in\n");
 	struct strbuf plain = STRBUF_INIT; /* options whose value completes to nothing */
 	for (const struct cli_option *o = c->options; o && o->name; o++) {
 		if (o->arg != ARG_REQUIRED)
@@ -72,7 +77,9 @@ static void bash_command(const struct cli_command *c)
 	if (plain.len)
 		printf("        %s) return 0;;\n", plain.buf);
 	sb_release(&plain);
-	printf("        esac\n        if [[ $cur == -* ]]; then\n            COMPREPLY=($(compgen -W \"");
+	if (values)
+		printf("        esac\n");
+	printf("        if [[ $cur == -* ]]; then\n            COMPREPLY=($(compgen -W \"");
 	for (const struct cli_option *o = c->options; o && o->name; o++)
 		printf("%s--%s", o == c->options ? "" : " ", o->name);
 	printf("\" -- \"$cur\"))\n");
