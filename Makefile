@@ -91,7 +91,7 @@ DATA_SRC    := src/data/datadir.c src/data/yamlload.c src/data/device.c src/data
 SCRIPT_SRC  := src/script/script.c
 FI_SRC      := src/flashinfer/pylit.c src/flashinfer/key.c src/flashinfer/table.c \
                src/flashinfer/table_json.c src/flashinfer/validate.c src/flashinfer/provenance.c \
-               src/flashinfer/merge.c
+               src/flashinfer/merge.c src/flashinfer/explain.c
 GPU_SRC     := src/gpu/measure.c
 TUNE_SRC    := src/tune/gen.c src/tune/worker.c src/tune/journal.c src/tune/backend_proxy.c \
                src/tune/backend_fake.c src/tune/python.c src/tune/timing.c src/tune/fleet.c \

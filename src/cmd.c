@@ -211,11 +211,13 @@ static const struct cli_option validate_options[] = {
 
 static const struct cli_option explain_options[] = {
 	O_TABLE_TARGET,
+	O_JSON("print one JSON object: the target, every entry decoded, the coverage"),
 	{ NULL },
 };
 
 static const struct cli_option diff_options[] = {
 	O_TABLE_TARGET,
+	O_JSON("print one JSON object: both targets, entries removed, changed and added"),
 	{ NULL },
 };
 
@@ -414,13 +416,13 @@ const struct cli_command cmd_table[] = {
 	  NULL, validate_options },
 	{ "explain", cmd_explain, NEEDS_DATA, NULL, 0,
 	  "decode every entry of a table: bucket, shapes, dtype, tactic",
-	  "FILE [--flashinfer VERSION] [--device NAME] [--dtype D]",
+	  "FILE [--flashinfer VERSION] [--device NAME] [--dtype D] [--json]",
 	  "Per entry: GEMM stage, token bucket, hidden size, experts, intermediate size, dtype\n"
 	  "packing, and the tactic's config (tile, cluster, 1SM/2SM, swap_ab, finalize) for the\n"
 	  "device and version; then the token buckets covered per shape family.",
 	  NULL, explain_options },
 	{ "diff", cmd_diff, NEEDS_DATA, NULL, 0, "entries added, removed and changed between two tables",
-	  "A B [--flashinfer VERSION] [--device NAME] [--dtype D]",
+	  "A B [--flashinfer VERSION] [--device NAME] [--dtype D] [--json]",
 	  "Compares two tables by key, with decoded tactics on both sides. Exit 1 when they differ.",
 	  NULL, diff_options },
 	{ "convert", cmd_convert, 0, NULL, 0, "rewrite a table as a bundled module or a JSON cache",

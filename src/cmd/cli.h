@@ -54,6 +54,10 @@ int cli_wants_help(int argc, char **argv);
 /* "tunetab ARG..." with each argument quoted for a POSIX shell when it needs it. */
 char *cli_command_line(int argc, char **argv);
 
+/* A decoded tactic as JSON (catalog --json, explain --json); caller owns the reference. */
+struct json_t;
+struct json_t *cli_tactic_json(const struct tactic *t);
+
 /* "tunetab: error: FILE:LINE:COL: msg" for each diagnostic, on stderr. */
 void cli_print_diags(const struct diags *d);
 
