@@ -351,6 +351,10 @@ int cmd_help(int argc, char **argv)
 {
 	bool markdown = false, man = false, check = false;
 	int c;
+	if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+		print_command_help(cli_find_command("help"));
+		return TT_OK;
+	}
 	opterr = 0;
 	optind = 1;
 	while ((c = cli_getopt(argc, argv, "help")) != -1) {
