@@ -65,6 +65,13 @@ void cli_set_commands(const struct cli_command *table, size_t n);
 size_t cli_commands(const struct cli_command **v);
 /* The table entry of a command, hidden ones included; NULL when there is none. */
 const struct cli_command *cli_find_command(const char *name);
+/* The number of options of a command. */
+size_t cli_n_options(const struct cli_command *c);
+/* What the table promises and C cannot check, one line per breach on stdout: every "--name" or
+ * "-x" in a usage line is an option of the command, every option is in its usage line unless
+ * OPT_BRIEF, names and ids unique, short names equal to ids, help lines of at most 90 columns.
+ * Returns TT_OK, or TT_INVALID (said on stderr). */
+int cli_check_commands(void);
 /* getopt_long(argc, argv, <short options>, <long options>, NULL) with both built from the
  * command's table entry (its options' short names and long names). The caller sets opterr and
  * optind as for getopt_long. */
