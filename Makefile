@@ -92,7 +92,8 @@ DATA_SRC    := src/data/datadir.c src/data/data.c src/data/yamlload.c src/data/d
 SCRIPT_SRC  := src/script/script.c
 FI_SRC      := src/flashinfer/pylit.c src/flashinfer/key.c src/flashinfer/table.c \
                src/flashinfer/table_json.c src/flashinfer/validate.c src/flashinfer/provenance.c \
-               src/flashinfer/merge.c src/flashinfer/lookup.c src/flashinfer/names.c
+               src/flashinfer/merge.c src/flashinfer/lookup.c src/flashinfer/names.c \
+               src/flashinfer/explain.c
 INSPECT_SRC := src/inspect/logscan.c src/inspect/doctor.c
 TUNE_SRC    := src/tune/choose.c src/tune/generate.c src/tune/worker.c src/tune/journal.c src/tune/backend_proxy.c \
                src/tune/backend_fake.c src/tune/python.c src/tune/timing.c src/tune/fleet.c \
@@ -100,7 +101,8 @@ TUNE_SRC    := src/tune/choose.c src/tune/generate.c src/tune/worker.c src/tune/
 DEPLOY_SRC  := src/deploy/install.c
 LIB_SRC := $(BASE_SRC) $(GPU_SRC) $(DATA_SRC) $(SCRIPT_SRC) $(FI_SRC) $(INSPECT_SRC) \
            $(TUNE_SRC) $(DEPLOY_SRC)
-CMD_SRC := src/main.c src/cmd/cli.c src/cmd/detect.c src/cmd/devices.c src/cmd/models.c \
+CMD_SRC := src/main.c src/cmd.c src/cmd/options.c src/cmd/cli.c src/cmd/help.c \
+           src/cmd/completion.c src/cmd/detect.c src/cmd/devices.c src/cmd/models.c \
            src/cmd/catalog.c src/cmd/check_data.c src/cmd/validate.c src/cmd/explain.c \
            src/cmd/convert.c src/cmd/generate.c src/cmd/calibrate.c src/cmd/scan_log.c \
            src/cmd/doctor.c src/cmd/merge.c src/cmd/report.c src/cmd/install.c
@@ -122,12 +124,30 @@ UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(BUILD)/unit_tests
 
 # ---------------------------------------------------------------- targets
-.PHONY: all deps deps-test run test test-unit test-cli test-gpu test-flashinfer test-consumers bench install clean help
+.PHONY: all deps deps-test run test test-unit test-cli test-gpu test-flashinfer test-consumers bench install docs clean help
 
-all: build/tunetab
+# Shell completions, made by the built binary from its command table (src/cmd.c).
+COMPLETIONS := build/completion/tunetab build/completion/_tunetab
+
+all: build/tunetab $(COMPLETIONS)
 
 build/tunetab: $(BIN)
 	$(Q)cp $(BIN) $@
+
+build/completion/tunetab: build/tunetab
+	@mkdir -p $(dir $@)
+	@echo "  GEN     $@"
+	$(Q)build/tunetab completion bash >$@.tmp && mv $@.tmp $@
+
+build/completion/_tunetab: build/tunetab
+	@mkdir -p $(dir $@)
+	@echo "  GEN     $@"
+	$(Q)build/tunetab completion zsh >$@.tmp && mv $@.tmp $@
+
+# docs/tunetab.1 and README.md's option tables, remade from the command table (src/cmd.c);
+# tests/cli/130 fails when they differ from it.
+docs: build/tunetab
+	$(Q)sh scripts/dev/docs-from-table.sh build/tunetab
 
 $(BIN): $(LIB_OBJ) $(CMD_OBJ)
 	@echo "  LD      $@"
@@ -149,8 +169,9 @@ $(UNIT_BIN): tests/unit/unit_main.c $(UNIT_SRC) $(LIB_OBJ)
 
 # Installs missing build packages (Debian/Ubuntu); a no-op when all are there.
 DEB_PKGS := build-essential pkg-config liblua5.4-dev libcyaml-dev libyaml-dev libjansson-dev libssl-dev zlib1g-dev strace python3
-# Only the tests need these: Chromium renders the HTML report headless (tests/cli/091).
-TEST_DEB_PKGS := chromium
+# Only the tests need these: Chromium renders the HTML report headless (tests/cli/091); zsh
+# runs the zsh completion (tests/cli/132, skipped without it).
+TEST_DEB_PKGS := chromium zsh
 deps:
 	$(Q)sh scripts/install-deps.sh $(DEB_PKGS)
 deps-test:
@@ -190,17 +211,23 @@ bench: all
 	$(Q)python3 tests/bench/bench.py $(BUILD)
 	$(Q)python3 tests/bench/scanlog_bench.py $(BUILD)
 
+BASH_COMPLETION_DIR ?= $(PREFIX)/share/bash-completion/completions
+ZSH_COMPLETION_DIR  ?= $(PREFIX)/share/zsh/site-functions
+
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/tunetab $(DESTDIR)$(PREFIX)/share/man/man1
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/tunetab $(DESTDIR)$(PREFIX)/share/man/man1 \
+	           $(DESTDIR)$(BASH_COMPLETION_DIR) $(DESTDIR)$(ZSH_COMPLETION_DIR)
 	install -m 755 build/tunetab $(DESTDIR)$(PREFIX)/bin/tunetab
 	cp -R scripts schemas configs $(DESTDIR)$(PREFIX)/share/tunetab/
 	install -m 644 docs/tunetab.1 $(DESTDIR)$(PREFIX)/share/man/man1/tunetab.1
+	install -m 644 build/completion/tunetab $(DESTDIR)$(BASH_COMPLETION_DIR)/tunetab
+	install -m 644 build/completion/_tunetab $(DESTDIR)$(ZSH_COMPLETION_DIR)/_tunetab
 
 clean:
 	rm -rf build out
 
 help:
-	@echo "targets: all deps run test test-gpu install clean (VARIANT=debug|release|san CUDA=auto|0|1 V=1)"
+	@echo "targets: all deps run test test-gpu install docs clean (VARIANT=debug|release|san CUDA=auto|0|1 V=1)"
 
 -include $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d)
 

@@ -102,6 +102,9 @@ if [ "$MODE" != gpu ]; then
         if grep -q '^# requires: fixtures' "$t" && [ ! -d "$ROOT/../shared/fixtures" ]; then
             skip=$((skip + 1)); echo "skip $t (no ../shared/fixtures beside the checkout)"; continue
         fi
+        if grep -q '^# requires: zsh' "$t" && ! command -v zsh >/dev/null 2>&1; then
+            skip=$((skip + 1)); echo "skip $t (no zsh on this machine; make deps-test installs it)"; continue
+        fi
         # each script in a fresh folder, with its own scratch space for lib.sh's run()
         work=$(mktemp -d "$TT_TMP/cli.XXXXXX")
         mkdir "$work/.tt"

@@ -12,15 +12,12 @@
 
 int cmd_calibrate(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "device", required_argument, NULL, 'd' }, { "output", required_argument, NULL, 'o' }, { 0 },
-	};
 	long dev = 0;
 	const char *out = NULL;
 	int c;
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:", opts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, "calibrate")) != -1) {
 		if (c == 'd' && !parse_long(optarg, &dev) && dev >= 0)
 			continue;
 		if (c == 'o') {

@@ -53,56 +53,13 @@ static void print_stage(const char *title, const struct tactic *t, size_t n)
 	}
 }
 
-static json_t *tactic_json(const struct tactic *x)
-{
-	json_t *o = json_object();
-	json_object_set_new(o, "id", json_integer(x->id));
-	json_object_set_new(o, "local", json_integer(x->local));
-	json_object_set_new(o, "m", json_integer(x->m));
-	json_object_set_new(o, "n", json_integer(x->n));
-	json_object_set_new(o, "k_bytes", json_integer(x->k_bytes));
-	json_object_set_new(o, "k_elements", json_integer(x->k_elems));
-	json_object_set_new(o, "style", json_string(x->sm80_style ? "sm80" : "tma_ws"));
-	if (!x->sm80_style) {
-		json_object_set_new(o, "cluster", json_pack("[iii]", x->cluster[0], x->cluster[1],
-							    x->cluster[2]));
-		json_object_set_new(o, "mma", json_string(x->mma == MMA_2SM ? "2sm" : "1sm"));
-		json_object_set_new(o, "epilogue",
-				    json_string(x->epilogue == EPI_NO_SMEM ? "no_smem" : "tma"));
-	} else {
-		json_object_set_new(o, "warp", json_pack("[iii]", x->warp[0], x->warp[1], x->warp[2]));
-		json_object_set_new(o, "stages", json_integer(x->stages));
-	}
-	if (x->static_cluster)
-		json_object_set_new(o, "dyn_cluster", json_string("static"));
-	else if (x->dyn_cluster[0])
-		json_object_set_new(o, "dyn_cluster",
-				    json_pack("{s:[iii], s:[iii]}", "shape", x->dyn_cluster[0],
-					      x->dyn_cluster[1], x->dyn_cluster[2], "fallback",
-					      x->fallback[0], x->fallback[1], x->fallback[2]));
-	json_object_set_new(o, "sm_version", json_integer(x->sm_version));
-	json_object_set_new(o, "swap_ab", json_boolean(x->swap_ab));
-	json_object_set_new(o, "tokens_on_n", json_boolean(x->tokens_on_n));
-	json_object_set_new(o, "finalize", json_boolean(x->finalize));
-	json_object_set_new(o, "dispatchable", json_boolean(x->dispatchable));
-	if (x->note)
-		json_object_set_new(o, "note", json_string(x->note));
-	return o;
-}
-
 int cmd_catalog(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },       { "device", required_argument, NULL, 'd' },
-		{ "sm", required_argument, NULL, 's' },   { "dtype", required_argument, NULL, 't' },
-		{ "flashinfer", required_argument, NULL, 'f' },
-		{ "stage", required_argument, NULL, 'g' }, { 0 },
-	};
 	int json = 0, c;
 	const char *device = NULL, *sm_s = NULL, *dtype_s = NULL, *version = NULL, *stage_s = NULL;
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, "catalog")) != -1) {
 		switch (c) {
 		case 'j': json = 1; break;
 		case 'd': device = optarg; break;
@@ -188,9 +145,9 @@ int cmd_catalog(int argc, char **argv)
 		json_object_set_new(o, "gemm2_count", json_integer((json_int_t)l.n2));
 		json_t *g1 = json_array(), *g2 = json_array();
 		for (size_t i = 0; stage != 2 && i < l.n1; i++)
-			json_array_append_new(g1, tactic_json(&l.g1[i]));
+			json_array_append_new(g1, cli_tactic_json(&l.g1[i]));
 		for (size_t i = 0; stage != 1 && i < l.n2; i++)
-			json_array_append_new(g2, tactic_json(&l.g2[i]));
+			json_array_append_new(g2, cli_tactic_json(&l.g2[i]));
 		json_object_set_new(o, "gemm1", g1);
 		json_object_set_new(o, "gemm2", g2);
 		char *s = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);

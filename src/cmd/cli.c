@@ -2,6 +2,7 @@
 #include "cmd/cli.h"
 #include "inspect/doctor.h"
 
+#include <jansson.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,10 +40,15 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
 	va_end(ap);
-	const char *u = cli_usage(cmd);
-	if (u)
-		fprintf(stderr, "usage: tunetab %s %s\n", cmd, u);
+	cli_print_usage(cmd);
 	return TT_USAGE;
+}
+
+void cli_print_usage(const char *cmd)
+{
+	const struct cli_command *c = cli_find_command(cmd);
+	if (c && c->usage)
+		fprintf(stderr, "usage: tunetab %s %s\n", cmd, c->usage);
 }
 
 int cli_wants_help(int argc, char **argv)
@@ -130,8 +136,8 @@ int cli_deploy(const struct tt_data *data, const struct dtype_set *dtypes,
 	int rc = generate_deploy(data, dtypes, a, sm, schema, dep, own_model, &mine);
 	cli_print_diags(&mine);
 	diags_release(&mine);
-	if (rc == TT_USAGE && cli_usage(a->cmd))
-		fprintf(stderr, "usage: tunetab %s %s\n", a->cmd, cli_usage(a->cmd));
+	if (rc == TT_USAGE)
+		cli_print_usage(a->cmd);
 	return rc;
 }
 
@@ -162,4 +168,41 @@ char *cli_command_line(int argc, char **argv)
 		sb_addc(&sb, '\'');
 	}
 	return sb_detach(&sb);
+}
+
+json_t *cli_tactic_json(const struct tactic *x)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "id", json_integer(x->id));
+	json_object_set_new(o, "local", json_integer(x->local));
+	json_object_set_new(o, "m", json_integer(x->m));
+	json_object_set_new(o, "n", json_integer(x->n));
+	json_object_set_new(o, "k_bytes", json_integer(x->k_bytes));
+	json_object_set_new(o, "k_elements", json_integer(x->k_elems));
+	json_object_set_new(o, "style", json_string(x->sm80_style ? "sm80" : "tma_ws"));
+	if (!x->sm80_style) {
+		json_object_set_new(o, "cluster", json_pack("[iii]", x->cluster[0], x->cluster[1],
+							    x->cluster[2]));
+		json_object_set_new(o, "mma", json_string(x->mma == MMA_2SM ? "2sm" : "1sm"));
+		json_object_set_new(o, "epilogue",
+				    json_string(x->epilogue == EPI_NO_SMEM ? "no_smem" : "tma"));
+	} else {
+		json_object_set_new(o, "warp", json_pack("[iii]", x->warp[0], x->warp[1], x->warp[2]));
+		json_object_set_new(o, "stages", json_integer(x->stages));
+	}
+	if (x->static_cluster)
+		json_object_set_new(o, "dyn_cluster", json_string("static"));
+	else if (x->dyn_cluster[0])
+		json_object_set_new(o, "dyn_cluster",
+				    json_pack("{s:[iii], s:[iii]}", "shape", x->dyn_cluster[0],
+					      x->dyn_cluster[1], x->dyn_cluster[2], "fallback",
+					      x->fallback[0], x->fallback[1], x->fallback[2]));
+	json_object_set_new(o, "sm_version", json_integer(x->sm_version));
+	json_object_set_new(o, "swap_ab", json_boolean(x->swap_ab));
+	json_object_set_new(o, "tokens_on_n", json_boolean(x->tokens_on_n));
+	json_object_set_new(o, "finalize", json_boolean(x->finalize));
+	json_object_set_new(o, "dispatchable", json_boolean(x->dispatchable));
+	if (x->note)
+		json_object_set_new(o, "note", json_string(x->note));
+	return o;
 }

@@ -4,7 +4,9 @@
 #define TUNETAB_CLI_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
+#include "cmd/options.h"
 #include "data/catalog.h"
 #include "data/device.h"
 #include "base/diag.h"
@@ -24,6 +26,7 @@
 
 /* Each command: argv[0] is the command name. Returns the exit code. */
 int cmd_help(int argc, char **argv);
+int cmd_completion(int argc, char **argv);
 int cmd_detect(int argc, char **argv);
 int cmd_devices(int argc, char **argv);
 int cmd_models(int argc, char **argv);
@@ -41,13 +44,16 @@ int cmd_calibrate(int argc, char **argv);
 int cmd_scan_log(int argc, char **argv);
 int cmd_doctor(int argc, char **argv);
 
-/* Usage text of a command from main.c's table (NULL when unknown). */
-const char *cli_usage(const char *cmd);
+/* `tunetab help`'s list of commands (src/cmd/help.c). */
+void cli_print_overview(FILE *f);
 /* Prints "tunetab: error: <msg>" on stderr and returns status. */
 int cli_error(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* Prints "tunetab: error: <msg>" and the command's usage line; returns TT_USAGE. */
+/* Prints "tunetab: error: <msg>" and the command's usage line (from the command table);
+ * returns TT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* "usage: tunetab CMD USAGE" on stderr (nothing for an unknown command). */
+void cli_print_usage(const char *cmd);
 /* Handles -h/--help for a command: prints usage and returns 1 when asked. */
 int cli_wants_help(int argc, char **argv);
 /* "tunetab ARG..." with each argument quoted for a POSIX shell when it needs it. */
@@ -55,6 +61,10 @@ char *cli_command_line(int argc, char **argv);
 
 /* A heuristic script's print() (script_limits.print): "tunetab: script: LINE" on stderr. */
 void cli_script_print(const char *line);
+
+/* A decoded tactic as JSON (catalog --json, explain --json); caller owns the reference. */
+struct json_t;
+struct json_t *cli_tactic_json(const struct tactic *t);
 
 /* "tunetab: error: FILE:LINE:COL: msg" for each diagnostic, on stderr. */
 void cli_print_diags(const struct diags *d);

@@ -17,17 +17,12 @@ static const char *const meta_fields[] = {
 
 int cmd_convert(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "output", required_argument, NULL, 'o' }, { "to", required_argument, NULL, 't' },
-		{ "metadata", required_argument, NULL, 'm' },
-		{ "no-generation", no_argument, NULL, 'g' }, { 0 },
-	};
 	const char *out = NULL, *to = NULL;
 	char **metas = xcalloc((size_t)argc, sizeof *metas);
 	int nmeta = 0, gen = 1, c;
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:", opts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, "convert")) != -1) {
 		switch (c) {
 		case 'o': out = optarg; break;
 		case 't': to = optarg; break;

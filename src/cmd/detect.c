@@ -187,11 +187,10 @@ static void print_json_error(const struct gpu_env *env, const char *err)
 
 int cmd_detect(int argc, char **argv)
 {
-	static const struct option opts[] = { { "json", no_argument, NULL, 'j' }, { 0 } };
 	int json = 0, c;
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, "detect")) != -1) {
 		if (c == 'j')
 			json = 1;
 		else

@@ -35,11 +35,10 @@ static json_t *jf(const double *v)
 
 int cmd_devices(int argc, char **argv)
 {
-	static const struct option opts[] = { { "json", no_argument, NULL, 'j' }, { 0 } };
 	int json = 0, c;
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, "devices")) != -1) {
 		if (c == 'j')
 			json = 1;
 		else

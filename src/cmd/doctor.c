@@ -181,16 +181,6 @@ int cmd_doctor(int argc, char **argv)
 			free(args);
 			return rc;
 		}
-	static const struct option opts[] = {
-		{ "flashinfer-dir", required_argument, NULL, 'd' }, { "flashinfer", required_argument, NULL, 'f' },
-		{ "device", required_argument, NULL, 'D' },         { "cache", required_argument, NULL, 'c' },
-		{ "model", required_argument, NULL, 'M' },          { "dtype", required_argument, NULL, 't' },
-		{ "tp", required_argument, NULL, 'T' },             { "ep", required_argument, NULL, 'E' },
-		{ "tp-rank", required_argument, NULL, 'r' },        { "ep-rank", required_argument, NULL, 'R' },
-		{ "top-k", required_argument, NULL, 'k' },          { "max-tokens", required_argument, NULL, 'm' },
-		{ "weight-view", required_argument, NULL, 'w' },    { "json", no_argument, NULL, 'j' },
-		{ 0 },
-	};
 	struct doc_opts o = { .tp = 1, .ep = 1, .device = "auto" };
 	int c;
 	long v;
@@ -203,7 +193,7 @@ int cmd_doctor(int argc, char **argv)
 					       lo, optarg);                                       \
 		o.field = v;                                                                      \
 	} while (0)
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, "doctor")) != -1) {
 		switch (c) {
 		case 'd': o.fidir = optarg; break;
 		case 'f': o.flashinfer = optarg; break;

@@ -1,113 +1,24 @@
-/* cmd_explain.c: `tunetab explain` (what each entry means) and `tunetab diff` (what changed
- * between two tables), decoded against a FlashInfer version and device. */
+/* explain.c: `tunetab explain` (what each entry means) and `tunetab diff` (what changed
+ * between two tables), decoded against a FlashInfer version and device (flashinfer/explain.h),
+ * printed as text or, with --json, as one JSON document. */
 #include <getopt.h>
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cmd/cli.h"
-#include "flashinfer/key.h"
-#include "flashinfer/table.h"
 #include "base/util.h"
-#include "flashinfer/validate.h"
-
-struct target {
-	struct validate_result r;
-	struct tactic_list lists[DT_COUNT];
-	int state[DT_COUNT];
-	struct fi_version v;
-};
-
-static void target_release(struct target *tg)
-{
-	for (int i = 0; i < DT_COUNT; i++)
-		if (tg->state[i] == 1)
-			tactic_list_release(&tg->lists[i]);
-}
-
-static const struct tactic_list *target_list(struct target *tg, const struct tt_data *data,
-					     enum dtype dt)
-{
-	if (!tg->r.device)
-		return NULL;
-	if (!tg->state[dt]) {
-		tg->state[dt] = -1;
-		const struct catalog *c = catalog_find(&data->catalogs, &tg->v, device_sm(tg->r.device), dt);
-		struct diags d = DIAGS_INIT;
-		if (c && catalog_expand(c, &tg->lists[dt], &d) == 0)
-			tg->state[dt] = 1;
-		diags_release(&d);
-	}
-	return tg->state[dt] == 1 ? &tg->lists[dt] : NULL;
-}
-
-/* The decoded meaning of one entry's key and tactic, as one line. */
-static void explain_entry(const struct tt_data *data, struct target *tg, const struct table_entry *e,
-			  struct arena *a, struct strbuf *out, struct strbuf *family,
-			  long long *tokens_out)
-{
-	struct diags d = DIAGS_INIT;
-	const struct pyv *tuple = key_parse(e->key, e->key_len, a, NULL, 0, 0, &d);
-	diags_release(&d);
-	struct moe_key k;
-	if (!tuple || key_decode(tuple, &k)) {
-		sb_adds(out, "unreadable key");
-		return;
-	}
-	const char *stage_s = strstr(k.op, "gemm1") ? "gemm1" : strstr(k.op, "gemm2") ? "gemm2" : k.op;
-	int stage = !strcmp(stage_s, "gemm1") ? 1 : !strcmp(stage_s, "gemm2") ? 2 : 0;
-	key_decode_moe(&k);
-	if (!k.moe_ok) {
-		sb_addf(out, "%s: %s", stage_s, k.why);
-		return;
-	}
-	enum dtype dts[2];
-	int nd = key_dtypes(tg->r.schema, &k, dts);
-	sb_addf(out, "%s T=%-5lld hidden %lld, %lld experts x inter %lld%s, %s", stage_s, k.tokens,
-		k.hidden, k.e1, k.inter, k.gated ? " (gated: fc1 N = 2 x inter)" : "",
-		nd == 0 ? "dtype ?" : nd == 1 ? dtype_name(dts[0]) : "bf16 or fp8");
-	sb_addf(out, " (act pack %d, weight pack %d)", k.act_pack, k.w_pack);
-	sb_addf(family, "%s E%lld I%lld H%lld", stage_s, k.e1, k.inter, k.hidden);
-	*tokens_out = k.tokens;
-	if (!e->value_ok || !e->tactic || e->tactic->kind != PV_INT) {
-		sb_adds(out, " -> unreadable value");
-		return;
-	}
-	long long id = e->tactic->i;
-	sb_addf(out, " -> tactic %lld", id);
-	if (id == -1) {
-		sb_adds(out, " = fallback (first entry)");
-		return;
-	}
-	const struct tactic_list *l = nd ? target_list(tg, data, dts[0]) : NULL;
-	const struct tactic *t = l ? tactic_lookup(l, stage ? stage : 1, (int)id,
-						   tg->r.schema->tactics.numbering == TN_SPLIT_RELATIVE)
-				   : NULL;
-	if (!l) {
-		sb_adds(out, " (no catalog for this device/dtype/version)");
-	} else if (!t) {
-		sb_adds(out, " = OUT OF RANGE");
-	} else {
-		char dsc[256];
-		tactic_describe(t, dsc, sizeof dsc);
-		sb_addf(out, " = %s", dsc);
-		if (t->tokens_on_n)
-			sb_adds(out, " [tokens on N]");
-	}
-}
+#include "flashinfer/explain.h"
 
 static int parse_common(int argc, char **argv, const char *cmd, struct validate_opts *vo,
-			int nfiles)
+			int nfiles, bool *json)
 {
-	static const struct option opts[] = {
-		{ "flashinfer", required_argument, NULL, 'f' }, { "device", required_argument, NULL, 'd' },
-		{ "dtype", required_argument, NULL, 't' }, { 0 },
-	};
 	int c;
 	opterr = 0;
 	optind = 1;
 	vo->dtype = -1;
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, cmd)) != -1) {
 		switch (c) {
 		case 'f': vo->flashinfer = optarg; break;
 		case 'd': vo->device = optarg; break;
@@ -118,6 +29,7 @@ static int parse_common(int argc, char **argv, const char *cmd, struct validate_
 			vo->dtype = (int)dt;
 			break;
 		}
+		case 'j': *json = true; break;
 		default: return cli_usage_error(cmd, "unknown option or missing value '%s'", argv[optind - 1]);
 		}
 	}
@@ -126,200 +38,237 @@ static int parse_common(int argc, char **argv, const char *cmd, struct validate_
 	return TT_OK;
 }
 
-/* Reads a table and resolves its target; prints read errors. */
+/* Opens a table for explain or diff; prints why it cannot, or the notes it has. */
 static int open_table(const struct tt_data *data, const char *path, const struct validate_opts *vo,
-		      struct table *t, struct target *tg)
+		      bool json, struct explain_target *tg, json_t *notes)
 {
-	struct diags d = DIAGS_INIT;
-	memset(tg, 0, sizeof *tg);
-	int rc = table_read(path, t, &d);
-	if (rc) {
-		cli_print_diags(&d);
-		diags_release(&d);
-		table_release(t); /* what the failed read kept (path, text, parse tree) */
-		return rc;
-	}
 	struct validate_data vd = { &data->devices, &data->catalogs, &data->schemas };
-	diags_release(&d);
-	rc = validate_table(&vd, t, vo, &tg->r, &d);
+	struct diags d = DIAGS_INIT;
+	int rc = explain_open(&vd, path, vo, tg, &d);
 	if (rc) {
 		cli_print_diags(&d);
-		diags_release(&d);
-		table_release(t);
-		return rc;
+		explain_target_release(tg);
 	}
-	version_parse(tg->r.version, &tg->v);
-	if (tg->r.never_loaded)
-		for (size_t i = 0; i < d.n; i++)
-			if (!strcmp(d.v[i].id, "never-loaded"))
-				printf("note: %s\n", d.v[i].msg);
+	for (size_t i = 0; !rc && i < d.n; i++)
+		if (json)
+			json_array_append_new(notes, json_string(d.v[i].msg));
+		else
+			printf("note: %s\n", d.v[i].msg);
 	diags_release(&d);
-	return TT_OK;
+	return rc;
 }
 
-struct cov {
-	long long (*v)[2];
-	size_t n;
-};
-
-static int cmp_cov(const void *a, const void *b)
+/* A string from bytes that need not be UTF-8: null when they are not. */
+static json_t *jstr(const char *s, size_t n)
 {
-	const long long *x = a, *y = b;
-	return (x[0] > y[0]) - (x[0] < y[0]);
+	json_t *v = json_stringn(s, n);
+	return v ? v : json_null();
+}
+
+/* The same as explain_describe, as a JSON object; the key as stored, status a word. */
+static json_t *entry_json(const struct explain_entry *x)
+{
+	static const char *const status[] = {
+		[EXPLAIN_OK] = "ok", [EXPLAIN_BAD_KEY] = "unreadable-key",
+		[EXPLAIN_NOT_MOE] = "not-moe", [EXPLAIN_BAD_VALUE] = "unreadable-value",
+		[EXPLAIN_FALLBACK] = "fallback", [EXPLAIN_NO_CATALOG] = "no-catalog",
+		[EXPLAIN_OUT_OF_RANGE] = "out-of-range",
+	};
+	json_t *o = json_object();
+	json_object_set_new(o, "line", json_integer(x->e->line));
+	json_object_set_new(o, "key", jstr(x->e->key, x->e->key_len));
+	json_object_set_new(o, "status", json_string(status[x->status]));
+	if (x->status == EXPLAIN_BAD_KEY)
+		return o;
+	json_object_set_new(o, "stage", jstr(x->stage, strlen(x->stage)));
+	if (x->status == EXPLAIN_NOT_MOE) {
+		json_object_set_new(o, "why", jstr(x->why, strlen(x->why)));
+		return o;
+	}
+	json_t *dts = json_array();
+	for (int i = 0; i < x->ndtypes; i++)
+		json_array_append_new(dts, json_string(dtype_name(x->dtypes[i])));
+	json_object_update_new(o, json_pack("{s:I, s:I, s:I, s:I, s:b, s:o, s:i, s:i}", "tokens",
+					    (json_int_t)x->tokens, "hidden", (json_int_t)x->hidden,
+					    "experts", (json_int_t)x->experts, "inter",
+					    (json_int_t)x->inter, "gated", x->gated, "dtypes", dts,
+					    "act_pack", x->act_pack, "weight_pack", x->w_pack));
+	if (x->status == EXPLAIN_BAD_VALUE)
+		return o;
+	json_object_set_new(o, "tactic", json_integer(x->tactic));
+	if (x->status == EXPLAIN_OK)
+		json_object_set_new(o, "config", cli_tactic_json(x->t));
+	return o;
+}
+
+/* The table's file and target, as explain's first line says them. */
+static json_t *target_json(const char *path, const struct explain_target *tg)
+{
+	const char *dev = tg->r.device_name;
+	return json_pack("{s:o, s:I, s:s, s:s, s:o, s:o, s:s}", "file", jstr(path, strlen(path)),
+			 "entry_count", (json_int_t)tg->t.n, "flashinfer_version", tg->r.version,
+			 "version_from", tg->r.version_from,
+			 "device", dev[0] ? jstr(dev, strlen(dev)) : json_null(),
+			 "sm", tg->r.device ? json_integer(device_sm(tg->r.device)) : json_null(),
+			 "tactic_numbering", numbering_name(tg->r.schema->tactics.numbering));
+}
+
+static void print_json(json_t *o)
+{
+	char *s = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	printf("%s\n", s);
+	free(s);
+	json_decref(o);
 }
 
 int cmd_explain(int argc, char **argv)
 {
 	struct validate_opts vo = { 0 };
-	int rc = parse_common(argc, argv, "explain", &vo, 1);
+	bool json = false;
+	int rc = parse_common(argc, argv, "explain", &vo, 1, &json);
 	if (rc)
 		return rc;
 	struct tt_data data;
 	if ((rc = cli_load_data(&data, DATA_DEVICES | DATA_CATALOGS | DATA_SCHEMAS)))
 		return rc;
-	struct table t;
-	struct target tg;
 	const char *path = argv[optind];
-	if ((rc = open_table(&data, path, &vo, &t, &tg))) {
+	struct explain_target tg;
+	json_t *notes = json_array();
+	if ((rc = open_table(&data, path, &vo, json, &tg, notes))) {
+		json_decref(notes);
 		cli_release_data(&data);
 		return rc;
 	}
-	printf("%s: %zu entries; FlashInfer %s (%s), device %s\n", path, t.n, tg.r.version,
-	       tg.r.version_from, tg.r.device_name[0] ? tg.r.device_name : "unknown");
-	if (tg.r.device)
-		printf("  SM%u, tactic numbering %s\n", device_sm(tg.r.device),
-		       numbering_name(tg.r.schema->tactics.numbering));
 	struct arena a = ARENA_INIT;
-	struct strbuf line = STRBUF_INIT, fam = STRBUF_INIT;
-	/* coverage: families in order of appearance with their buckets */
-	char **fams = NULL;
-	struct cov *fam_buckets = NULL;
-	size_t nf = 0;
-	for (size_t i = 0; i < t.n; i++) {
-		sb_reset(&line);
-		sb_reset(&fam);
-		long long tokens = 0;
-		explain_entry(&data, &tg, &t.entries[i], &a, &line, &fam, &tokens);
-		printf("%5d  %s\n", t.entries[i].line, line.buf);
-		if (!fam.len)
-			continue;
-		size_t f;
-		for (f = 0; f < nf && strcmp(fams[f], fam.buf); f++)
-			;
-		if (f == nf) {
-			fams = xrealloc(fams, (nf + 1) * sizeof *fams);
-			fam_buckets = xrealloc(fam_buckets, (nf + 1) * sizeof *fam_buckets);
-			fams[nf] = xstrdup(fam.buf);
-			memset(&fam_buckets[nf], 0, sizeof fam_buckets[nf]);
-			nf++;
+	struct explain_result r;
+	explain_table(&tg, &a, &r);
+	if (json) {
+		json_t *doc = target_json(path, &tg);
+		json_object_set(doc, "notes", notes);
+		json_t *entries = json_array(), *cov = json_array();
+		for (size_t i = 0; i < r.n; i++)
+			json_array_append_new(entries, entry_json(&r.entries[i]));
+		for (size_t f = 0; f < r.nfamilies; f++) {
+			json_t *b = json_array();
+			for (size_t j = 0; j < r.families[f].n; j++) {
+				long long *v = r.families[f].buckets[j];
+				json_array_append_new(b, json_pack("{s:I, s:o}", "tokens", (json_int_t)v[0],
+								   "tactic", v[1] == -2 ? json_null()
+										     : json_integer(v[1])));
+			}
+			json_array_append_new(cov, json_pack("{s:s, s:o}", "family", r.families[f].name,
+							     "buckets", b));
 		}
-		const struct pyv *tv = t.entries[i].tactic;
-		struct cov *cv = &fam_buckets[f];
-		cv->v = xrealloc(cv->v, (cv->n + 1) * sizeof *cv->v);
-		cv->v[cv->n][0] = tokens;
-		cv->v[cv->n][1] = tv && tv->kind == PV_INT ? tv->i : -2;
-		cv->n++;
+		json_object_set_new(doc, "entries", entries);
+		json_object_set_new(doc, "coverage", cov);
+		print_json(doc);
+	} else {
+		printf("%s: %zu entries; FlashInfer %s (%s), device %s\n", path, tg.t.n, tg.r.version,
+		       tg.r.version_from, tg.r.device_name[0] ? tg.r.device_name : "unknown");
+		if (tg.r.device)
+			printf("  SM%u, tactic numbering %s\n", device_sm(tg.r.device),
+			       numbering_name(tg.r.schema->tactics.numbering));
+		struct strbuf line = STRBUF_INIT;
+		for (size_t i = 0; i < r.n; i++) {
+			sb_reset(&line);
+			explain_describe(&r.entries[i], &line);
+			printf("%5d  %s\n", r.entries[i].e->line, line.buf);
+		}
+		sb_release(&line);
+		printf("\ncoverage per shape family (token bucket:tactic):\n");
+		for (size_t f = 0; f < r.nfamilies; f++) {
+			printf("  %s:", r.families[f].name);
+			for (size_t j = 0; j < r.families[f].n; j++) {
+				long long *v = r.families[f].buckets[j];
+				printf(v[1] == -2 ? " %lld:?" : " %lld:%lld", v[0], v[1]);
+			}
+			printf("\n");
+		}
 	}
-	printf("\ncoverage per shape family (token bucket:tactic):\n");
-	for (size_t f = 0; f < nf; f++) {
-		struct cov *cv = &fam_buckets[f];
-		qsort(cv->v, cv->n, sizeof *cv->v, cmp_cov);
-		printf("  %s:", fams[f]);
-		for (size_t j = 0; j < cv->n; j++)
-			printf(cv->v[j][1] == -2 ? " %lld:?" : " %lld:%lld", cv->v[j][0], cv->v[j][1]);
-		printf("\n");
-		free(fams[f]);
-		free(cv->v);
-	}
-	free(fams);
-	free(fam_buckets);
-	sb_release(&line);
-	sb_release(&fam);
+	json_decref(notes);
+	explain_result_release(&r);
 	arena_release(&a);
-	target_release(&tg);
-	table_release(&t);
+	explain_target_release(&tg);
 	cli_release_data(&data);
 	return TT_OK;
-}
-
-static const struct table_entry *find_key(const struct table *t, const struct table_entry *e)
-{
-	for (size_t i = t->n; i-- > 0;) /* the last duplicate wins, as in Python */
-		if (t->entries[i].key_len == e->key_len && !memcmp(t->entries[i].key, e->key, e->key_len))
-			return &t->entries[i];
-	return NULL;
 }
 
 int cmd_diff(int argc, char **argv)
 {
 	struct validate_opts vo = { 0 };
-	int rc = parse_common(argc, argv, "diff", &vo, 2);
+	bool json = false;
+	int rc = parse_common(argc, argv, "diff", &vo, 2, &json);
 	if (rc)
 		return rc;
 	struct tt_data data;
 	if ((rc = cli_load_data(&data, DATA_DEVICES | DATA_CATALOGS | DATA_SCHEMAS)))
 		return rc;
-	struct table ta, tb;
-	struct target ga, gb;
+	struct explain_target ga, gb;
 	const char *pa = argv[optind], *pb = argv[optind + 1];
-	if ((rc = open_table(&data, pa, &vo, &ta, &ga))) {
+	json_t *notes = json_array();
+	if ((rc = open_table(&data, pa, &vo, json, &ga, notes))) {
+		json_decref(notes);
 		cli_release_data(&data);
 		return rc;
 	}
-	if ((rc = open_table(&data, pb, &vo, &tb, &gb))) {
-		target_release(&ga);
-		table_release(&ta);
+	if ((rc = open_table(&data, pb, &vo, json, &gb, notes))) {
+		json_decref(notes);
+		explain_target_release(&ga);
 		cli_release_data(&data);
 		return rc;
 	}
-	printf("--- %s (FlashInfer %s, %s)\n+++ %s (FlashInfer %s, %s)\n", pa, ga.r.version,
-	       ga.r.device_name[0] ? ga.r.device_name : "device unknown", pb, gb.r.version,
-	       gb.r.device_name[0] ? gb.r.device_name : "device unknown");
 	struct arena a = ARENA_INIT;
-	struct strbuf la = STRBUF_INIT, lb = STRBUF_INIT, fam = STRBUF_INIT;
-	size_t added = 0, removed = 0, changed = 0, same = 0;
-	long long tok;
-	for (size_t i = 0; i < ta.n; i++) {
-		const struct table_entry *e = &ta.entries[i];
-		if (find_key(&ta, e) != e)
-			continue;
-		const struct table_entry *o = find_key(&tb, e);
-		sb_reset(&la);
-		explain_entry(&data, &ga, e, &a, &la, &fam, &tok);
-		if (!o) {
-			printf("- %s\n", la.buf);
-			removed++;
-			continue;
+	struct explain_diff r;
+	explain_diff(&ga, &gb, &a, &r);
+	if (json) {
+		json_t *lists[3] = { json_array(), json_array(), json_array() };
+		for (size_t i = 0; i < r.n; i++) {
+			const struct explain_diff_item *it = &r.v[i];
+			json_t *v = it->kind == EXPLAIN_REMOVED ? entry_json(&it->a)
+				  : it->kind == EXPLAIN_ADDED   ? entry_json(&it->b)
+								 : json_pack("{s:o, s:o}", "was", entry_json(&it->a),
+									     "now", entry_json(&it->b));
+			json_array_append_new(lists[it->kind], v);
 		}
-		bool eq = e->value_ok && o->value_ok && pyv_equal(e->tactic, o->tactic) &&
-			  e->runner_id == o->runner_id;
-		if (eq) {
-			same++;
-			continue;
+		print_json(json_pack("{s:o, s:o, s:O, s:o, s:o, s:o, s:{s:I, s:I, s:I, s:I}}",
+				     "a", target_json(pa, &ga), "b", target_json(pb, &gb), "notes", notes,
+				     "removed", lists[EXPLAIN_REMOVED], "changed", lists[EXPLAIN_CHANGED],
+				     "added", lists[EXPLAIN_ADDED], "counts",
+				     "added", (json_int_t)r.added, "removed", (json_int_t)r.removed,
+				     "changed", (json_int_t)r.changed, "unchanged", (json_int_t)r.unchanged));
+	} else {
+		printf("--- %s (FlashInfer %s, %s)\n+++ %s (FlashInfer %s, %s)\n", pa, ga.r.version,
+		       ga.r.device_name[0] ? ga.r.device_name : "device unknown", pb, gb.r.version,
+		       gb.r.device_name[0] ? gb.r.device_name : "device unknown");
+		struct strbuf la = STRBUF_INIT, lb = STRBUF_INIT;
+		for (size_t i = 0; i < r.n; i++) {
+			const struct explain_diff_item *it = &r.v[i];
+			sb_reset(&la);
+			sb_reset(&lb);
+			if (it->kind == EXPLAIN_REMOVED) {
+				explain_describe(&it->a, &la);
+				printf("- %s\n", la.buf);
+			} else if (it->kind == EXPLAIN_ADDED) {
+				explain_describe(&it->b, &lb);
+				printf("+ %s\n", lb.buf);
+			} else {
+				explain_describe(&it->a, &la);
+				explain_describe(&it->b, &lb);
+				const char *was = strstr(la.buf, "-> ");
+				printf("~ %s\n    was %s\n", lb.buf, was ? was : la.buf);
+			}
 		}
-		sb_reset(&lb);
-		explain_entry(&data, &gb, o, &a, &lb, &fam, &tok);
-		printf("~ %s\n    was %s\n", lb.buf, strstr(la.buf, "-> ") ? strstr(la.buf, "-> ") : la.buf);
-		changed++;
+		printf("%zu added, %zu removed, %zu changed, %zu unchanged\n", r.added, r.removed,
+		       r.changed, r.unchanged);
+		sb_release(&la);
+		sb_release(&lb);
 	}
-	for (size_t i = 0; i < tb.n; i++) {
-		const struct table_entry *e = &tb.entries[i];
-		if (find_key(&tb, e) != e || find_key(&ta, e))
-			continue;
-		sb_reset(&lb);
-		explain_entry(&data, &gb, e, &a, &lb, &fam, &tok);
-		printf("+ %s\n", lb.buf);
-		added++;
-	}
-	printf("%zu added, %zu removed, %zu changed, %zu unchanged\n", added, removed, changed, same);
-	sb_release(&la);
-	sb_release(&lb);
-	sb_release(&fam);
+	rc = r.added || r.removed || r.changed ? TT_INVALID : TT_OK;
+	json_decref(notes);
+	explain_diff_release(&r);
 	arena_release(&a);
-	target_release(&ga);
-	target_release(&gb);
-	table_release(&ta);
-	table_release(&tb);
+	explain_target_release(&ga);
+	explain_target_release(&gb);
 	cli_release_data(&data);
-	return added || removed || changed ? TT_INVALID : TT_OK;
+	return rc;
 }

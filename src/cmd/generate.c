@@ -155,28 +155,6 @@ struct args {
 
 static int parse_args(int argc, char **argv, struct args *a)
 {
-	static const struct option opts[] = {
-		{ "device", required_argument, NULL, 'D' },     { "model", required_argument, NULL, 'M' },
-		{ "dtype", required_argument, NULL, 't' },      { "tp", required_argument, NULL, 'T' },
-		{ "ep", required_argument, NULL, 'E' },         { "tp-rank", required_argument, NULL, 'r' },
-		{ "ep-rank", required_argument, NULL, 'R' },    { "top-k", required_argument, NULL, 'k' },
-		{ "flashinfer", required_argument, NULL, 'f' }, { "max-tokens", required_argument, NULL, 'm' },
-		{ "format", required_argument, NULL, 'F' },     { "heuristic", required_argument, NULL, 'H' },
-		{ "output", required_argument, NULL, 'o' },     { "keys", required_argument, NULL, 'K' },
-		{ "metadata", required_argument, NULL, 'a' },   { "weight-view", required_argument, NULL, 'w' },
-		{ "script-mem", required_argument, NULL, 'S' }, { "script-instructions", required_argument, NULL, 'I' },
-		{ "quiet", no_argument, NULL, 'q' },            { "profile", no_argument, NULL, 'P' },
-		{ "budget", required_argument, NULL, 'B' },     { "top", required_argument, NULL, 'O' },
-		{ "timeout", required_argument, NULL, 'W' },    { "rounds", required_argument, NULL, 'U' },
-		{ "verbose", no_argument, NULL, 'v' },          { "calibration", required_argument, NULL, 'C' },
-		{ "method", required_argument, NULL, 'X' },     { "devices", required_argument, NULL, 'G' },
-		{ "shard", required_argument, NULL, 'Z' },      { "plan", required_argument, NULL, 'L' },
-		{ "report", required_argument, NULL, 'Y' },     { "backend", required_argument, NULL, 'b' },
-		{ "python", required_argument, NULL, 'p' },
-		{ "into-flashinfer", no_argument, NULL, 'J' },
-		{ "fused-finalize", required_argument, NULL, 'Q' },
-		{ 0 },
-	};
 	struct generate_request *o = &a->o;
 	int c;
 	long v;
@@ -195,7 +173,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 			return cli_usage_error("generate", "%s must be at most %ld, not '%s'", \
 					       what, (long)(hi), optarg);                    \
 	} while (0)
-	while ((c = getopt_long(argc, argv, "o:qv", opts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, "generate")) != -1) {
 		switch (c) {
 		case 'D': o->device = optarg; break;
 		case 'M': o->model = optarg; break;
@@ -337,7 +315,7 @@ static void print_failure(const struct diags *d)
 	cli_print_diags(d);
 	for (size_t i = 0; i < d->n; i++)
 		if (!strcmp(d->v[i].id, DIAG_SHOW_USAGE)) {
-			fprintf(stderr, "usage: tunetab generate %s\n", cli_usage("generate"));
+			cli_print_usage("generate");
 			break;
 		}
 }

@@ -179,32 +179,6 @@ static int install_rank_files(const struct install_job *j, const struct install_
 
 int cmd_install(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "for", required_argument, NULL, 'c' },
-		{ "from", required_argument, NULL, 'i' },
-		{ "consumer-version", required_argument, NULL, 'V' },
-		{ "flashinfer", required_argument, NULL, 'f' },
-		{ "sm", required_argument, NULL, 's' },
-		{ "model-path", required_argument, NULL, 'm' },
-		{ "hf-config-class", required_argument, NULL, 'H' },
-		{ "torch-dtype", required_argument, NULL, 'T' },
-		{ "quantization", required_argument, NULL, 'q' },
-		{ "moe-runner-backend", required_argument, NULL, 'b' },
-		{ "tp", required_argument, NULL, 't' },
-		{ "pp", required_argument, NULL, 'p' },
-		{ "dp", required_argument, NULL, 'd' },
-		{ "attn-dp", required_argument, NULL, 'a' },
-		{ "ep", required_argument, NULL, 'e' },
-		{ "skip-ops", required_argument, NULL, 'k' },
-		{ "cache-dir", required_argument, NULL, 'C' },
-		{ "cache-file", required_argument, NULL, 'F' },
-		{ "metadata", required_argument, NULL, 'M' },
-		{ "python", required_argument, NULL, 'P' },
-		{ "replace", no_argument, NULL, 'r' },
-		{ "dry-run", no_argument, NULL, 'n' },
-		{ "check", no_argument, NULL, 'K' },
-		{ 0 },
-	};
 	const char *consumer_id = NULL, *from = NULL, *cversion = NULL, *fiv = NULL, *sm_s = NULL;
 	const char *model_path = NULL, *hf = NULL, *tdtype = "bfloat16", *quant = "None";
 	const char *backend = "flashinfer_cutlass", *tp_s = NULL, *pp_s = NULL, *dp_s = NULL;
@@ -213,7 +187,7 @@ int cmd_install(int argc, char **argv)
 	int replace = 0, dry = 0, check = 0, c;
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, "install")) != -1) {
 		switch (c) {
 		case 'c': consumer_id = optarg; break;
 		case 'i': from = optarg; break;

@@ -106,17 +106,11 @@ static void print_report(const struct merge_result *r, const struct diags *d, ch
 
 int cmd_merge(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "format", required_argument, NULL, 'F' },  { "flashinfer", required_argument, NULL, 'f' },
-		{ "device", required_argument, NULL, 'D' },  { "partial", no_argument, NULL, 'p' },
-		{ "fail-on-conflict", no_argument, NULL, 'c' }, { "quiet", no_argument, NULL, 'q' },
-		{ "json", no_argument, NULL, 'j' },          { 0 },
-	};
 	struct merge_opts o = { .tunetab_version = TUNETAB_VERSION };
 	int c, fail_on_conflict = 0, quiet = 0, json = 0;
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "q", opts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, "merge")) != -1) {
 		switch (c) {
 		case 'F': o.format = optarg; break;
 		case 'f': o.flashinfer = optarg; break;

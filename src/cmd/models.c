@@ -8,11 +8,10 @@
 
 int cmd_models(int argc, char **argv)
 {
-	static const struct option opts[] = { { "json", no_argument, NULL, 'j' }, { 0 } };
 	int json = 0, c;
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, "models")) != -1) {
 		if (c == 'j')
 			json = 1;
 		else

@@ -10,14 +10,11 @@
 
 int cmd_report(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "output", required_argument, NULL, 'o' }, { "quiet", no_argument, NULL, 'q' }, { 0 },
-	};
 	const char *out = NULL;
 	int quiet = 0, c;
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:q", opts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, "report")) != -1) {
 		switch (c) {
 		case 'o': out = optarg; break;
 		case 'q': quiet = 1; break;

@@ -162,10 +162,6 @@ static int write_keys(const char *path, const struct ls_keyset *k)
 
 int cmd_scan_log(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' }, { "keys-out", required_argument, NULL, 'k' },
-		{ 0 },
-	};
 	if (cli_wants_help(argc, argv))
 		return TT_OK;
 	bool json = false;
@@ -173,7 +169,7 @@ int cmd_scan_log(int argc, char **argv)
 	int c;
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, "scan-log")) != -1) {
 		switch (c) {
 		case 'j': json = true; break;
 		case 'k': keys_out = optarg; break;

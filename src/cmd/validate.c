@@ -112,19 +112,12 @@ static void print_report(const struct validate_report *rep, enum validate_format
 
 int cmd_validate(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "flashinfer", required_argument, NULL, 'f' }, { "device", required_argument, NULL, 'd' },
-		{ "format", required_argument, NULL, 'F' },     { "strict", no_argument, NULL, 's' },
-		{ "dtype", required_argument, NULL, 't' },      { "quiet", no_argument, NULL, 'q' },
-		{ "list-checks", no_argument, NULL, 'L' },
-		{ 0 },
-	};
 	struct validate_opts vo = { .dtype = -1 };
 	enum validate_format fmt = VALIDATE_TEXT;
 	int strict = 0, quiet = 0, c;
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "q", opts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, "validate")) != -1) {
 		switch (c) {
 		case 'f': vo.flashinfer = optarg; break;
 		case 'd': vo.device = optarg; break;

@@ -1,0 +1,534 @@
+/* cmd.c: the command table, the one source of every command's name, usage line, options,
+ * help, needs (data, GPU) and summary: option parsing (cli_getopt), `tunetab help`, the man
+ * page, README's option tables and the shell completions are all made from it
+ * (src/cmd/help.c, src/cmd/completion.c). A command's parsing switch, in src/cmd/<name>.c,
+ * has one case per option id here; tests/cli/130 fails when they or the docs drift. */
+#include "cmd.h"
+
+#include "cmd/cli.h"
+#include "tune/worker.h"
+
+/* Options several commands share, word for word. */
+#define O_JSON(what) { .name = "json", .id = 'j', .help = what }
+#define O_FLASHINFER(id_, what)                                                                   \
+	{ .name = "flashinfer", .id = id_, .arg = ARG_REQUIRED, .arg_name = "VERSION", .help = what }
+#define O_TABLE_TARGET                                                                            \
+	O_FLASHINFER('f', "the target version (default: the table's, else the newest known)"),    \
+	{ .name = "device", .id = 'd', .arg = ARG_REQUIRED, .arg_name = "NAME",                   \
+	  .help = "the device (default: the file name, else _metadata.gpu)" },                      \
+	{ .name = "dtype", .id = 't', .arg = ARG_REQUIRED, .arg_name = "D",                        \
+	  .help = "the dtype where the keys cannot tell (bf16 or fp8)" }
+
+static const struct cli_option detect_options[] = {
+	O_JSON("print one JSON object: driver, runtime and every GPU"),
+	{ NULL },
+};
+
+static const struct cli_option devices_options[] = {
+	O_JSON("print a JSON array, unknown values as null"),
+	{ NULL },
+};
+
+static const struct cli_option models_options[] = {
+	O_JSON("print a JSON array"),
+	{ NULL },
+};
+
+static const struct cli_option catalog_options[] = {
+	{ .name = "device", .id = 'd', .arg = ARG_REQUIRED, .arg_name = "auto|NAME",
+	  .help = "the GPU: auto (GPU 0), a CUDA name, a profile id or an alias" },
+	{ .name = "sm", .id = 's', .arg = ARG_REQUIRED, .arg_name = "N",
+	  .help = "an SM version instead of a device (90, 100, 120, ...)" },
+	{ .name = "dtype", .id = 't', .arg = ARG_REQUIRED, .arg_name = "D",
+	  .help = "the dtype (configs/dtypes.yaml: bf16, fp8, nvfp4, ...)" },
+	O_FLASHINFER('f', "target version (default: the installed one, else the newest known)"),
+	{ .name = "stage", .id = 'g', .arg = ARG_REQUIRED, .arg_name = "1|2",
+	  .help = "one GEMM stage's list only" },
+	O_JSON("print JSON"),
+	{ NULL },
+};
+
+static const struct cli_option generate_options[] = {
+	{ .name = "device", .id = 'D', .arg = ARG_REQUIRED, .arg_name = "auto|NAME|FILE",
+	  .help = "auto (GPU 0), a known name, id or alias, or a profile YAML",
+	  .doc = "`auto` (GPU 0, as FlashInfer names the file), a known name/id/alias, or a profile "
+		 "YAML" },
+	{ .name = "model", .id = 'M', .arg = ARG_REQUIRED, .arg_name = "NAME|FILE",
+	  .help = "a model id or name (`tunetab models`) or a model YAML" },
+	{ .name = "keys", .id = 'K', .arg = ARG_REQUIRED, .arg_name = "FILE",
+	  .help = "generate exactly these keys instead of a model's",
+	  .doc = "generate exactly these keys (one key string per line, `#` comments), e.g. from "
+		 "`scan-log`" },
+	{ .name = "dtype", .id = 't', .arg = ARG_REQUIRED, .arg_name = "D",
+	  .help = "the dtype (configs/dtypes.yaml: nvfp4, fp8, bf16, ...)" },
+	{ .name = "tp", .id = 'T', .arg = ARG_REQUIRED, .arg_name = "N",
+	  .help = "tensor-parallel size (default 1): intermediate size I / TP" },
+	{ .name = "ep", .id = 'E', .arg = ARG_REQUIRED, .arg_name = "N",
+	  .help = "expert-parallel size (default 1): local experts E / EP" },
+	{ .name = "tp-rank", .id = 'r', .arg = ARG_REQUIRED, .arg_name = "R|all", .flags = OPT_BRIEF,
+	  .help = "the TP rank of the keys (default 0), or all ranks in one table",
+	  .doc = "the TP rank the keys are for (default 0). Ranks enter the keys of 0.6.18–0.7.1, so "
+		 "one rank's table misses every lookup of the others: `all` writes every rank's keys "
+		 "into one table (TP 4: 168 entries instead of 42), each with the decision made for "
+		 "rank 0 (every rank runs the same shapes; not with `--keys`, `--shard`, `--plan`); "
+		 "where the version's key holds no rank (0.7.4) nothing is added" },
+	{ .name = "ep-rank", .id = 'R', .arg = ARG_REQUIRED, .arg_name = "R|all", .flags = OPT_BRIEF,
+	  .help = "the EP rank of the keys (default 0), or all ranks in one table",
+	  .doc = "the EP rank, as `--tp-rank`" },
+	{ .name = "top-k", .id = 'k', .arg = ARG_REQUIRED, .arg_name = "N",
+	  .help = "routing top-k (default: the model's)" },
+	{ .name = "flashinfer", .id = 'f', .arg = ARG_REQUIRED, .arg_name = "VERSION",
+	  .help = "target version (default: installed here, else newest known)",
+	  .doc = "target version (default: the FlashInfer installed here, found as `doctor` finds "
+		 "it — `$VIRTUAL_ENV`, `$CONDA_PREFIX`, `PYTHONPATH`, `~/.local`, `/usr/local`, "
+		 "`/usr`, `/opt/conda` — else the newest known, 0.7.4; a note names which)" },
+	{ .name = "max-tokens", .id = 'm', .arg = ARG_REQUIRED, .arg_name = "N",
+	  .help = "the largest token bucket (default: the version's, 8192)" },
+	{ .name = "format", .id = 'F', .arg = ARG_REQUIRED, .arg_name = "py|json|both",
+	  .help = "the bundled module, the JSON autotune cache, or both (default)" },
+	{ .name = "heuristic", .id = 'H', .arg = ARG_REQUIRED, .arg_name = "FILE",
+	  .help = "the Lua heuristic (default scripts/heuristics/default.lua)" },
+	{ .name = "output", .id = 'o', .short_name = 'o', .arg = ARG_REQUIRED, .arg_name = "DIR",
+	  .help = "output folder (default .)" },
+	{ .name = "metadata", .id = 'a', .arg = ARG_REQUIRED, .arg_name = "KEY=VALUE",
+	  .help = "stamp a JSON _metadata field (repeatable)",
+	  .doc = "stamp a JSON `_metadata` field, repeatable (tunetab stamps `flashinfer_version` and "
+		 "`gpu`; the rest is `\"*\"`)" },
+	{ .name = "weight-view", .id = 'w', .arg = ARG_REQUIRED, .arg_name = "V",
+	  .help = "the weights' view (nvfp4: int64, the default, or uint8)" },
+	{ .name = "script-mem", .id = 'S', .arg = ARG_REQUIRED, .arg_name = "MIB", .flags = OPT_BRIEF,
+	  .help = "the heuristic's memory cap (default 64 MiB, at most 16384)" },
+	{ .name = "script-instructions", .id = 'I', .arg = ARG_REQUIRED, .arg_name = "N",
+	  .flags = OPT_BRIEF,
+	  .help = "the heuristic's instruction budget (default 10^8, >= 1000)" },
+	{ .name = "calibration", .id = 'C', .arg = ARG_REQUIRED, .arg_name = "FILE",
+	  .help = "`tunetab calibrate`'s measurements, for the heuristic",
+	  .doc = "feed `tunetab calibrate`'s measurements (copy bandwidth, per-tile efficiency) to the "
+		 "heuristic" },
+	{ .name = "fused-finalize", .id = 'Q', .arg = ARG_REQUIRED, .arg_name = "on|off",
+	  .help = "the runner's use_fused_finalize (default on, as FlashInfer's)",
+	  .doc = "the `use_fused_finalize` of the runner that will look the keys up (default on, "
+		 "FlashInfer's default). SGLang 0.5.23 passes off unless "
+		 "`SGLANG_FLASHINFER_MOE_FUSED_FINALIZE=1`: the key holds the flag, and with it off "
+		 "GEMM2 draws from GEMM1's list (no FINALIZE copies, ids G1 .. 2·G1−1; "
+		 "cutlass-moe-tactics.md §3). `install --for sglang` says which the cache needs. "
+		 "FlashInfer 0.7.4's own runner with it off hits 42/42 keys of an off table and 0/42 of "
+		 "a default one (`make test-flashinfer`), and on the H200 an off table installed for "
+		 "SGLang was used with SGLang's default for 42 of 42 buckets with no profiling "
+		 "(docs/benchmarks.md); `validate` checks GEMM2 ids against the list the key's flag "
+		 "implies, `explain` still describes them with the FINALIZE list" },
+	{ .name = "profile", .id = 'P',
+	  .help = "time the best candidates on the GPU and keep the fastest",
+	  .doc = "on a GPU: time the heuristic's best candidates and keep what measures fastest "
+		 "(\"Measurement backends\" below)" },
+	{ .name = "backend", .id = 'b', .arg = ARG_REQUIRED, .arg_name = "auto|flashinfer|proxy",
+	  .help = "with --profile: what is timed (default auto)",
+	  .doc = "with `--profile`: what is timed (\"Measurement backends\" below). `auto` (default): "
+		 "FlashInfer's own kernels when the Python found has FlashInfer and a CUDA torch, else "
+		 "the proxy (for fp8 the heuristic's table), and one line says which and why" },
+	{ .name = "python", .id = 'p', .arg = ARG_REQUIRED, .arg_name = "PATH",
+	  .help = "with --profile: the Python for the flashinfer backend",
+	  .doc = "with `--profile`: the Python for the flashinfer backend (default: `$VIRTUAL_ENV`, "
+		 "`$CONDA_PREFIX`, then `python3` on PATH). The FlashInfer it imports is the target "
+		 "version unless `--flashinfer` is given, which must then agree" },
+	{ .name = "top", .id = 'O', .arg = ARG_REQUIRED, .arg_name = "N|all",
+	  .help = "with --profile: candidates timed per entry (default 4), or all",
+	  .doc = "with `--profile`: the proxy times N candidates it can express (default 4) plus the "
+		 "fallback; the flashinfer backend screens every candidate and races the N fastest; "
+		 "`all` = exhaustive" },
+	{ .name = "method", .id = 'X', .arg = ARG_REQUIRED, .arg_name = "tunetab|full|flashinfer",
+	  .help = "with --profile: how candidates are timed (default tunetab)",
+	  .doc = "with `--profile`: tunetab's (cold L2, interleaved rounds, median and interval; from "
+		 "round 5 a candidate whose interval lies wholly above the leader's is dropped), `full` "
+		 "(the same without dropping: every round for every candidate, for oracles), or "
+		 "FlashInfer's own (3 warm-up, mean of 10, warm L2)" },
+	{ .name = "rounds", .id = 'U', .arg = ARG_REQUIRED, .arg_name = "N",
+	  .help = "with --profile: interleaved rounds (default 15, at least 3)" },
+	{ .name = "budget", .id = 'B', .arg = ARG_REQUIRED, .arg_name = "S",
+	  .help = "with --profile: stop timing after S seconds",
+	  .doc = "with `--profile`: stop profiling after S seconds (the rest keeps the heuristic's "
+		 "choice)" },
+	{ .name = "timeout", .id = 'W', .arg = ARG_REQUIRED, .arg_name = "S",
+	  .help = "with --profile: the watchdog per job (default 30 s)" },
+	{ .name = "devices", .id = 'G', .arg = ARG_REQUIRED, .arg_name = "all|I,J,...",
+	  .help = "with --profile: one worker per GPU, all or these indices",
+	  .doc = "with `--profile`: one worker per GPU (all visible ones, or these indices) taking "
+		 "entries off one queue; only GPUs of the first one's model join, others are named and "
+		 "left out. The rule that decides an entry does not depend on which GPU measured it" },
+	{ .name = "verbose", .id = 'v', .short_name = 'v',
+	  .help = "with --profile: each candidate's time and the decision" },
+	{ .name = "quiet", .id = 'q', .short_name = 'q', .flags = OPT_BRIEF,
+	  .help = "no notes and summary on stderr" },
+	{ .name = "shard", .id = 'Z', .arg = ARG_REQUIRED, .arg_name = "I/N",
+	  .help = "measure shard I of N of the work list into DIR/shard-I-of-N/",
+	  .doc = "measure shard I of N of the work list into `-o DIR/shard-I-of-N/`; with `--profile` "
+		 "and no `--shard`, rank and count come from the launcher (Slurm, Open MPI, PMI) and "
+		 "the GPU from its local rank; `tunetab merge` puts the shards together "
+		 "(docs/fleet.md)" },
+	{ .name = "plan", .id = 'L', .arg = ARG_REQUIRED, .arg_name = "FILE.yaml",
+	  .help = "fleet mode: a plan's deployments x devices, this GPU's items",
+	  .doc = "fleet mode: the plan's deployments × devices; this process takes the items for its "
+		 "GPU (claim files in the output tree), and whoever finishes a device's last item "
+		 "merges them into `ROOT/<DEVICE>/` (docs/fleet.md \"Plans\")" },
+	{ .name = "report", .id = 'Y', .arg = ARG_REQUIRED, .arg_name = "FILE.html",
+	  .help = "also write the HTML report of this run",
+	  .doc = "also write the HTML report of this run (measured, or heuristic-only: predicted "
+		 "times, labelled so)" },
+	{ .name = "into-flashinfer", .id = 'J',
+	  .help = "allow -o to be an installed FlashInfer's tuning_configs folder",
+	  .doc = "allow `-o` to be an installed FlashInfer's `flashinfer/tuning_configs` folder "
+		 "(refused otherwise): only the bundled module is written there, and a file it "
+		 "replaces (a table FlashInfer shipped) is kept once as `<name>.tunetab-backup`" },
+	{ NULL },
+};
+
+static const struct cli_option calibrate_options[] = {
+	{ .name = "device", .id = 'd', .arg = ARG_REQUIRED, .arg_name = "N",
+	  .help = "the GPU index (default 0)" },
+	{ .name = "output", .id = 'o', .short_name = 'o', .arg = ARG_REQUIRED, .arg_name = "FILE",
+	  .help = "the YAML to write (default calibration-<GPU name>.yaml)" },
+	{ NULL },
+};
+
+static const struct cli_option validate_options[] = {
+	{ .name = "flashinfer", .id = 'f', .arg = ARG_REQUIRED, .arg_name = "VERSION|all",
+	  .help = "target version, or all known ranges (default: from the files)",
+	  .doc = "the target version: `--flashinfer`, else the JSON `_metadata.flashinfer_version`, "
+		 "else the version in the tunetab provenance file beside the table, else the newest "
+		 "known (0.7.4); `all` checks every known version range, one release each" },
+	{ .name = "device", .id = 'd', .arg = ARG_REQUIRED, .arg_name = "NAME",
+	  .help = "the device (default: the file name, else _metadata.gpu)" },
+	{ .name = "dtype", .id = 't', .arg = ARG_REQUIRED, .arg_name = "D",
+	  .help = "the dtype where the keys cannot tell (bf16 or fp8)" },
+	{ .name = "format", .id = 'F', .arg = ARG_REQUIRED, .arg_name = "text|json|github|junit",
+	  .help = "text (default), JSON, GitHub annotations or JUnit XML" },
+	{ .name = "strict", .id = 's', .help = "exit 1 on warnings too" },
+	{ .name = "quiet", .id = 'q', .short_name = 'q',
+	  .help = "only the findings: no per-file header and summary lines" },
+	{ .name = "list-checks", .id = 'L', .help = "list every check id and what it finds" },
+	{ NULL },
+};
+
+static const struct cli_option explain_options[] = {
+	O_TABLE_TARGET,
+	O_JSON("print one JSON object: the target, every entry decoded, the coverage"),
+	{ NULL },
+};
+
+static const struct cli_option diff_options[] = {
+	O_TABLE_TARGET,
+	O_JSON("print one JSON object: both targets, entries removed, changed and added"),
+	{ NULL },
+};
+
+static const struct cli_option convert_options[] = {
+	{ .name = "output", .id = 'o', .short_name = 'o', .arg = ARG_REQUIRED, .arg_name = "OUT",
+	  .help = "the file to write" },
+	{ .name = "to", .id = 't', .arg = ARG_REQUIRED, .arg_name = "py|json",
+	  .help = "a bundled module or a JSON cache (default: from OUT's extension)" },
+	{ .name = "metadata", .id = 'm', .arg = ARG_REQUIRED, .arg_name = "KEY=VALUE",
+	  .help = "set a JSON _metadata field (repeatable)" },
+	{ .name = "no-generation", .id = 'g', .help = "no _generation field in the JSON cache" },
+	{ NULL },
+};
+
+static const struct cli_option merge_options[] = {
+	{ .name = "format", .id = 'F', .arg = ARG_REQUIRED, .arg_name = "py|json|both",
+	  .help = "what a folder OUT gets (default: the kinds the inputs had)" },
+	O_FLASHINFER('f', "the version when no input says"),
+	{ .name = "device", .id = 'D', .arg = ARG_REQUIRED, .arg_name = "NAME",
+	  .help = "the device when no input says" },
+	{ .name = "partial", .id = 'p', .help = "merge the shards there are, even when some are missing" },
+	{ .name = "fail-on-conflict", .id = 'c',
+	  .help = "a key with two tactics is an error (exit 1, nothing written)" },
+	{ .name = "quiet", .id = 'q', .short_name = 'q',
+	  .help = "no conflicts, notes and summary on stderr (errors stay)" },
+	O_JSON("print a report on stdout: inputs, conflicts, notes, errors, files written"),
+	{ NULL },
+};
+
+static const struct cli_option install_options[] = {
+	{ .name = "for", .id = 'c', .arg = ARG_REQUIRED, .arg_name = "sglang|vllm|flashinfer",
+	  .help = "the consumer (configs/consumers/)" },
+	{ .name = "from", .id = 'i', .arg = ARG_REQUIRED, .arg_name = "CACHE.json",
+	  .help = "the JSON autotune cache `tunetab generate` wrote" },
+	{ .name = "model-path", .id = 'm', .arg = ARG_REQUIRED, .arg_name = "P",
+	  .help = "SGLang: the server's --model-path (a hash input)" },
+	{ .name = "hf-config-class", .id = 'H', .arg = ARG_REQUIRED, .arg_name = "C",
+	  .help = "SGLang: the model config's class name (a hash input)" },
+	{ .name = "tp", .id = 't', .arg = ARG_REQUIRED, .arg_name = "N",
+	  .help = "tensor-parallel size (default 1): one file per rank" },
+	{ .name = "pp", .id = 'p', .arg = ARG_REQUIRED, .arg_name = "N",
+	  .help = "pipeline-parallel size (default 1)" },
+	{ .name = "dp", .id = 'd', .arg = ARG_REQUIRED, .arg_name = "N",
+	  .help = "data-parallel size (default 1)" },
+	{ .name = "attn-dp", .id = 'a', .arg = ARG_REQUIRED, .arg_name = "N",
+	  .help = "SGLang: attention data-parallel size (default 1)" },
+	{ .name = "ep", .id = 'e', .arg = ARG_REQUIRED, .arg_name = "N",
+	  .help = "MoE expert-parallel size (default 1)" },
+	{ .name = "torch-dtype", .id = 'T', .arg = ARG_REQUIRED, .arg_name = "D",
+	  .help = "SGLang: the server's torch dtype (default bfloat16)" },
+	{ .name = "quantization", .id = 'q', .arg = ARG_REQUIRED, .arg_name = "Q",
+	  .help = "SGLang: the server's quantization (default None)" },
+	{ .name = "moe-runner-backend", .id = 'b', .arg = ARG_REQUIRED, .arg_name = "B",
+	  .help = "SGLang: the MoE runner backend (default flashinfer_cutlass)" },
+	{ .name = "skip-ops", .id = 'k', .arg = ARG_REQUIRED, .arg_name = "A,B",
+	  .help = "SGLang: the ops the server skips tuning (default none)" },
+	{ .name = "consumer-version", .id = 'V', .arg = ARG_REQUIRED, .arg_name = "V",
+	  .help = "the consumer's version (default: the newest rule)" },
+	O_FLASHINFER('f', "the FlashInfer version (default: the one --python imports)"),
+	{ .name = "sm", .id = 's', .arg = ARG_REQUIRED, .arg_name = "N",
+	  .help = "the GPU's SM version (default: from the cache's _metadata.gpu)" },
+	{ .name = "cache-dir", .id = 'C', .arg = ARG_REQUIRED, .arg_name = "DIR",
+	  .help = "the root instead of the consumer's default" },
+	{ .name = "cache-file", .id = 'F', .arg = ARG_REQUIRED, .arg_name = "PATH",
+	  .help = "vLLM: the path it logged; FlashInfer: your cache=... file" },
+	{ .name = "metadata", .id = 'M', .arg = ARG_REQUIRED, .arg_name = "env|wildcard|from",
+	  .help = "_metadata: this environment's (default), \"*\", or CACHE's" },
+	{ .name = "python", .id = 'P', .arg = ARG_REQUIRED, .arg_name = "PY",
+	  .help = "the Python that imports FlashInfer (default: the venv's)" },
+	{ .name = "replace", .id = 'r', .help = "a key already there with another tactic takes ours" },
+	{ .name = "dry-run", .id = 'n', .help = "print the files, write nothing" },
+	{ .name = "check", .id = 'K',
+	  .help = "write nothing: does every lookup of the server hit?" },
+	{ NULL },
+};
+
+static const struct cli_option report_options[] = {
+	{ .name = "output", .id = 'o', .short_name = 'o', .arg = ARG_REQUIRED, .arg_name = "FILE.html",
+	  .help = "the page to write" },
+	{ .name = "quiet", .id = 'q', .short_name = 'q', .help = "no 'wrote' line on stderr" },
+	{ NULL },
+};
+
+static const struct cli_option doctor_options[] = {
+	{ .name = "flashinfer-dir", .id = 'd', .arg = ARG_REQUIRED, .arg_name = "DIR",
+	  .help = "the FlashInfer package folder (default: searched for)" },
+	O_FLASHINFER('f', "judge as this version instead of the installed one's"),
+	{ .name = "device", .id = 'D', .arg = ARG_REQUIRED, .arg_name = "auto|NAME",
+	  .help = "the GPU: auto (GPU 0, the default) or a name" },
+	{ .name = "cache", .id = 'c', .arg = ARG_REQUIRED, .arg_name = "FILE",
+	  .help = "a JSON cache: would this environment accept its _metadata?" },
+	{ .name = "model", .id = 'M', .arg = ARG_REQUIRED, .arg_name = "NAME|FILE",
+	  .help = "a deployment: hit or fallback per GEMM stage and token bucket" },
+	{ .name = "dtype", .id = 't', .arg = ARG_REQUIRED, .arg_name = "D",
+	  .help = "the deployment's dtype" },
+	{ .name = "tp", .id = 'T', .arg = ARG_REQUIRED, .arg_name = "N",
+	  .help = "tensor-parallel size (default 1)" },
+	{ .name = "ep", .id = 'E', .arg = ARG_REQUIRED, .arg_name = "N",
+	  .help = "expert-parallel size (default 1)" },
+	{ .name = "tp-rank", .id = 'r', .arg = ARG_REQUIRED, .arg_name = "R", .flags = OPT_BRIEF,
+	  .help = "the TP rank (default 0)" },
+	{ .name = "ep-rank", .id = 'R', .arg = ARG_REQUIRED, .arg_name = "R", .flags = OPT_BRIEF,
+	  .help = "the EP rank (default 0)" },
+	{ .name = "top-k", .id = 'k', .arg = ARG_REQUIRED, .arg_name = "N", .flags = OPT_BRIEF,
+	  .help = "routing top-k (default: the model's)" },
+	{ .name = "max-tokens", .id = 'm', .arg = ARG_REQUIRED, .arg_name = "N",
+	  .help = "the largest token bucket (default: the version's)" },
+	{ .name = "weight-view", .id = 'w', .arg = ARG_REQUIRED, .arg_name = "V", .flags = OPT_BRIEF,
+	  .help = "how the weights are viewed (as generate)" },
+	O_JSON("print one JSON object"),
+	/* seen before parsing: `doctor --for ...` is `install ... --check` */
+	{ .name = "for", .id = 0x100, .arg = ARG_REQUIRED, .arg_name = "sglang|vllm|flashinfer",
+	  .help = "a serving stack's chain: install --check (install's options)" },
+	{ NULL },
+};
+
+static const struct cli_option scan_log_options[] = {
+	O_JSON("print one JSON document: per file the totals, counts, ops and events"),
+	{ .name = "keys-out", .id = 'k', .arg = ARG_REQUIRED, .arg_name = "FILE",
+	  .help = "write the missed fused-MoE keys, for generate --keys" },
+	{ NULL },
+};
+
+static const struct cli_option help_options[] = {
+	{ .name = "markdown", .id = 'M', .help = "COMMAND's options as README's Markdown table" },
+	{ .name = "man", .id = 'm', .help = "the man page (roff), as docs/tunetab.1" },
+	{ .name = "check", .id = 'c',
+	  .help = "check the command table: usage lines against options, ids, help lines" },
+	{ NULL },
+};
+
+const struct cli_command cmd_table[] = {
+	{ "detect", cmd_detect, NEEDS_DATA | NEEDS_GPU, NULL, 0,
+	  "show every visible GPU and what FlashInfer looks up on it",
+	  "[--json]",
+	  "Reads each visible GPU through the CUDA Runtime API, matches it to a device profile\n"
+	  "and prints the bundled table file each FlashInfer version would import on it.\n"
+	  "Exits 4 when there is no GPU, no driver, or no CUDA support in this build.",
+	  NULL, detect_options },
+	{ "devices", cmd_devices, NEEDS_DATA, NULL, 0, "list the known GPU device profiles", "[--json]",
+	  "Lists configs/devices/<id>.yaml: exact device name, compute capability, SMs, memory,\n"
+	  "bandwidth and dense tensor throughput. Unknown values print as '-'.",
+	  NULL, devices_options },
+	{ "models", cmd_models, NEEDS_DATA, NULL, 0, "list the known MoE model geometries", "[--json]",
+	  "Lists configs/models/<id>.yaml: hidden size, per-expert intermediate size, routed\n"
+	  "experts, top-k and activation.",
+	  NULL, models_options },
+	{ "catalog", cmd_catalog, NEEDS_DATA | NEEDS_GPU, "with --device auto", 0,
+	  "show a FlashInfer tactic candidate list, decoded",
+	  "(--device auto|NAME | --sm N) --dtype D [--flashinfer VERSION] [--stage 1|2] [--json]",
+	  "Prints the ordered CUTLASS fused-MoE candidates a tactic integer indexes for this\n"
+	  "SM, dtype and FlashInfer version, with each entry's absolute id, tile, cluster,\n"
+	  "1SM/2SM, swap_ab, finalize and whether it can be dispatched.",
+	  NULL, catalog_options },
+	{ "generate", cmd_generate, NEEDS_DATA | NEEDS_GPU, "with --profile or --device auto", 0,
+	  "write the tables FlashInfer is missing for a GPU and model",
+	  "--device auto|NAME|FILE (--model NAME|FILE | --keys FILE) --dtype nvfp4|fp8|bf16 "
+	  "[--tp N] [--ep N] [--flashinfer VERSION] [--max-tokens N] [--format py|json|both] "
+	  "[--heuristic FILE] [-o DIR] [--metadata KEY=VALUE]... [--weight-view V] [--top-k N] "
+	  "[--calibration FILE] [--profile [--backend auto|flashinfer|proxy] [--python PATH] [--top N|all] [--method tunetab|full|flashinfer] [--rounds N] "
+	  "[--budget S] [--timeout S] [--devices all|I,J,...] [-v]] [--shard I/N] [--report FILE.html] [--into-flashinfer] [--fused-finalize on|off] | --plan FILE.yaml "
+	  "[--device NAME] [--profile] [-o ROOT]",
+	  "Builds every key the target FlashInfer version looks up for the deployment (both GEMM\n"
+	  "stages, every token bucket up to --max-tokens, shapes from the model, TP and EP, the\n"
+	  "dtype's packing, the version's extras), asks the Lua heuristic to rank the candidates\n"
+	  "of each, and writes the bundled module and/or JSON cache under their exact names,\n"
+	  "atomically, after checking them with the validate rules. --device auto uses GPU 0.\n"
+	  "--profile times the best candidates on the GPU (a cuBLASLt proxy GEMM with each\n"
+	  "candidate's tile and cluster) in a crash-isolated worker, journalled for resume.\n"
+	  "--shard I/N (or a Slurm, Open MPI or PMI launcher's rank and count) measures one\n"
+	  "part into DIR/shard-I-of-N/ for `tunetab merge`; --plan runs a fleet plan's items\n"
+	  "for this process's GPU (docs/fleet.md). A provenance file goes beside the tables.\n"
+	  "-o an installed FlashInfer's tuning_configs folder is refused unless --into-flashinfer:\n"
+	  "then only the module is written and a file it replaces is kept as .tunetab-backup.",
+	  NULL, generate_options },
+	{ "calibrate", cmd_calibrate, NEEDS_DATA | NEEDS_GPU, NULL, 0,
+	  "measure this GPU for the heuristics",
+	  "[--device N] [-o FILE]",
+	  "Measures GPU N in the worker process: device-to-device copy bandwidth, dense GEMM\n"
+	  "throughput per dtype (bf16, fp8 where supported) and each catalog tile shape's\n"
+	  "efficiency, and writes a calibration YAML that generate --calibration FILE hands to\n"
+	  "the heuristic. Seconds, not minutes.",
+	  NULL, calibrate_options },
+	{ "validate", cmd_validate, NEEDS_DATA, NULL, 0,
+	  "check tuning tables against a FlashInfer version's rules",
+	  "FILE|DIR... [--flashinfer VERSION] [--device NAME] [--dtype D] "
+	  "[--format text|json|github|junit] [--strict] [--quiet] | --list-checks",
+	  "Reads bundled modules (v…_trtllm_fused_moe_<DEVICE>.py) and JSON autotune caches and\n"
+	  "applies every rule the target FlashInfer version applies when it finds, keys and\n"
+	  "uses a table. A folder stands for every table under it; a tunetab provenance file is\n"
+	  "checked against the tables it names. Version: --flashinfer, else the JSON\n"
+	  "_metadata.flashinfer_version, else the provenance file's, else the newest known; 'all'\n"
+	  "checks every known version range. Device: --device, else the file name, else\n"
+	  "_metadata.gpu.\n"
+	  "Exit 1 on any error (or warning with --strict). README 'Checks' lists every check id.",
+	  NULL, validate_options },
+	{ "explain", cmd_explain, NEEDS_DATA, NULL, 0,
+	  "decode every entry of a table: bucket, shapes, dtype, tactic",
+	  "FILE [--flashinfer VERSION] [--device NAME] [--dtype D] [--json]",
+	  "Per entry: GEMM stage, token bucket, hidden size, experts, intermediate size, dtype\n"
+	  "packing, and the tactic's config (tile, cluster, 1SM/2SM, swap_ab, finalize) for the\n"
+	  "device and version; then the token buckets covered per shape family.",
+	  NULL, explain_options },
+	{ "diff", cmd_diff, NEEDS_DATA, NULL, 0, "entries added, removed and changed between two tables",
+	  "A B [--flashinfer VERSION] [--device NAME] [--dtype D] [--json]",
+	  "Compares two tables by key, with decoded tactics on both sides. Exit 1 when they differ.",
+	  NULL, diff_options },
+	{ "convert", cmd_convert, 0, NULL, 0, "rewrite a table as a bundled module or a JSON cache",
+	  "IN -o OUT [--to py|json] [--metadata KEY=VALUE]... [--no-generation]",
+	  "Reads a module or JSON cache and writes it in FlashInfer's own layout: the ruff/black\n"
+	  "module or json.dump(indent=2) with _metadata (unknown fields \"*\") and _generation.\n"
+	  "The output is written to a temporary file and renamed: never half-written.",
+	  NULL, convert_options },
+	{ "merge", cmd_merge, NEEDS_DATA, NULL, 0,
+	  "merge shard outputs and tables for one device and version",
+	  "OUT IN... [--format py|json|both] [--flashinfer VERSION] [--device NAME] [--partial] "
+	  "[--fail-on-conflict] [--quiet] [--json]",
+	  "Each IN is a table (.py module or .json cache), a provenance file (it brings the\n"
+	  "tables it names beside it) or a folder (its tables and provenance files, not\n"
+	  "recursively). Every input must be for one device and FlashInfer version (provenance,\n"
+	  "else _metadata, else the module's file name; 3- vs 4-tuple keys differ too); --device\n"
+	  "and --flashinfer supply what no input says. Entries are united by key; a key with two\n"
+	  "tactics is a conflict, settled by: 1 measured beats predicted beats no provenance,\n"
+	  "2 the lower time, 3 the lower tactic. Shards of one run must all be there (--partial\n"
+	  "to merge what is). OUT.py or OUT.json writes that one file; any other OUT is a folder\n"
+	  "that gets the module and/or JSON cache (those the inputs had, or --format) and the\n"
+	  "merged provenance file. Outputs are byte-identical for any order of the inputs and\n"
+	  "pass validate before they are written, atomically. Prints each conflict and note, then\n"
+	  "'merged N inputs' (N tables). Exit 0 merged, 1 invalid input, identity mismatch,\n"
+	  "missing shard or (--fail-on-conflict) a conflict, 2 usage, 5 I/O. See docs/fleet.md.",
+	  NULL, merge_options },
+	{ "install", cmd_install, NEEDS_DATA, NULL, 0,
+	  "put a JSON autotune cache where a serving stack reads it, every rank",
+	  "--for sglang|vllm|flashinfer --from CACHE.json [--model-path P --hf-config-class C] "
+	  "[--tp N] [--pp N] [--dp N] [--attn-dp N] [--ep N] [--torch-dtype D] [--quantization Q] "
+	  "[--moe-runner-backend B] [--skip-ops A,B] [--consumer-version V] [--flashinfer V] "
+	  "[--sm N] [--cache-dir DIR] [--cache-file PATH] [--metadata env|wildcard|from] "
+	  "[--python PY] [--replace] [--dry-run | --check]",
+	  "Writes CACHE.json (tunetab generate's JSON cache) where the consumer reads it at start\n"
+	  "for this deployment, for every rank. The rules per consumer version are data:\n"
+	  "configs/consumers/<id>.yaml. SGLang: $SGLANG_CACHE_DIR/flashinfer/autotune/<flashinfer>/\n"
+	  "sm<NN>/<key>/rank_tp<R>_pp<R>_dp<R>.json, key = sha256 of the server's model path, torch\n"
+	  "dtype, quantization, MoE runner backend, tp, pp, attention dp, moe ep, HF config class\n"
+	  "and skip ops (give them as the server is started). vLLM, several ranks: <root>/<config\n"
+	  "hash>/autotune_configs_dp<D>_rank<R>.json in the folder a first vLLM start made (found\n"
+	  "under the root, or --cache-file the path vLLM logs); one rank: FlashInfer's managed\n"
+	  "store. FlashInfer: --cache-file the file your code passes to autotune(cache=...), else\n"
+	  "the managed store (0.7.2+: <root>/v2/<sha256 of the environment>/entries/). Every rank\n"
+	  "file gets the same content. _metadata: env (default where FlashInfer imports with\n"
+	  "--python, $VIRTUAL_ENV, $CONDA_PREFIX or python3: FlashInfer's own _collect_metadata;\n"
+	  "--flashinfer defaults to that version, and a cache for another version is refused),\n"
+	  "wildcard (\"*\"), from (CACHE.json's). Merges into files already there: their other\n"
+	  "entries stay, a key with another tactic is a conflict, kept theirs unless --replace;\n"
+	  "existing _metadata stays unless FlashInfer would reject it here. Prints the files\n"
+	  "(stdout); --dry-run writes nothing. Files are staged and renamed together. --check\n"
+	  "(also `tunetab doctor --for ...`) writes nothing and follows the server's chain:\n"
+	  "whether it tunes at start, which store and files, present, alike, metadata against this\n"
+	  "environment, how many of CACHE's entries they hold with the same tactic, and the one\n"
+	  "command that fixes it. Exit 0 written (--check: every lookup hits), 1 invalid input\n"
+	  "(--check: it does not), 2 usage, 5 I/O.",
+	  NULL, install_options },
+	{ "report", cmd_report, 0, NULL, 0, "an HTML report of a profiled run: charts and tables",
+	  "JOURNAL -o FILE.html [--quiet]",
+	  "Reads the journal `generate --profile` wrote (and the provenance file beside it) and\n"
+	  "writes one static HTML page, no external assets: per GEMM stage the time of every\n"
+	  "candidate against the token bucket (measured and predicted), the chosen tactic, the\n"
+	  "speed-up over the fallback with its interval, the regret bound, failed and\n"
+	  "inexpressible candidates with reasons, and the command and versions. Each chart has a\n"
+	  "table of its values under it. `generate --report FILE.html` writes the same, also for\n"
+	  "heuristic-only runs.",
+	  NULL, report_options },
+	{ "doctor", cmd_doctor, NEEDS_DATA | NEEDS_GPU, "with --device auto, the default", 0,
+	  "say what FlashInfer will look up here and what falls back",
+	  "[--flashinfer-dir DIR | --flashinfer VERSION] [--device auto|NAME] [--cache FILE] "
+	  "[--model NAME|FILE --dtype D [--tp N] [--ep N] [--max-tokens N] ...] [--json] | "
+	  "--for sglang INSTALL-OPTIONS",
+	  "--for sglang ... is `tunetab install ... --check`: the cache path the server opens for\n"
+	  "the deployment, every rank, and whether it reads CACHE's entries (see install).\n"
+	  "Finds the installed FlashInfer (its package files, no Python import) and the GPU, and\n"
+	  "reports the module FlashInfer will import and whether it exists and validates, whether\n"
+	  "FLASHINFER_AUTOTUNER_LOAD_FROM_FILE is exactly 1, whether a JSON cache would be\n"
+	  "accepted, and for a deployment, per GEMM stage and token bucket, hit or fallback.\n"
+	  "Ends with the commands that fix what it found. Exit 0 when every lookup would hit,\n"
+	  "1 otherwise.",
+	  NULL, doctor_options },
+	{ "scan-log", cmd_scan_log, 0, NULL, 0, "extract FlashInfer autotuner events from server logs",
+	  "[FILE...|-] [--json] [--keys-out FILE]",
+	  "Streams logs of any size (SGLang, vLLM, flashinfer_jit.log, TensorRT-LLM; plain or\n"
+	  "gzip) and extracts every autotuner event: sessions, bundled-file hits and misses,\n"
+	  "JSON cache loads/saves/mismatches, no-tuned-config fallbacks, failed tactics, OOM\n"
+	  "fallbacks and tuning progress. Prints a summary per op; --keys-out writes the missed\n"
+	  "keys for 'tunetab generate --keys'.",
+	  NULL, scan_log_options },
+	{ "check-data", cmd_check_data, NEEDS_DATA, NULL, 0, "load and check tunetab's YAML data files",
+	  "[FILE...]",
+	  "Loads every YAML file under configs/ and schemas/ (or the files given, by their\n"
+	  "top-level key) with the strict schemas and the cross-file checks. Exit 1 on errors.",
+	  NULL, NULL },
+	{ "completion", cmd_completion, 0, NULL, 0, "print a shell completion script (bash or zsh)",
+	  "bash|zsh",
+	  "Prints a completion script for bash or zsh, made from this command table: the\n"
+	  "commands, their options and the fixed choices of option values. `make install` puts\n"
+	  "both where bash-completion and zsh look; to try one in this shell:\n"
+	  "  source <(tunetab completion bash)",
+	  "bash|zsh", NULL },
+	{ "help", cmd_help, 0, NULL, 0, "show help for tunetab or one command",
+	  "[COMMAND] | --markdown COMMAND | --man | --check",
+	  NULL, "COMMAND", help_options },
+	/* the GPU worker process: `generate --profile` and `calibrate` start it (tune/worker.h) */
+	{ "__worker", worker_main, NEEDS_GPU, NULL, CMD_HIDDEN, "the GPU worker process", NULL, NULL,
+	  NULL, NULL },
+};
+
+const size_t cmd_table_n = sizeof cmd_table / sizeof cmd_table[0];

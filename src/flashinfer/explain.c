@@ -1,0 +1,238 @@
+/* explain.c: a tuning table's entries decoded against its target, their coverage per shape
+ * family, and the differences between two tables (explain.h). */
+#include "flashinfer/explain.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+#include "data/device.h"
+#include "flashinfer/key.h"
+
+int explain_open(const struct validate_data *vd, const char *path, const struct validate_opts *vo,
+		 struct explain_target *tg, struct diags *d)
+{
+	memset(tg, 0, sizeof *tg);
+	tg->catalogs = vd->catalogs;
+	int rc = table_read(path, &tg->t, d);
+	if (rc)
+		return rc;
+	diags_release(d); /* what a good read noted is validate's business, not explain's */
+	if ((rc = validate_table(vd, &tg->t, vo, &tg->r, d)))
+		return rc;
+	version_parse(tg->r.version, &tg->v);
+	struct diags all = *d;
+	*d = (struct diags)DIAGS_INIT;
+	for (size_t i = 0; tg->r.never_loaded && i < all.n; i++)
+		if (!strcmp(all.v[i].id, "never-loaded"))
+			diags_add(d, all.v[i].sev, all.v[i].id, all.v[i].file, all.v[i].line,
+				  all.v[i].col, "%s", all.v[i].msg);
+	diags_release(&all);
+	return TT_OK;
+}
+
+void explain_target_release(struct explain_target *tg)
+{
+	for (int i = 0; i < DT_COUNT; i++)
+		if (tg->state[i] == 1)
+			tactic_list_release(&tg->lists[i]);
+	table_release(&tg->t);
+}
+
+/* The candidate lists of dtype dt for the target's device and version, expanded once. */
+static const struct tactic_list *target_list(struct explain_target *tg, enum dtype dt)
+{
+	if (!tg->r.device)
+		return NULL;
+	if (!tg->state[dt]) {
+		tg->state[dt] = -1;
+		const struct catalog *c = catalog_find(tg->catalogs, &tg->v, device_sm(tg->r.device), dt);
+		struct diags d = DIAGS_INIT;
+		if (c && catalog_expand(c, &tg->lists[dt], &d) == 0)
+			tg->state[dt] = 1;
+		diags_release(&d);
+	}
+	return tg->state[dt] == 1 ? &tg->lists[dt] : NULL;
+}
+
+void explain_entry(struct explain_target *tg, const struct table_entry *e, struct arena *a,
+		   struct explain_entry *x)
+{
+	memset(x, 0, sizeof *x);
+	x->e = e;
+	struct diags d = DIAGS_INIT;
+	const struct pyv *tuple = key_parse(e->key, e->key_len, a, NULL, 0, 0, &d);
+	diags_release(&d);
+	struct moe_key k;
+	if (!tuple || key_decode(tuple, &k)) {
+		x->status = EXPLAIN_BAD_KEY;
+		return;
+	}
+	x->stage = strstr(k.op, "gemm1") ? "gemm1" : strstr(k.op, "gemm2") ? "gemm2" : k.op;
+	int stage = !strcmp(x->stage, "gemm1") ? 1 : !strcmp(x->stage, "gemm2") ? 2 : 0;
+	key_decode_moe(&k);
+	if (!k.moe_ok) {
+		x->status = EXPLAIN_NOT_MOE;
+		snprintf(x->why, sizeof x->why, "%s", k.why);
+		return;
+	}
+	x->ndtypes = key_dtypes(tg->r.schema, &k, x->dtypes);
+	x->tokens = k.tokens;
+	x->hidden = k.hidden;
+	x->experts = k.e1;
+	x->inter = k.inter;
+	x->gated = k.gated;
+	x->act_pack = k.act_pack;
+	x->w_pack = k.w_pack;
+	snprintf(x->family, sizeof x->family, "%s E%lld I%lld H%lld", x->stage, k.e1, k.inter,
+		 k.hidden);
+	if (!e->value_ok || !e->tactic || e->tactic->kind != PV_INT) {
+		x->status = EXPLAIN_BAD_VALUE;
+		return;
+	}
+	x->tactic = e->tactic->i;
+	if (x->tactic == -1) {
+		x->status = EXPLAIN_FALLBACK;
+		return;
+	}
+	const struct tactic_list *l = x->ndtypes ? target_list(tg, x->dtypes[0]) : NULL;
+	x->t = l ? tactic_lookup(l, stage ? stage : 1, (int)x->tactic,
+				 tg->r.schema->tactics.numbering == TN_SPLIT_RELATIVE)
+		 : NULL;
+	x->status = !l ? EXPLAIN_NO_CATALOG : !x->t ? EXPLAIN_OUT_OF_RANGE : EXPLAIN_OK;
+}
+
+void explain_describe(const struct explain_entry *x, struct strbuf *out)
+{
+	if (x->status == EXPLAIN_BAD_KEY) {
+		sb_adds(out, "unreadable key");
+		return;
+	}
+	if (x->status == EXPLAIN_NOT_MOE) {
+		sb_addf(out, "%s: %s", x->stage, x->why);
+		return;
+	}
+	sb_addf(out, "%s T=%-5lld hidden %lld, %lld experts x inter %lld%s, %s", x->stage, x->tokens,
+		x->hidden, x->experts, x->inter, x->gated ? " (gated: fc1 N = 2 x inter)" : "",
+		x->ndtypes == 0 ? "dtype ?" : x->ndtypes == 1 ? dtype_name(x->dtypes[0]) : "bf16 or fp8");
+	sb_addf(out, " (act pack %d, weight pack %d)", x->act_pack, x->w_pack);
+	if (x->status == EXPLAIN_BAD_VALUE) {
+		sb_adds(out, " -> unreadable value");
+		return;
+	}
+	sb_addf(out, " -> tactic %lld", x->tactic);
+	if (x->status == EXPLAIN_FALLBACK) {
+		sb_adds(out, " = fallback (first entry)");
+	} else if (x->status == EXPLAIN_NO_CATALOG) {
+		sb_adds(out, " (no catalog for this device/dtype/version)");
+	} else if (x->status == EXPLAIN_OUT_OF_RANGE) {
+		sb_adds(out, " = OUT OF RANGE");
+	} else {
+		char dsc[256];
+		tactic_describe(x->t, dsc, sizeof dsc);
+		sb_addf(out, " = %s%s", dsc, x->t->tokens_on_n ? " [tokens on N]" : "");
+	}
+}
+
+static int cmp_bucket(const void *a, const void *b)
+{
+	const long long *x = a, *y = b;
+	return (x[0] > y[0]) - (x[0] < y[0]);
+}
+
+void explain_table(struct explain_target *tg, struct arena *a, struct explain_result *r)
+{
+	memset(r, 0, sizeof *r);
+	r->n = tg->t.n;
+	r->entries = xcalloc(r->n ? r->n : 1, sizeof *r->entries);
+	for (size_t i = 0; i < r->n; i++) {
+		struct explain_entry *x = &r->entries[i];
+		explain_entry(tg, &tg->t.entries[i], a, x);
+		if (!x->family[0])
+			continue;
+		size_t f;
+		for (f = 0; f < r->nfamilies && strcmp(r->families[f].name, x->family); f++)
+			;
+		if (f == r->nfamilies) {
+			r->families = xrealloc(r->families, (f + 1) * sizeof *r->families);
+			r->families[f] = (struct explain_family){ .name = xstrdup(x->family) };
+			r->nfamilies++;
+		}
+		struct explain_family *fam = &r->families[f];
+		const struct pyv *tv = x->e->tactic;
+		fam->buckets = xrealloc(fam->buckets, (fam->n + 1) * sizeof *fam->buckets);
+		fam->buckets[fam->n][0] = x->tokens;
+		fam->buckets[fam->n][1] = tv && tv->kind == PV_INT ? tv->i : -2;
+		fam->n++;
+	}
+	for (size_t f = 0; f < r->nfamilies; f++)
+		qsort(r->families[f].buckets, r->families[f].n, sizeof *r->families[f].buckets,
+		      cmp_bucket);
+}
+
+void explain_result_release(struct explain_result *r)
+{
+	for (size_t f = 0; f < r->nfamilies; f++) {
+		free(r->families[f].name);
+		free(r->families[f].buckets);
+	}
+	free(r->families);
+	free(r->entries);
+	memset(r, 0, sizeof *r);
+}
+
+/* The entry of t with e's key: the last of duplicates, as Python keeps. */
+static const struct table_entry *find_key(const struct table *t, const struct table_entry *e)
+{
+	for (size_t i = t->n; i-- > 0;)
+		if (t->entries[i].key_len == e->key_len && !memcmp(t->entries[i].key, e->key, e->key_len))
+			return &t->entries[i];
+	return NULL;
+}
+
+static struct explain_diff_item *diff_add(struct explain_diff *r, enum explain_change kind)
+{
+	r->v = xrealloc(r->v, (r->n + 1) * sizeof *r->v);
+	memset(&r->v[r->n], 0, sizeof r->v[r->n]);
+	r->v[r->n].kind = kind;
+	return &r->v[r->n++];
+}
+
+void explain_diff(struct explain_target *ta, struct explain_target *tb, struct arena *a,
+		  struct explain_diff *r)
+{
+	memset(r, 0, sizeof *r);
+	for (size_t i = 0; i < ta->t.n; i++) {
+		const struct table_entry *e = &ta->t.entries[i];
+		if (find_key(&ta->t, e) != e)
+			continue;
+		const struct table_entry *o = find_key(&tb->t, e);
+		if (o && e->value_ok && o->value_ok && pyv_equal(e->tactic, o->tactic) &&
+		    e->runner_id == o->runner_id) {
+			r->unchanged++;
+			continue;
+		}
+		struct explain_diff_item *it = diff_add(r, o ? EXPLAIN_CHANGED : EXPLAIN_REMOVED);
+		explain_entry(ta, e, a, &it->a);
+		if (o)
+			explain_entry(tb, o, a, &it->b);
+		if (o)
+			r->changed++;
+		else
+			r->removed++;
+	}
+	for (size_t i = 0; i < tb->t.n; i++) {
+		const struct table_entry *e = &tb->t.entries[i];
+		if (find_key(&tb->t, e) != e || find_key(&ta->t, e))
+			continue;
+		explain_entry(tb, e, a, &diff_add(r, EXPLAIN_ADDED)->b);
+		r->added++;
+	}
+}
+
+void explain_diff_release(struct explain_diff *r)
+{
+	free(r->v);
+	memset(r, 0, sizeof *r);
+}
