@@ -43,7 +43,7 @@ int cmd_calibrate(int argc, char **argv)
 	/* the distinct CTA tiles of this SM's candidate lists, newest FlashInfer */
 	int sm = wd.cc_major * 10 + wd.cc_minor, tiles[32][2], nt = 0;
 	struct fi_version v;
-	version_parse(fischema_newest(&data.schemas)->release, &v);
+	version_parse(firules_newest(&data.rules)->release, &v);
 	for (size_t i = 0; i < data.catalogs.n; i++) {
 		const struct catalog *cat = data.catalogs.v[i];
 		int serves = 0;

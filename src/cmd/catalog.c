@@ -91,8 +91,8 @@ int cmd_catalog(int argc, char **argv)
 	if (rc)
 		return rc;
 	struct fi_version v;
-	const struct fi_schema *schema;
-	rc = cli_pick_schema(&data, version, &v, &schema, true);
+	const struct fi_rules *rules;
+	rc = cli_pick_schema(&data, version, &v, &rules, true);
 	if (rc)
 		goto out;
 	if (device && !strcmp(device, "auto")) { /* this machine's GPU 0, as generate */
@@ -118,7 +118,7 @@ int cmd_catalog(int argc, char **argv)
 		}
 		sm = device_sm(p);
 	}
-	const char *vtext = version ? version : schema->release;
+	const char *vtext = version ? version : rules->release;
 	const struct catalog *cat = catalog_find(&data.catalogs, &v, (unsigned)sm, dt);
 	if (!cat) {
 		rc = cli_error(TT_INVALID, "no tactic catalog for SM%ld %s in FlashInfer %s", sm,
@@ -137,8 +137,8 @@ int cmd_catalog(int argc, char **argv)
 		json_object_set_new(o, "catalog", json_string(cat->id));
 		json_object_set_new(o, "file", json_string(cli_rel(&data, cat->path)));
 		json_object_set_new(o, "flashinfer", json_string(vtext));
-		json_object_set_new(o, "rules", json_string(schema->id));
-		json_object_set_new(o, "numbering", json_string(numbering_name(schema->tactics.numbering)));
+		json_object_set_new(o, "rules", json_string(rules->id));
+		json_object_set_new(o, "numbering", json_string(numbering_name(rules->tactics.numbering)));
 		json_object_set_new(o, "sm", json_integer(sm));
 		json_object_set_new(o, "dtype", json_string(dtype_name(dt)));
 		json_object_set_new(o, "gemm1_count", json_integer((json_int_t)l.n1));
@@ -157,7 +157,7 @@ int cmd_catalog(int argc, char **argv)
 	} else {
 		printf("catalog %s (%s)\n", cat->id, cli_rel(&data, cat->path));
 		printf("  FlashInfer %s (rules %s, tactic numbering %s), SM%ld, %s\n", vtext,
-		       schema->id, numbering_name(schema->tactics.numbering), sm, dtype_name(dt));
+		       rules->id, numbering_name(rules->tactics.numbering), sm, dtype_name(dt));
 		if (cat->numbering == NUM_SHARED) {
 			printf("  one list of %zu shared by GEMM1 and GEMM2: ids 0-%zu; fallback -1 = id 0\n",
 			       l.n1, l.n1 - 1);
@@ -165,7 +165,7 @@ int cmd_catalog(int argc, char **argv)
 			printf("  GEMM1: %zu candidates, ids 0-%zu; fallback -1 = id 0\n", l.n1, l.n1 - 1);
 			printf("  GEMM2: %zu candidates, ids %zu-%zu (absolute); fallback -1 = id %zu%s\n",
 			       l.n2, l.n1, l.n1 + l.n2 - 1, l.n1,
-			       schema->tactics.numbering == TN_SPLIT_RELATIVE
+			       rules->tactics.numbering == TN_SPLIT_RELATIVE
 				       ? "; this version also reads 0-n2 as relative" : "");
 		}
 		if (cat->default_note)

@@ -54,9 +54,9 @@ int cmd_check_data(int argc, char **argv)
 	}
 	printf("data in %s: %zu device profiles, %zu models, %zu catalogs (%zu candidates), "
 	       "%zu FlashInfer schemas (%s to below %s): ok\n", data.root, data.devices.n,
-	       data.models.n, data.catalogs.n, entries, data.schemas.n,
-	       data.schemas.v[0]->versions.min,
-	       data.schemas.v[data.schemas.n - 1]->versions.below);
+	       data.models.n, data.catalogs.n, entries, data.rules.n,
+	       data.rules.v[0]->versions.min,
+	       data.rules.v[data.rules.n - 1]->versions.below);
 	cli_release_data(&data);
 	return TT_OK;
 }

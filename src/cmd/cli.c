@@ -116,24 +116,24 @@ bool cli_installed_fi(struct doctor_fi *fi)
 }
 
 int cli_pick_schema(const struct tt_data *data, const char *version, struct fi_version *v,
-		    const struct fi_schema **schema, bool announce)
+		    const struct fi_rules **rules, bool announce)
 {
 	struct doctor_fi fi;
 	struct data_installed_fi inst = { fi.version, fi.pkg };
 	bool have = !version && cli_installed_fi(&fi);
 	struct diags d = DIAGS_INIT;
-	int rc = data_pick_rules(data, version, have ? &inst : NULL, v, schema, announce, &d);
+	int rc = data_pick_rules(data, version, have ? &inst : NULL, v, rules, announce, &d);
 	cli_print_diags(&d);
 	diags_release(&d);
 	return rc;
 }
 
 int cli_deploy(const struct tt_data *data, const struct dtype_set *dtypes,
-	       const struct deploy_args *a, int sm, const struct fi_schema *schema,
-	       struct gen_deploy *dep, struct model_profile **own_model, struct diags *d)
+	       const struct deploy_args *a, int sm, const struct fi_rules *rules,
+	       struct deployment *dep, struct model_profile **own_model, struct diags *d)
 {
 	struct diags mine = DIAGS_INIT;
-	int rc = generate_deploy(data, dtypes, a, sm, schema, dep, own_model, &mine);
+	int rc = generate_deploy(data, dtypes, a, sm, rules, dep, own_model, &mine);
 	cli_print_diags(&mine);
 	diags_release(&mine);
 	if (rc == TT_USAGE)

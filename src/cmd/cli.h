@@ -80,12 +80,12 @@ bool cli_installed_fi(struct doctor_fi *fi);
 /* Resolves --flashinfer (NULL = the installed one, else the newest known): data_pick_rules,
  * its notes and errors printed. Returns status. */
 int cli_pick_schema(const struct tt_data *data, const char *version, struct fi_version *v,
-		    const struct fi_schema **schema, bool announce);
+		    const struct fi_rules **rules, bool announce);
 
 /* generate_deploy (tune/generate.h) for a command: its errors printed, and the command's
  * usage for a bad weight view. */
 int cli_deploy(const struct tt_data *data, const struct dtype_set *dtypes,
-	       const struct deploy_args *a, int sm, const struct fi_schema *schema,
-	       struct gen_deploy *dep, struct model_profile **own_model, struct diags *d);
+	       const struct deploy_args *a, int sm, const struct fi_rules *rules,
+	       struct deployment *dep, struct model_profile **own_model, struct diags *d);
 
 #endif

@@ -21,9 +21,9 @@ static size_t bundled_rows(const struct tt_data *data, const char *device, struc
 			   size_t max)
 {
 	size_t n = 0;
-	for (size_t i = 0; i < data->schemas.n && n < max; i++) {
-		const struct fi_schema *s = data->schemas.v[i];
-		char *file = fischema_bundled_name(s, s->release, device);
+	for (size_t i = 0; i < data->rules.n && n < max; i++) {
+		const struct fi_rules *s = data->rules.v[i];
+		char *file = firules_bundled_name(s, s->release, device);
 		bool per_version = s->bundled.prefix_rule == PREFIX_VERSION;
 		if (n && !per_version && !rows[n - 1].per_version && strcmp(rows[n - 1].file, file) == 0) {
 			rows[n - 1].below = s->versions.below;

@@ -27,7 +27,7 @@ static struct doctor_request request_of(const struct doc_opts *o)
 	};
 }
 
-static void print_module(const struct doctor_report *r, const struct fi_schema *schema)
+static void print_module(const struct doctor_report *r, const struct fi_rules *rules)
 {
 	const struct doctor_module *mod = &r->mod;
 	const char *version = r->version;
@@ -51,12 +51,12 @@ static void print_module(const struct doctor_report *r, const struct fi_schema *
 		       "and useless\n",
 		       mod->wrong_prefix[i], version, mod->name);
 	if (!mod->env_value)
-		printf("%s: unset, so FlashInfer never reads the bundled module\n", schema->bundled.env_var);
+		printf("%s: unset, so FlashInfer never reads the bundled module\n", rules->bundled.env_var);
 	else if (!mod->env_ok)
 		printf("%s='%s': not exactly \"%s\", so FlashInfer never reads the bundled module\n",
-		       schema->bundled.env_var, mod->env_value, schema->bundled.env_value);
+		       rules->bundled.env_var, mod->env_value, rules->bundled.env_value);
 	else
-		printf("%s=%s: set\n", schema->bundled.env_var, mod->env_value);
+		printf("%s=%s: set\n", rules->bundled.env_var, mod->env_value);
 }
 
 static void print_cache(const char *path, const struct doctor_cache *cache, const char *version)
@@ -122,7 +122,7 @@ static void print_lookups(const struct doc_opts *o, const struct doctor_report *
 		}
 }
 
-static void print_text(const struct doc_opts *o, const struct fi_schema *schema,
+static void print_text(const struct doc_opts *o, const struct fi_rules *rules,
 		       const struct doctor_report *r)
 {
 	if (r->have_fi && !o->flashinfer)
@@ -135,7 +135,7 @@ static void print_text(const struct doc_opts *o, const struct fi_schema *schema,
 	for (size_t i = 0; r->have_fi && i < r->fi.n_others; i++)
 		printf("  also installed: %s (which one Python imports depends on sys.path)\n", r->fi.others[i]);
 	printf("GPU: %s (%s)\n", r->device, r->device_from);
-	print_module(r, schema);
+	print_module(r, rules);
 	if (o->cache)
 		print_cache(o->cache, &r->cache, r->version);
 	if (o->model)
@@ -149,23 +149,23 @@ static void print_text(const struct doc_opts *o, const struct fi_schema *schema,
 
 /* The deployment's lookups in FlashInfer's order (doctor --model): its plan. */
 static int deployment_plan(const struct tt_data *data, const struct doc_opts *o, enum dtype dt,
-			   const struct doctor_report *r, const struct fi_schema *schema,
+			   const struct doctor_report *r, const struct fi_rules *rules,
 			   struct dtype_set **dtypes, struct model_profile **own_model,
-			   struct gen_plan *plan, struct diags *d)
+			   struct lookup_list *plan, struct diags *d)
 {
 	char *dpath = xasprintf("%s/configs/dtypes.yaml", data->root);
 	int rc = dtypes_load(dpath, dtypes, d);
 	free(dpath);
 	if (rc)
 		return rc;
-	struct gen_deploy dep;
+	struct deployment dep;
 	struct deploy_args da = { .cmd = "doctor", .model = o->model, .weight_view = o->weight_view,
 				  .dt = dt, .tp = o->tp, .ep = o->ep, .tp_rank = o->tp_rank,
 				  .ep_rank = o->ep_rank, .top_k = o->top_k, .max_tokens = o->max_tokens };
 	int sm = r->profile ? (int)device_sm(r->profile) : 0;
-	if ((rc = cli_deploy(data, *dtypes, &da, sm, schema, &dep, own_model, d)))
+	if ((rc = cli_deploy(data, *dtypes, &da, sm, rules, &dep, own_model, d)))
 		return rc;
-	return gen_plan_deploy(schema, &dep, plan, d);
+	return lookup_deploy(rules, &dep, plan, d);
 }
 
 int cmd_doctor(int argc, char **argv)
@@ -245,33 +245,33 @@ int cmd_doctor(int argc, char **argv)
 	struct doctor_report r = { 0 };
 	struct dtype_set *dtypes = NULL;
 	struct model_profile *own_model = NULL;
-	struct gen_plan plan = { 0 };
+	struct lookup_list plan = { 0 };
 	struct fi_version fv;
-	const struct fi_schema *schema;
+	const struct fi_rules *rules;
 
 	/* FlashInfer: the installed package (and its version), or the version asked for */
 	if ((rc = doctor_find(&q, &r, &d)) ||
-	    (rc = cli_pick_schema(&data, r.version, &fv, &schema, false)) ||
+	    (rc = cli_pick_schema(&data, r.version, &fv, &rules, false)) ||
 	    (rc = doctor_device(&q, &data.devices, &r, &d)))
 		goto out;
 	if (o.model &&
-	    (rc = deployment_plan(&data, &o, dt, &r, schema, &dtypes, &own_model, &plan, &d)))
+	    (rc = deployment_plan(&data, &o, dt, &r, rules, &dtypes, &own_model, &plan, &d)))
 		goto out;
-	struct validate_data vd = { &data.devices, &data.catalogs, &data.schemas };
-	doctor_examine(&q, schema, &vd, o.model ? &plan : NULL, &r);
+	struct validate_data vd = { &data.devices, &data.catalogs, &data.rules };
+	doctor_examine(&q, rules, &vd, o.model ? &plan : NULL, &r);
 	rc = r.all_hit ? TT_OK : TT_INVALID;
 	if (o.json) {
-		char *js = doctor_report_json(&q, schema, &r);
+		char *js = doctor_report_json(&q, rules, &r);
 		printf("%s\n", js);
 		free(js);
 	} else {
-		print_text(&o, schema, &r);
+		print_text(&o, rules, &r);
 	}
 out:
 	cli_print_diags(&d);
 	diags_release(&d);
 	doctor_report_release(&r);
-	gen_plan_release(&plan);
+	lookup_list_release(&plan);
 	model_free(own_model);
 	dtypes_free(dtypes);
 	cli_release_data(&data);

@@ -42,7 +42,7 @@ static int parse_common(int argc, char **argv, const char *cmd, struct validate_
 static int open_table(const struct tt_data *data, const char *path, const struct validate_opts *vo,
 		      bool json, struct explain_target *tg, json_t *notes)
 {
-	struct validate_data vd = { &data->devices, &data->catalogs, &data->schemas };
+	struct validate_data vd = { &data->devices, &data->catalogs, &data->rules };
 	struct diags d = DIAGS_INIT;
 	int rc = explain_open(&vd, path, vo, tg, &d);
 	if (rc) {
@@ -110,7 +110,7 @@ static json_t *target_json(const char *path, const struct explain_target *tg)
 			 "version_from", tg->r.version_from,
 			 "device", dev[0] ? jstr(dev, strlen(dev)) : json_null(),
 			 "sm", tg->r.device ? json_integer(device_sm(tg->r.device)) : json_null(),
-			 "tactic_numbering", numbering_name(tg->r.schema->tactics.numbering));
+			 "tactic_numbering", numbering_name(tg->r.rules->tactics.numbering));
 }
 
 static void print_json(json_t *o)
@@ -167,7 +167,7 @@ int cmd_explain(int argc, char **argv)
 		       tg.r.version_from, tg.r.device_name[0] ? tg.r.device_name : "unknown");
 		if (tg.r.device)
 			printf("  SM%u, tactic numbering %s\n", device_sm(tg.r.device),
-			       numbering_name(tg.r.schema->tactics.numbering));
+			       numbering_name(tg.r.rules->tactics.numbering));
 		struct strbuf line = STRBUF_INIT;
 		for (size_t i = 0; i < r.n; i++) {
 			sb_reset(&line);

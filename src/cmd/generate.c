@@ -13,36 +13,15 @@
 #include "tune/fleet.h"
 #include "tune/generate.h"
 
-/* "0,2,3" -> {0,2,3}; 1 on anything else */
-static int parse_gpu_list(const char *s, int *ids, size_t *n)
-{
-	*n = 0;
-	for (const char *p = s;;) {
-		char *end;
-		errno = 0;
-		long v = strtol(p, &end, 10);
-		if (end == p || errno || v < 0 || v > 1023 || *n == GENERATE_MAX_WORKERS)
-			return 1;
-		for (size_t k = 0; k < *n; k++)
-			if (ids[k] == v)
-				return 1;
-		ids[(*n)++] = (int)v;
-		if (*end == '\0')
-			return 0;
-		if (*end != ',')
-			return 1;
-		p = end + 1;
-	}
-}
 
 /* What the user hears (generate_hooks): the progress line (a TTY) or one line per entry
- * (-v), called by profile_plan under a lock; lines and diagnostics as they happen; the
+ * (-v), called by timing_run under a lock; lines and diagnostics as they happen; the
  * summary of each table. */
 struct progress {
 	bool tty, verbose, quiet;
 };
 
-static void on_entry(void *ctx, const struct profile_event *ev)
+static void on_entry(void *ctx, const struct timing_event *ev)
 {
 	const struct progress *pg = ctx;
 	if (!ev) { /* profiling is over */
@@ -50,7 +29,7 @@ static void on_entry(void *ctx, const struct profile_event *ev)
 			fputc('\n', stderr);
 		return;
 	}
-	const struct gen_entry *e = ev->e;
+	const struct lookup_entry *e = ev->e;
 	if (pg->tty)
 		fprintf(stderr, "\rtunetab: profiling GEMM%d %6ld tokens  %zu/%zu  ETA %4.0fs ", e->stage,
 			e->tokens, ev->done, ev->total, ev->eta_s);
@@ -97,49 +76,10 @@ static void on_table(void *ctx, const struct generate_result *r)
 	const struct progress *pg = ctx;
 	if (pg->quiet)
 		return;
-	fprintf(stderr, "tunetab: %s on %s (SM%d), %s, TP %ld EP %ld, FlashInfer %s, heuristic '%s' "
-		"(%s)\n", r->model, r->device, r->sm, r->dtype, r->tp, r->ep, r->version, r->heuristic,
-		r->catalog);
-	char scope[200];
-	if (r->keys)
-		snprintf(scope, sizeof scope, "the keys of %s", r->keys);
-	else
-		snprintf(scope, sizeof scope, "2 GEMM stages x token buckets up to %u", r->max_tokens);
-	if (r->shard->count > 1) {
-		size_t l = strlen(scope);
-		snprintf(scope + l, sizeof scope - l, "; shard %d/%d of %zu", r->shard->index,
-			 r->shard->count, r->total_entries);
-	}
-	fprintf(stderr, "tunetab: %zu entries (%s); %zu differ from FlashInfer's fallback (tactic -1)%s\n",
-		r->entries, scope, r->differ, r->skipped ? "; the heuristic's first choice was not "
-		"dispatchable for some and was skipped" : "");
-	if (r->profiled && r->nworkers > 1)
-		fprintf(stderr, "tunetab: %zu GPUs of this model measured from one queue\n", r->nworkers);
-	const struct profile_stats *st = &r->stats;
-	char pruned[96] = "";
-	if (st->pruned)
-		snprintf(pruned, sizeof pruned, ", %zu left out of a screen (over 2x the best a bucket "
-			 "or two below)", st->pruned);
-	if (r->profiled)
-		fprintf(stderr, "tunetab: profiled in %.1f s (backend %s: %s): %zu entries measured, %zu "
-			"kept the fallback, %zu predicted (the backend cannot express the candidates, or "
-			"the budget ran out); %zu timings, %zu resumed from the journal, %zu candidates "
-			"failed, %zu not expressible%s\n", st->seconds, r->backend, r->timed,
-			st->measured_entries, st->fallback_kept, st->predicted_entries, st->timed,
-			st->resumed, st->failed_candidates, st->unsupported, pruned);
-	const struct fi_schema *schema = r->schema;
-	if (r->written[0])
-		fprintf(stderr, "tunetab: wrote %s\n  FlashInfer imports it from <site-packages>/%s/ with "
-			"%s=%s, only when not tuning (formats §1.1, §1.4); SGLang and vLLM tune at start: "
-			"deploy the JSON cache\n", r->written[0], schema->bundled.package_dir,
-			schema->bundled.env_var, schema->bundled.env_value);
-	if (r->written[1])
-		fprintf(stderr, "tunetab: wrote %s\n  SGLang: tunetab install --for sglang --from %s ...; "
-			"FlashInfer: flashinfer.autotune(cache=\"%s\") or AutoTuner.get().load_configs(...) "
-			"(formats §2.1)\n", r->written[1], r->written[1], r->written[1]);
-	if (r->written[2])
-		fprintf(stderr, "tunetab: wrote %s (what was measured or predicted, for tunetab merge)\n",
-			r->written[2]);
+	struct strbuf sb = STRBUF_INIT;
+	generate_summary(r, &sb);
+	fputs(sb.buf, stderr);
+	sb_release(&sb);
 }
 
 static const char *real_env(const char *name)
@@ -279,7 +219,7 @@ static int check_args(struct args *a, struct shard *sh, struct generate_session 
 	if (o->dtype && dtype_parse(o->dtype, &dt))
 		return cli_usage_error("generate", "unknown dtype '%s'", o->dtype);
 	S->all_gpus = a->devices && !strcmp(a->devices, "all");
-	if (a->devices && !S->all_gpus && parse_gpu_list(a->devices, S->gpu_ids, &S->ngpu_ids))
+	if (a->devices && !S->all_gpus && fleet_parse_gpu_list(a->devices, S->gpu_ids, GENERATE_MAX_WORKERS, &S->ngpu_ids))
 		return cli_usage_error("generate", "--devices wants 'all' or GPU indices like 0,1,3 "
 				       "(at most %d), not '%s'", GENERATE_MAX_WORKERS, a->devices);
 	if ((o->backend || o->python) && !o->profile)
@@ -352,7 +292,7 @@ int cmd_generate(int argc, char **argv)
 	struct diags d = DIAGS_INIT;
 	rc = generate_session_init(&S, &data, &hooks, &d);
 	if (!rc && o->plan) {
-		rc = generate_plan_run(o, &S, &d);
+		rc = generate_fleet_plan(o, &S, &d);
 	} else if (!rc) {
 		const char *base = o->outdir ? o->outdir : ".";
 		char *outdir = sh.count > 1 ? xasprintf("%s/shard-%d-of-%d", base, sh.index, sh.count)

@@ -249,7 +249,7 @@ int cmd_install(int argc, char **argv)
 	};
 	struct diags d = DIAGS_INIT;
 	struct install_job j;
-	rc = install_prepare(&q, data.root, &data.devices, &data.schemas, &j, &d);
+	rc = install_prepare(&q, data.root, &data.devices, &data.rules, &j, &d);
 	if (j.meta_as_is)
 		fprintf(stderr, "tunetab: _metadata as in %s (this environment's not read: %s%s%s)\n",
 			from, j.python ? j.python : "", j.python ? ": " : "", j.why[0] ? j.why : "?");

@@ -139,7 +139,7 @@ int cmd_merge(int argc, char **argv)
 	int rc = cli_load_data(&data, DATA_DEVICES | DATA_CATALOGS | DATA_SCHEMAS);
 	if (rc)
 		return rc;
-	struct validate_data vd = { &data.devices, &data.catalogs, &data.schemas };
+	struct validate_data vd = { &data.devices, &data.catalogs, &data.rules };
 	struct merge_result r;
 	struct diags d = DIAGS_INIT;
 	rc = merge_run(&vd, &o, &r, &d);

@@ -73,7 +73,7 @@ static void print_text_check(const struct validate_check *c, bool strict, bool q
 		       c->path, c->provenance_entries, c->provenance_entries == 1 ? "y" : "ies");
 	else if (c->checked && !quiet)
 		printf("%s: FlashInfer %s (%s; rules %s), device %s%s%s%s, %zu entr%s\n", c->path,
-		       r->version, r->version_from, r->schema->id, r->device_name[0] ? "'" : "",
+		       r->version, r->version_from, r->rules->id, r->device_name[0] ? "'" : "",
 		       r->device_name[0] ? r->device_name : "unknown",
 		       r->device_name[0] ? "' from " : "", r->device_name[0] ? r->device_from : "",
 		       r->entries, r->entries == 1 ? "y" : "ies");
@@ -155,7 +155,7 @@ int cmd_validate(int argc, char **argv)
 		validate_files_release(&files);
 		return rc;
 	}
-	struct validate_data vd = { &data.devices, &data.catalogs, &data.schemas };
+	struct validate_data vd = { &data.devices, &data.catalogs, &data.rules };
 	struct validate_request req = { &vd, &files, vo, strict };
 	struct validate_report rep;
 	rc = validate_run(&req, &rep);

@@ -89,7 +89,7 @@ int calibration_load(const char *path, struct calibration **out, struct diags *d
 
 char *calibration_file_name(const char *device)
 {
-	char *part = fischema_device_part(device);
+	char *part = firules_device_part(device);
 	char *name = xasprintf("calibration-%s.yaml", part);
 	free(part);
 	return name;

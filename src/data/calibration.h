@@ -30,7 +30,7 @@ void calibration_free(struct calibration *c);
 /* YAML text of a measurement (the CLI writes it atomically). Caller frees. */
 char *calibration_yaml(const char *device, int sm, const char *when, const struct gpu_calibration *g);
 /* The default file for a device's calibration: "calibration-<DEVICE>.yaml", the device part
- * as FlashInfer names files (fischema_device_part). Caller frees. */
+ * as FlashInfer names files (firules_device_part). Caller frees. */
 char *calibration_file_name(const char *device);
 
 #endif

@@ -41,10 +41,10 @@ int data_load(struct tt_data *data, unsigned parts, struct diags *d)
 		free(p);
 	}
 	if (parts & DATA_SCHEMAS) {
-		worst(&rc, fischema_load_dir(p = part_dir(data->root, "schemas/flashinfer"),
-					     &data->schemas, d));
+		worst(&rc, firules_load_dir(p = part_dir(data->root, "schemas/flashinfer"),
+					     &data->rules, d));
 		free(p);
-		if (!rc && data->schemas.n == 0)
+		if (!rc && data->rules.n == 0)
 			rc = diag_error(d, TT_INTERNAL, "data", NULL, 0, 0,
 					"no FlashInfer schema found under '%s/schemas/flashinfer'",
 					data->root);
@@ -57,7 +57,7 @@ void data_release(struct tt_data *data)
 	device_set_release(&data->devices);
 	model_set_release(&data->models);
 	catalog_set_release(&data->catalogs);
-	fischema_set_release(&data->schemas);
+	firules_set_release(&data->rules);
 	free(data->root);
 	data->root = NULL;
 }
@@ -72,15 +72,15 @@ const char *data_rel(const struct tt_data *data, const char *path)
 
 int data_pick_rules(const struct tt_data *data, const char *version,
 		    const struct data_installed_fi *installed, struct fi_version *v,
-		    const struct fi_schema **schema, bool announce, struct diags *d)
+		    const struct fi_rules **rules, bool announce, struct diags *d)
 {
-	const struct fi_schema *newest = fischema_newest(&data->schemas);
+	const struct fi_rules *newest = firules_newest(&data->rules);
 	if (!version) {
 		/* the FlashInfer installed here: keys for another version never hit (issue #15) */
 		bool newer = false;
 		bool have = installed && installed->version && installed->version[0] &&
 			    !version_parse(installed->version, v);
-		if (have && (*schema = fischema_find(&data->schemas, v, &newer))) {
+		if (have && (*rules = firules_find(&data->rules, v, &newer))) {
 			if (announce)
 				diags_add(d, SEV_NOTE, "flashinfer", NULL, 0, 0, "no --flashinfer given; "
 					  "targeting FlashInfer %s, installed at %s%s", installed->version,
@@ -91,7 +91,7 @@ int data_pick_rules(const struct tt_data *data, const char *version,
 		if (have && announce)
 			diags_add(d, SEV_NOTE, "flashinfer", NULL, 0, 0, "the FlashInfer installed at %s "
 				  "(%s) predates tuning tables", installed->pkg, installed->version);
-		*schema = newest;
+		*rules = newest;
 		version_parse(newest->release, v);
 		if (announce)
 			diags_add(d, SEV_NOTE, "flashinfer", NULL, 0, 0, "no --flashinfer given; "
@@ -102,14 +102,14 @@ int data_pick_rules(const struct tt_data *data, const char *version,
 		return diag_error(d, TT_USAGE, "flashinfer", NULL, 0, 0, "'%s' is not a FlashInfer "
 				  "version (want e.g. 0.6.18)", version);
 	bool newer;
-	*schema = fischema_find(&data->schemas, v, &newer);
-	if (!*schema)
+	*rules = firules_find(&data->rules, v, &newer);
+	if (!*rules)
 		return diag_error(d, TT_INVALID, "flashinfer", NULL, 0, 0, "FlashInfer %s predates "
 				  "tuning-table support (the oldest known rules start at %s)", version,
-				  data->schemas.v[0]->versions.min);
+				  data->rules.v[0]->versions.min);
 	if (newer)
 		diags_add(d, SEV_WARNING, "flashinfer", NULL, 0, 0, "FlashInfer %s is newer than every "
 			  "known version; applying the rules of %s (FlashInfer %s to below %s)", version,
-			  (*schema)->id, (*schema)->versions.min, (*schema)->versions.below);
+			  (*rules)->id, (*rules)->versions.min, (*rules)->versions.below);
 	return TT_OK;
 }

@@ -21,7 +21,7 @@ struct tt_data {
 	struct device_set devices;
 	struct model_set models;
 	struct catalog_set catalogs;
-	struct fischema_set schemas;
+	struct firules_set rules;
 };
 
 /* Finds the data folder (datadir.h) and loads the parts asked for. Returns the worst status;
@@ -42,6 +42,6 @@ struct data_installed_fi {
  * the warning for a version newer than every known one. */
 int data_pick_rules(const struct tt_data *data, const char *version,
 		    const struct data_installed_fi *installed, struct fi_version *v,
-		    const struct fi_schema **schema, bool announce, struct diags *d);
+		    const struct fi_rules **rules, bool announce, struct diags *d);
 
 #endif

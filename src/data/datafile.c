@@ -43,9 +43,9 @@ int datafile_check(const char *path, struct diags *d)
 		rc = dtypes_load(path, &ds, d);
 		dtypes_free(ds);
 	} else if (strcmp(key, "flashinfer_schema") == 0) {
-		struct fi_schema *s;
-		rc = fischema_load_file(path, &s, d);
-		fischema_free(s);
+		struct fi_rules *s;
+		rc = firules_load_file(path, &s, d);
+		firules_free(s);
 	} else {
 		int line, col;
 		yaml_locate(path, key, &line, &col);

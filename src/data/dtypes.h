@@ -51,7 +51,7 @@ int dtypes_load(const char *path, struct dtype_set **out, struct diags *d);
 void dtypes_free(struct dtype_set *s);
 const struct dtype_info *dtypes_find(const struct dtype_set *s, const char *name);
 /* The named weight view, or the default (first) when view is NULL; NULL if unknown. */
-/* Whether the dtype sets the named MoERunner flag (an extras field of the schema) True. */
+/* Whether the dtype sets the named MoERunner flag (an extras field of the version rules) True. */
 int dtype_has_flag(const struct dtype_info *t, const char *flag);
 /* n rounded up to the dtype's align (n itself when it has none). */
 long dtype_align(const struct dtype_info *t, long n);

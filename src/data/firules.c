@@ -1,4 +1,4 @@
-/* fischema.c: FlashInfer version schemas (schemas/flashinfer/<id>.yaml), loaded with libcyaml. */
+/* firules.c: FlashInfer version rules (schemas/flashinfer/<id>.yaml), loaded with libcyaml. */
 #include "data/firules.h"
 
 #include <stdio.h>
@@ -47,106 +47,106 @@ static const cyaml_schema_value_t string_schema = {
 };
 
 static const cyaml_schema_field_t range_fields[] = {
-	STR("min", struct fs_range, min, 1),
-	STR("below", struct fs_range, below, 1),
+	STR("min", struct fr_range, min, 1),
+	STR("below", struct fr_range, below, 1),
 	CYAML_FIELD_END
 };
 
 static const cyaml_schema_field_t bundled_fields[] = {
-	ENUM("prefix_rule", struct fs_bundled, prefix_rule, prefix_strings),
-	STR("prefix", struct fs_bundled, prefix, 0),
-	STR("stem", struct fs_bundled, stem, 1),
-	STR("package_dir", struct fs_bundled, package_dir, 1),
-	STR("env_var", struct fs_bundled, env_var, 1),
-	STR("env_value", struct fs_bundled, env_value, 1),
-	ENUM("lookup", struct fs_bundled, lookup, lookup_strings),
-	ENUM("runner_slot", struct fs_bundled, runner_slot, slot_strings),
-	ENUM("miss_line", struct fs_bundled, miss_line, miss_strings),
+	ENUM("prefix_rule", struct fr_bundled, prefix_rule, prefix_strings),
+	STR("prefix", struct fr_bundled, prefix, 0),
+	STR("stem", struct fr_bundled, stem, 1),
+	STR("package_dir", struct fr_bundled, package_dir, 1),
+	STR("env_var", struct fr_bundled, env_var, 1),
+	STR("env_value", struct fr_bundled, env_value, 1),
+	ENUM("lookup", struct fr_bundled, lookup, lookup_strings),
+	ENUM("runner_slot", struct fr_bundled, runner_slot, slot_strings),
+	ENUM("miss_line", struct fr_bundled, miss_line, miss_strings),
 	CYAML_FIELD_END
 };
 
 static const cyaml_schema_field_t field_fields[] = {
-	STR("name", struct fs_field, name, 1),
-	ENUM("type", struct fs_field, type, ftype_strings),
-	CYAML_FIELD_STRING_PTR("source", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL, struct fs_field,
+	STR("name", struct fr_field, name, 1),
+	ENUM("type", struct fr_field, type, ftype_strings),
+	CYAML_FIELD_STRING_PTR("source", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL, struct fr_field,
 			       source, 1, 64),
 	CYAML_FIELD_END
 };
 static const cyaml_schema_value_t field_schema = {
-	CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, struct fs_field, field_fields),
+	CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, struct fr_field, field_fields),
 };
 
 static const cyaml_schema_field_t op_fields[] = {
-	STR("op", struct fs_op, op, 1),
-	CYAML_FIELD_SEQUENCE("runners", CYAML_FLAG_POINTER, struct fs_op, runners, &string_schema,
+	STR("op", struct fr_op, op, 1),
+	CYAML_FIELD_SEQUENCE("runners", CYAML_FLAG_POINTER, struct fr_op, runners, &string_schema,
 			     1, 16),
-	CYAML_FIELD_UINT("shapes", CYAML_FLAG_DEFAULT, struct fs_op, shapes),
-	CYAML_FIELD_UINT("stage", CYAML_FLAG_DEFAULT, struct fs_op, stage),
+	CYAML_FIELD_UINT("shapes", CYAML_FLAG_DEFAULT, struct fr_op, shapes),
+	CYAML_FIELD_UINT("stage", CYAML_FLAG_DEFAULT, struct fr_op, stage),
 	CYAML_FIELD_END
 };
 static const cyaml_schema_value_t op_schema = {
-	CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, struct fs_op, op_fields),
+	CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, struct fr_op, op_fields),
 };
 
 static const cyaml_schema_field_t key_fields[] = {
-	CYAML_FIELD_UINT("tuple", CYAML_FLAG_DEFAULT, struct fs_key, tuple),
-	ENUM("extras", struct fs_key, extras, extras_strings),
-	CYAML_FIELD_SEQUENCE("extras_fields", CYAML_FLAG_POINTER, struct fs_key, extras_fields,
+	CYAML_FIELD_UINT("tuple", CYAML_FLAG_DEFAULT, struct fr_key, tuple),
+	ENUM("extras", struct fr_key, extras, extras_strings),
+	CYAML_FIELD_SEQUENCE("extras_fields", CYAML_FLAG_POINTER, struct fr_key, extras_fields,
 			     &field_schema, 0, 64),
-	CYAML_FIELD_SEQUENCE("ops", CYAML_FLAG_POINTER, struct fs_key, ops, &op_schema, 1, 256),
+	CYAML_FIELD_SEQUENCE("ops", CYAML_FLAG_POINTER, struct fr_key, ops, &op_schema, 1, 256),
 	CYAML_FIELD_END
 };
 
 static const cyaml_schema_field_t phase_fields[] = {
-	CYAML_FIELD_UINT("upto", CYAML_FLAG_DEFAULT, struct fs_phase, upto),
-	CYAML_FIELD_UINT("step", CYAML_FLAG_DEFAULT, struct fs_phase, step),
+	CYAML_FIELD_UINT("upto", CYAML_FLAG_DEFAULT, struct fr_phase, upto),
+	CYAML_FIELD_UINT("step", CYAML_FLAG_DEFAULT, struct fr_phase, step),
 	CYAML_FIELD_END
 };
 static const cyaml_schema_value_t phase_schema = {
-	CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, struct fs_phase, phase_fields),
+	CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, struct fr_phase, phase_fields),
 };
 
 static const cyaml_schema_field_t bucket_fields[] = {
-	ENUM("map", struct fs_buckets, map, bucket_strings),
-	CYAML_FIELD_UINT("default_max_tokens", CYAML_FLAG_DEFAULT, struct fs_buckets,
+	ENUM("map", struct fr_buckets, map, bucket_strings),
+	CYAML_FIELD_UINT("default_max_tokens", CYAML_FLAG_DEFAULT, struct fr_buckets,
 			 default_max_tokens),
-	CYAML_FIELD_SEQUENCE("phases", CYAML_FLAG_POINTER, struct fs_buckets, phases, &phase_schema,
+	CYAML_FIELD_SEQUENCE("phases", CYAML_FLAG_POINTER, struct fr_buckets, phases, &phase_schema,
 			     0, 16),
 	CYAML_FIELD_END
 };
 
 static const cyaml_schema_field_t json_fields[] = {
-	CYAML_FIELD_BOOL("supported", CYAML_FLAG_DEFAULT, struct fs_json, supported),
-	CYAML_FIELD_SEQUENCE("metadata", CYAML_FLAG_POINTER, struct fs_json, metadata,
+	CYAML_FIELD_BOOL("supported", CYAML_FLAG_DEFAULT, struct fr_json, supported),
+	CYAML_FIELD_SEQUENCE("metadata", CYAML_FLAG_POINTER, struct fr_json, metadata,
 			     &string_schema, 0, 32),
-	ENUM("mismatch", struct fs_json, mismatch, mismatch_strings),
-	CYAML_FIELD_ENUM("entry_value", CYAML_FLAG_STRICT | CYAML_FLAG_OPTIONAL, struct fs_json,
+	ENUM("mismatch", struct fr_json, mismatch, mismatch_strings),
+	CYAML_FIELD_ENUM("entry_value", CYAML_FLAG_STRICT | CYAML_FLAG_OPTIONAL, struct fr_json,
 			 entry_value, entry_value_strings, CYAML_ARRAY_LEN(entry_value_strings)),
-	CYAML_FIELD_SEQUENCE("reserved", CYAML_FLAG_POINTER, struct fs_json, reserved,
+	CYAML_FIELD_SEQUENCE("reserved", CYAML_FLAG_POINTER, struct fr_json, reserved,
 			     &string_schema, 0, 16),
 	CYAML_FIELD_END
 };
 
 static const cyaml_schema_field_t tactics_fields[] = {
-	ENUM("numbering", struct fs_tactics, numbering, numbering_strings),
+	ENUM("numbering", struct fr_tactics, numbering, numbering_strings),
 	CYAML_FIELD_END
 };
 
 static const cyaml_schema_field_t schema_fields[] = {
-	STR("id", struct fi_schema, id, 1),
-	CYAML_FIELD_MAPPING("versions", CYAML_FLAG_DEFAULT, struct fi_schema, versions, range_fields),
-	STR("release", struct fi_schema, release, 1),
-	CYAML_FIELD_MAPPING("bundled", CYAML_FLAG_DEFAULT, struct fi_schema, bundled, bundled_fields),
-	CYAML_FIELD_MAPPING("key", CYAML_FLAG_DEFAULT, struct fi_schema, key, key_fields),
-	CYAML_FIELD_MAPPING("buckets", CYAML_FLAG_DEFAULT, struct fi_schema, buckets, bucket_fields),
-	CYAML_FIELD_MAPPING("tactics", CYAML_FLAG_DEFAULT, struct fi_schema, tactics, tactics_fields),
-	CYAML_FIELD_MAPPING("json_cache", CYAML_FLAG_DEFAULT, struct fi_schema, json_cache,
+	STR("id", struct fi_rules, id, 1),
+	CYAML_FIELD_MAPPING("versions", CYAML_FLAG_DEFAULT, struct fi_rules, versions, range_fields),
+	STR("release", struct fi_rules, release, 1),
+	CYAML_FIELD_MAPPING("bundled", CYAML_FLAG_DEFAULT, struct fi_rules, bundled, bundled_fields),
+	CYAML_FIELD_MAPPING("key", CYAML_FLAG_DEFAULT, struct fi_rules, key, key_fields),
+	CYAML_FIELD_MAPPING("buckets", CYAML_FLAG_DEFAULT, struct fi_rules, buckets, bucket_fields),
+	CYAML_FIELD_MAPPING("tactics", CYAML_FLAG_DEFAULT, struct fi_rules, tactics, tactics_fields),
+	CYAML_FIELD_MAPPING("json_cache", CYAML_FLAG_DEFAULT, struct fi_rules, json_cache,
 			    json_fields),
 	CYAML_FIELD_END
 };
 
 struct schema_doc {
-	struct fi_schema *flashinfer_schema;
+	struct fi_rules *flashinfer_schema;
 };
 
 static const cyaml_schema_field_t doc_fields[] = {
@@ -158,10 +158,10 @@ static const cyaml_schema_value_t doc_schema = {
 	CYAML_VALUE_MAPPING(CYAML_FLAG_POINTER, struct schema_doc, doc_fields),
 };
 static const cyaml_schema_value_t one_schema = {
-	CYAML_VALUE_MAPPING(CYAML_FLAG_POINTER, struct fi_schema, schema_fields),
+	CYAML_VALUE_MAPPING(CYAML_FLAG_POINTER, struct fi_rules, schema_fields),
 };
 
-void fischema_free(struct fi_schema *s)
+void firules_free(struct fi_rules *s)
 {
 	if (!s)
 		return;
@@ -170,14 +170,14 @@ void fischema_free(struct fi_schema *s)
 	yamldoc_free(&one_schema, s);
 }
 
-int fischema_load_file(const char *path, struct fi_schema **out, struct diags *d)
+int firules_load_file(const char *path, struct fi_rules **out, struct diags *d)
 {
 	*out = NULL;
 	struct schema_doc *doc;
 	int rc = yamldoc_load(path, &doc_schema, (void **)&doc, d);
 	if (rc)
 		return rc;
-	struct fi_schema *s = doc->flashinfer_schema;
+	struct fi_rules *s = doc->flashinfer_schema;
 	doc->flashinfer_schema = NULL;
 	yamldoc_free(&doc_schema, doc);
 	s->path = xstrdup(path);
@@ -229,7 +229,7 @@ int fischema_load_file(const char *path, struct fi_schema **out, struct diags *d
 			rc = yaml_error_at(d, path, yp, "stage must be 0, 1 or 2");
 		}
 	if (rc) {
-		fischema_free(s);
+		firules_free(s);
 		return rc;
 	}
 	*out = s;
@@ -238,15 +238,15 @@ int fischema_load_file(const char *path, struct fi_schema **out, struct diags *d
 
 static int cmp_schema(const void *a, const void *b)
 {
-	const struct fi_schema *x = *(struct fi_schema *const *)a, *y = *(struct fi_schema *const *)b;
+	const struct fi_rules *x = *(struct fi_rules *const *)a, *y = *(struct fi_rules *const *)b;
 	return version_cmp(&x->lo, &y->lo);
 }
 
 static int load_one(void *ctx, const char *path, size_t nfiles, struct diags *d)
 {
-	struct fischema_set *set = ctx;
-	struct fi_schema *s;
-	int rc = fischema_load_file(path, &s, d);
+	struct firules_set *set = ctx;
+	struct fi_rules *s;
+	int rc = firules_load_file(path, &s, d);
 	if (rc)
 		return rc;
 	if (!set->v)
@@ -255,9 +255,9 @@ static int load_one(void *ctx, const char *path, size_t nfiles, struct diags *d)
 	return TT_OK;
 }
 
-int fischema_load_dir(const char *dir, struct fischema_set *set, struct diags *d)
+int firules_load_dir(const char *dir, struct firules_set *set, struct diags *d)
 {
-	*set = (struct fischema_set){ 0 };
+	*set = (struct firules_set){ 0 };
 	int rc = yaml_load_dir(dir, "schemas", load_one, set, d);
 	if (set->n > 1)
 		qsort(set->v, set->n, sizeof *set->v, cmp_schema);
@@ -270,21 +270,21 @@ int fischema_load_dir(const char *dir, struct fischema_set *set, struct diags *d
 	return rc;
 }
 
-void fischema_set_release(struct fischema_set *set)
+void firules_set_release(struct firules_set *set)
 {
 	for (size_t i = 0; i < set->n; i++)
-		fischema_free(set->v[i]);
+		firules_free(set->v[i]);
 	free(set->v);
 	set->v = NULL;
 	set->n = 0;
 }
 
-const struct fi_schema *fischema_newest(const struct fischema_set *set)
+const struct fi_rules *firules_newest(const struct firules_set *set)
 {
 	return set->n ? set->v[set->n - 1] : NULL;
 }
 
-const struct fi_schema *fischema_find(const struct fischema_set *set, const struct fi_version *v,
+const struct fi_rules *firules_find(const struct firules_set *set, const struct fi_version *v,
 				      bool *newer)
 {
 	if (newer)
@@ -292,7 +292,7 @@ const struct fi_schema *fischema_find(const struct fischema_set *set, const stru
 	for (size_t i = 0; i < set->n; i++)
 		if (version_cmp(v, &set->v[i]->lo) >= 0 && version_cmp(v, &set->v[i]->hi) < 0)
 			return set->v[i];
-	const struct fi_schema *last = fischema_newest(set);
+	const struct fi_rules *last = firules_newest(set);
 	if (last && version_cmp(v, &last->hi) >= 0) {
 		if (newer)
 			*newer = true;
@@ -301,7 +301,7 @@ const struct fi_schema *fischema_find(const struct fischema_set *set, const stru
 	return NULL;
 }
 
-char *fischema_device_part(const char *device)
+char *firules_device_part(const char *device)
 {
 	char *s = xstrdup(device);
 	for (char *p = s; *p; p++)
@@ -310,7 +310,7 @@ char *fischema_device_part(const char *device)
 	return s;
 }
 
-char *fischema_bundled_name(const struct fi_schema *s, const char *version, const char *device)
+char *firules_bundled_name(const struct fi_rules *s, const char *version, const char *device)
 {
 	struct strbuf sb = STRBUF_INIT;
 	if (s->bundled.prefix_rule == PREFIX_VERSION) {
@@ -322,14 +322,14 @@ char *fischema_bundled_name(const struct fi_schema *s, const char *version, cons
 		sb_adds(&sb, s->bundled.prefix);
 	}
 	sb_adds(&sb, s->bundled.stem);
-	char *part = fischema_device_part(device);
+	char *part = firules_device_part(device);
 	sb_adds(&sb, part);
 	free(part);
 	sb_adds(&sb, ".py");
 	return sb_detach(&sb);
 }
 
-bool fischema_split_bundled(const char *name, const char *stem, size_t *prefix_len,
+bool firules_split_bundled(const char *name, const char *stem, size_t *prefix_len,
 			    const char **part, size_t *part_len)
 {
 	const char *s = strstr(name, stem);
@@ -352,7 +352,7 @@ static unsigned last_pow2(unsigned x)
 	return p;
 }
 
-size_t fischema_buckets(const struct fi_schema *s, unsigned max_tokens, unsigned **out)
+size_t firules_buckets(const struct fi_rules *s, unsigned max_tokens, unsigned **out)
 {
 	size_t n = 0, alloc = 0;
 	unsigned *v = NULL;
@@ -370,7 +370,7 @@ size_t fischema_buckets(const struct fi_schema *s, unsigned max_tokens, unsigned
 		/* Phases of steps, then tune_max itself is always added (§3.2). */
 		unsigned x = 1, lower = 0;
 		for (unsigned p = 0; p < s->buckets.phases_count && x < max_tokens; p++) {
-			const struct fs_phase *ph = &s->buckets.phases[p];
+			const struct fr_phase *ph = &s->buckets.phases[p];
 			unsigned upto = ph->upto ? ph->upto : max_tokens;
 			if (upto > max_tokens)
 				upto = max_tokens;
@@ -398,7 +398,7 @@ size_t fischema_buckets(const struct fi_schema *s, unsigned max_tokens, unsigned
 	return n;
 }
 
-unsigned fischema_map_tokens(const struct fi_schema *s, unsigned max_tokens, unsigned tokens)
+unsigned firules_map_tokens(const struct fi_rules *s, unsigned max_tokens, unsigned tokens)
 {
 	if (s->buckets.map == BUCKETS_POW2_FLOOR) {
 		/* min(last_pow2(x), tune_max): rounds down, clamped (§3.2). */
@@ -406,7 +406,7 @@ unsigned fischema_map_tokens(const struct fi_schema *s, unsigned max_tokens, uns
 		return p < max_tokens ? p : max_tokens;
 	}
 	unsigned *b;
-	size_t n = fischema_buckets(s, max_tokens, &b);
+	size_t n = firules_buckets(s, max_tokens, &b);
 	unsigned r = b[n - 1];
 	for (size_t i = 0; i < n; i++)
 		if (b[i] >= tokens) {

@@ -1,8 +1,8 @@
 /* firules.h: how each FlashInfer version range finds, keys and numbers tuning tables
  * (schemas/flashinfer/<id>.yaml; flashinfer-formats.md §1–§3), and the file-name rule for a
  * device they share. */
-#ifndef TUNETAB_FISCHEMA_H
-#define TUNETAB_FISCHEMA_H
+#ifndef TUNETAB_FIRULES_H
+#define TUNETAB_FIRULES_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -21,11 +21,11 @@ enum bucket_map { BUCKETS_POW2_FLOOR, BUCKETS_HYBRID_CEIL };
 enum tactic_numbering { TN_SHARED, TN_SPLIT_RELATIVE, TN_SPLIT_ABSOLUTE };
 enum meta_mismatch { MISMATCH_STRICT, MISMATCH_HARD_SOFT };
 
-struct fs_range {
+struct fr_range {
 	char *min, *below;
 };
 
-struct fs_bundled {
+struct fr_bundled {
 	enum prefix_rule prefix_rule;
 	char *prefix;
 	char *stem;
@@ -37,13 +37,13 @@ struct fs_bundled {
 	enum miss_line miss_line;
 };
 
-struct fs_field {
+struct fr_field {
 	char *name;
 	enum field_type type;
 	char *source; /* a Python literal, or "$variable" of the deployment; NULL = unknown */
 };
 
-struct fs_op {
+struct fr_op {
 	char *op;
 	char **runners;
 	unsigned runners_count;
@@ -51,28 +51,28 @@ struct fs_op {
 	unsigned stage;
 };
 
-struct fs_key {
+struct fr_key {
 	unsigned tuple;
 	enum extras_kind extras;
-	struct fs_field *extras_fields;
+	struct fr_field *extras_fields;
 	unsigned extras_fields_count;
-	struct fs_op *ops;
+	struct fr_op *ops;
 	unsigned ops_count;
 };
 
-struct fs_phase {
+struct fr_phase {
 	unsigned upto; /* 0 = unbounded */
 	unsigned step; /* 0 = powers of two */
 };
 
-struct fs_buckets {
+struct fr_buckets {
 	enum bucket_map map;
 	unsigned default_max_tokens;
-	struct fs_phase *phases;
+	struct fr_phase *phases;
 	unsigned phases_count;
 };
 
-struct fs_json {
+struct fr_json {
 	bool supported;
 	char **metadata;
 	unsigned metadata_count;
@@ -82,62 +82,62 @@ struct fs_json {
 	unsigned reserved_count;
 };
 
-struct fs_tactics {
+struct fr_tactics {
 	enum tactic_numbering numbering;
 };
 
-struct fi_schema {
+struct fi_rules {
 	char *id;
-	struct fs_range versions;
+	struct fr_range versions;
 	char *release;  /* a tagged release in the range, used when no exact version is given */
-	struct fs_bundled bundled;
-	struct fs_key key;
-	struct fs_buckets buckets;
-	struct fs_tactics tactics;
-	struct fs_json json_cache;
+	struct fr_bundled bundled;
+	struct fr_key key;
+	struct fr_buckets buckets;
+	struct fr_tactics tactics;
+	struct fr_json json_cache;
 	char *path;
 	struct fi_version lo, hi; /* parsed range */
 };
 
-struct fischema_set {
-	struct fi_schema **v; /* sorted by versions.min */
+struct firules_set {
+	struct fi_rules **v; /* sorted by versions.min */
 	size_t n;
 };
 
-int fischema_load_file(const char *path, struct fi_schema **out, struct diags *d);
-void fischema_free(struct fi_schema *s);
+int firules_load_file(const char *path, struct fi_rules **out, struct diags *d);
+void firules_free(struct fi_rules *s);
 /* Loads all schemas, sorts them and checks that the ranges are contiguous. */
-int fischema_load_dir(const char *dir, struct fischema_set *set, struct diags *d);
-void fischema_set_release(struct fischema_set *set);
+int firules_load_dir(const char *dir, struct firules_set *set, struct diags *d);
+void firules_set_release(struct firules_set *set);
 
-/* The schema whose range holds v; NULL when v is older than every range. A version newer
- * than every range gets the newest schema and *newer is set (may be NULL). */
-const struct fi_schema *fischema_find(const struct fischema_set *set, const struct fi_version *v,
+/* The version rules whose range holds v; NULL when v is older than every range. A version newer
+ * than every range gets the newest rules and *newer is set (may be NULL). */
+const struct fi_rules *firules_find(const struct firules_set *set, const struct fi_version *v,
 				      bool *newer);
-const struct fi_schema *fischema_newest(const struct fischema_set *set);
+const struct fi_rules *firules_newest(const struct firules_set *set);
 
 /* The device part of a file name: the CUDA device name with every space made '_', nothing
  * else changed, as FlashInfer names its bundled module (§1.1): "NVIDIA H200" -> "NVIDIA_H200".
  * The one implementation of that rule. It lives here, in the data layer, because this layer
  * needs it (the module's name below, fleet plans' folders, calibration files) and layers call
  * only down; the FlashInfer layer's file names (flashinfer/names.h) call it. Caller frees. */
-char *fischema_device_part(const char *device);
+char *firules_device_part(const char *device);
 
 /* Bundled module file name for a device, e.g. "v0_1_trtllm_fused_moe_NVIDIA_H200.py": the
- * prefix and stem of schema s, then the device part (fischema_device_part). version is used by
+ * prefix and stem of the rules s, then the device part (firules_device_part). version is used by
  * PREFIX_VERSION schemas. Caller frees. */
-char *fischema_bundled_name(const struct fi_schema *s, const char *version, const char *device);
+char *firules_bundled_name(const struct fi_rules *s, const char *version, const char *device);
 /* Splits a bundled module's basename at schema stem: "v0_1_trtllm_fused_moe_NVIDIA_B200.py"
  * with stem "trtllm_fused_moe_" gives *prefix_len 5 ("v0_1_") and the device part
  * "NVIDIA_B200" (*part, *part_len: inside name). false when name does not end in ".py" or
  * holds no stem. */
-bool fischema_split_bundled(const char *name, const char *stem, size_t *prefix_len,
+bool firules_split_bundled(const char *name, const char *stem, size_t *prefix_len,
 			    const char **part, size_t *part_len);
 
 /* Token buckets the version's tuner profiles for max_tokens (§3.2), ascending. Caller frees. */
-size_t fischema_buckets(const struct fi_schema *s, unsigned max_tokens, unsigned **out);
+size_t firules_buckets(const struct fi_rules *s, unsigned max_tokens, unsigned **out);
 /* The bucket a runtime token count maps to (§3.2). */
-unsigned fischema_map_tokens(const struct fi_schema *s, unsigned max_tokens, unsigned tokens);
+unsigned firules_map_tokens(const struct fi_rules *s, unsigned max_tokens, unsigned tokens);
 
 const char *numbering_name(enum tactic_numbering n);
 const char *bucket_map_name(enum bucket_map m);

@@ -16,7 +16,7 @@
 #include "data/yamlload.h"
 
 struct plan_doc {
-	struct plan *plan;
+	struct fleet_plan *plan;
 };
 
 static const cyaml_schema_value_t device_schema = {
@@ -24,28 +24,28 @@ static const cyaml_schema_value_t device_schema = {
 };
 
 static const cyaml_schema_field_t deployment_fields[] = {
-	CYAML_FIELD_STRING_PTR("model", CYAML_FLAG_POINTER, struct plan_deployment, model, 1, 256),
-	CYAML_FIELD_STRING_PTR("dtype", CYAML_FLAG_POINTER, struct plan_deployment, dtype, 1, 32),
-	CYAML_FIELD_UINT("tp", CYAML_FLAG_OPTIONAL, struct plan_deployment, tp),
-	CYAML_FIELD_UINT("ep", CYAML_FLAG_OPTIONAL, struct plan_deployment, ep),
-	CYAML_FIELD_UINT("max_tokens", CYAML_FLAG_OPTIONAL, struct plan_deployment, max_tokens),
+	CYAML_FIELD_STRING_PTR("model", CYAML_FLAG_POINTER, struct fleet_plan_item, model, 1, 256),
+	CYAML_FIELD_STRING_PTR("dtype", CYAML_FLAG_POINTER, struct fleet_plan_item, dtype, 1, 32),
+	CYAML_FIELD_UINT("tp", CYAML_FLAG_OPTIONAL, struct fleet_plan_item, tp),
+	CYAML_FIELD_UINT("ep", CYAML_FLAG_OPTIONAL, struct fleet_plan_item, ep),
+	CYAML_FIELD_UINT("max_tokens", CYAML_FLAG_OPTIONAL, struct fleet_plan_item, max_tokens),
 	CYAML_FIELD_END
 };
 
 static const cyaml_schema_value_t deployment_schema = {
-	CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, struct plan_deployment, deployment_fields),
+	CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, struct fleet_plan_item, deployment_fields),
 };
 
 static const cyaml_schema_field_t plan_fields[] = {
-	CYAML_FIELD_STRING_PTR("flashinfer", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL, struct plan,
+	CYAML_FIELD_STRING_PTR("flashinfer", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL, struct fleet_plan,
 			       flashinfer, 1, 32),
-	CYAML_FIELD_STRING_PTR("output", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL, struct plan, output,
+	CYAML_FIELD_STRING_PTR("output", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL, struct fleet_plan, output,
 			       1, 4096),
-	CYAML_FIELD_BOOL("profile", CYAML_FLAG_OPTIONAL, struct plan, profile),
-	CYAML_FIELD_UINT("top", CYAML_FLAG_OPTIONAL, struct plan, top),
-	CYAML_FIELD_UINT("rounds", CYAML_FLAG_OPTIONAL, struct plan, rounds),
-	CYAML_FIELD_SEQUENCE("devices", CYAML_FLAG_POINTER, struct plan, devices, &device_schema, 1, 64),
-	CYAML_FIELD_SEQUENCE("deployments", CYAML_FLAG_POINTER, struct plan, deployments,
+	CYAML_FIELD_BOOL("profile", CYAML_FLAG_OPTIONAL, struct fleet_plan, profile),
+	CYAML_FIELD_UINT("top", CYAML_FLAG_OPTIONAL, struct fleet_plan, top),
+	CYAML_FIELD_UINT("rounds", CYAML_FLAG_OPTIONAL, struct fleet_plan, rounds),
+	CYAML_FIELD_SEQUENCE("devices", CYAML_FLAG_POINTER, struct fleet_plan, devices, &device_schema, 1, 64),
+	CYAML_FIELD_SEQUENCE("deployments", CYAML_FLAG_POINTER, struct fleet_plan, deployments,
 			     &deployment_schema, 1, 1000),
 	CYAML_FIELD_END
 };
@@ -60,10 +60,10 @@ static const cyaml_schema_value_t doc_schema = {
 };
 
 static const cyaml_schema_value_t plan_schema = {
-	CYAML_VALUE_MAPPING(CYAML_FLAG_POINTER, struct plan, plan_fields),
+	CYAML_VALUE_MAPPING(CYAML_FLAG_POINTER, struct fleet_plan, plan_fields),
 };
 
-void plan_free(struct plan *p)
+void fleetplan_free(struct fleet_plan *p)
 {
 	if (!p)
 		return;
@@ -72,14 +72,14 @@ void plan_free(struct plan *p)
 	yamldoc_free(&plan_schema, p);
 }
 
-int plan_load(const char *path, const struct device_set *devices, struct plan **out, struct diags *d)
+int fleetplan_load(const char *path, const struct device_set *devices, struct fleet_plan **out, struct diags *d)
 {
 	*out = NULL;
 	struct plan_doc *doc;
 	int rc = yamldoc_load(path, &doc_schema, (void **)&doc, d);
 	if (rc)
 		return rc;
-	struct plan *p = doc->plan;
+	struct fleet_plan *p = doc->plan;
 	doc->plan = NULL;
 	yamldoc_free(&doc_schema, doc);
 	p->path = xstrdup(path);
@@ -98,7 +98,7 @@ int plan_load(const char *path, const struct device_set *devices, struct plan **
 				rc = yaml_error_at(d, path, yp, "device '%s' is listed twice", p->devices[i]);
 	}
 	for (unsigned i = 0; i < p->deployments_count && !rc; i++) {
-		const struct plan_deployment *x = &p->deployments[i];
+		const struct fleet_plan_item *x = &p->deployments[i];
 		snprintf(yp, sizeof yp, "plan.deployments[%u]", i);
 		if (x->tp > 1024 || x->ep > 1024)
 			rc = yaml_error_at(d, path, yp, "tp and ep must be at most 1024");
@@ -106,7 +106,7 @@ int plan_load(const char *path, const struct device_set *devices, struct plan **
 			if (*c == '/' || *c == '\n')
 				rc = yaml_error_at(d, path, yp, "model must be a model name, not a path");
 		for (unsigned j = 0; j < i && !rc; j++) {
-			const struct plan_deployment *y = &p->deployments[j];
+			const struct fleet_plan_item *y = &p->deployments[j];
 			if (!strcmp(x->model, y->model) && !strcmp(x->dtype, y->dtype) &&
 			    (x->tp ? x->tp : 1) == (y->tp ? y->tp : 1) &&
 			    (x->ep ? x->ep : 1) == (y->ep ? y->ep : 1) && x->max_tokens == y->max_tokens)
@@ -114,16 +114,16 @@ int plan_load(const char *path, const struct device_set *devices, struct plan **
 		}
 	}
 	if (rc) {
-		plan_free(p);
+		fleetplan_free(p);
 		return rc;
 	}
 	*out = p;
 	return TT_OK;
 }
 
-char *plan_item_name(const struct plan *p, size_t k)
+char *fleetplan_item_name(const struct fleet_plan *p, size_t k)
 {
-	const struct plan_deployment *x = &p->deployments[k];
+	const struct fleet_plan_item *x = &p->deployments[k];
 	char *s = xasprintf("%02zu-%s-%s-tp%u-ep%u", k, x->model, x->dtype, x->tp ? x->tp : 1,
 			    x->ep ? x->ep : 1);
 	for (char *c = s; *c; c++)
@@ -132,16 +132,16 @@ char *plan_item_name(const struct plan *p, size_t k)
 	return s;
 }
 
-char *plan_device_dir(const char *device)
+char *fleetplan_device_dir(const char *device)
 {
-	char *s = fischema_device_part(device);
+	char *s = firules_device_part(device);
 	for (char *c = s; *c; c++) /* a folder's name, so no '/' either */
 		if (*c == '/')
 			*c = '_';
 	return s;
 }
 
-bool plan_is_done(const char *dir)
+bool fleetplan_is_done(const char *dir)
 {
 	char *p = xasprintf("%s/.done", dir);
 	bool done = access(p, F_OK) == 0;
@@ -157,10 +157,10 @@ static void me(char *buf, size_t len)
 	snprintf(buf, len, "%s %ld\n", host, (long)getpid());
 }
 
-int plan_claim(const char *dir, char *holder, size_t holder_len)
+int fleetplan_claim(const char *dir, char *holder, size_t holder_len)
 {
 	holder[0] = '\0';
-	if (plan_is_done(dir))
+	if (fleetplan_is_done(dir))
 		return CLAIM_DONE;
 	int err = mkdir_p(dir);
 	if (err)
@@ -195,27 +195,27 @@ int plan_claim(const char *dir, char *holder, size_t holder_len)
 		bool stale = sscanf(text, "%255s %ld", host, &pid) == 2 && !strcmp(host, myhost) &&
 			     pid > 0 && kill((pid_t)pid, 0) != 0 && errno == ESRCH;
 		free(text);
-		if (!stale || plan_is_done(dir))
+		if (!stale || fleetplan_is_done(dir))
 			break;
 		unlink(path); /* its process is gone: take it over */
 	}
 	free(path);
-	return plan_is_done(dir) ? CLAIM_DONE : CLAIM_HELD;
+	return fleetplan_is_done(dir) ? CLAIM_DONE : CLAIM_HELD;
 }
 
-void plan_unclaim(const char *dir)
+void fleetplan_unclaim(const char *dir)
 {
 	char *path = xasprintf("%s/.claim", dir);
 	unlink(path);
 	free(path);
 }
 
-int plan_finish(const char *dir)
+int fleetplan_finish(const char *dir)
 {
 	char *path = xasprintf("%s/.done", dir);
 	int err = write_file_atomic(path, "done\n", 5, 0644);
 	free(path);
 	if (!err)
-		plan_unclaim(dir);
+		fleetplan_unclaim(dir);
 	return err ? -err : 0;
 }

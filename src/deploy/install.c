@@ -193,7 +193,7 @@ void install_result_release(struct install_result *r)
 	memset(r, 0, sizeof *r);
 }
 
-int install_keys_fused_finalize(json_t *cache, const struct fi_schema *schema)
+int install_keys_fused_finalize(json_t *cache, const struct fi_rules *rules)
 {
 	struct arena a = ARENA_INIT;
 	int seen = -2; /* none yet */
@@ -209,7 +209,7 @@ int install_keys_fused_finalize(json_t *cache, const struct fi_schema *schema)
 			diags_release(&quiet);
 		}
 		struct moe_key k;
-		int v = t && !key_decode(t, &k) ? key_fused_finalize(schema, &k) : -1;
+		int v = t && !key_decode(t, &k) ? key_fused_finalize(rules, &k) : -1;
 		if (v < 0 || (seen != -2 && seen != v)) {
 			seen = -1;
 			break;
@@ -598,14 +598,14 @@ static int stamp_metadata(const struct install_request *q, struct install_job *j
 
 /* The keys' flag, the SM, and the templates' variables. */
 static int resolve_target(const struct install_request *q, const struct device_set *devices,
-			  const struct fischema_set *schemas, struct install_job *j, struct diags *d)
+			  const struct firules_set *all_rules, struct install_job *j, struct diags *d)
 {
 	/* the version's key rules, to read what the cache's keys say (its flag) */
 	struct fi_version fv;
 	bool newer;
-	const struct fi_schema *schema = version_parse(j->flashinfer, &fv) ? NULL
-					 : fischema_find(schemas, &fv, &newer);
-	j->ff = schema ? install_keys_fused_finalize(j->ours, schema) : -1;
+	const struct fi_rules *rules = version_parse(j->flashinfer, &fv) ? NULL
+					 : firules_find(all_rules, &fv, &newer);
+	j->ff = rules ? install_keys_fused_finalize(j->ours, rules) : -1;
 	j->sm = q->sm;
 	if (!j->sm) {
 		const char *meta_gpu = json_string_value(json_object_get(j->meta, "gpu"));
@@ -735,7 +735,7 @@ static int plan_files(const struct install_request *q, struct install_job *j, st
 }
 
 int install_prepare(const struct install_request *q, const char *data_root,
-		    const struct device_set *devices, const struct fischema_set *schemas,
+		    const struct device_set *devices, const struct firules_set *rules,
 		    struct install_job *j, struct diags *d)
 {
 	memset(j, 0, sizeof *j);
@@ -747,7 +747,7 @@ int install_prepare(const struct install_request *q, const char *data_root,
 				  q->consumer, j->cons->name, q->consumer_version,
 				  rel_path(data_root, j->cons->path));
 	if ((rc = read_sources(q, j, d)) || (rc = stamp_metadata(q, j, d)) ||
-	    (rc = resolve_target(q, devices, schemas, j, d)))
+	    (rc = resolve_target(q, devices, rules, j, d)))
 		return rc;
 	/* one rank on a FlashInfer with the managed store: there, unless a file is named */
 	j->managed = q->cache_file ? NULL

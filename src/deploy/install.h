@@ -87,7 +87,7 @@ char *install_find_key(const char *root, unsigned hex, size_t *n, char *list, si
 /* The use_fused_finalize the cache's keys were built for, read as schema (the FlashInfer
  * version's key rules) reads them (key_fused_finalize): 1 all True, 0 all False, -1 mixed,
  * undecodable or keys without the field. */
-int install_keys_fused_finalize(json_t *cache, const struct fi_schema *schema);
+int install_keys_fused_finalize(json_t *cache, const struct fi_rules *rules);
 
 /* --- tunetab install as calls: install_prepare, then install_write ---------------------- */
 
@@ -145,7 +145,7 @@ struct install_job {
  * errors are in d, and j->usage holds a usage error's message when it is one. j is filled as
  * far as it got (j->meta_as_is included) either way; release it with install_job_release. */
 int install_prepare(const struct install_request *q, const char *data_root,
-		    const struct device_set *devices, const struct fischema_set *schemas,
+		    const struct device_set *devices, const struct firules_set *rules,
 		    struct install_job *j, struct diags *d);
 void install_job_release(struct install_job *j);
 

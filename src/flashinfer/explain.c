@@ -77,7 +77,7 @@ void explain_entry(struct explain_target *tg, const struct table_entry *e, struc
 		snprintf(x->why, sizeof x->why, "%s", k.why);
 		return;
 	}
-	x->ndtypes = key_dtypes(tg->r.schema, &k, x->dtypes);
+	x->ndtypes = key_dtypes(tg->r.rules, &k, x->dtypes);
 	x->tokens = k.tokens;
 	x->hidden = k.hidden;
 	x->experts = k.e1;
@@ -98,7 +98,7 @@ void explain_entry(struct explain_target *tg, const struct table_entry *e, struc
 	}
 	const struct tactic_list *l = x->ndtypes ? target_list(tg, x->dtypes[0]) : NULL;
 	x->t = l ? tactic_lookup(l, stage ? stage : 1, (int)x->tactic,
-				 tg->r.schema->tactics.numbering == TN_SPLIT_RELATIVE)
+				 tg->r.rules->tactics.numbering == TN_SPLIT_RELATIVE)
 		 : NULL;
 	x->status = !l ? EXPLAIN_NO_CATALOG : !x->t ? EXPLAIN_OUT_OF_RANGE : EXPLAIN_OK;
 }

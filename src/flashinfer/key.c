@@ -287,7 +287,7 @@ const struct pyv *key_extra(const struct moe_key *k, unsigned index)
 }
 
 /* The named bool extras field of schema s: 1 True, 0 False, -1 absent. */
-static int key_flag(const struct fi_schema *s, const struct moe_key *k, const char *name)
+static int key_flag(const struct fi_rules *s, const struct moe_key *k, const char *name)
 {
 	for (unsigned i = 0; s && i < s->key.extras_fields_count; i++)
 		if (!strcmp(s->key.extras_fields[i].name, name)) {
@@ -297,7 +297,7 @@ static int key_flag(const struct fi_schema *s, const struct moe_key *k, const ch
 	return -1;
 }
 
-int key_dtypes(const struct fi_schema *s, const struct moe_key *k, enum dtype out[2])
+int key_dtypes(const struct fi_rules *s, const struct moe_key *k, enum dtype out[2])
 {
 	/* The flags pick the runner before the tensor dtypes do (binding.cu FusedMoeRunner:
 	 * isWMxfp4AFp8HummingQuant, isInt4Quant, isWFP4A16Quant; the DeepSeek block-scale runner
@@ -336,7 +336,7 @@ int key_dtypes(const struct fi_schema *s, const struct moe_key *k, enum dtype ou
 	return 0;
 }
 
-int key_fused_finalize(const struct fi_schema *s, const struct moe_key *k)
+int key_fused_finalize(const struct fi_rules *s, const struct moe_key *k)
 {
 	for (unsigned i = 0; s && i < s->key.extras_fields_count; i++)
 		if (!strcmp(s->key.extras_fields[i].name, "use_fused_finalize")) {

@@ -41,14 +41,14 @@ int key_decode(const struct pyv *tuple, struct moe_key *k);
 void key_decode_moe(struct moe_key *k);
 /* A 4-tuple key's extras field by name position, or NULL. */
 const struct pyv *key_extra(const struct moe_key *k, unsigned index);
-struct fi_schema;
+struct fi_rules;
 /* The use_fused_finalize a key was built for, by schema s's extras fields (0.6.18 on):
  * 0 False, 1 True, -1 when its extras hold no such field. GEMM2's tactic list depends on it
  * (cutlass-moe-tactics.md §3). */
-int key_fused_finalize(const struct fi_schema *s, const struct moe_key *k);
+int key_fused_finalize(const struct fi_rules *s, const struct moe_key *k);
 /* The runner dtype a key implies: from the quantisation flags among schema s's extras fields
  * (0.6.18 on; s may be NULL), then from the extras dtypes when present, else from packing.
  * Returns the number of candidates written to out (0: unknown; 2: bf16 or fp8). */
-int key_dtypes(const struct fi_schema *s, const struct moe_key *k, enum dtype out[2]);
+int key_dtypes(const struct fi_rules *s, const struct moe_key *k, enum dtype out[2]);
 
 #endif

@@ -10,7 +10,7 @@
 #include "flashinfer/key.h"
 #include "base/util.h"
 
-static void push_entry(struct gen_plan *p, size_t *cap, const struct gen_entry *e)
+static void push_entry(struct lookup_list *p, size_t *cap, const struct lookup_entry *e)
 {
 	if (p->n == *cap) {
 		*cap = *cap ? 2 * *cap : 64;
@@ -43,7 +43,7 @@ static void pv_tuple(struct pyv *v, struct pyv *items, size_t n)
 }
 
 /* $variables an extras source may name (schemas/flashinfer, key.extras_fields). */
-static int extras_value(const char *field, const char *src, const struct gen_deploy *dep,
+static int extras_value(const char *field, const char *src, const struct deployment *dep,
 			struct pyv *v, struct diags *d)
 {
 	memset(v, 0, sizeof *v);
@@ -68,9 +68,9 @@ static int extras_value(const char *field, const char *src, const struct gen_dep
 		return 0;
 	}
 	static const struct { const char *name; size_t off; } longs[] = {
-		{ "top_k", offsetof(struct gen_deploy, top_k) }, { "tp", offsetof(struct gen_deploy, tp) },
-		{ "tp_rank", offsetof(struct gen_deploy, tp_rank) }, { "ep", offsetof(struct gen_deploy, ep) },
-		{ "ep_rank", offsetof(struct gen_deploy, ep_rank) },
+		{ "top_k", offsetof(struct deployment, top_k) }, { "tp", offsetof(struct deployment, tp) },
+		{ "tp_rank", offsetof(struct deployment, tp_rank) }, { "ep", offsetof(struct deployment, ep) },
+		{ "ep_rank", offsetof(struct deployment, ep_rank) },
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(longs); i++)
 		if (!strcmp(n, longs[i].name)) {
@@ -98,7 +98,7 @@ static int extras_value(const char *field, const char *src, const struct gen_dep
 }
 
 /* The key string str((op, runner, profile[, extras])) for one stage and bucket. */
-static int build_key(const struct fi_schema *s, const struct fs_op *op, const struct gen_deploy *dep,
+static int build_key(const struct fi_rules *s, const struct fr_op *op, const struct deployment *dep,
 		     long tokens, long experts, long inter, struct strbuf *out, struct diags *d)
 {
 	long hidden = dtype_align(dep->dt, dep->hidden); /* the padded weights (dtypes.yaml align) */
@@ -139,7 +139,7 @@ static int build_key(const struct fi_schema *s, const struct fs_op *op, const st
 		size_t ne = s->key.extras == EXTRAS_EMPTY ? 0 : s->key.extras_fields_count;
 		extras = xcalloc(ne ? ne : 1, sizeof *extras);
 		for (size_t i = 0; i < ne; i++) {
-			const struct fs_field *f = &s->key.extras_fields[i];
+			const struct fr_field *f = &s->key.extras_fields[i];
 			if (!f->source) {
 				free(extras);
 				return diag_error(d, TT_INTERNAL, "data", s->path, 0, 0, "extras field '%s' "
@@ -162,7 +162,7 @@ static int build_key(const struct fi_schema *s, const struct fs_op *op, const st
 	return TT_OK;
 }
 
-int gen_plan_deploy(const struct fi_schema *s, const struct gen_deploy *dep, struct gen_plan *p,
+int lookup_deploy(const struct fi_rules *s, const struct deployment *dep, struct lookup_list *p,
 		    struct diags *d)
 {
 	memset(p, 0, sizeof *p);
@@ -181,19 +181,19 @@ int gen_plan_deploy(const struct fi_schema *s, const struct gen_deploy *dep, str
 				  "per rank is not a multiple of the %s packing (%u per %s)",
 				  hidden, inter, dep->dt->name, dep->wv->pack, dep->wv->torch);
 	unsigned *buckets;
-	size_t nb = fischema_buckets(s, dep->max_tokens, &buckets);
+	size_t nb = firules_buckets(s, dep->max_tokens, &buckets);
 	size_t cap = 0;
 	struct strbuf key = STRBUF_INIT;
 	int rc = TT_OK;
 	for (unsigned o = 0; o < s->key.ops_count && !rc; o++) {
-		const struct fs_op *op = &s->key.ops[o];
+		const struct fr_op *op = &s->key.ops[o];
 		if (op->stage != 1 && op->stage != 2)
 			continue;
 		for (size_t b = 0; b < nb && !rc; b++) {
 			rc = build_key(s, op, dep, (long)buckets[b], experts, inter, &key, d);
 			if (rc)
 				break;
-			struct gen_entry e = { 0 };
+			struct lookup_entry e = { 0 };
 			e.stage = (int)op->stage;
 			e.tokens = (long)buckets[b];
 			e.key = xstrdup(key.buf);
@@ -211,7 +211,7 @@ int gen_plan_deploy(const struct fi_schema *s, const struct gen_deploy *dep, str
 	return rc;
 }
 
-static const struct fs_op *stage_op(const struct fi_schema *s, int stage)
+static const struct fr_op *stage_op(const struct fi_rules *s, int stage)
 {
 	for (unsigned o = 0; o < s->key.ops_count; o++)
 		if ((int)s->key.ops[o].stage == stage)
@@ -219,7 +219,7 @@ static const struct fs_op *stage_op(const struct fi_schema *s, int stage)
 	return NULL;
 }
 
-int gen_plan_all_ranks(const struct fi_schema *s, const struct gen_deploy *dep, struct gen_plan *p,
+int lookup_all_ranks(const struct fi_rules *s, const struct deployment *dep, struct lookup_list *p,
 		       bool tp_all, bool ep_all, struct diags *d)
 {
 	size_t base = p->n, cap = p->n;
@@ -227,13 +227,13 @@ int gen_plan_all_ranks(const struct fi_schema *s, const struct gen_deploy *dep, 
 	int rc = TT_OK;
 	for (long tr = 0; tr < (tp_all ? dep->tp : 1) && !rc; tr++)
 		for (long er = 0; er < (ep_all ? dep->ep : 1) && !rc; er++) {
-			struct gen_deploy r = *dep;
+			struct deployment r = *dep;
 			r.tp_rank = tp_all ? tr : dep->tp_rank;
 			r.ep_rank = ep_all ? er : dep->ep_rank;
 			if (r.tp_rank == dep->tp_rank && r.ep_rank == dep->ep_rank)
 				continue;
 			for (size_t i = 0; i < base && !rc; i++) {
-				const struct fs_op *op = stage_op(s, p->v[i].stage);
+				const struct fr_op *op = stage_op(s, p->v[i].stage);
 				if (!op)
 					continue;
 				if ((rc = build_key(s, op, &r, p->v[i].tokens, p->v[i].experts,
@@ -241,7 +241,7 @@ int gen_plan_all_ranks(const struct fi_schema *s, const struct gen_deploy *dep, 
 					break;
 				if (!strcmp(key.buf, p->v[i].key))
 					continue; /* this version's key holds no rank */
-				struct gen_entry e = p->v[i];
+				struct lookup_entry e = p->v[i];
 				e.key = xstrdup(key.buf);
 				push_entry(p, &cap, &e);
 			}
@@ -272,16 +272,16 @@ static size_t bad_utf8(const char *s, size_t len)
 	return len;
 }
 
-int gen_plan_keys(const struct fi_schema *s, const char *path, const struct gen_deploy *dep,
-		  const struct dtype_set *dtypes, struct gen_plan *p, struct diags *d)
+int lookup_keys_file(const struct fi_rules *s, const char *path, const struct deployment *dep,
+		  const struct dtype_set *dtypes, struct lookup_list *p, struct diags *d)
 {
 	memset(p, 0, sizeof *p);
 	char *text;
 	size_t len;
-	int err = read_file(path, GEN_KEYS_MAX_BYTES, &text, &len);
+	int err = read_file(path, LOOKUP_KEYS_MAX_BYTES, &text, &len);
 	if (err == ENOBUFS)
 		return diag_error(d, TT_INVALID, "size", path, 0, 0, "key file larger than %u MiB",
-				  GEN_KEYS_MAX_BYTES >> 20);
+				  LOOKUP_KEYS_MAX_BYTES >> 20);
 	if (err)
 		return diag_error(d, TT_INVALID, "io", path, 0, 0, "cannot read keys: %s", strerror(err));
 	size_t bad = bad_utf8(text, len);
@@ -312,14 +312,14 @@ int gen_plan_keys(const struct fi_schema *s, const char *path, const struct gen_
 			line++, l--;
 		if (!*line || *line == '#')
 			continue;
-		if (l > GEN_KEY_LINE_MAX) {
+		if (l > LOOKUP_KEY_LINE_MAX) {
 			rc = diag_error(d, TT_INVALID, "size", path, lineno, 1, "line longer than %u "
-					"bytes: no FlashInfer key is that long", GEN_KEY_LINE_MAX);
+					"bytes: no FlashInfer key is that long", LOOKUP_KEY_LINE_MAX);
 			break;
 		}
-		if (p->n == GEN_KEYS_MAX) {
+		if (p->n == LOOKUP_KEYS_MAX) {
 			rc = diag_error(d, TT_INVALID, "size", path, lineno, 1, "more than %u keys",
-					GEN_KEYS_MAX);
+					LOOKUP_KEYS_MAX);
 			break;
 		}
 		const struct pyv *t = key_parse(line, strlen(line), &a, path, lineno, 0, d);
@@ -347,7 +347,7 @@ int gen_plan_keys(const struct fi_schema *s, const char *path, const struct gen_
 					s->key.tuple);
 			break;
 		}
-		const struct fs_op *op = NULL;
+		const struct fr_op *op = NULL;
 		for (unsigned o = 0; o < s->key.ops_count; o++)
 			if (!strcmp(s->key.ops[o].op, k.op))
 				op = &s->key.ops[o];
@@ -361,7 +361,7 @@ int gen_plan_keys(const struct fi_schema *s, const char *path, const struct gen_
 			rc = diag_error(d, TT_INVALID, "shape", path, lineno, 1, "%s", k.why);
 			break;
 		}
-		struct gen_entry e = { 0 };
+		struct lookup_entry e = { 0 };
 		e.stage = (int)op->stage;
 		e.tokens = k.tokens;
 		e.key = xstrdup(line);
@@ -379,7 +379,7 @@ int gen_plan_keys(const struct fi_schema *s, const char *path, const struct gen_
 	return rc;
 }
 
-void gen_plan_release(struct gen_plan *p)
+void lookup_list_release(struct lookup_list *p)
 {
 	for (size_t i = 0; i < p->n; i++)
 		free(p->v[i].key);
@@ -390,7 +390,7 @@ void gen_plan_release(struct gen_plan *p)
 }
 
 
-void gen_to_table(const struct gen_plan *p, struct table *t)
+void lookup_to_table(const struct lookup_list *p, struct table *t)
 {
 	memset(t, 0, sizeof *t);
 	t->path = xstrdup("(generated)");

@@ -12,7 +12,7 @@
 #include "data/model.h"
 #include "flashinfer/table.h"
 
-struct gen_deploy {
+struct deployment {
 	const char *model_name;
 	long hidden, inter_total, experts_total, top_k;
 	enum model_activation activation;
@@ -27,12 +27,12 @@ struct gen_deploy {
 };
 
 /* Limits of a key file for generate --keys (README, "Limits") */
-#define GEN_KEYS_MAX_BYTES (16u << 20) /* file size */
-#define GEN_KEY_LINE_MAX 16384u        /* one key line, bytes */
-#define GEN_KEYS_MAX 10000u            /* keys in one file */
-#define GEN_TOP_MAX 128 /* enough for --top N to skip many inexpressible candidates */
+#define LOOKUP_KEYS_MAX_BYTES (16u << 20) /* file size */
+#define LOOKUP_KEY_LINE_MAX 16384u        /* one key line, bytes */
+#define LOOKUP_KEYS_MAX 10000u            /* keys in one file */
+#define LOOKUP_TOP_MAX 128 /* enough for --top N to skip many inexpressible candidates */
 
-struct gen_entry {
+struct lookup_entry {
 	int stage;
 	long tokens;
 	char *key;
@@ -42,20 +42,20 @@ struct gen_entry {
 	double time_us;           /* the heuristic's predicted time, < 0 if none */
 	int ranked;               /* candidates the heuristic ranked */
 	bool skipped_first;       /* its first choice was not dispatchable */
-	int top[GEN_TOP_MAX];     /* the heuristic's best dispatchable ids, best first */
-	double top_time[GEN_TOP_MAX];
+	int top[LOOKUP_TOP_MAX];     /* the heuristic's best dispatchable ids, best first */
+	double top_time[LOOKUP_TOP_MAX];
 	int ntop;
-	/* profiling (profile.c) */
+	/* profiling (tune/timing.c) */
 	enum { CHOICE_PREDICTED, CHOICE_MEASURED, CHOICE_FALLBACK } kind;
 	double fallback_us, chosen_us;  /* measured medians, < 0 when not measured */
 	double chosen_lo, chosen_hi;    /* the chosen one's interval */
-	int ties[GEN_TOP_MAX + 1];      /* measured ids another run may choose (note_ties) */
+	int ties[LOOKUP_TOP_MAX + 1];      /* measured ids another run may choose (note_ties) */
 	int nties;
 	int failed;               /* candidates that crashed or hung */
 };
 
-struct gen_plan {
-	struct gen_entry *v;
+struct lookup_list {
+	struct lookup_entry *v;
 	size_t n;
 	struct tactic_list list;
 	bool have_list;
@@ -65,19 +65,19 @@ struct gen_plan {
  * other TP rank (tp_all) and EP rank (ep_all) the keys that rank looks up, each with the
  * decision of its entry for dep's ranks (every rank runs the same GEMM shapes). Where the
  * version's key holds no rank, nothing is added. */
-int gen_plan_all_ranks(const struct fi_schema *s, const struct gen_deploy *dep, struct gen_plan *p,
+int lookup_all_ranks(const struct fi_rules *s, const struct deployment *dep, struct lookup_list *p,
 		       bool tp_all, bool ep_all, struct diags *d);
 
 /* Every key the version builds for the deployment: both GEMM stages, every token bucket up
  * to max_tokens (§3.2), shapes and extras as §3.1/§3.3 describe. */
-int gen_plan_deploy(const struct fi_schema *s, const struct gen_deploy *dep, struct gen_plan *p,
+int lookup_deploy(const struct fi_rules *s, const struct deployment *dep, struct lookup_list *p,
 		    struct diags *d);
 /* Exactly the keys in a file (one key string per line, '#' comments); dep gives what keys
  * do not carry (top-k when there are no extras). */
-int gen_plan_keys(const struct fi_schema *s, const char *path, const struct gen_deploy *dep,
-		  const struct dtype_set *dtypes, struct gen_plan *p, struct diags *d);
-void gen_plan_release(struct gen_plan *p);
+int lookup_keys_file(const struct fi_rules *s, const char *path, const struct deployment *dep,
+		  const struct dtype_set *dtypes, struct lookup_list *p, struct diags *d);
+void lookup_list_release(struct lookup_list *p);
 /* The plan as a table (sorted keys; runner "MoERunner", slot 0). */
-void gen_to_table(const struct gen_plan *p, struct table *t);
+void lookup_to_table(const struct lookup_list *p, struct table *t);
 
 #endif

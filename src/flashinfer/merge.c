@@ -75,7 +75,7 @@ struct mctx {
 	size_t nnames;
 	struct urun *runs;
 	size_t nruns, runs_alloc;
-	const struct fi_schema *schema;
+	const struct fi_rules *rules;
 	char *device, *version;
 };
 
@@ -466,7 +466,7 @@ static int load_table(struct mctx *m, const char *name)
 	if (!rc)
 		rc = key_arity(m, mt);
 	if (!rc && mt->t.kind == TABLE_PY)
-		mt->file_device = names_module_device(m->data->schemas, mt->base);
+		mt->file_device = names_module_device(m->data->rules, mt->base);
 	if (!rc)
 		rc = scan_dir(m, dir, mt->dir_real);
 	free(dir);
@@ -640,15 +640,15 @@ static int check_identity(struct mctx *m, bool device)
 		if (version_parse(ref->value, &fv)) {
 			rc = diag_error(m->d, ref->input ? TT_INVALID : TT_USAGE, "identity", ref->input, 0,
 					0, "'%s' is not a FlashInfer version (want e.g. 0.6.18)", ref->value);
-		} else if (!(m->schema = fischema_find(m->data->schemas, &fv, &newer))) {
+		} else if (!(m->rules = firules_find(m->data->rules, &fv, &newer))) {
 			rc = diag_error(m->d, TT_INVALID, "identity", ref->input, 0, 0, "FlashInfer %s "
 					"predates tuning-table support (the oldest known rules start at %s)",
-					ref->value, m->data->schemas->v[0]->versions.min);
+					ref->value, m->data->rules->v[0]->versions.min);
 		} else if (newer) {
 			diags_add(m->d, SEV_WARNING, "version", NULL, 0, 0, "FlashInfer %s is newer than "
 				  "every known version; applying the rules of %s (FlashInfer %s to below %s)",
-				  ref->value, m->schema->id, m->schema->versions.min,
-				  m->schema->versions.below);
+				  ref->value, m->rules->id, m->rules->versions.min,
+				  m->rules->versions.below);
 		}
 	}
 	free(v);
@@ -658,7 +658,7 @@ static int check_identity(struct mctx *m, bool device)
 /* "FlashInfer 0.2.9 to below 0.6.13" for the versions that build n-tuple keys */
 static char *tuple_versions(const struct mctx *m, int n)
 {
-	const struct fischema_set *ss = m->data->schemas;
+	const struct firules_set *ss = m->data->rules;
 	const char *lo = NULL, *hi = NULL;
 	for (size_t i = 0; i < ss->n; i++) {
 		if ((int)ss->v[i]->key.tuple != n)
@@ -693,12 +693,12 @@ static int check_arity(struct mctx *m)
 			return rc;
 		}
 	}
-	if (ref && (int)m->schema->key.tuple != ref->arity) {
+	if (ref && (int)m->rules->key.tuple != ref->arity) {
 		char *a = tuple_versions(m, ref->arity);
 		int rc = diag_error(m->d, TT_INVALID, "identity", ref->name, 0, 0, "%d-tuple keys (%s), "
 				    "but FlashInfer %s builds %u-tuple keys: every input must be for one "
 				    "FlashInfer version (formats §1.3); nothing written", ref->arity, a,
-				    m->version, m->schema->key.tuple);
+				    m->version, m->rules->key.tuple);
 		free(a);
 		return rc;
 	}
@@ -1042,7 +1042,7 @@ static void meta_json(struct table *t, const char *name, const char *json)
 	m->json = arena_strndup(&t->arena, json, strlen(json));
 }
 
-static bool in_schema(const struct fi_schema *s, const char *name)
+static bool in_schema(const struct fi_rules *s, const char *name)
 {
 	for (unsigned i = 0; i < s->json_cache.metadata_count; i++)
 		if (!strcmp(s->json_cache.metadata[i], name))
@@ -1117,7 +1117,7 @@ static int merge_json_parts(struct mctx *m, struct table *out)
 			js[nj++] = &m->tabs[i];
 			any_meta |= m->tabs[i].t.has_metadata;
 		}
-	const struct fs_json *sj = &m->schema->json_cache;
+	const struct fr_json *sj = &m->rules->json_cache;
 	if (!any_meta) {
 		/* what generate stamps: the identity, and "*" for what no input says */
 		for (unsigned i = 0; i < sj->metadata_count; i++) {
@@ -1139,7 +1139,7 @@ static int merge_json_parts(struct mctx *m, struct table *out)
 		for (size_t k = 0; k < nj; k++)
 			for (size_t f = 0; f < js[k]->t.n_meta; f++) {
 				const char *name = js[k]->t.meta[f].name;
-				bool seen = in_schema(m->schema, name);
+				bool seen = in_schema(m->rules, name);
 				for (size_t q = 0; q < ne && !seen; q++)
 					seen = !strcmp(extra[q], name);
 				if (!seen) {
@@ -1231,7 +1231,7 @@ static int render(struct mctx *m, struct table *out, struct provenance *mp, stru
 			want_json |= m->tabs[i].t.kind == TABLE_JSON;
 		}
 	}
-	const struct fi_schema *s = m->schema;
+	const struct fi_rules *s = m->rules;
 	if (want_json && !s->json_cache.supported) {
 		if (one_json || (fmt && !strcmp(fmt, "json")))
 			return diag_error(m->d, TT_INVALID, "merge", NULL, 0, 0, "FlashInfer %s has no JSON "
@@ -1240,7 +1240,7 @@ static int render(struct mctx *m, struct table *out, struct provenance *mp, stru
 			  "cache; writing the module only", m->version);
 		want_json = false;
 	}
-	char *py_name = fischema_bundled_name(s, m->version, m->device);
+	char *py_name = firules_bundled_name(s, m->version, m->device);
 	char *json_name = names_json_cache(m->device);
 	char *prov_name = names_provenance(m->device);
 	int rc = TT_OK;

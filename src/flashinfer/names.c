@@ -8,7 +8,7 @@
 
 char *names_json_cache(const char *device)
 {
-	char *part = fischema_device_part(device);
+	char *part = firules_device_part(device);
 	char *name = xasprintf("flashinfer_autotune_%s.json", part);
 	free(part);
 	return name;
@@ -16,7 +16,7 @@ char *names_json_cache(const char *device)
 
 char *names_provenance(const char *device)
 {
-	char *part = fischema_device_part(device);
+	char *part = firules_device_part(device);
 	char *name = xasprintf(NAMES_PROVENANCE_PREFIX "%s.json", part);
 	free(part);
 	return name;
@@ -29,21 +29,21 @@ bool names_is_provenance(const char *base)
 
 bool names_same_device(const char *a, const char *b)
 {
-	char *pa = fischema_device_part(a), *pb = fischema_device_part(b);
+	char *pa = firules_device_part(a), *pb = firules_device_part(b);
 	bool same = !strcmp(pa, pb);
 	free(pa);
 	free(pb);
 	return same;
 }
 
-char *names_module_device(const struct fischema_set *set, const char *base)
+char *names_module_device(const struct firules_set *set, const char *base)
 {
 	if (base[0] != 'v')
 		return NULL;
 	for (size_t i = 0; i < set->n; i++) {
 		const char *stem = set->v[i]->bundled.stem, *part;
 		size_t prefix_len, n;
-		if (stem && fischema_split_bundled(base, stem, &prefix_len, &part, &n) && prefix_len &&
+		if (stem && firules_split_bundled(base, stem, &prefix_len, &part, &n) && prefix_len &&
 		    n)
 			return xstrndup(part, n);
 	}

@@ -3,11 +3,11 @@
  * device part all three share.
  *
  * Where each rule lives, and why there:
- * - the device part (every space of the CUDA device name made '_'): fischema_device_part() in
+ * - the device part (every space of the CUDA device name made '_'): firules_device_part() in
  *   data/firules.c, the one implementation. The data layer needs it (the module's name, fleet
  *   plans' folders, calibration files) and a layer calls only down, so it cannot live here.
- * - the bundled module, "<prefix><stem><DEVICE>.py": fischema_bundled_name() and its inverse
- *   fischema_split_bundled() in data/firules.c, since the prefix and stem are schemas/ data.
+ * - the bundled module, "<prefix><stem><DEVICE>.py": firules_bundled_name() and its inverse
+ *   firules_split_bundled() in data/firules.c, since the prefix and stem are schemas/ data.
  * - the JSON cache and the provenance sidecar: here, built on the device part.
  * Code above the data layer calls these; none spells a rule again. */
 #ifndef TUNETAB_NAMES_H
@@ -33,6 +33,6 @@ bool names_same_device(const char *a, const char *b);
 /* The device part of a bundled module's basename under the stem of any schema of set:
  * "v0_1_trtllm_fused_moe_NVIDIA_H200.py" -> "NVIDIA_H200". NULL when base is not a module's
  * name (no 'v' prefix, no stem, no device part). Caller frees. */
-char *names_module_device(const struct fischema_set *set, const char *base);
+char *names_module_device(const struct firules_set *set, const char *base);
 
 #endif

@@ -79,7 +79,7 @@ static bool split_bundled_name(const char *name, const char *stem, char *prefix,
 {
 	size_t plen, dl;
 	const char *d0;
-	if (!fischema_split_bundled(name, stem, &plen, &d0, &dl) || plen >= pn || dl >= dn)
+	if (!firules_split_bundled(name, stem, &plen, &d0, &dl) || plen >= pn || dl >= dn)
 		return false;
 	memcpy(prefix, name, plen);
 	prefix[plen] = '\0';
@@ -88,10 +88,10 @@ static bool split_bundled_name(const char *name, const char *stem, char *prefix,
 	return true;
 }
 
-/* The device part of a bundled file name (fischema_device_part), into out. */
+/* The device part of a bundled file name (firules_device_part), into out. */
 static void file_part_of(const char *name, char *out, size_t n)
 {
-	char *part = fischema_device_part(name);
+	char *part = firules_device_part(name);
 	snprintf(out, n, "%s", part);
 	free(part);
 }
@@ -134,7 +134,7 @@ static const struct table_meta *meta_field(const struct table *t, const char *na
 
 static int pick_version(struct vctx *c)
 {
-	const struct fischema_set *ss = c->data->schemas;
+	const struct firules_set *ss = c->data->rules;
 	const char *v = c->o->flashinfer;
 	c->r->version_from = "--flashinfer";
 	if (!v && c->t->kind == TABLE_JSON) {
@@ -149,7 +149,7 @@ static int pick_version(struct vctx *c)
 		c->r->version_from = "tunetab provenance";
 	}
 	if (!v) {
-		v = fischema_newest(ss)->release;
+		v = firules_newest(ss)->release;
 		c->r->version_from = "newest known";
 	}
 	if (version_parse(v, &c->v))
@@ -157,15 +157,15 @@ static int pick_version(struct vctx *c)
 				  "'%s' is not a FlashInfer version (want e.g. 0.6.18)", v);
 	snprintf(c->r->version, sizeof c->r->version, "%s", v);
 	bool newer;
-	c->r->schema = fischema_find(ss, &c->v, &newer);
-	if (!c->r->schema)
+	c->r->rules = firules_find(ss, &c->v, &newer);
+	if (!c->r->rules)
 		return diag_error(c->d, TT_USAGE, "usage", NULL, 0, 0,
 				  "FlashInfer %s predates tuning-table support (the oldest known "
 				  "rules start at %s)", v, ss->v[0]->versions.min);
 	if (newer)
 		diags_add(c->d, SEV_WARNING, "version", NULL, 0, 0,
 			  "FlashInfer %s is newer than every known version; applying the rules of "
-			  "%s", v, c->r->schema->id);
+			  "%s", v, c->r->rules->id);
 	return TT_OK;
 }
 
@@ -179,7 +179,7 @@ static void set_device(struct vctx *c, const char *name, const char *from)
 /* File name rule (§1.1, §1.6 rule 1) and the device it names. */
 static void check_file_name(struct vctx *c)
 {
-	const struct fi_schema *s = c->r->schema;
+	const struct fi_rules *s = c->r->rules;
 	const char *name = base_name(c->t->path);
 	char prefix[64], part[256];
 	bool bundled = split_bundled_name(name, s->bundled.stem, prefix, sizeof prefix, part,
@@ -221,7 +221,7 @@ static void check_file_name(struct vctx *c)
 		char want[256];
 		file_part_of(c->r->device_name, want, sizeof want);
 		if (strcmp(want, part) != 0) {
-			char *expect = fischema_bundled_name(s, c->r->version, c->r->device_name);
+			char *expect = firules_bundled_name(s, c->r->version, c->r->device_name);
 			ERR(c, "device-mismatch", 0, 0, "the file name is for '%s' but --device is "
 			    "'%s': FlashInfer on that GPU imports %s and never reads this file",
 			    fp ? fp->name : part, c->r->device_name, expect);
@@ -244,7 +244,7 @@ static void check_file_name(struct vctx *c)
 		WARN(c, "unknown-device", 0, 0, "no known GPU reports a name that becomes '%s'%s",
 		     part, near);
 	}
-	char *want = fischema_bundled_name(s, c->r->version, c->r->device_name[0] ? c->r->device_name : part);
+	char *want = firules_bundled_name(s, c->r->version, c->r->device_name[0] ? c->r->device_name : part);
 	if (strcmp(want, name) != 0 && strcmp(prefix, s->bundled.prefix_rule == PREFIX_VERSION ? "" : s->bundled.prefix) != 0) {
 		char wp[64];
 		snprintf(wp, sizeof wp, "%.*s", (int)(strstr(want, s->bundled.stem) - want), want);
@@ -260,7 +260,7 @@ static void check_file_name(struct vctx *c)
  * without the field are for FlashInfer's default, True). */
 static int list_finalize(const struct vctx *c, const struct moe_key *k)
 {
-	return key_fused_finalize(c->r->schema, k) != 0;
+	return key_fused_finalize(c->r->rules, k) != 0;
 }
 
 static int catalog_for(struct vctx *c, enum dtype dt, int ff, const struct tactic_list **out)
@@ -319,7 +319,7 @@ static void check_tactic(struct vctx *c, const struct table_entry *e, int key_nd
 	}
 	if (nd == 0)
 		return;
-	enum tactic_numbering num = c->r->schema->tactics.numbering;
+	enum tactic_numbering num = c->r->rules->tactics.numbering;
 	int ok_in = 0, have = 0;
 	const struct tactic *hit = NULL;
 	const struct tactic_list *l = NULL;
@@ -496,7 +496,7 @@ static unsigned stage_mask(const struct pair_slot *t, size_t cap, const char *si
 
 static void check_families(struct vctx *c, struct family *fams, size_t nf)
 {
-	const struct fi_schema *s = c->r->schema;
+	const struct fi_rules *s = c->r->rules;
 	size_t pcap = 64;
 	while (pcap < 2 * nf)
 		pcap *= 2;
@@ -514,7 +514,7 @@ static void check_families(struct vctx *c, struct family *fams, size_t nf)
 		if (f->max_tokens <= 0 || f->max_tokens > (1 << 30))
 			continue;
 		unsigned *b;
-		size_t nb = fischema_buckets(s, (unsigned)f->max_tokens, &b);
+		size_t nb = firules_buckets(s, (unsigned)f->max_tokens, &b);
 		struct strbuf missing = STRBUF_INIT;
 		size_t nmiss = 0;
 		for (size_t j = 0; j < nb; j++) {
@@ -554,7 +554,7 @@ static void check_families(struct vctx *c, struct family *fams, size_t nf)
 	free(pairs);
 }
 
-static const struct fs_op *find_op(const struct fi_schema *s, const char *op)
+static const struct fr_op *find_op(const struct fi_rules *s, const char *op)
 {
 	for (unsigned i = 0; i < s->key.ops_count; i++)
 		if (!strcmp(s->key.ops[i].op, op))
@@ -562,7 +562,7 @@ static const struct fs_op *find_op(const struct fi_schema *s, const char *op)
 	return NULL;
 }
 
-static bool runner_ok(const struct fs_op *op, const char *runner)
+static bool runner_ok(const struct fr_op *op, const char *runner)
 {
 	for (unsigned i = 0; i < op->runners_count; i++)
 		if (!strcmp(op->runners[i], runner))
@@ -578,7 +578,7 @@ static bool dtype_name_ok(const struct pyv *v)
 /* Extras layout of the version (§3.3). Returns false when the key cannot match. */
 static bool check_extras(struct vctx *c, const struct table_entry *e, const struct moe_key *k)
 {
-	const struct fs_key *fk = &c->r->schema->key;
+	const struct fr_key *fk = &c->r->rules->key;
 	if (fk->extras == EXTRAS_EMPTY) {
 		if (k->extras->n) {
 			ERR(c, "extras", e->line, e->col, "FlashInfer %s builds empty extras '()' for "
@@ -597,7 +597,7 @@ static bool check_extras(struct vctx *c, const struct table_entry *e, const stru
 	bool ok = true;
 	for (unsigned i = 0; i < fk->extras_fields_count; i++) {
 		const struct pyv *x = &k->extras->items[i];
-		const struct fs_field *f = &fk->extras_fields[i];
+		const struct fr_field *f = &fk->extras_fields[i];
 		bool good = f->type == FT_INT ? x->kind == PV_INT
 			    : f->type == FT_BOOL ? x->kind == PV_TRUE || x->kind == PV_FALSE
 						 : dtype_name_ok(x);
@@ -618,7 +618,7 @@ static void check_value_runner(struct vctx *c, const struct table_entry *e, cons
 	if (c->t->kind == TABLE_JSON && e->value_ok && strcmp(e->runner, key_runner))
 		ERR(c, "unknown-runner", e->vline, e->vcol, "the value names runner '%s' but the key "
 		    "'%s'%s", e->runner, key_runner,
-		    c->r->schema->json_cache.mismatch == MISMATCH_HARD_SOFT
+		    c->r->rules->json_cache.mismatch == MISMATCH_HARD_SOFT
 			    ? ": since 0.6.16 such an entry is never used" : "");
 }
 
@@ -626,7 +626,7 @@ static void check_value_runner(struct vctx *c, const struct table_entry *e, cons
  * cache (formats §1.2, §2.6). */
 static void check_value(struct vctx *c, const struct table_entry *e)
 {
-	const struct fi_schema *s = c->r->schema;
+	const struct fi_rules *s = c->r->rules;
 	if (c->t->kind == TABLE_PY) {
 		if (!e->value_ok) {
 			ERR(c, "value-shape", e->vline, e->vcol, "the value must be a 2-tuple (runner_id, "
@@ -648,7 +648,7 @@ static void check_value(struct vctx *c, const struct table_entry *e)
 			    !e->value ? "a number or object" : e->value->kind != PV_TUPLE
 				     ? "a non-list" : e->value->n < 2 ? "a list shorter than 2"
 									: "a non-string runner name");
-		} else if (e->value->n > 2 && c->r->schema->json_cache.entry_value == VALUE_POLICY) {
+		} else if (e->value->n > 2 && c->r->rules->json_cache.entry_value == VALUE_POLICY) {
 			/* 0.7.1+: [runner, tactic, profiling policy, selection record] */
 			if (e->value->items[2].kind != PV_TUPLE)
 				ERR(c, "json-value", e->vline, e->vcol, "the 3rd value element must be a "
@@ -731,7 +731,7 @@ static bool check_entry(struct vctx *c, size_t idx, struct family **fams, size_t
 			bool *form_ok)
 {
 	const struct table_entry *e = &c->t->entries[idx];
-	const struct fi_schema *s = c->r->schema;
+	const struct fi_rules *s = c->r->rules;
 	*form_ok = true;
 	if (e->dup_of >= 0) {
 		const struct table_entry *o = &c->t->entries[e->dup_of];
@@ -783,7 +783,7 @@ static bool check_entry(struct vctx *c, size_t idx, struct family **fams, size_t
 		*form_ok = false;
 		return false;
 	}
-	const struct fs_op *op = find_op(s, k.op);
+	const struct fr_op *op = find_op(s, k.op);
 	if (!op) {
 		WARN(c, "unknown-op", e->line, e->col, "op '%s' is not one FlashInfer %s tunes with "
 		     "these tables (known: %s, %s)", k.op, c->r->version, s->key.ops[0].op,
@@ -834,13 +834,13 @@ static bool check_entry(struct vctx *c, size_t idx, struct family **fams, size_t
 			/* the first key of a family: later keys reuse its verdict when it was clean */
 			f->runner = xstrdup(k.runner);
 			f->clean = canonical && c->d->n == key_findings;
-			f->nd = key_dtypes(c->r->schema, &k, f->dts);
+			f->nd = key_dtypes(c->r->rules, &k, f->dts);
 			f->ff = list_finalize(c, &k);
 		}
 	}
 	if (e->value_ok && op->stage) {
 		enum dtype dts[2];
-		int nd = key_dtypes(c->r->schema, &k, dts);
+		int nd = key_dtypes(c->r->rules, &k, dts);
 		check_tactic(c, e, nd, dts, (int)op->stage, list_finalize(c, &k));
 	}
 	return lookupable;
@@ -849,7 +849,7 @@ static bool check_entry(struct vctx *c, size_t idx, struct family **fams, size_t
 static void check_json(struct vctx *c)
 {
 	const struct table *t = c->t;
-	const struct fs_json *js = &c->r->schema->json_cache;
+	const struct fr_json *js = &c->r->rules->json_cache;
 	if (!js->supported) {
 		c->r->never_loaded = true;
 		ERR(c, "never-loaded", 1, 1, "FlashInfer %s has no JSON autotune cache (added in "
@@ -968,7 +968,7 @@ int validate_table(const struct validate_data *data, const struct table *t,
 			}
 			d->n = keep;
 			r->never_loaded = true;
-			const struct fi_schema *s = r->schema;
+			const struct fi_rules *s = r->rules;
 			if (extras_reason)
 				diags_add(d, SEV_ERROR, "never-loaded", t->path, 0, 0, "none of the %zu keys "
 					  "can ever hit in FlashInfer %s: its MoERunner keys end in %s "
@@ -994,7 +994,7 @@ int validate_table(const struct validate_data *data, const struct table *t,
 							  "bucket FlashInfer %s maps any token count to "
 							  "(%s), so that entry never hits", fams[i].label,
 							  -fams[i].tokens[m], r->version,
-							  bucket_map_name(r->schema->buckets.map));
+							  bucket_map_name(r->rules->buckets.map));
 		}
 		for (size_t i = 0; i < nf; i++) {
 			free(fams[i].sig);
@@ -1240,13 +1240,13 @@ int validate_run(const struct validate_request *req, struct validate_report *out
 	const struct validate_files *files = req->files;
 	struct validate_opts o = req->opts;
 	bool all = o.flashinfer && !strcmp(o.flashinfer, "all");
-	size_t nver = all ? req->data->schemas->n : 1;
+	size_t nver = all ? req->data->rules->n : 1;
 	out->files = files->n;
 	out->strict = req->strict;
 	out->v = xcalloc(files->n * nver + 1, sizeof *out->v);
 	for (size_t ver = 0; ver < nver && out->status != TT_USAGE; ver++) {
 		if (all)
-			o.flashinfer = req->data->schemas->v[ver]->release;
+			o.flashinfer = req->data->rules->v[ver]->release;
 		for (size_t f = 0; f < files->n; f++) {
 			struct validate_check *c = &out->v[out->n++];
 			c->d = (struct diags)DIAGS_INIT;
@@ -1373,7 +1373,7 @@ static json_t *result_json(const struct validate_check *c)
 			 "file", json_text(c->path), "kind", c->provenance ? "provenance" : "table",
 			 "flashinfer_version", json_opt(r ? r->version : c->release),
 			 "version_from", json_opt(r ? r->version_from : NULL),
-			 "rules", json_opt(r ? r->schema->id : NULL),
+			 "rules", json_opt(r ? r->rules->id : NULL),
 			 "device", json_opt(dev ? r->device_name : NULL),
 			 "device_from", json_opt(dev ? r->device_from : NULL),
 			 "entries", r || (c->provenance && c->status == TT_OK) ? json_integer(entries)

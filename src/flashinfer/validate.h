@@ -16,7 +16,7 @@
 struct validate_data {
 	const struct device_set *devices;
 	const struct catalog_set *catalogs;
-	const struct fischema_set *schemas;
+	const struct firules_set *rules;
 };
 
 struct validate_opts {
@@ -28,7 +28,7 @@ struct validate_opts {
 };
 
 struct validate_result {
-	const struct fi_schema *schema;
+	const struct fi_rules *rules;
 	char version[48];
 	const char *version_from;   /* "--flashinfer", "_metadata.flashinfer_version", "tunetab
 				     * provenance", "newest known" */

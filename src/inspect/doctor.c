@@ -280,14 +280,14 @@ static int run_validate(const void *vd, const struct table *t, const char *versi
 	return rc;
 }
 
-int doctor_module(const struct doctor_fi *fi, const struct fi_schema *s, const char *version,
+int doctor_module(const struct doctor_fi *fi, const struct fi_rules *s, const char *version,
 		  const char *device, const void *vd, struct doctor_module *m, struct table *t,
 		  struct diags *d)
 {
 	(void)d;
 	memset(m, 0, sizeof *m);
 	memset(t, 0, sizeof *t);
-	m->name = fischema_bundled_name(s, version, device);
+	m->name = firules_bundled_name(s, version, device);
 	m->env_value = getenv(s->bundled.env_var);
 	m->env_ok = m->env_value && !strcmp(m->env_value, s->bundled.env_value);
 	if (!fi) {
@@ -337,7 +337,7 @@ static bool indeterminate(const struct table_meta *x)
 							 !strcmp(x->value, "None")));
 }
 
-int doctor_cache(const struct doctor_fi *fi, const struct fi_schema *s, const char *version,
+int doctor_cache(const struct doctor_fi *fi, const struct fi_rules *s, const char *version,
 		 const char *device, const void *vd, const char *path, struct doctor_cache *c,
 		 struct table *t, struct diags *d)
 {
@@ -424,12 +424,12 @@ static const struct table_entry *find_key(const struct table *t, const char *key
 	return NULL;
 }
 
-void doctor_lookups(const struct gen_plan *p, const struct fi_schema *s,
+void doctor_lookups(const struct lookup_list *p, const struct fi_rules *s,
 		    const struct doctor_module *m, const struct table *mt,
 		    const struct doctor_cache *c, const struct table *ct, struct doctor_lookup *out)
 {
 	for (size_t i = 0; i < p->n; i++) {
-		const struct gen_entry *e = &p->v[i];
+		const struct lookup_entry *e = &p->v[i];
 		struct doctor_lookup *l = &out[i];
 		memset(l, 0, sizeof *l);
 		l->stage = e->stage;
@@ -561,7 +561,7 @@ static char *generate_line(const struct doctor_request *q, const char *device, c
 
 /* The commands that fix what was found: a generate line for a missing or broken module (or
  * lookups that fall back), the variable, a cache stamped for this environment. */
-static char *next_steps(const struct doctor_request *q, const struct fi_schema *s,
+static char *next_steps(const struct doctor_request *q, const struct fi_rules *s,
 			const struct doctor_report *r, bool cache_ok)
 {
 	const struct doctor_module *m = &r->mod;
@@ -587,8 +587,8 @@ static char *next_steps(const struct doctor_request *q, const struct fi_schema *
 	return sb_detach(&next);
 }
 
-void doctor_examine(const struct doctor_request *q, const struct fi_schema *s, const void *vd,
-		    const struct gen_plan *plan, struct doctor_report *r)
+void doctor_examine(const struct doctor_request *q, const struct fi_rules *s, const void *vd,
+		    const struct lookup_list *plan, struct doctor_report *r)
 {
 	struct diags none = DIAGS_INIT; /* doctor_module and doctor_cache add none */
 	const struct doctor_fi *fi = r->have_fi ? &r->fi : NULL;
@@ -633,7 +633,7 @@ static json_t *cache_json(const struct doctor_request *o, const struct doctor_ca
 	return cj;
 }
 
-char *doctor_report_json(const struct doctor_request *o, const struct fi_schema *schema,
+char *doctor_report_json(const struct doctor_request *o, const struct fi_rules *rules,
 			 const struct doctor_report *r)
 {
 	const struct doctor_module *mod = &r->mod;
@@ -664,7 +664,7 @@ char *doctor_report_json(const struct doctor_request *o, const struct fi_schema 
 	for (size_t i = 0; i < mod->n_wrong_prefix; i++)
 		json_array_append_new(wp, json_string(mod->wrong_prefix[i]));
 	json_object_set_new(m, "wrong_prefix", wp);
-	json_object_set_new(m, "env_var", json_string(schema->bundled.env_var));
+	json_object_set_new(m, "env_var", json_string(rules->bundled.env_var));
 	json_object_set_new(m, "env_value", mod->env_value ? json_string(mod->env_value) : json_null());
 	json_object_set_new(m, "env_ok", json_boolean(mod->env_ok));
 	json_object_set_new(m, "usable", json_boolean(mod->usable));

@@ -97,20 +97,20 @@ struct doctor_lookup {
 
 /* The module's state for this version and device; t receives the parsed module (release
  * with table_release) when it exists. vd is validate's data. */
-int doctor_module(const struct doctor_fi *fi, const struct fi_schema *s, const char *version,
+int doctor_module(const struct doctor_fi *fi, const struct fi_rules *s, const char *version,
 		  const char *device, const void *vd, struct doctor_module *m, struct table *t,
 		  struct diags *d);
 void doctor_module_release(struct doctor_module *m);
 
 /* The cache's verdict against this environment (gpu = device, flashinfer_version = version,
  * the rest from doctor_env_field). t receives the parsed cache. */
-int doctor_cache(const struct doctor_fi *fi, const struct fi_schema *s, const char *version,
+int doctor_cache(const struct doctor_fi *fi, const struct fi_rules *s, const char *version,
 		 const char *device, const void *vd, const char *path, struct doctor_cache *c,
 		 struct table *t, struct diags *d);
 
 /* One lookup per plan entry, in FlashInfer's order: JSON cache, then the bundled module
  * (§1.4), else the fallback. out has p->n elements. */
-void doctor_lookups(const struct gen_plan *p, const struct fi_schema *s,
+void doctor_lookups(const struct lookup_list *p, const struct fi_rules *s,
 		    const struct doctor_module *m, const struct table *mt,
 		    const struct doctor_cache *c, const struct table *ct, struct doctor_lookup *out);
 
@@ -160,11 +160,11 @@ int doctor_device(const struct doctor_request *q, const struct device_set *devic
 
 /* The module, the cache (q->cache), the lookups of plan (NULL without a deployment), the
  * verdict and the commands that fix. vd is validate's data. */
-void doctor_examine(const struct doctor_request *q, const struct fi_schema *s, const void *vd,
-		    const struct gen_plan *plan, struct doctor_report *r);
+void doctor_examine(const struct doctor_request *q, const struct fi_rules *s, const void *vd,
+		    const struct lookup_list *plan, struct doctor_report *r);
 
 /* The --json document of doctor (README "tunetab doctor"), indented by two; caller frees. */
-char *doctor_report_json(const struct doctor_request *q, const struct fi_schema *s,
+char *doctor_report_json(const struct doctor_request *q, const struct fi_rules *s,
 			 const struct doctor_report *r);
 
 void doctor_report_release(struct doctor_report *r);

@@ -1193,7 +1193,7 @@ void ls_keyset_add(struct ls_keyset *k, const struct ls_summary *s)
 	}
 }
 
-/* The form `generate --keys` reads (gen.c gen_plan_keys). */
+/* The form `generate --keys` reads (flashinfer/lookup.c lookup_keys_file). */
 void ls_keyset_write(const struct ls_keyset *k, struct strbuf *out)
 {
 	sb_addf(out, "# tunetab scan-log: %zu missed cutlass fused-MoE key(s), for "

@@ -14,7 +14,7 @@
  * graph capture; about 8 ms on an H200) and its rounds, each a replay of at least 0.3 ms (the
  * worker batches short GEMMs up to that) or of the GEMM at a nominal 1 PFLOP/s and 3 TB/s.
  * Checked against per-job timings of single-GPU runs on an H200 (docs/benchmarks.md). */
-static double entry_cost(const struct gen_entry *e, const struct gen_deploy *dep, int rounds,
+static double entry_cost(const struct lookup_entry *e, const struct deployment *dep, int rounds,
 			 int ncand)
 {
 	double rows = (double)e->tokens * (double)(dep->top_k > 0 ? dep->top_k : 1);
@@ -25,7 +25,7 @@ static double entry_cost(const struct gen_entry *e, const struct gen_deploy *dep
 	return (double)ncand * (8.0 + (double)(rounds > 0 ? rounds : 15) * fmax(0.3, gemm_ms));
 }
 
-void gen_plan_shard(struct gen_plan *p, const struct gen_deploy *dep, int rounds, int top,
+void choose_shard(struct lookup_list *p, const struct deployment *dep, int rounds, int top,
 		    int index, int count)
 {
 	if (count <= 1)
@@ -33,7 +33,7 @@ void gen_plan_shard(struct gen_plan *p, const struct gen_deploy *dep, int rounds
 	double *cost = xcalloc(p->n ? p->n : 1, sizeof *cost);
 	int *owner = xcalloc(p->n ? p->n : 1, sizeof *owner);
 	for (size_t i = 0; i < p->n; i++) {
-		const struct gen_entry *e = &p->v[i];
+		const struct lookup_entry *e = &p->v[i];
 		int ncand = (top > 0 ? top : 4) + 1; /* the top N and the fallback */
 		if (top < 0) { /* exhaustive: every dispatchable candidate of the stage */
 			const struct tactic *c = e->stage == 1 ? p->list.g1 : p->list.g2;
@@ -57,8 +57,8 @@ void gen_plan_shard(struct gen_plan *p, const struct gen_deploy *dep, int rounds
 	free(owner);
 }
 
-int gen_choose(struct script *sc, const struct catalog *cat, const struct gen_deploy *dep,
-	       struct gen_plan *p, struct diags *d)
+int choose_tactics(struct script *sc, const struct catalog *cat, const struct deployment *dep,
+	       struct lookup_list *p, struct diags *d)
 {
 	int rc = catalog_expand_finalize(cat, !dep->no_fused_finalize, &p->list, d);
 	if (rc)
@@ -68,7 +68,7 @@ int gen_choose(struct script *sc, const struct catalog *cat, const struct gen_de
 	size_t maxn = p->list.n1 > p->list.n2 ? p->list.n1 : p->list.n2;
 	struct script_rank *ranks = xcalloc(maxn ? maxn : 1, sizeof *ranks);
 	for (size_t i = 0; i < p->n && !rc; i++) {
-		struct gen_entry *e = &p->v[i];
+		struct lookup_entry *e = &p->v[i];
 		const struct tactic *c = e->stage == 1 ? p->list.g1 : p->list.g2;
 		size_t n = e->stage == 1 ? p->list.n1 : p->list.n2;
 		e->fallback = c[0].id; /* -1 means the first entry of the stage (tactics §1.1) */
@@ -104,7 +104,7 @@ int gen_choose(struct script *sc, const struct catalog *cat, const struct gen_de
 				e->tactic = t->id;
 				e->time_us = ranks[r].time_us;
 			}
-			if (e->ntop < GEN_TOP_MAX) {
+			if (e->ntop < LOOKUP_TOP_MAX) {
 				e->top[e->ntop] = t->id;
 				e->top_time[e->ntop] = ranks[r].time_us;
 				e->ntop++;

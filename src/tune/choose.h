@@ -9,12 +9,12 @@
 
 /* Keeps the entries of shard index of count: the plan split by each entry's expected
  * profiling cost, from its shape and candidate count alone (docs/fleet.md "Shards"). Call it
- * after gen_choose (it needs the candidate lists); top is --top (< 0: all, 0: the default). */
-void gen_plan_shard(struct gen_plan *p, const struct gen_deploy *dep, int rounds, int top,
+ * after choose_tactics (it needs the candidate lists); top is --top (< 0: all, 0: the default). */
+void choose_shard(struct lookup_list *p, const struct deployment *dep, int rounds, int top,
 		    int index, int count);
 
 /* Ranks every entry's candidates with the script and picks the best dispatchable one. */
-int gen_choose(struct script *sc, const struct catalog *cat, const struct gen_deploy *dep,
-	       struct gen_plan *p, struct diags *d);
+int choose_tactics(struct script *sc, const struct catalog *cat, const struct deployment *dep,
+	       struct lookup_list *p, struct diags *d);
 
 #endif

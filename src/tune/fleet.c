@@ -173,3 +173,24 @@ int fleet_local_gpu(fleet_env_fn env, const char **why)
 	}
 	return 0;
 }
+
+int fleet_parse_gpu_list(const char *s, int *ids, size_t max, size_t *n)
+{
+	*n = 0;
+	for (const char *p = s;;) {
+		char *end;
+		errno = 0;
+		long v = strtol(p, &end, 10);
+		if (end == p || errno || v < 0 || v > 1023 || *n == max)
+			return 1;
+		for (size_t k = 0; k < *n; k++)
+			if (ids[k] == v)
+				return 1;
+		ids[(*n)++] = (int)v;
+		if (*end == '\0')
+			return 0;
+		if (*end != ',')
+			return 1;
+		p = end + 1;
+	}
+}

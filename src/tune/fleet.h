@@ -33,4 +33,8 @@ int fleet_local_gpu(fleet_env_fn env, const char **why);
  * same costs gets the same split: disjoint shards that cover every item. */
 void fleet_assign(const double *cost, size_t n, int count, int *owner);
 
+/* --devices "0,2,3" -> {0,2,3} (at most max distinct indices below 1024). Returns 0, or 1 on
+ * anything else. */
+int fleet_parse_gpu_list(const char *s, int *ids, size_t max, size_t *n);
+
 #endif

@@ -316,8 +316,8 @@ static const char *method_name(int m)
 /* ---------------------------------------------------------------- deployment and device */
 
 int generate_deploy(const struct tt_data *data, const struct dtype_set *dtypes,
-		    const struct deploy_args *a, int sm, const struct fi_schema *schema,
-		    struct gen_deploy *dep, struct model_profile **own_model, struct diags *d)
+		    const struct deploy_args *a, int sm, const struct fi_rules *rules,
+		    struct deployment *dep, struct model_profile **own_model, struct diags *d)
 {
 	const struct model_profile *model = NULL;
 	int rc;
@@ -345,7 +345,7 @@ int generate_deploy(const struct tt_data *data, const struct dtype_set *dtypes,
 	if (!wv)
 		return diag_error(d, TT_USAGE, DIAG_SHOW_USAGE, NULL, 0, 0, "dtype %s has no weight view '%s'",
 				  dti->name, a->weight_view);
-	*dep = (struct gen_deploy){
+	*dep = (struct deployment){
 		.model_name = model ? model->name : "(keys)",
 		.hidden = model ? (long)model->hidden_size : 0,
 		.inter_total = model ? (long)model->moe_intermediate_size : 0,
@@ -357,7 +357,7 @@ int generate_deploy(const struct tt_data *data, const struct dtype_set *dtypes,
 		.dt = dti, .dtype = a->dt, .wv = wv, .sm = sm,
 		.no_fused_finalize = a->no_fused_finalize,
 		.max_tokens = (unsigned)(a->max_tokens ? a->max_tokens
-					 : (long)schema->buckets.default_max_tokens),
+					 : (long)rules->buckets.default_max_tokens),
 	};
 	return TT_OK;
 }
@@ -404,21 +404,21 @@ struct run {
 	const char *outdir;
 	enum dtype dt;
 	struct fi_version fv;
-	const struct fi_schema *schema;
+	const struct fi_rules *rules;
 	const char *version;
 	struct device_profile *own_dev;
 	struct model_profile *own_model;
 	struct gpu_info *gpus, wgpu;
 	struct script_device sdev;
 	struct calibration *cal;
-	struct gen_deploy dep;
+	struct deployment dep;
 	const struct catalog *cat;
-	struct gen_plan plan;
+	struct lookup_list list;
 	struct script *sc;
 	size_t total_entries;
 	struct backend_desc be;
 	char *identity, *journal;
-	struct profile_stats pst;
+	struct timing_stats pst;
 	struct table t;
 	bool have_table;
 	char *written[3];
@@ -433,7 +433,7 @@ static void run_release(struct run *R)
 	free(R->identity);
 	free(R->journal);
 	calibration_free(R->cal);
-	gen_plan_release(&R->plan);
+	lookup_list_release(&R->list);
 	script_close(R->sc);
 	free(R->gpus);
 	device_free(R->own_dev);
@@ -479,12 +479,12 @@ static int run_version(struct run *R, struct diags *d)
 		fi_want = S->wb.version;
 	}
 	struct data_installed_fi inst = { o->installed_fi, o->installed_fi_pkg };
-	rc = data_pick_rules(S->data, fi_want, o->installed_fi ? &inst : NULL, &R->fv, &R->schema,
+	rc = data_pick_rules(S->data, fi_want, o->installed_fi ? &inst : NULL, &R->fv, &R->rules,
 			     !o->quiet, d);
 	hear(S, d);
 	if (rc)
 		return rc;
-	R->version = fi_want ? fi_want : R->schema->release;
+	R->version = fi_want ? fi_want : R->rules->release;
 	return TT_OK;
 }
 
@@ -557,17 +557,17 @@ static int run_rank(struct run *R, struct diags *d)
 				  .dt = R->dt, .tp = o->tp, .ep = o->ep, .tp_rank = o->tp_rank,
 				  .ep_rank = o->ep_rank, .top_k = o->top_k, .max_tokens = o->max_tokens,
 				  .no_fused_finalize = o->no_fused_finalize };
-	int rc = generate_deploy(data, S->dtypes, &da, R->sdev.sm, R->schema, &R->dep, &R->own_model, d);
+	int rc = generate_deploy(data, S->dtypes, &da, R->sdev.sm, R->rules, &R->dep, &R->own_model, d);
 	if (rc)
 		return rc;
-	const struct gen_deploy *dep = &R->dep;
+	const struct deployment *dep = &R->dep;
 	R->cat = catalog_find(&data->catalogs, &R->fv, (unsigned)R->sdev.sm, R->dt);
 	if (!R->cat)
 		return diag_error(d, TT_INVALID, "catalog", NULL, 0, 0, "no tactic catalog for SM%d %s "
 				  "in FlashInfer %s: FlashInfer has no cutlass MoE candidates tunetab "
 				  "knows for it", R->sdev.sm, dtype_name(R->dt), R->version);
-	rc = o->keys ? gen_plan_keys(R->schema, o->keys, dep, S->dtypes, &R->plan, d)
-		     : gen_plan_deploy(R->schema, dep, &R->plan, d);
+	rc = o->keys ? lookup_keys_file(R->rules, o->keys, dep, S->dtypes, &R->list, d)
+		     : lookup_deploy(R->rules, dep, &R->list, d);
 	if (rc)
 		return rc;
 
@@ -590,8 +590,8 @@ static int run_rank(struct run *R, struct diags *d)
 		.gated = model_activation_gated(dep->activation),
 		.activation = model_activation_name(dep->activation),
 	};
-	if (o->keys && R->plan.n) {
-		const struct gen_entry *e0 = &R->plan.v[0];
+	if (o->keys && R->list.n) {
+		const struct lookup_entry *e0 = &R->list.v[0];
 		sdep.inter = e0->inter;
 		sdep.experts = e0->experts;
 		sdep.hidden = e0->stage == 1 ? e0->k : e0->features;
@@ -602,13 +602,13 @@ static int run_rank(struct run *R, struct diags *d)
 		return rc;
 	/* every shard builds the same list, so the parts are disjoint and together cover it
 	 * (docs/fleet.md "Shards") */
-	R->total_entries = R->plan.n;
-	if ((rc = gen_choose(R->sc, R->cat, dep, &R->plan, d)))
+	R->total_entries = R->list.n;
+	if ((rc = choose_tactics(R->sc, R->cat, dep, &R->list, d)))
 		return rc;
-	gen_plan_shard(&R->plan, dep, (int)o->rounds, (int)o->top, R->sh->index, R->sh->count);
+	choose_shard(&R->list, dep, (int)o->rounds, (int)o->top, R->sh->index, R->sh->count);
 	if (getenv("TUNETAB_DUMP_RANKING")) /* diagnostics: the heuristic's order per entry */
-		for (size_t i = 0; i < R->plan.n; i++) {
-			const struct gen_entry *e = &R->plan.v[i];
+		for (size_t i = 0; i < R->list.n; i++) {
+			const struct lookup_entry *e = &R->list.v[i];
 			struct strbuf sb = STRBUF_INIT;
 			sb_addf(&sb, "ranking GEMM%d %ld:", e->stage, e->tokens);
 			for (int k = 0; k < e->ntop; k++)
@@ -624,7 +624,7 @@ static int run_rank(struct run *R, struct diags *d)
 static char *run_identity(const struct run *R)
 {
 	const struct generate_request *o = R->o;
-	const struct gen_deploy *dep = &R->dep;
+	const struct deployment *dep = &R->dep;
 	struct strbuf idb = STRBUF_INIT;
 	journal_identity_add(&idb, "version", "%s", R->version);
 	journal_identity_add(&idb, "device", "%s", R->sdev.name);
@@ -658,7 +658,7 @@ static int run_measure(struct run *R, struct diags *d)
 	if (rc)
 		return diag_error(d, TT_INTERNAL, "io", NULL, 0, 0, "cannot create '%s': %s", R->outdir,
 				  strerror(rc));
-	char *jname = fischema_bundled_name(R->schema, R->version, R->sdev.name);
+	char *jname = firules_bundled_name(R->rules, R->version, R->sdev.name);
 	R->journal = journal_path(R->outdir, jname);
 	free(jname);
 	struct strbuf jidb = STRBUF_INIT;
@@ -666,7 +666,7 @@ static int run_measure(struct run *R, struct diags *d)
 	journal_identity_add(&jidb, "shard", "%d/%d", R->sh->index, R->sh->count);
 	char *jid = sb_detach(&jidb);
 	const struct generate_hooks *h = S->hooks;
-	struct profile_opts po = { .top_k = (int)o->top, .budget_s = o->budget, .method = o->method,
+	struct timing_opts po = { .top_k = (int)o->top, .budget_s = o->budget, .method = o->method,
 				   .rounds = (int)o->rounds, .reps = 8, .journal = R->journal,
 				   .identity = jid, .command = o->command, .backend = R->be.text,
 				   .on_entry = h ? h->entry : NULL, .ctx = h ? h->ctx : NULL,
@@ -674,7 +674,7 @@ static int run_measure(struct run *R, struct diags *d)
 				   .screen = S->backend == BACKEND_FLASHINFER && o->top >= 0 &&
 					     o->method != 1 };
 	timing(S, "plan built and ranked; profiling starts");
-	rc = profile_plan(S->workers, S->nworkers, &R->plan, &R->dep, &po, &R->pst, d);
+	rc = timing_run(S->workers, S->nworkers, &R->list, &R->dep, &po, &R->pst, d);
 	timing(S, "profiling done");
 	if (h && h->entry)
 		h->entry(h->ctx, NULL);
@@ -688,7 +688,7 @@ static int run_measure(struct run *R, struct diags *d)
 static void build_provenance(struct provenance *pv, const struct run *R)
 {
 	const struct generate_request *o = R->o;
-	const struct gen_deploy *dep = &R->dep;
+	const struct deployment *dep = &R->dep;
 	const struct shard *sh = R->sh;
 	const struct worker_device *wd = &R->S->wd;
 	memset(pv, 0, sizeof *pv);
@@ -734,8 +734,8 @@ static void build_provenance(struct provenance *pv, const struct run *R)
 		 (unsigned long long)hash_bytes(R->identity, strlen(R->identity)));
 	size_t run = prov_add_run(pv, b, id, sh->count > 1 ? sh->index : 0, sh->count > 1 ? sh->count : 1,
 				  sh->count > 1 ? sh->source : NULL);
-	for (size_t i = 0; i < R->plan.n; i++) {
-		const struct gen_entry *e = &R->plan.v[i];
+	for (size_t i = 0; i < R->list.n; i++) {
+		const struct lookup_entry *e = &R->list.v[i];
 		char tactic[16];
 		snprintf(tactic, sizeof tactic, "%d", e->tactic);
 		struct prov_entry pe = {
@@ -763,7 +763,7 @@ static int check_bytes(const struct tt_data *data, const char *name, const struc
 		       const char *version, const char *device, enum dtype dt, const char *cause,
 		       struct diags *d)
 {
-	struct validate_data vd = { &data->devices, &data->catalogs, &data->schemas };
+	struct validate_data vd = { &data->devices, &data->catalogs, &data->rules };
 	struct validate_opts vo = { .flashinfer = version, .device = device, .dtype = (int)dt };
 	struct diags found = DIAGS_INIT;
 	int rc = validate_bytes(&vd, name, sb->buf, sb->len, &vo, &found);
@@ -842,8 +842,8 @@ static void outputs_release(struct outputs *out)
 static int build_json(struct run *R, struct outputs *out, const char *keys_cause, struct diags *d)
 {
 	const struct generate_request *o = R->o;
-	const struct fi_schema *schema = R->schema;
-	if (!schema->json_cache.supported) {
+	const struct fi_rules *rules = R->rules;
+	if (!rules->json_cache.supported) {
 		if (!strcmp(o->format, "json"))
 			return diag_error(d, TT_INVALID, "generate", NULL, 0, 0, "FlashInfer %s has no "
 					  "JSON autotune cache (0.6.7+)", R->version);
@@ -853,8 +853,8 @@ static int build_json(struct run *R, struct outputs *out, const char *keys_cause
 		return TT_OK;
 	}
 	/* what tunetab knows it stamps; the rest matches any environment ("*") */
-	for (unsigned i = 0; i < schema->json_cache.metadata_count; i++) {
-		const char *f = schema->json_cache.metadata[i];
+	for (unsigned i = 0; i < rules->json_cache.metadata_count; i++) {
+		const char *f = rules->json_cache.metadata[i];
 		table_set_meta(&R->t, f, !strcmp(f, "flashinfer_version") ? R->version
 					 : !strcmp(f, "gpu") ? R->sdev.name : "*");
 	}
@@ -865,8 +865,8 @@ static int build_json(struct run *R, struct outputs *out, const char *keys_cause
 		free(k);
 	}
 	bool gen = false;
-	for (unsigned i = 0; i < schema->json_cache.reserved_count; i++)
-		gen |= !strcmp(schema->json_cache.reserved[i], "_generation");
+	for (unsigned i = 0; i < rules->json_cache.reserved_count; i++)
+		gen |= !strcmp(rules->json_cache.reserved[i], "_generation");
 	table_write_json(&R->t, gen, &out->js);
 	out->js_name = names_json_cache(R->sdev.name);
 	return check_bytes(R->S->data, out->js_name, &out->js, R->version, R->sdev.name, R->dt,
@@ -879,14 +879,14 @@ static int build_outputs(struct run *R, struct outputs *out, struct diags *d)
 	int rc = TT_OK;
 	/* every rank's keys, with the decisions made for this rank's */
 	if ((o->tp_rank_all || o->ep_rank_all) &&
-	    (rc = gen_plan_all_ranks(R->schema, &R->dep, &R->plan, o->tp_rank_all, o->ep_rank_all, d)))
+	    (rc = lookup_all_ranks(R->rules, &R->dep, &R->list, o->tp_rank_all, o->ep_rank_all, d)))
 		return rc;
-	gen_to_table(&R->plan, &R->t);
+	lookup_to_table(&R->list, &R->t);
 	R->have_table = true;
 	char *keys_cause = o->keys ? xasprintf("the keys in %s", o->keys) : NULL;
 	if (strcmp(o->format, "json")) {
 		table_write_py(&R->t, &out->py);
-		out->py_name = fischema_bundled_name(R->schema, R->version, R->sdev.name);
+		out->py_name = firules_bundled_name(R->rules, R->version, R->sdev.name);
 		rc = check_bytes(R->S->data, out->py_name, &out->py, R->version, R->sdev.name, R->dt,
 				 keys_cause, d);
 	}
@@ -949,7 +949,7 @@ static int run_outputs(struct run *R, struct diags *d)
 static int run_report(struct run *R, struct diags *d)
 {
 	const struct generate_request *o = R->o;
-	const struct gen_deploy *dep = &R->dep;
+	const struct deployment *dep = &R->dep;
 	struct report rep;
 	int rc = TT_OK;
 	if (o->profile) {
@@ -961,7 +961,7 @@ static int run_report(struct run *R, struct diags *d)
 		if (rc)
 			return rc;
 	} else {
-		report_from_plan(&R->plan, &rep);
+		report_from_plan(&R->list, &rep);
 		char *title = xasprintf("%s %s TP %ld EP %ld on %s, FlashInfer %s", dep->model_name,
 					dep->dt->name, dep->tp, dep->ep, R->sdev.name, R->version);
 		report_set_title(&rep, title);
@@ -996,7 +996,7 @@ static int run_report(struct run *R, struct diags *d)
 
 static void run_result(const struct run *R, struct generate_result *r)
 {
-	const struct gen_deploy *dep = &R->dep;
+	const struct deployment *dep = &R->dep;
 	memset(r, 0, sizeof *r);
 	r->model = dep->model_name;
 	r->device = R->sdev.name;
@@ -1010,11 +1010,11 @@ static void run_result(const struct run *R, struct generate_result *r)
 	r->keys = R->o->keys;
 	r->max_tokens = dep->max_tokens;
 	r->shard = R->sh;
-	r->entries = R->plan.n;
+	r->entries = R->list.n;
 	r->total_entries = R->total_entries;
-	for (size_t i = 0; i < R->plan.n; i++) {
-		r->differ += R->plan.v[i].tactic != R->plan.v[i].fallback;
-		r->skipped += R->plan.v[i].skipped_first;
+	for (size_t i = 0; i < R->list.n; i++) {
+		r->differ += R->list.v[i].tactic != R->list.v[i].fallback;
+		r->skipped += R->list.v[i].skipped_first;
 	}
 	r->nworkers = R->S->nworkers;
 	r->profiled = R->o->profile;
@@ -1023,7 +1023,7 @@ static void run_result(const struct run *R, struct generate_result *r)
 	r->timed = R->be.timed;
 	for (int k = 0; k < 3; k++)
 		r->written[k] = R->written[k];
-	r->schema = R->schema;
+	r->rules = R->rules;
 }
 
 int generate_table(const struct generate_request *rq, struct generate_session *S,
@@ -1071,7 +1071,7 @@ static int merge_into(const struct generate_session *S, const char *devdir, char
 		      size_t n, bool quiet, struct diags *d)
 {
 	const struct tt_data *data = S->data;
-	struct validate_data vd = { &data->devices, &data->catalogs, &data->schemas };
+	struct validate_data vd = { &data->devices, &data->catalogs, &data->rules };
 	struct merge_opts mo = { .out = devdir, .inputs = items, .ninputs = n,
 				 .tunetab_version = TUNETAB_VERSION };
 	struct merge_result r;
@@ -1096,7 +1096,7 @@ static int merge_into(const struct generate_session *S, const char *devdir, char
 }
 
 /* Which device this process is, for a plan: the profiled GPU, --device NAME, or GPU 0. */
-static int plan_device(const struct generate_request *o, struct generate_session *S,
+static int fleet_device(const struct generate_request *o, struct generate_session *S,
 		       struct generate_request *base, char *devname, size_t len, struct diags *d)
 {
 	int rc;
@@ -1127,13 +1127,13 @@ static int plan_device(const struct generate_request *o, struct generate_session
 }
 
 /* Runs the plan's items this process can claim; returns the first failure's status. */
-static int plan_items(const struct generate_request *base, struct generate_session *S,
-		      const struct plan *pl, char **items, size_t *failed, size_t *ran, struct diags *d)
+static int fleet_items(const struct generate_request *base, struct generate_session *S,
+		      const struct fleet_plan *pl, char **items, size_t *failed, size_t *ran, struct diags *d)
 {
 	int rc = TT_OK;
 	for (size_t k = 0; k < pl->deployments_count; k++) {
 		char holder[320];
-		int r = plan_claim(items[k], holder, sizeof holder);
+		int r = fleetplan_claim(items[k], holder, sizeof holder);
 		if (r < 0)
 			return diag_error(d, TT_INTERNAL, "io", NULL, 0, 0, "cannot claim '%s': %s",
 					  items[k], strerror(-r));
@@ -1145,7 +1145,7 @@ static int plan_items(const struct generate_request *base, struct generate_sessi
 				    "%s/.claim)", items[k], holder, items[k]);
 			continue;
 		}
-		const struct plan_deployment *x = &pl->deployments[k];
+		const struct fleet_plan_item *x = &pl->deployments[k];
 		struct generate_request io = *base;
 		io.model = x->model;
 		io.dtype = x->dtype;
@@ -1164,24 +1164,24 @@ static int plan_items(const struct generate_request *base, struct generate_sessi
 		diags_release(&id);
 		(*ran)++;
 		if (r2) {
-			plan_unclaim(items[k]);
+			fleetplan_unclaim(items[k]);
 			(*failed)++;
 			if (!rc)
 				rc = r2;
 			continue;
 		}
-		if ((r = plan_finish(items[k])) < 0)
+		if ((r = fleetplan_finish(items[k])) < 0)
 			return diag_error(d, TT_INTERNAL, "io", NULL, 0, 0, "cannot mark '%s' done: %s",
 					  items[k], strerror(-r));
 	}
 	return rc;
 }
 
-int generate_plan_run(const struct generate_request *o, struct generate_session *S,
+int generate_fleet_plan(const struct generate_request *o, struct generate_session *S,
 		      struct diags *d)
 {
-	struct plan *pl = NULL;
-	int rc = plan_load(o->plan, &S->data->devices, &pl, d);
+	struct fleet_plan *pl = NULL;
+	int rc = fleetplan_load(o->plan, &S->data->devices, &pl, d);
 	hear(S, d);
 	if (rc)
 		return rc;
@@ -1195,8 +1195,8 @@ int generate_plan_run(const struct generate_request *o, struct generate_session 
 		base.rounds = pl->rounds;
 	const char *root = o->outdir ? o->outdir : pl->output ? pl->output : ".";
 	char devname[256] = "";
-	if ((rc = plan_device(o, S, &base, devname, sizeof devname, d))) {
-		plan_free(pl);
+	if ((rc = fleet_device(o, S, &base, devname, sizeof devname, d))) {
+		fleetplan_free(pl);
 		return rc;
 	}
 	bool mine = false;
@@ -1206,24 +1206,24 @@ int generate_plan_run(const struct generate_request *o, struct generate_session 
 		if (!o->quiet)
 			say(S, "tunetab: %s has no items for this process's '%s': nothing to do", o->plan,
 			    devname);
-		plan_free(pl);
+		fleetplan_free(pl);
 		return TT_OK;
 	}
-	char *dd = plan_device_dir(devname);
+	char *dd = fleetplan_device_dir(devname);
 	char *devdir = xasprintf("%s/%s", root, dd);
 	free(dd);
 	size_t n = pl->deployments_count, done = 0, ran = 0, failed = 0;
 	char **items = xcalloc(n, sizeof *items);
 	for (size_t k = 0; k < n; k++) {
-		char *name = plan_item_name(pl, k);
+		char *name = fleetplan_item_name(pl, k);
 		items[k] = xasprintf("%s/items/%s", devdir, name);
 		free(name);
 	}
-	rc = plan_items(&base, S, pl, items, &failed, &ran, d);
+	rc = fleet_items(&base, S, pl, items, &failed, &ran, d);
 	/* count again: an item another process held may have finished meanwhile. Each process
 	 * marks its items done before it counts, so the last one to count sees them all. */
 	for (size_t k = 0; k < n; k++)
-		done += plan_is_done(items[k]);
+		done += fleetplan_is_done(items[k]);
 	if (!rc && done == n) {
 		/* every process that sees the device complete merges: the merge is deterministic and
 		 * written atomically, so two of them write the same bytes */
@@ -1239,6 +1239,55 @@ int generate_plan_run(const struct generate_request *o, struct generate_session 
 		free(items[k]);
 	free(items);
 	free(devdir);
-	plan_free(pl);
+	fleetplan_free(pl);
 	return rc;
+}
+
+/* ---------------------------------------------------------------- the summary */
+
+void generate_summary(const struct generate_result *r, struct strbuf *out)
+{
+	sb_addf(out, "tunetab: %s on %s (SM%d), %s, TP %ld EP %ld, FlashInfer %s, heuristic '%s' "
+		"(%s)\n", r->model, r->device, r->sm, r->dtype, r->tp, r->ep, r->version, r->heuristic,
+		r->catalog);
+	char scope[200];
+	if (r->keys)
+		snprintf(scope, sizeof scope, "the keys of %s", r->keys);
+	else
+		snprintf(scope, sizeof scope, "2 GEMM stages x token buckets up to %u", r->max_tokens);
+	if (r->shard->count > 1) {
+		size_t l = strlen(scope);
+		snprintf(scope + l, sizeof scope - l, "; shard %d/%d of %zu", r->shard->index,
+			 r->shard->count, r->total_entries);
+	}
+	sb_addf(out, "tunetab: %zu entries (%s); %zu differ from FlashInfer's fallback (tactic -1)%s\n",
+		r->entries, scope, r->differ, r->skipped ? "; the heuristic's first choice was not "
+		"dispatchable for some and was skipped" : "");
+	if (r->profiled && r->nworkers > 1)
+		sb_addf(out, "tunetab: %zu GPUs of this model measured from one queue\n", r->nworkers);
+	const struct timing_stats *st = &r->stats;
+	char pruned[96] = "";
+	if (st->pruned)
+		snprintf(pruned, sizeof pruned, ", %zu left out of a screen (over 2x the best a bucket "
+			 "or two below)", st->pruned);
+	if (r->profiled)
+		sb_addf(out, "tunetab: profiled in %.1f s (backend %s: %s): %zu entries measured, %zu "
+			"kept the fallback, %zu predicted (the backend cannot express the candidates, or "
+			"the budget ran out); %zu timings, %zu resumed from the journal, %zu candidates "
+			"failed, %zu not expressible%s\n", st->seconds, r->backend, r->timed,
+			st->measured_entries, st->fallback_kept, st->predicted_entries, st->timed,
+			st->resumed, st->failed_candidates, st->unsupported, pruned);
+	const struct fi_rules *rules = r->rules;
+	if (r->written[0])
+		sb_addf(out, "tunetab: wrote %s\n  FlashInfer imports it from <site-packages>/%s/ with "
+			"%s=%s, only when not tuning (formats §1.1, §1.4); SGLang and vLLM tune at start: "
+			"deploy the JSON cache\n", r->written[0], rules->bundled.package_dir,
+			rules->bundled.env_var, rules->bundled.env_value);
+	if (r->written[1])
+		sb_addf(out, "tunetab: wrote %s\n  SGLang: tunetab install --for sglang --from %s ...; "
+			"FlashInfer: flashinfer.autotune(cache=\"%s\") or AutoTuner.get().load_configs(...) "
+			"(formats §2.1)\n", r->written[1], r->written[1], r->written[1]);
+	if (r->written[2])
+		sb_addf(out, "tunetab: wrote %s (what was measured or predicted, for tunetab merge)\n",
+			r->written[2]);
 }

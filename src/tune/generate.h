@@ -3,7 +3,7 @@
  * through which the caller hears what happens while it happens, and a result per table.
  *
  * The data flow (README, "Architecture"): target version and device -> deployment ->
- * every key FlashInfer looks up (gen.h) -> the Lua heuristic ranks each key's candidates
+ * every key FlashInfer looks up (flashinfer/lookup.h) -> the Lua heuristic ranks each key's candidates
  * (script.h) -> optionally the best are timed in GPU workers (timing.h, journal.h) -> the
  * module and JSON cache are built (table.h), checked with the validate rules, and written
  * with a provenance file, all or nothing (util.h file_set). */
@@ -14,6 +14,7 @@
 #include <stddef.h>
 
 #include "base/diag.h"
+#include "base/util.h"
 #include "data/data.h"
 #include "data/dtypes.h"
 #include "tune/fleet.h"
@@ -56,10 +57,10 @@ struct generate_result {
 	size_t entries, total_entries, differ, skipped;
 	size_t nworkers;
 	bool profiled;
-	struct profile_stats stats;
+	struct timing_stats stats;
 	const char *backend, *timed;   /* the backend's line and what it timed */
 	const char *written[3];        /* module, JSON cache, provenance file (NULL: not written) */
-	const struct fi_schema *schema;
+	const struct fi_rules *rules;
 };
 
 /* The caller's ears. Every hook may be NULL. */
@@ -70,7 +71,7 @@ struct generate_hooks {
 	/* a warning or note as it happens */
 	void (*diag)(void *ctx, const struct diag *x);
 	/* each decided entry while profiling; NULL when profiling is over */
-	void (*entry)(void *ctx, const struct profile_event *ev);
+	void (*entry)(void *ctx, const struct timing_event *ev);
 	/* a table was written */
 	void (*table)(void *ctx, const struct generate_result *r);
 	/* the heuristic's print(), one line per call (script.h); NULL drops it */
@@ -112,8 +113,12 @@ int generate_table(const struct generate_request *rq, struct generate_session *S
 /* --plan: the items of the fleet plan for this process's GPU, each claimed through a file in
  * the output tree and generated into its own folder; whoever finishes a device's last item
  * merges them into the device's folder (docs/fleet.md "Plans"). */
-int generate_plan_run(const struct generate_request *rq, struct generate_session *S,
+int generate_fleet_plan(const struct generate_request *rq, struct generate_session *S,
 		      struct diags *d);
+
+/* The user's summary of a table written: what, where from, how many entries differ from the
+ * fallback, what profiling did, and where each file goes (lines ending in '\n'). */
+void generate_summary(const struct generate_result *r, struct strbuf *out);
 
 /* A deployment from generate-style options (model, dtype, parallelism), shared by generate
  * and doctor. model may be NULL (generate --keys). A model YAML is loaded into *own_model
@@ -126,7 +131,7 @@ struct deploy_args {
 	bool no_fused_finalize; /* generate --fused-finalize off */
 };
 int generate_deploy(const struct tt_data *data, const struct dtype_set *dtypes,
-		    const struct deploy_args *a, int sm, const struct fi_schema *schema,
-		    struct gen_deploy *dep, struct model_profile **own_model, struct diags *d);
+		    const struct deploy_args *a, int sm, const struct fi_rules *rules,
+		    struct deployment *dep, struct model_profile **own_model, struct diags *d);
 
 #endif

@@ -295,7 +295,7 @@ int journal_add_measurements(struct journal *j, int stage, long tokens, const st
 	return bad ? io_error(j, d, "cannot append to the journal") : TT_OK;
 }
 
-int journal_add_decision(struct journal *j, const struct gen_entry *e, bool out_of_budget,
+int journal_add_decision(struct journal *j, const struct lookup_entry *e, bool out_of_budget,
 			 struct diags *d)
 {
 	struct strbuf sb = STRBUF_INIT;

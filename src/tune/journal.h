@@ -11,7 +11,7 @@
  *   M STAGE TOKENS ID STATUS MEDIAN LO HI N REASON  one candidate timed: enum prof_status,
  *                                  microseconds with 4 decimals, REASON "-" or its spaces as '_'
  *   P STAGE TOKENS ID US           the heuristic's predicted time for a candidate
- *   D STAGE TOKENS CHOSEN KIND FALLBACK OUT_OF_BUDGET  the decision: KIND of gen_entry, 0 or 1
+ *   D STAGE TOKENS CHOSEN KIND FALLBACK OUT_OF_BUDGET  the decision: KIND of lookup_entry, 0 or 1
  *
  * The M lines of one entry are one write followed by fsync, so after SIGKILL the journal holds
  * whole entries; a torn last line (power loss) is ignored when read and cut off when the
@@ -76,7 +76,7 @@ const struct prof_result *journal_find(const struct journal *j, int stage, long 
 int journal_add_measurements(struct journal *j, int stage, long tokens, const struct prof_result *r,
 			     size_t n, struct diags *d);
 /* Appends an entry's predictions (P, those known) and its decision (D) in one write. */
-int journal_add_decision(struct journal *j, const struct gen_entry *e, bool out_of_budget,
+int journal_add_decision(struct journal *j, const struct lookup_entry *e, bool out_of_budget,
 			 struct diags *d);
 void journal_close(struct journal *j);
 
@@ -99,7 +99,7 @@ struct journal_record {
 	struct prof_result m;
 	int id;
 	double pred_us;
-	int chosen, choice, fallback;  /* choice: the kind of gen_entry (CHOICE_*) */
+	int chosen, choice, fallback;  /* choice: the kind of lookup_entry (CHOICE_*) */
 	bool out_of_budget;
 };
 

@@ -111,12 +111,12 @@ static void sort_report(struct report *r)
 			qsort(r->e[i].c, r->e[i].nc, sizeof *r->e[i].c, by_id);
 }
 
-void report_from_plan(const struct gen_plan *p, struct report *r)
+void report_from_plan(const struct lookup_list *p, struct report *r)
 {
 	memset(r, 0, sizeof *r);
 	r->measured = false;
 	for (size_t i = 0; i < p->n; i++) {
-		const struct gen_entry *g = &p->v[i];
+		const struct lookup_entry *g = &p->v[i];
 		struct rep_entry *e = entry(r, g->stage, g->tokens);
 		e->chosen = g->tactic;
 		e->fallback = g->fallback;

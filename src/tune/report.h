@@ -27,7 +27,7 @@ struct rep_entry {
 	int stage;
 	long tokens;
 	int chosen, fallback;
-	int kind;                       /* CHOICE_* of gen.h; -1 unknown (no decision recorded) */
+	int kind;                       /* CHOICE_* of flashinfer/lookup.h; -1 unknown (no decision recorded) */
 	bool out_of_budget;
 	struct rep_cand *c;
 	size_t nc, cap;
@@ -48,7 +48,7 @@ struct report {
  * Errors (unreadable, not a tunetab journal) carry the file and line. */
 int report_from_journal(const char *path, struct report *r, struct diags *d);
 /* From a plan that was only ranked (heuristic-only generate). */
-void report_from_plan(const struct gen_plan *p, struct report *r);
+void report_from_plan(const struct lookup_list *p, struct report *r);
 /* Adds a line to the summary table (copied). */
 void report_info(struct report *r, const char *label, const char *value);
 void report_set_title(struct report *r, const char *title);

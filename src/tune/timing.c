@@ -1,4 +1,4 @@
-/* profile.c: short profiling runs through the worker, a journal that survives SIGKILL,
+/* timing.c: short profiling runs through the worker, a journal that survives SIGKILL,
  * and a choice that is never worse than the fallback and agrees from run to run. */
 #include "tune/timing.h"
 
@@ -75,7 +75,7 @@ static double gap(const struct prof_result *a, const struct prof_result *b)
  * being no such link; where this run kept the fallback, only directly (to be chosen, a
  * candidate must beat it). So a tie lies within TIE_TOLERANCE and one interval of the chosen
  * one, which is its own tie. */
-static void note_ties(struct gen_entry *e, const int *ids, const struct prof_result *r, size_t n,
+static void note_ties(struct lookup_entry *e, const int *ids, const struct prof_result *r, size_t n,
 		      const struct prof_result *chosen)
 {
 	double tol = TIE_TOLERANCE * chosen->median_us;
@@ -83,7 +83,7 @@ static void note_ties(struct gen_entry *e, const int *ids, const struct prof_res
 	e->chosen_lo = chosen->lo_us;
 	e->chosen_hi = chosen->hi_us;
 	e->nties = 0;
-	for (size_t i = 0; i < n && e->nties < GEN_TOP_MAX + 1; i++) {
+	for (size_t i = 0; i < n && e->nties < LOOKUP_TOP_MAX + 1; i++) {
 		if (!measured(&r[i]))
 			continue;
 		bool tie = gap(&r[i], chosen) <= tol;
@@ -105,7 +105,7 @@ static void note_ties(struct gen_entry *e, const int *ids, const struct prof_res
  * fallback's; among those, the lowest median. Ties with the fallback go to the fallback, so
  * none is slower; what another run may choose instead is declared (note_ties). A candidate a screen dropped after one
  * sample is neither chosen nor a tie (the fallback's one sample still bounds the others). */
-static void decide(struct gen_entry *e, const int *ids, const struct prof_result *r, size_t n)
+static void decide(struct lookup_entry *e, const int *ids, const struct prof_result *r, size_t n)
 {
 	const struct prof_result *fb = NULL;
 	for (size_t i = 0; i < n; i++)
@@ -154,10 +154,10 @@ static void decide(struct gen_entry *e, const int *ids, const struct prof_result
 /* What all worker threads share: the queue (next entry), the journal, the counts. */
 struct run {
 	pthread_mutex_t mu;
-	struct gen_plan *p;
-	const struct gen_deploy *dep;
-	const struct profile_opts *o;
-	struct profile_stats *st;
+	struct lookup_list *p;
+	const struct deployment *dep;
+	const struct timing_opts *o;
+	struct timing_stats *st;
 	struct journal j;
 	size_t next, done;
 	double t0;
@@ -175,7 +175,7 @@ static bool same_tile(const struct tactic *a, const struct tactic *b)
  * that none of cover[0..ncover) has: candidates that differ only in cluster shape or stage
  * count time nearly alike, so the heuristic's top four are often one point of the space four
  * times over. -1 when none is left. */
-static int next_candidate(const struct gen_plan *p, const struct gen_entry *e, bool *used,
+static int next_candidate(const struct lookup_list *p, const struct lookup_entry *e, bool *used,
 			  const int *cover, size_t ncover)
 {
 	for (int pass = 0; pass < 2; pass++)
@@ -205,13 +205,13 @@ static int next_candidate(const struct gen_plan *p, const struct gen_entry *e, b
 #define PRUNE_FACTOR 2.0
 #define PRUNE_REACH 2 /* buckets below that may judge */
 
-static size_t prune(struct run *R, const struct gen_entry *e, int *ids, size_t *n)
+static size_t prune(struct run *R, const struct lookup_entry *e, int *ids, size_t *n)
 {
 	long below[PRUNE_REACH]; /* the next smaller buckets, nearest first */
 	for (int g = 0; g < PRUNE_REACH; g++) {
 		below[g] = -1;
 		for (size_t i = 0; i < R->p->n; i++) {
-			const struct gen_entry *x = &R->p->v[i];
+			const struct lookup_entry *x = &R->p->v[i];
 			long under = g ? below[g - 1] : e->tokens;
 			if (x->stage == e->stage && x->tokens < under && x->tokens > below[g])
 				below[g] = x->tokens;
@@ -251,11 +251,11 @@ static size_t prune(struct run *R, const struct gen_entry *e, int *ids, size_t *
 /* The candidates an entry times first: every dispatchable one (exhaustive, or a screen, which
  * takes them in the heuristic's order so that a worker sizing its samples by the first one
  * sizes them by a fast one), else the heuristic's top K. Returns how many are in ids. */
-static size_t first_candidates(const struct run *R, const struct gen_entry *e, int top_k,
+static size_t first_candidates(const struct run *R, const struct lookup_entry *e, int top_k,
 			       bool *used, int *ids)
 {
-	const struct profile_opts *o = R->o;
-	const struct gen_plan *p = R->p;
+	const struct timing_opts *o = R->o;
+	const struct lookup_list *p = R->p;
 	size_t n = 0;
 	if (o->top_k < 0 || o->screen) {
 		/* every dispatchable candidate; a screen takes them in the heuristic's order, so a
@@ -282,9 +282,9 @@ static size_t first_candidates(const struct run *R, const struct gen_entry *e, i
  * with the tokens each gets from uniform top-k routing (as FlashInfer's profiler routes,
  * tactics §1.2); the flashinfer backend runs the MoE layer itself, from the fields after
  * method. */
-static struct prof_shape entry_shape(const struct run *R, const struct gen_entry *e, int top_k)
+static struct prof_shape entry_shape(const struct run *R, const struct lookup_entry *e, int top_k)
 {
-	const struct profile_opts *o = R->o;
+	const struct timing_opts *o = R->o;
 	double lambda = (double)e->tokens * R->dep->top_k / (double)e->experts;
 	struct prof_shape s = {
 		.dtype = R->dep->dt->name,
@@ -313,14 +313,14 @@ static struct prof_shape entry_shape(const struct run *R, const struct gen_entry
 }
 
 /* Times one entry's candidates on one worker and decides it. Called without the lock. */
-static int profile_entry(struct run *R, struct worker *w, struct gen_entry *e, struct diags *d)
+static int time_entry(struct run *R, struct worker *w, struct lookup_entry *e, struct diags *d)
 {
-	const struct profile_opts *o = R->o;
-	struct gen_plan *p = R->p;
+	const struct timing_opts *o = R->o;
+	struct lookup_list *p = R->p;
 	int rc = TT_OK;
 	int top_k = o->top_k > 0 ? o->top_k : 4;
 	int ids[PROF_MAX];
-	bool used[GEN_TOP_MAX] = { false };
+	bool used[LOOKUP_TOP_MAX] = { false };
 	size_t n = first_candidates(R, e, top_k, used, ids);
 	size_t pruned = o->screen ? prune(R, e, ids, &n) : 0;
 	bool have_fb = false;
@@ -404,7 +404,7 @@ static int profile_entry(struct run *R, struct worker *w, struct gen_entry *e, s
 	/* what the report needs besides the timings: the heuristic's predictions and the
 	 * decision (journal.h); a re-run appends them again, the last wins */
 	rc = journal_add_decision(&R->j, e, out_of_budget, d);
-	struct profile_stats *st = R->st;
+	struct timing_stats *st = R->st;
 	st->timed += timed;
 	st->pruned += pruned;
 	st->failed_candidates += failed;
@@ -418,7 +418,7 @@ static int profile_entry(struct run *R, struct worker *w, struct gen_entry *e, s
 	R->done++;
 	if (o->on_entry) {
 		double el = now_s() - R->t0;
-		struct profile_event ev = {
+		struct timing_event ev = {
 			.e = e, .ids = ids, .res = res, .n = out_of_budget ? 0 : n, .done = R->done,
 			.total = p->n, .worker = w->device,
 			.eta_s = el / (double)R->done * (double)(p->n - R->done),
@@ -451,7 +451,7 @@ static void *worker_thread(void *arg)
 		pthread_mutex_unlock(&R->mu);
 		if (stop)
 			break;
-		int rc = profile_entry(R, a->w, &R->p->v[i], &a->d);
+		int rc = time_entry(R, a->w, &R->p->v[i], &a->d);
 		if (rc) {
 			a->rc = rc;
 			pthread_mutex_lock(&R->mu);
@@ -464,8 +464,8 @@ static void *worker_thread(void *arg)
 	return NULL;
 }
 
-int profile_plan(struct worker *w, size_t nw, struct gen_plan *p, const struct gen_deploy *dep,
-		 const struct profile_opts *o, struct profile_stats *st, struct diags *d)
+int timing_run(struct worker *w, size_t nw, struct lookup_list *p, const struct deployment *dep,
+		 const struct timing_opts *o, struct timing_stats *st, struct diags *d)
 {
 	memset(st, 0, sizeof *st);
 	struct run R = { .p = p, .dep = dep, .o = o, .st = st, .d = d };

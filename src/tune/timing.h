@@ -1,19 +1,19 @@
-/* profile.h: measured tables. For each GEMM stage and token bucket the heuristic's top K
+/* timing.h: measured tables. For each GEMM stage and token bucket the heuristic's top K
  * and the version's fallback are timed in the worker by its measurement backend (today
  * tunetab's proxy GEMM, or the fake backend's synthetic timings); a candidate
  * replaces the fallback only if it beats it beyond the confidence interval. Every
  * measurement is appended to a journal (journal.h) so an interrupted run resumes. */
-#ifndef TUNETAB_PROFILE_H
-#define TUNETAB_PROFILE_H
+#ifndef TUNETAB_TIMING_H
+#define TUNETAB_TIMING_H
 
 #include <stdbool.h>
 
 #include "flashinfer/lookup.h"
 #include "tune/worker.h"
 
-/* One decided entry, for the caller's progress line or log (profile.c never prints). */
-struct profile_event {
-	const struct gen_entry *e;
+/* One decided entry, for the caller's progress line or log (timing.c never prints). */
+struct timing_event {
+	const struct lookup_entry *e;
 	const int *ids;                    /* the candidates timed, ... */
 	const struct prof_result *res;     /* ... and their results (n == 0: out of budget) */
 	size_t n;
@@ -22,7 +22,7 @@ struct profile_event {
 	double eta_s;
 };
 
-struct profile_opts {
+struct timing_opts {
 	int top_k;             /* candidates timed per entry besides the fallback (default 4);
 				* < 0: every dispatchable candidate of the stage (exhaustive) */
 	int method;            /* 0 tunetab's measurement, 1 FlashInfer's (for comparisons) */
@@ -37,11 +37,11 @@ struct profile_opts {
 	const char *backend;   /* what times the candidates, one line for journal and report,
 				* e.g. "proxy cuBLASLt 13.1.0" (may be NULL) */
 	/* called under a lock after each entry (may be NULL) */
-	void (*on_entry)(void *ctx, const struct profile_event *ev);
+	void (*on_entry)(void *ctx, const struct timing_event *ev);
 	void *ctx;
 };
 
-struct profile_stats {
+struct timing_stats {
 	size_t measured_entries, predicted_entries, fallback_kept, resumed, failed_candidates;
 	size_t unsupported;    /* candidates the proxy cannot express */
 	size_t timed;          /* candidate timings taken in this run */
@@ -50,7 +50,7 @@ struct profile_stats {
 };
 
 /* w[0..nw) are workers on GPUs of the same model; each takes the next entry off one queue. */
-int profile_plan(struct worker *w, size_t nw, struct gen_plan *p, const struct gen_deploy *dep,
-		 const struct profile_opts *o, struct profile_stats *st, struct diags *d);
+int timing_run(struct worker *w, size_t nw, struct lookup_list *p, const struct deployment *dep,
+		 const struct timing_opts *o, struct timing_stats *st, struct diags *d);
 
 #endif

@@ -29,7 +29,7 @@ struct fuzz_data {
 	struct device_set devices;
 	struct model_set models;
 	struct catalog_set catalogs;
-	struct fischema_set schemas;
+	struct firules_set rules;
 	struct dtype_set *dtypes;
 };
 
@@ -54,12 +54,12 @@ static inline void fuzz_load_data(void)
 	rc |= catalog_load_dir(p, &fz.catalogs, &d);
 	free(p);
 	p = xasprintf("%s/schemas/flashinfer", fz.root);
-	rc |= fischema_load_dir(p, &fz.schemas, &d);
+	rc |= firules_load_dir(p, &fz.rules, &d);
 	free(p);
 	p = xasprintf("%s/configs/dtypes.yaml", fz.root);
 	rc |= dtypes_load(p, &fz.dtypes, &d);
 	free(p);
-	if (rc || fz.schemas.n == 0) {
+	if (rc || fz.rules.n == 0) {
 		for (size_t i = 0; i < d.n; i++)
 			fprintf(stderr, "fuzz: data: %s\n", d.v[i].msg);
 		abort();

@@ -1,9 +1,9 @@
-/* fuzz_lua.c: libFuzzer target for the Lua API surface (script.c) and gen_choose. The first
+/* fuzz_lua.c: libFuzzer target for the Lua API surface (script.c) and choose_tactics. The first
  * input byte picks the mode: even, the fixed driver tests/fuzz/lua_driver.lua runs with the
  * rest of the input as its data (every tunetab.* and sandbox function called with hostile
  * arguments, and a rank() returning hostile rankings); odd, the rest of the input is itself
  * the heuristic script. Either way the script runs under a 16 MiB memory cap and a budget of
- * two million instructions, then script_set_context and gen_choose run it over the keys of a
+ * two million instructions, then script_set_context and choose_tactics run it over the keys of a
  * DeepSeek-V3 TP8 deployment on a B200 (dtype bf16, fp8 or nvfp4, from the input size). */
 #include "fuzz_common.h"
 #include "tune/choose.h"
@@ -45,15 +45,15 @@ static void run_script(size_t size)
 	static const enum dtype dts[] = { DT_BF16, DT_FP8, DT_NVFP4 };
 	enum dtype dt = dts[size % 3];
 	const struct dtype_info *dti = dtypes_find(fz.dtypes, dtype_name(dt));
-	const struct fi_schema *schema = fischema_newest(&fz.schemas);
+	const struct fi_rules *rules = firules_newest(&fz.rules);
 	struct fi_version fv;
-	if (!prof || !model || !dti || version_parse(schema->release, &fv))
+	if (!prof || !model || !dti || version_parse(rules->release, &fv))
 		abort();
 	int sm = (int)device_sm(prof);
 	const struct catalog *cat = catalog_find(&fz.catalogs, &fv, (unsigned)sm, dt);
 	if (!cat)
 		abort();
-	struct gen_deploy dep = {
+	struct deployment dep = {
 		.model_name = model->name, .hidden = model->hidden_size,
 		.inter_total = model->moe_intermediate_size, .experts_total = model->routed_experts,
 		.top_k = model->top_k, .activation = model->activation,
@@ -61,10 +61,10 @@ static void run_script(size_t size)
 		.dtype = dt, .wv = dtype_weight_view(dti, NULL), .sm = sm, .max_tokens = 256,
 	};
 	struct diags d = DIAGS_INIT;
-	struct gen_plan plan = { 0 };
+	struct lookup_list plan = { 0 };
 	struct script *sc = NULL;
 	struct script_limits lim = { .mem_bytes = 16u << 20, .instructions = 2000000ULL }; /* print() dropped */
-	if (gen_plan_deploy(schema, &dep, &plan, &d))
+	if (lookup_deploy(rules, &dep, &plan, &d))
 		abort();
 	if (script_open(&sc, fz.root, script_path, &lim, &d) == TT_OK) {
 		struct script_device sdev = {
@@ -86,10 +86,10 @@ static void run_script(size_t size)
 			.activation = model_activation_name(dep.activation),
 		};
 		if (script_set_context(sc, &sdev, &sdep, &d) == TT_OK &&
-		    gen_choose(sc, cat, &dep, &plan, &d) == TT_OK) {
+		    choose_tactics(sc, cat, &dep, &plan, &d) == TT_OK) {
 			/* every choice must be a candidate of its stage */
 			for (size_t i = 0; i < plan.n; i++) {
-				const struct gen_entry *e = &plan.v[i];
+				const struct lookup_entry *e = &plan.v[i];
 				if (!tactic_lookup(&plan.list, e->stage, e->tactic, false) &&
 				    e->tactic != e->fallback)
 					abort();
@@ -99,7 +99,7 @@ static void run_script(size_t size)
 		(void)script_instructions(sc);
 		script_close(sc);
 	}
-	gen_plan_release(&plan);
+	lookup_list_release(&plan);
 	diags_release(&d);
 }
 

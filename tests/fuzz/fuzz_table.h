@@ -35,11 +35,11 @@ static void fuzz_table(const char *name, const unsigned char *data, size_t size,
 		rc = table_read_mem(name, text, size, &t, &d);
 	}
 	if (rc == TT_OK) {
-		struct validate_data vd = { &fz.devices, &fz.catalogs, &fz.schemas };
+		struct validate_data vd = { &fz.devices, &fz.catalogs, &fz.rules };
 		struct validate_opts vo = { .flashinfer = NULL, .device = NULL, .dtype = -1 };
 		struct validate_result r;
 		validate_table(&vd, &t, &vo, &r, &d);
-		vo.flashinfer = fz.schemas.v[size % fz.schemas.n]->release;
+		vo.flashinfer = fz.rules.v[size % fz.rules.n]->release;
 		vo.device = fz.devices.n ? fz.devices.v[(size / 7) % fz.devices.n]->name : NULL;
 		vo.dtype = (int)(size % (DT_COUNT + 1)) - 1;
 		validate_table(&vd, &t, &vo, &r, &d);

@@ -1,7 +1,7 @@
 /* fuzz_yaml.c: libFuzzer target for every YAML loader. The first input byte picks the loader
  * (byte % 6: 0 device_load_file + device_load_dir, 1 model_load_file + model_load_dir,
- * 2 catalog_load_file + catalog_load_dir + catalog_expand, 3 fischema_load_file +
- * fischema_load_dir, 4 dtypes_load, 5 calibration_load); the rest is the document. The
+ * 2 catalog_load_file + catalog_load_dir + catalog_expand, 3 firules_load_file +
+ * firules_load_dir, 4 dtypes_load, 5 calibration_load); the rest is the document. The
  * loaders take paths, so the document is written to a private folder under /dev/shm, named
  * after its first `id:` value so the id-matches-file-name rule can pass. Whatever loads is
  * then used the way the CLI uses it (lookups, expansion, bucket lists, file names), and
@@ -77,26 +77,26 @@ static void use_catalog(const struct catalog *c)
 		}
 	}
 	tactic_list_release(&l);
-	for (size_t i = 0; i < fz.schemas.n; i++) {
+	for (size_t i = 0; i < fz.rules.n; i++) {
 		struct fi_version v;
-		if (version_parse(fz.schemas.v[i]->release, &v) == 0)
+		if (version_parse(fz.rules.v[i]->release, &v) == 0)
 			(void)catalog_covers_version(c, &v);
 	}
 	diags_release(&d);
 }
 
-static void use_schema(const struct fi_schema *s)
+static void use_schema(const struct fi_rules *s)
 {
 	unsigned max = s->buckets.default_max_tokens;
 	if (max > 1u << 16) /* the CLI's --max-tokens range, not the file's concern */
 		max = 1u << 16;
 	unsigned *b = NULL;
-	size_t n = fischema_buckets(s, max, &b);
+	size_t n = firules_buckets(s, max, &b);
 	(void)n;
 	free(b);
 	for (unsigned t = 0; t < 70000; t = t * 3 + 1)
-		(void)fischema_map_tokens(s, max, t);
-	char *name = fischema_bundled_name(s, s->release, "NVIDIA B200");
+		(void)firules_map_tokens(s, max, t);
+	char *name = firules_bundled_name(s, s->release, "NVIDIA B200");
 	free(name);
 	(void)numbering_name(s->tactics.numbering);
 	(void)bucket_map_name(s->buckets.map);
@@ -160,9 +160,9 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 		}
 		struct catalog_set set;
 		catalog_load_dir(dir, &set, &d);
-		for (size_t i = 0; i < fz.schemas.n && set.n; i++) {
+		for (size_t i = 0; i < fz.rules.n && set.n; i++) {
 			struct fi_version v;
-			if (version_parse(fz.schemas.v[i]->release, &v) == 0)
+			if (version_parse(fz.rules.v[i]->release, &v) == 0)
 				for (int t = 0; t < DT_COUNT; t++)
 					(void)catalog_find(&set, &v, 100, (enum dtype)t);
 		}
@@ -170,20 +170,20 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 		break;
 	}
 	case 3: {
-		struct fi_schema *s;
-		if (fischema_load_file(path, &s, &d) == TT_OK) {
+		struct fi_rules *s;
+		if (firules_load_file(path, &s, &d) == TT_OK) {
 			use_schema(s);
-			fischema_free(s);
+			firules_free(s);
 		}
-		struct fischema_set set;
-		if (fischema_load_dir(dir, &set, &d) == TT_OK && set.n) {
+		struct firules_set set;
+		if (firules_load_dir(dir, &set, &d) == TT_OK && set.n) {
 			struct fi_version v;
 			bool newer;
 			if (version_parse("0.6.18", &v) == 0)
-				(void)fischema_find(&set, &v, &newer);
-			(void)fischema_newest(&set);
+				(void)firules_find(&set, &v, &newer);
+			(void)firules_newest(&set);
 		}
-		fischema_set_release(&set);
+		firules_set_release(&set);
 		break;
 	}
 	case 4: {

@@ -64,7 +64,7 @@ static int write_entry(struct journal *j, struct diags *d)
 {
 	struct prof_result r[2] = { result(19, 0, 5.37976, ""), result(23, 2, 0, "hung: killed") };
 	int rc = journal_add_measurements(j, 1, 16, r, 2, d);
-	struct gen_entry e;
+	struct lookup_entry e;
 	memset(&e, 0, sizeof e);
 	e.stage = 1;
 	e.tokens = 16;
@@ -323,7 +323,7 @@ TEST(journal_text_fields_one_line)
 				    result(3, 1, 0, "x") };
 	CHECK_INT(journal_add_measurements(&j, 1, 1, r, 3, &d), TT_OK);
 	/* a fallback decision out of budget; predictions only for known times */
-	struct gen_entry e;
+	struct lookup_entry e;
 	memset(&e, 0, sizeof e);
 	e.stage = 2;
 	e.tokens = 8192;

@@ -48,20 +48,20 @@ static struct moe_key decode(const char *key)
 	return k;
 }
 
-static const struct fi_schema *schema(const char *version)
+static const struct fi_rules *rules(const char *version)
 {
-	static struct fischema_set set;
+	static struct firules_set set;
 	static int loaded;
 	if (!loaded) {
 		struct diags d = DIAGS_INIT;
-		CHECK_INT(fischema_load_dir("schemas/flashinfer", &set, &d), 0);
+		CHECK_INT(firules_load_dir("schemas/flashinfer", &set, &d), 0);
 		CHECK_INT(d.n, 0);
 		diags_release(&d);
 		loaded = 1;
 	}
 	struct fi_version v;
 	CHECK(version_parse(version, &v) == 0);
-	return fischema_find(&set, &v, NULL);
+	return firules_find(&set, &v, NULL);
 }
 
 TEST(key_round_trip)
@@ -344,8 +344,8 @@ static struct moe_key with_extras(const char *extras)
 
 TEST(key_extras_by_schema)
 {
-	const struct fi_schema *s618 = schema("0.6.18"), *s040 = schema("0.4.0"),
-			       *s074 = schema("0.7.4");
+	const struct fi_rules *s618 = rules("0.6.18"), *s040 = rules("0.4.0"),
+			       *s074 = rules("0.7.4");
 	CHECK(s618 && s040 && s074);
 	CHECK_INT(s618 ? s618->key.extras_fields_count : 0, 20);
 	CHECK_INT(s074 ? s074->key.extras_fields_count : 0, 17);

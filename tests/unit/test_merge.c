@@ -24,16 +24,16 @@ static const struct validate_data *data(void)
 {
 	static struct device_set devs;
 	static struct catalog_set cats;
-	static struct fischema_set schemas;
+	static struct firules_set rules;
 	static int loaded;
 	if (!loaded) {
 		struct diags d = DIAGS_INIT;
 		CHECK_INT(device_load_dir("configs/devices", &devs, &d), 0);
 		CHECK_INT(catalog_load_dir("configs/catalogs/flashinfer", &cats, &d), 0);
-		CHECK_INT(fischema_load_dir("schemas/flashinfer", &schemas, &d), 0);
+		CHECK_INT(firules_load_dir("schemas/flashinfer", &rules, &d), 0);
 		CHECK_INT(d.n, 0);
 		diags_release(&d);
-		vdata = (struct validate_data){ &devs, &cats, &schemas };
+		vdata = (struct validate_data){ &devs, &cats, &rules };
 		loaded = 1;
 	}
 	return &vdata;

@@ -39,7 +39,7 @@ static void done(void)
 static int open_text(const char *text, size_t mib, unsigned long long instr, struct script **sc,
 		     char **msg, int *line)
 {
-	struct script_limits lim = { mib << 20, instr };
+	struct script_limits lim = { .mem_bytes = mib << 20, .instructions = instr };
 	struct diags d = DIAGS_INIT;
 	int rc = script_open(sc, ".", put(text), &lim, &d);
 	*msg = d.n ? xstrdup(d.v[0].msg) : NULL;
@@ -348,7 +348,7 @@ TEST(script_context_seen)
 	CHECK_INT(line, 3);
 	free(msg);
 	done();
-	struct script_limits lim = { 16u << 20, 1000000 };
+	struct script_limits lim = { .mem_bytes = 16u << 20, .instructions = 1000000 };
 	CHECK_INT(script_open(&sc, ".", "/nonexistent/h.lua", &lim, &d), TT_SCRIPT);
 	CHECK(sc == NULL);
 	CHECK_STR(d.n ? d.v[0].msg : NULL, "cannot read heuristic script: No such file or directory");

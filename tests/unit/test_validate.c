@@ -20,7 +20,7 @@
 
 static struct device_set devs;
 static struct catalog_set cats;
-static struct fischema_set schemas;
+static struct firules_set rules;
 static struct validate_data vdata;
 
 static const struct validate_data *data(void)
@@ -30,10 +30,10 @@ static const struct validate_data *data(void)
 		struct diags d = DIAGS_INIT;
 		CHECK_INT(device_load_dir("configs/devices", &devs, &d), 0);
 		CHECK_INT(catalog_load_dir("configs/catalogs/flashinfer", &cats, &d), 0);
-		CHECK_INT(fischema_load_dir("schemas/flashinfer", &schemas, &d), 0);
+		CHECK_INT(firules_load_dir("schemas/flashinfer", &rules, &d), 0);
 		CHECK_INT(d.n, 0);
 		diags_release(&d);
-		vdata = (struct validate_data){ &devs, &cats, &schemas };
+		vdata = (struct validate_data){ &devs, &cats, &rules };
 		loaded = 1;
 	}
 	return &vdata;
@@ -78,7 +78,7 @@ static char *report(const char *dir, const char *file, const char *args)
 	if (rc == TT_OK) {
 		CHECK_INT(validate_table(data(), &t, &o, &r, &d), TT_OK);
 		sb_addf(&out, "%s: FlashInfer %s (%s; rules %s), device %s%s%s%s, %zu entr%s\n", file,
-			r.version, r.version_from, r.schema->id, r.device_name[0] ? "'" : "",
+			r.version, r.version_from, r.rules->id, r.device_name[0] ? "'" : "",
 			r.device_name[0] ? r.device_name : "unknown", r.device_name[0] ? "' from " : "",
 			r.device_name[0] ? r.device_from : "", r.entries, r.entries == 1 ? "y" : "ies");
 		CHECK_INT(r.entries, t.n);
@@ -186,24 +186,24 @@ static char *generated_module(const char *version, const char **name)
 	const struct dtype_info *dt = dtypes_find(dtypes, "bf16");
 	struct fi_version v;
 	CHECK(version_parse(version, &v) == 0);
-	const struct fi_schema *s = fischema_find(data()->schemas, &v, NULL);
-	struct gen_deploy dep = {
+	const struct fi_rules *s = firules_find(data()->rules, &v, NULL);
+	struct deployment dep = {
 		.model_name = m->name, .hidden = (long)m->hidden_size,
 		.inter_total = (long)m->moe_intermediate_size, .experts_total = (long)m->routed_experts,
 		.top_k = (long)m->top_k, .activation = m->activation, .tp = 1, .ep = 1, .dt = dt,
 		.dtype = DT_BF16, .wv = dtype_weight_view(dt, NULL), .sm = 90, .max_tokens = 8192,
 	};
-	struct gen_plan p;
-	CHECK_INT(gen_plan_deploy(s, &dep, &p, &d), TT_OK);
+	struct lookup_list p;
+	CHECK_INT(lookup_deploy(s, &dep, &p, &d), TT_OK);
 	for (size_t i = 0; i < p.n; i++)
 		p.v[i].tactic = p.v[i].stage == 1 ? 0 : 45;
 	struct table t;
-	gen_to_table(&p, &t);
+	lookup_to_table(&p, &t);
 	struct strbuf sb = STRBUF_INIT;
 	table_write_py(&t, &sb);
 	*name = "v0_1_trtllm_fused_moe_NVIDIA_H200.py";
 	table_release(&t);
-	gen_plan_release(&p);
+	lookup_list_release(&p);
 	dtypes_free(dtypes);
 	model_set_release(&models);
 	CHECK_INT(d.n, 0);
@@ -228,7 +228,7 @@ TEST(validate_options_and_generated)
 	CHECK_INT(r.entries, 42);
 	CHECK_STR(r.version, "0.6.18");
 	CHECK_STR(r.version_from, "--flashinfer");
-	CHECK_STR(r.schema->id, "v0_6_18");
+	CHECK_STR(r.rules->id, "v0_6_18");
 	CHECK_STR(r.device_name, "NVIDIA H200");
 	CHECK_STR(r.device_from, "file name");
 	CHECK(r.device && !r.never_loaded);
@@ -242,7 +242,7 @@ TEST(validate_options_and_generated)
 	o = (struct validate_opts){ .dtype = -1 };
 	CHECK_INT(validate_table(data(), &t, &o, &r, &d), TT_OK);
 	CHECK_STR(r.version_from, "newest known");
-	CHECK_STR(r.version, fischema_newest(data()->schemas)->release);
+	CHECK_STR(r.version, firules_newest(data()->rules)->release);
 	/* 0.7.4 keys have 17 extras: every 20-extras key misses */
 	CHECK(r.never_loaded);
 	CHECK(d.n == 1 && !strcmp(d.v[0].id, "never-loaded"));

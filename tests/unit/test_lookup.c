@@ -1,4 +1,4 @@
-/* test_gen.c: the keys a FlashInfer version looks up for a deployment (gen.h), checked against
+/* test_lookup.c: the keys a FlashInfer version looks up for a deployment (flashinfer/lookup.h, tune/choose.h), checked against
  * the keys of tables in tests/data/tables; every rank's keys; key files; the choice of a
  * tactic through a small heuristic script; shards; the plan as a table. */
 #include <stdlib.h>
@@ -12,7 +12,7 @@
 #include "tune/choose.h"
 #include "ttest.h"
 
-static struct fischema_set schemas;
+static struct firules_set all_rules;
 static struct model_set models;
 static struct catalog_set cats;
 static struct dtype_set *dtypes;
@@ -23,7 +23,7 @@ static void load(void)
 	if (loaded)
 		return;
 	struct diags d = DIAGS_INIT;
-	CHECK_INT(fischema_load_dir("schemas/flashinfer", &schemas, &d), 0);
+	CHECK_INT(firules_load_dir("schemas/flashinfer", &all_rules, &d), 0);
 	CHECK_INT(model_load_dir("configs/models", &models, &d), 0);
 	CHECK_INT(catalog_load_dir("configs/catalogs/flashinfer", &cats, &d), 0);
 	CHECK_INT(dtypes_load("configs/dtypes.yaml", &dtypes, &d), 0);
@@ -32,16 +32,16 @@ static void load(void)
 	loaded = 1;
 }
 
-static const struct fi_schema *schema(const char *version)
+static const struct fi_rules *rules_of(const char *version)
 {
 	load();
 	struct fi_version v;
 	CHECK(version_parse(version, &v) == 0);
-	return fischema_find(&schemas, &v, NULL);
+	return firules_find(&all_rules, &v, NULL);
 }
 
 /* A deployment as cli_deploy builds one (the dtype's default weight view). */
-static struct gen_deploy deploy(const char *model, const char *dtype, long tp, long ep, int sm,
+static struct deployment deploy(const char *model, const char *dtype, long tp, long ep, int sm,
 				unsigned max_tokens)
 {
 	load();
@@ -50,7 +50,7 @@ static struct gen_deploy deploy(const char *model, const char *dtype, long tp, l
 	CHECK(m != NULL && dt != NULL);
 	enum dtype t = DT_BF16;
 	CHECK_INT(dtype_parse(dtype, &t), 0);
-	return (struct gen_deploy){
+	return (struct deployment){
 		.model_name = m->name, .hidden = (long)m->hidden_size,
 		.inter_total = (long)m->moe_intermediate_size, .experts_total = (long)m->routed_experts,
 		.top_k = (long)m->top_k, .activation = m->activation,
@@ -70,7 +70,7 @@ static struct table read_table(const char *path)
 	return t;
 }
 
-static const struct gen_entry *find(const struct gen_plan *p, int stage, long tokens)
+static const struct lookup_entry *find(const struct lookup_list *p, int stage, long tokens)
 {
 	for (size_t i = 0; i < p->n; i++)
 		if (p->v[i].stage == stage && p->v[i].tokens == tokens)
@@ -79,7 +79,7 @@ static const struct gen_entry *find(const struct gen_plan *p, int stage, long to
 }
 
 /* Every key of the table is the plan's key for its stage and token count. */
-static void check_keys_match(const struct gen_plan *p, const char *path, size_t want_n)
+static void check_keys_match(const struct lookup_list *p, const char *path, size_t want_n)
 {
 	struct table t = read_table(path);
 	CHECK_INT(t.n, want_n);
@@ -87,7 +87,7 @@ static void check_keys_match(const struct gen_plan *p, const char *path, size_t 
 		const char *k = t.entries[i].key;
 		int stage = t.entries[i].key_len > 26 && !memcmp(k + 21, "gemm2", 5) ? 2 : 1;
 		long tokens = strtol(strstr(k, "((") + 2, NULL, 10);
-		const struct gen_entry *e = find(p, stage, tokens);
+		const struct lookup_entry *e = find(p, stage, tokens);
 		CHECK(e != NULL);
 		if (e && (strlen(e->key) != t.entries[i].key_len || memcmp(e->key, k, t.entries[i].key_len)))
 			fprintf(stderr, "  plan: %s\n  file: %.*s\n", e->key, (int)t.entries[i].key_len, k);
@@ -100,16 +100,16 @@ static void check_keys_match(const struct gen_plan *p, const char *path, size_t 
 TEST(gen_deploy_keys_as_flashinfer)
 {
 	/* Qwen3-30B-A3B bf16 on an H200, FlashInfer 0.6.18: 4-tuple keys with 20 extras */
-	const struct fi_schema *s = schema("0.6.18");
-	struct gen_deploy dep = deploy("Qwen3-30B-A3B", "bf16", 1, 1, 90, 8192);
-	struct gen_plan p;
+	const struct fi_rules *s = rules_of("0.6.18");
+	struct deployment dep = deploy("Qwen3-30B-A3B", "bf16", 1, 1, 90, 8192);
+	struct lookup_list p;
 	struct diags d = DIAGS_INIT;
-	CHECK_INT(gen_plan_deploy(s, &dep, &p, &d), TT_OK);
+	CHECK_INT(lookup_deploy(s, &dep, &p, &d), TT_OK);
 	static const long buckets[] = { 1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 768, 1024, 1280, 1536,
 					1792, 2048, 2560, 3072, 3584, 4096, 8192 };
 	CHECK_INT(p.n, 2 * 21);
 	for (size_t i = 0; i < p.n && p.n == 42; i++) {
-		const struct gen_entry *e = &p.v[i];
+		const struct lookup_entry *e = &p.v[i];
 		CHECK_INT(e->stage, i < 21 ? 1 : 2);
 		CHECK_INT(e->tokens, buckets[i % 21]);
 		CHECK_INT(e->experts, 128);
@@ -119,46 +119,46 @@ TEST(gen_deploy_keys_as_flashinfer)
 		CHECK(e->time_us == -1);
 	}
 	check_keys_match(&p, "tests/data/tables/ok-py-h200-bf16/v0_1_trtllm_fused_moe_NVIDIA_H200.py", 8);
-	const struct gen_entry *e = find(&p, 2, 8192);
+	const struct lookup_entry *e = find(&p, 2, 8192);
 	CHECK_STR(e ? e->key : NULL, "('trtllm::fused_moe::gemm2', 'MoERunner', ((8192, 2048), (128, "
 		  "1536, 2048), (0,), (128, 2048, 768), (0,)), (torch.bfloat16, torch.bfloat16, "
 		  "torch.bfloat16, 8, 1, 0, 1, 0, 1, 0, False, False, False, False, False, False, True, "
 		  "3, False, True))");
-	gen_plan_release(&p);
+	lookup_list_release(&p);
 	CHECK(p.n == 0 && p.v == NULL);
 
 	/* DeepSeek-V3 nvfp4 over EP 8 on a B200, FlashInfer 0.4.0: 3-tuple keys, packed shapes */
-	s = schema("0.4.0");
+	s = rules_of("0.4.0");
 	dep = deploy("DeepSeek-V3", "nvfp4", 1, 8, 100, 8);
-	CHECK_INT(gen_plan_deploy(s, &dep, &p, &d), TT_OK);
+	CHECK_INT(lookup_deploy(s, &dep, &p, &d), TT_OK);
 	CHECK_INT(p.n, 8);
 	check_keys_match(&p, "tests/data/tables/ok-py-b200-0.4.0/v0_1_trtllm_fused_moe_NVIDIA_B200.py", 8);
 	e = find(&p, 1, 4);
 	CHECK(e && e->experts == 32 && e->inter == 2048 && e->features == 4096 && e->k == 7168);
-	gen_plan_release(&p);
+	lookup_list_release(&p);
 
 	/* with use_fused_finalize off and TP 2 at rank 1: the extras say so */
-	s = schema("0.6.18");
+	s = rules_of("0.6.18");
 	dep = deploy("Qwen3-30B-A3B", "fp8", 2, 1, 90, 1);
 	dep.tp_rank = 1;
 	dep.no_fused_finalize = true;
-	CHECK_INT(gen_plan_deploy(s, &dep, &p, &d), TT_OK);
+	CHECK_INT(lookup_deploy(s, &dep, &p, &d), TT_OK);
 	CHECK_INT(p.n, 2);
 	CHECK_STR(p.n ? p.v[0].key : NULL, "('trtllm::fused_moe::gemm1', 'MoERunner', ((1, 2048), "
 		  "(128, 768, 2048), (0,), (128, 2048, 384), (0,)), (torch.float8_e4m3fn, "
 		  "torch.float8_e4m3fn, torch.bfloat16, 8, 2, 1, 1, 0, 1, 0, False, False, False, False, "
 		  "False, False, True, 3, False, False))");
-	gen_plan_release(&p);
+	lookup_list_release(&p);
 
 	/* deployments that do not split */
 	dep = deploy("Qwen3-30B-A3B", "bf16", 1, 3, 90, 8);
-	CHECK_INT(gen_plan_deploy(s, &dep, &p, &d), TT_INVALID);
+	CHECK_INT(lookup_deploy(s, &dep, &p, &d), TT_INVALID);
 	CHECK_STR(d.n ? d.v[d.n - 1].msg : NULL, "128 experts do not split over EP 3");
 	dep = deploy("Qwen3-30B-A3B", "bf16", 5, 1, 90, 8);
-	CHECK_INT(gen_plan_deploy(s, &dep, &p, &d), TT_INVALID);
+	CHECK_INT(lookup_deploy(s, &dep, &p, &d), TT_INVALID);
 	CHECK_STR(d.n ? d.v[d.n - 1].msg : NULL, "intermediate size 768 does not split over TP 5");
 	dep = deploy("Qwen3-30B-A3B", "nvfp4", 64, 1, 100, 8);
-	CHECK_INT(gen_plan_deploy(s, &dep, &p, &d), TT_INVALID);
+	CHECK_INT(lookup_deploy(s, &dep, &p, &d), TT_INVALID);
 	CHECK_STR(d.n ? d.v[d.n - 1].msg : NULL, "hidden 2048 or intermediate 12 per rank is not a "
 		  "multiple of the nvfp4 packing (16 per torch.int64)");
 	CHECK_INT(d.n, 3);
@@ -168,15 +168,15 @@ TEST(gen_deploy_keys_as_flashinfer)
 TEST(gen_all_ranks)
 {
 	/* 0.6.18 keys hold tp_rank and ep_rank: TP 2 x EP 2 has four key sets */
-	const struct fi_schema *s = schema("0.6.18");
-	struct gen_deploy dep = deploy("Qwen3-30B-A3B", "bf16", 2, 2, 90, 2);
-	struct gen_plan p;
+	const struct fi_rules *s = rules_of("0.6.18");
+	struct deployment dep = deploy("Qwen3-30B-A3B", "bf16", 2, 2, 90, 2);
+	struct lookup_list p;
 	struct diags d = DIAGS_INIT;
-	CHECK_INT(gen_plan_deploy(s, &dep, &p, &d), TT_OK);
+	CHECK_INT(lookup_deploy(s, &dep, &p, &d), TT_OK);
 	CHECK_INT(p.n, 4);
 	for (size_t i = 0; i < p.n; i++)
 		p.v[i].tactic = (int)(10 + i);
-	CHECK_INT(gen_plan_all_ranks(s, &dep, &p, true, true, &d), TT_OK);
+	CHECK_INT(lookup_all_ranks(s, &dep, &p, true, true, &d), TT_OK);
 	CHECK_INT(p.n, 16);
 	int ranks[4] = { 0 };
 	for (size_t i = 0; i < p.n; i++) {
@@ -194,19 +194,19 @@ TEST(gen_all_ranks)
 	}
 	for (int r = 0; r < 4; r++)
 		CHECK_INT(ranks[r], 4);
-	gen_plan_release(&p);
+	lookup_list_release(&p);
 	/* only TP ranks */
-	CHECK_INT(gen_plan_deploy(s, &dep, &p, &d), TT_OK);
-	CHECK_INT(gen_plan_all_ranks(s, &dep, &p, true, false, &d), TT_OK);
+	CHECK_INT(lookup_deploy(s, &dep, &p, &d), TT_OK);
+	CHECK_INT(lookup_all_ranks(s, &dep, &p, true, false, &d), TT_OK);
 	CHECK_INT(p.n, 8);
-	gen_plan_release(&p);
+	lookup_list_release(&p);
 	/* 0.7.4 keys hold no rank: nothing added */
-	s = schema("0.7.4");
-	CHECK_INT(gen_plan_deploy(s, &dep, &p, &d), TT_OK);
+	s = rules_of("0.7.4");
+	CHECK_INT(lookup_deploy(s, &dep, &p, &d), TT_OK);
 	CHECK_INT(p.n, 4);
-	CHECK_INT(gen_plan_all_ranks(s, &dep, &p, true, true, &d), TT_OK);
+	CHECK_INT(lookup_all_ranks(s, &dep, &p, true, true, &d), TT_OK);
 	CHECK_INT(p.n, 4);
-	gen_plan_release(&p);
+	lookup_list_release(&p);
 	CHECK_INT(d.n, 0);
 	diags_release(&d);
 }
@@ -235,14 +235,14 @@ static void tmp_done(char *path)
 	   "(128, 2048, 768), (0,)), (torch.bfloat16, torch.bfloat16, torch.bfloat16, 8, 1, 0, " \
 	   "1, 0, 1, 0, False, False, False, False, False, False, True, 3, False, True))"
 
-/* gen_plan_keys on text: its status and last diagnostic (line, col, message). */
+/* lookup_keys_file on text: its status and last diagnostic (line, col, message). */
 static void check_keys_error(const char *text, int status, int line, int col, const char *msg)
 {
 	char *path = tmp_file("keys.txt", text);
-	struct gen_deploy dep = deploy("Qwen3-30B-A3B", "bf16", 1, 1, 90, 8);
-	struct gen_plan p;
+	struct deployment dep = deploy("Qwen3-30B-A3B", "bf16", 1, 1, 90, 8);
+	struct lookup_list p;
 	struct diags d = DIAGS_INIT;
-	CHECK_INT(gen_plan_keys(schema("0.6.18"), path, &dep, dtypes, &p, &d), status);
+	CHECK_INT(lookup_keys_file(rules_of("0.6.18"), path, &dep, dtypes, &p, &d), status);
 	CHECK(d.n >= 1);
 	if (d.n) {
 		const struct diag *x = &d.v[d.n - 1];
@@ -254,7 +254,7 @@ static void check_keys_error(const char *text, int status, int line, int col, co
 		CHECK_STR(x->file, path);
 	}
 	diags_release(&d);
-	gen_plan_release(&p);
+	lookup_list_release(&p);
 	tmp_done(path);
 }
 
@@ -262,10 +262,10 @@ TEST(gen_key_files)
 {
 	/* comments, blank lines, CRLF and surrounding spaces are fine */
 	char *path = tmp_file("keys.txt", "# keys seen in a serving log\n\n" K2 "\r\n   " K1 "  \n#\n");
-	struct gen_deploy dep = deploy("Qwen3-30B-A3B", "bf16", 1, 1, 90, 8);
-	struct gen_plan p;
+	struct deployment dep = deploy("Qwen3-30B-A3B", "bf16", 1, 1, 90, 8);
+	struct lookup_list p;
 	struct diags d = DIAGS_INIT;
-	CHECK_INT(gen_plan_keys(schema("0.6.18"), path, &dep, dtypes, &p, &d), TT_OK);
+	CHECK_INT(lookup_keys_file(rules_of("0.6.18"), path, &dep, dtypes, &p, &d), TT_OK);
 	CHECK_INT(d.n, 0);
 	CHECK_INT(p.n, 2);
 	if (p.n == 2) {
@@ -276,7 +276,7 @@ TEST(gen_key_files)
 		CHECK(p.v[1].stage == 1 && p.v[1].tokens == 4 && p.v[1].features == 1536 &&
 		      p.v[1].k == 2048);
 	}
-	gen_plan_release(&p);
+	lookup_list_release(&p);
 	tmp_done(path);
 	diags_release(&d);
 
@@ -322,7 +322,7 @@ static const char boom_lua[] =
 
 static struct script *open_script(const char *path)
 {
-	struct script_limits lim = { 64u << 20, 100000000ull };
+	struct script_limits lim = { .mem_bytes = 64u << 20, .instructions = 100000000ull };
 	struct script *sc = NULL;
 	struct diags d = DIAGS_INIT;
 	CHECK_INT(script_open(&sc, ".", path, &lim, &d), TT_OK);
@@ -353,18 +353,18 @@ static const struct catalog *catalog(const char *version, unsigned sm, enum dtyp
 
 TEST(gen_choose_with_script)
 {
-	const struct fi_schema *s = schema("0.6.18");
-	struct gen_deploy dep = deploy("Qwen3-30B-A3B", "bf16", 1, 1, 90, 4);
-	struct gen_plan p;
+	const struct fi_rules *s = rules_of("0.6.18");
+	struct deployment dep = deploy("Qwen3-30B-A3B", "bf16", 1, 1, 90, 4);
+	struct lookup_list p;
 	struct diags d = DIAGS_INIT;
 	char *pick = tmp_file("pick.lua", pick_lua), *boom = tmp_file("boom.lua", boom_lua);
 	struct script *sc = open_script(pick);
-	CHECK_INT(gen_plan_deploy(s, &dep, &p, &d), TT_OK);
+	CHECK_INT(lookup_deploy(s, &dep, &p, &d), TT_OK);
 	CHECK_INT(p.n, 6);
-	CHECK_INT(sc ? gen_choose(sc, catalog("0.6.18", 90, DT_BF16), &dep, &p, &d) : -1, TT_OK);
+	CHECK_INT(sc ? choose_tactics(sc, catalog("0.6.18", 90, DT_BF16), &dep, &p, &d) : -1, TT_OK);
 	CHECK(p.have_list && p.list.n1 == 45 && p.list.n2 == 81);
 	for (size_t i = 0; i < p.n; i++) {
-		const struct gen_entry *e = &p.v[i];
+		const struct lookup_entry *e = &p.v[i];
 		if (e->stage == 1) {
 			CHECK_INT(e->fallback, 0);
 			CHECK_INT(e->tactic, 44);
@@ -383,12 +383,12 @@ TEST(gen_choose_with_script)
 	}
 	/* the plan as a table: sorted keys, (0, tactic) */
 	struct table t;
-	gen_to_table(&p, &t);
+	lookup_to_table(&p, &t);
 	CHECK_INT(t.n, 6);
 	for (size_t i = 0; i < t.n; i++) {
 		if (i)
 			CHECK(strcmp(t.entries[i - 1].key, t.entries[i].key) < 0);
-		const struct gen_entry *e = NULL;
+		const struct lookup_entry *e = NULL;
 		for (size_t k = 0; k < p.n; k++)
 			if (!strcmp(p.v[k].key, t.entries[i].key))
 				e = &p.v[k];
@@ -396,41 +396,41 @@ TEST(gen_choose_with_script)
 		CHECK(t.entries[i].runner_id == 0 && !strcmp(t.entries[i].runner, "MoERunner"));
 	}
 	table_release(&t);
-	gen_plan_release(&p);
+	lookup_list_release(&p);
 	script_close(sc);
 
 	/* SM90 mxfp8: no candidate is dispatchable (the first is the fallback, ranked twice):
 	 * FlashInfer's fallback is kept. A fresh script: script_rank caches the candidate table
 	 * by the list's address, which a list allocated after another was freed may reuse. */
 	sc = open_script(pick);
-	CHECK_INT(gen_plan_deploy(s, &dep, &p, &d), TT_OK);
-	CHECK_INT(sc ? gen_choose(sc, catalog("0.6.18", 90, DT_MXFP8), &dep, &p, &d) : -1, TT_OK);
+	CHECK_INT(lookup_deploy(s, &dep, &p, &d), TT_OK);
+	CHECK_INT(sc ? choose_tactics(sc, catalog("0.6.18", 90, DT_MXFP8), &dep, &p, &d) : -1, TT_OK);
 	for (size_t i = 0; i < p.n; i++) {
-		const struct gen_entry *e = &p.v[i];
+		const struct lookup_entry *e = &p.v[i];
 		CHECK(e->skipped_first && e->tactic == e->fallback && e->ntop == 0 && e->ranked == 2);
 		CHECK_INT(e->fallback, e->stage == 1 ? 0 : 36);
 	}
-	gen_plan_release(&p);
+	lookup_list_release(&p);
 	script_close(sc);
 
 	/* the runner ignores the tactic (DeepSeek FP8 block scale): the script is not asked */
 	sc = open_script(boom);
-	CHECK_INT(gen_plan_deploy(s, &dep, &p, &d), TT_OK);
-	CHECK_INT(sc ? gen_choose(sc, catalog("0.6.18", 90, DT_FP8_BLOCK), &dep, &p, &d) : -1, TT_OK);
+	CHECK_INT(lookup_deploy(s, &dep, &p, &d), TT_OK);
+	CHECK_INT(sc ? choose_tactics(sc, catalog("0.6.18", 90, DT_FP8_BLOCK), &dep, &p, &d) : -1, TT_OK);
 	for (size_t i = 0; i < p.n; i++)
 		CHECK(p.v[i].tactic == p.v[i].fallback && p.v[i].ranked == 0 && p.v[i].ntop == 0);
 	CHECK_INT(d.n, 0);
-	gen_plan_release(&p);
+	lookup_list_release(&p);
 	/* a script error stops the choice, located in the script */
-	CHECK_INT(gen_plan_deploy(s, &dep, &p, &d), TT_OK);
-	CHECK_INT(sc ? gen_choose(sc, catalog("0.6.18", 90, DT_BF16), &dep, &p, &d) : -1, TT_SCRIPT);
+	CHECK_INT(lookup_deploy(s, &dep, &p, &d), TT_OK);
+	CHECK_INT(sc ? choose_tactics(sc, catalog("0.6.18", 90, DT_BF16), &dep, &p, &d) : -1, TT_SCRIPT);
 	CHECK_INT(d.n, 1);
 	if (d.n == 1) {
 		CHECK_STR(d.v[0].file, boom);
 		CHECK_INT(d.v[0].line, 3);
 		CHECK_STR(d.v[0].msg, "script error while ranking GEMM1 at 1 tokens: boom at 1");
 	}
-	gen_plan_release(&p);
+	lookup_list_release(&p);
 	script_close(sc);
 	diags_release(&d);
 	tmp_done(pick);
@@ -439,30 +439,30 @@ TEST(gen_choose_with_script)
 
 TEST(gen_shards_partition)
 {
-	const struct fi_schema *s = schema("0.6.18");
-	struct gen_deploy dep = deploy("Qwen3-30B-A3B", "bf16", 1, 1, 90, 8192);
+	const struct fi_rules *s = rules_of("0.6.18");
+	struct deployment dep = deploy("Qwen3-30B-A3B", "bf16", 1, 1, 90, 8192);
 	struct diags d = DIAGS_INIT;
-	struct gen_plan all;
-	CHECK_INT(gen_plan_deploy(s, &dep, &all, &d), TT_OK);
+	struct lookup_list all;
+	CHECK_INT(lookup_deploy(s, &dep, &all, &d), TT_OK);
 	int owner[64];
 	for (size_t i = 0; i < all.n && i < 64; i++)
 		owner[i] = -1;
 	for (int count = 1; count <= 3; count++) {
 		size_t total = 0;
 		for (int index = 0; index < count; index++) {
-			struct gen_plan p;
-			CHECK_INT(gen_plan_deploy(s, &dep, &p, &d), TT_OK);
-			gen_plan_shard(&p, &dep, 15, 0, index, count);
+			struct lookup_list p;
+			CHECK_INT(lookup_deploy(s, &dep, &p, &d), TT_OK);
+			choose_shard(&p, &dep, 15, 0, index, count);
 			CHECK(p.n > 0);
 			total += p.n;
 			/* the same split every time */
-			struct gen_plan again;
-			CHECK_INT(gen_plan_deploy(s, &dep, &again, &d), TT_OK);
-			gen_plan_shard(&again, &dep, 15, 0, index, count);
+			struct lookup_list again;
+			CHECK_INT(lookup_deploy(s, &dep, &again, &d), TT_OK);
+			choose_shard(&again, &dep, 15, 0, index, count);
 			CHECK_INT(again.n, p.n);
 			for (size_t k = 0; k < p.n && k < again.n; k++)
 				CHECK_STR(again.v[k].key, p.v[k].key);
-			gen_plan_release(&again);
+			lookup_list_release(&again);
 			/* each entry in exactly one shard, in plan order */
 			size_t at = 0;
 			for (size_t k = 0; k < p.n; k++) {
@@ -474,13 +474,13 @@ TEST(gen_shards_partition)
 					owner[at] = index;
 				}
 			}
-			gen_plan_release(&p);
+			lookup_list_release(&p);
 		}
 		CHECK_INT(total, all.n);
 	}
 	for (size_t i = 0; i < all.n && i < 64; i++)
 		CHECK(owner[i] >= 0);
-	gen_plan_release(&all);
+	lookup_list_release(&all);
 	diags_release(&d);
 }
 

@@ -1,4 +1,4 @@
-/* test_fischema.c: FlashInfer schemas: ranges, buckets, bundled file names
+/* test_firules.c: FlashInfer version rules: ranges, buckets, bundled file names
  * (flashinfer-formats.md §1.1, §3.2). */
 #include <stdlib.h>
 
@@ -6,21 +6,21 @@
 #include "flashinfer/names.h"
 #include "ttest.h"
 
-static struct fischema_set schemas;
+static struct firules_set rules;
 static int loaded;
 
-static const struct fi_schema *at(const char *version)
+static const struct fi_rules *at(const char *version)
 {
 	if (!loaded) {
 		struct diags d = DIAGS_INIT;
-		CHECK_INT(fischema_load_dir("schemas/flashinfer", &schemas, &d), 0);
+		CHECK_INT(firules_load_dir("schemas/flashinfer", &rules, &d), 0);
 		CHECK_INT(d.n, 0);
 		diags_release(&d);
 		loaded = 1;
 	}
 	struct fi_version v;
 	CHECK(version_parse(version, &v) == 0);
-	return fischema_find(&schemas, &v, NULL);
+	return firules_find(&rules, &v, NULL);
 }
 
 TEST(schema_ranges_cover_0_2_9_to_0_6_18)
@@ -37,7 +37,7 @@ TEST(schema_ranges_cover_0_2_9_to_0_6_18)
 	bool newer;
 	struct fi_version v;
 	version_parse("0.8.0", &v);
-	CHECK(fischema_find(&schemas, &v, &newer) != NULL && newer);
+	CHECK(firules_find(&rules, &v, &newer) != NULL && newer);
 }
 
 TEST(schema_key_forms_by_version)
@@ -73,16 +73,16 @@ TEST(schema_key_forms_by_version)
 
 TEST(bundled_file_names)
 {
-	char *s = fischema_bundled_name(at("0.2.9"), "0.2.9", "NVIDIA B200");
+	char *s = firules_bundled_name(at("0.2.9"), "0.2.9", "NVIDIA B200");
 	CHECK_STR(s, "v0_2_9_trtllm_fused_moe_NVIDIA_B200.py");
 	free(s);
-	s = fischema_bundled_name(at("0.2.10"), "0.2.10", "NVIDIA B200");
+	s = firules_bundled_name(at("0.2.10"), "0.2.10", "NVIDIA B200");
 	CHECK_STR(s, "v0_2_10_trtllm_fused_moe_NVIDIA_B200.py");
 	free(s);
-	s = fischema_bundled_name(at("0.6.18"), "0.6.18", "NVIDIA H100 80GB HBM3");
+	s = firules_bundled_name(at("0.6.18"), "0.6.18", "NVIDIA H100 80GB HBM3");
 	CHECK_STR(s, "v0_1_trtllm_fused_moe_NVIDIA_H100_80GB_HBM3.py");
 	free(s);
-	s = fischema_bundled_name(at("0.4.0"), "0.4.0", "NVIDIA A100-SXM4-80GB");
+	s = firules_bundled_name(at("0.4.0"), "0.4.0", "NVIDIA A100-SXM4-80GB");
 	CHECK_STR(s, "v0_1_trtllm_fused_moe_NVIDIA_A100-SXM4-80GB.py");
 	free(s);
 }
@@ -91,7 +91,7 @@ TEST(bundled_file_names)
 TEST(file_names_share_the_device_part)
 {
 	const char *dev = "NVIDIA RTX PRO 6000 Blackwell Server Edition";
-	char *s = fischema_device_part(dev);
+	char *s = firules_device_part(dev);
 	CHECK_STR(s, "NVIDIA_RTX_PRO_6000_Blackwell_Server_Edition");
 	free(s);
 	s = names_json_cache(dev);
@@ -105,12 +105,12 @@ TEST(file_names_share_the_device_part)
 	CHECK(names_same_device("NVIDIA H200", "NVIDIA_H200"));
 	CHECK(!names_same_device("NVIDIA H200", "NVIDIA H20"));
 	CHECK(at("0.6.18") != NULL); /* loads the schemas */
-	s = names_module_device(&schemas, "v0_1_trtllm_fused_moe_NVIDIA_H100_80GB_HBM3.py");
+	s = names_module_device(&rules, "v0_1_trtllm_fused_moe_NVIDIA_H100_80GB_HBM3.py");
 	CHECK_STR(s, "NVIDIA_H100_80GB_HBM3");
 	free(s);
-	CHECK(names_module_device(&schemas, "v0_1_trtllm_fused_moe_.py") == NULL);
-	CHECK(names_module_device(&schemas, "trtllm_fused_moe_NVIDIA_H200.py") == NULL);
-	CHECK(names_module_device(&schemas, "v0_1_trtllm_fused_moe_NVIDIA_H200.json") == NULL);
+	CHECK(names_module_device(&rules, "v0_1_trtllm_fused_moe_.py") == NULL);
+	CHECK(names_module_device(&rules, "trtllm_fused_moe_NVIDIA_H200.py") == NULL);
+	CHECK(names_module_device(&rules, "v0_1_trtllm_fused_moe_NVIDIA_H200.json") == NULL);
 }
 
 TEST(hybrid_buckets_match_reference)
@@ -119,21 +119,21 @@ TEST(hybrid_buckets_match_reference)
 	static const unsigned want[] = { 1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 768, 1024, 1280,
 					  1536, 1792, 2048, 2560, 3072, 3584, 4096, 8192 };
 	unsigned *b;
-	size_t n = fischema_buckets(at("0.6.18"), 8192, &b);
+	size_t n = firules_buckets(at("0.6.18"), 8192, &b);
 	CHECK_INT(n, 21);
 	for (size_t i = 0; i < n && i < 21; i++)
 		CHECK_INT(b[i], want[i]);
 	free(b);
-	n = fischema_buckets(at("0.6.10"), 16384, &b);
+	n = firules_buckets(at("0.6.10"), 16384, &b);
 	CHECK_INT(n, 22);
 	CHECK_INT(b[n - 1], 16384);
 	CHECK_INT(b[n - 2], 8192);
 	free(b);
-	n = fischema_buckets(at("0.6.10"), 10000, &b);
+	n = firules_buckets(at("0.6.10"), 10000, &b);
 	CHECK_INT(b[n - 1], 10000);
 	CHECK_INT(b[n - 2], 8192);
 	free(b);
-	n = fischema_buckets(at("0.6.10"), 100, &b);
+	n = firules_buckets(at("0.6.10"), 100, &b);
 	CHECK_INT(n, 8);
 	CHECK_INT(b[n - 1], 100);
 	free(b);
@@ -141,26 +141,26 @@ TEST(hybrid_buckets_match_reference)
 
 TEST(token_mapping_by_version)
 {
-	const struct fi_schema *h = at("0.6.18");
-	CHECK_INT(fischema_map_tokens(h, 8192, 3), 4);
-	CHECK_INT(fischema_map_tokens(h, 8192, 300), 512);
-	CHECK_INT(fischema_map_tokens(h, 8192, 600), 768);
-	CHECK_INT(fischema_map_tokens(h, 8192, 1000), 1024);
-	CHECK_INT(fischema_map_tokens(h, 8192, 5000), 8192);
-	CHECK_INT(fischema_map_tokens(h, 8192, 100000), 8192);
-	const struct fi_schema *p = at("0.4.0");
-	CHECK_INT(fischema_map_tokens(p, 8192, 3), 2);
-	CHECK_INT(fischema_map_tokens(p, 8192, 1000), 512);
-	CHECK_INT(fischema_map_tokens(p, 8192, 100000), 8192);
+	const struct fi_rules *h = at("0.6.18");
+	CHECK_INT(firules_map_tokens(h, 8192, 3), 4);
+	CHECK_INT(firules_map_tokens(h, 8192, 300), 512);
+	CHECK_INT(firules_map_tokens(h, 8192, 600), 768);
+	CHECK_INT(firules_map_tokens(h, 8192, 1000), 1024);
+	CHECK_INT(firules_map_tokens(h, 8192, 5000), 8192);
+	CHECK_INT(firules_map_tokens(h, 8192, 100000), 8192);
+	const struct fi_rules *p = at("0.4.0");
+	CHECK_INT(firules_map_tokens(p, 8192, 3), 2);
+	CHECK_INT(firules_map_tokens(p, 8192, 1000), 512);
+	CHECK_INT(firules_map_tokens(p, 8192, 100000), 8192);
 	unsigned *b;
-	size_t n = fischema_buckets(p, 16384, &b);
+	size_t n = firules_buckets(p, 16384, &b);
 	CHECK_INT(n, 15);
 	CHECK_INT(b[0], 1);
 	CHECK_INT(b[14], 16384);
 	free(b);
 }
 
-TTEST_SUITE(fischema_tests) = {
+TTEST_SUITE(firules_tests) = {
 	{ "schema_ranges_cover_0_2_9_to_0_6_18", schema_ranges_cover_0_2_9_to_0_6_18 },
 	{ "schema_key_forms_by_version", schema_key_forms_by_version },
 	{ "bundled_file_names", bundled_file_names },
