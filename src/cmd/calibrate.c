@@ -41,7 +41,7 @@ int cmd_calibrate(int argc, char **argv)
 	if ((rc = worker_info(&w, &wd, &d)))
 		goto out;
 	/* the distinct CTA tiles of this SM's candidate lists, newest FlashInfer */
-	int sm = wd.cc_major * 10 + wd.cc_minor, tiles[32][2], nt = 0;
+	int sm = wd.gpu.cc_major * 10 + wd.gpu.cc_minor, tiles[32][2], nt = 0;
 	struct fi_version v;
 	version_parse(firules_newest(&data.rules)->release, &v);
 	for (size_t i = 0; i < data.catalogs.n; i++) {
@@ -68,18 +68,18 @@ int cmd_calibrate(int argc, char **argv)
 		diags_release(&tmp);
 	}
 	fprintf(stderr, "tunetab: calibrating %s (GPU %ld, SM%d): copy bandwidth, dense GEMM "
-		"throughput, %d tile shapes\n", wd.name, dev, sm, nt);
+		"throughput, %d tile shapes\n", wd.gpu.name, dev, sm, nt);
 	struct gpu_calibration cal;
 	if ((rc = worker_calibrate(&w, (const int (*)[2])tiles, nt, &cal, &d)))
 		goto out;
 	char when[32];
 	time_t now = time(NULL);
 	strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-	char *yaml = calibration_yaml(wd.name, sm, when, &cal);
+	char *yaml = calibration_yaml(wd.gpu.name, sm, when, &cal);
 	if (out) {
 		path = xstrdup(out);
 	} else {
-		path = calibration_file_name(wd.name);
+		path = calibration_file_name(wd.gpu.name);
 	}
 	int err = write_file_atomic(path, yaml, strlen(yaml), 0644);
 	free(yaml);

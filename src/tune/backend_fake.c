@@ -23,14 +23,16 @@ static int fake_query(int device, struct worker_device *o, char *err, size_t err
 	}
 	bool other = mixed && !strcmp(mixed, "1") && count > 1 && device == count - 1;
 	memset(o, 0, sizeof *o);
-	snprintf(o->name, sizeof o->name, "%s", other ? "NVIDIA H100 80GB HBM3" : "NVIDIA H200");
-	o->cc_major = 9;
-	o->sm_count = 132;
-	o->smem_optin = 232448;
-	o->smem_sm = 233472;
-	o->l2 = 62914560;
-	o->mem = 150109880320.0;
-	o->clock_mhz = 1980;
+	struct gpu_info *g = &o->gpu;
+	snprintf(g->name, sizeof g->name, "%s", other ? "NVIDIA H100 80GB HBM3" : "NVIDIA H200");
+	g->index = device;
+	g->cc_major = 9;
+	g->sm_count = 132;
+	g->smem_per_block_optin = 232448;
+	g->smem_per_sm = 233472;
+	g->l2_bytes = 62914560;
+	g->total_mem = (size_t)150109880320ULL;
+	g->clock_khz = 1980000;
 	o->mem_bw_gbs = 4814;
 	o->visible = count;
 	return 0;

@@ -233,11 +233,11 @@ static int start_more_workers(struct generate_session *S, const struct generate_
 			worker_stop(w);
 			return rc;
 		}
-		if (strcmp(wd.name, first->name) || wd.cc_major != first->cc_major ||
-		    wd.cc_minor != first->cc_minor || wd.sm_count != first->sm_count) {
+		if (strcmp(wd.gpu.name, first->gpu.name) || wd.gpu.cc_major != first->gpu.cc_major ||
+		    wd.gpu.cc_minor != first->gpu.cc_minor || wd.gpu.sm_count != first->gpu.sm_count) {
 			if (!o->quiet)
 				warn(S, "GPU %d is a '%s', not a '%s' like GPU %d: left out (a table is "
-				     "measured on one GPU model)", want[k], wd.name, first->name,
+				     "measured on one GPU model)", want[k], wd.gpu.name, first->gpu.name,
 				     S->workers[0].device);
 			worker_stop(w);
 			continue;
@@ -300,7 +300,7 @@ static void backend_describe(const struct generate_session *S, struct backend_de
 	}
 	b->name = "proxy";
 	b->timed = "the proxy GEMM, not FlashInfer's kernels";
-	long v = S->wd.blaslt_version; /* cuBLASLt's 130100 is 13.1.0 */
+	long v = S->wd.env.blaslt_version; /* cuBLASLt's 130100 is 13.1.0 */
 	if (v > 0)
 		snprintf(b->text, sizeof b->text, "proxy cuBLASLt %ld.%ld.%ld", v / 10000, v % 10000 / 100,
 			 v % 100);
@@ -408,7 +408,7 @@ struct run {
 	const char *version;
 	struct device_profile *own_dev;
 	struct model_profile *own_model;
-	struct gpu_info *gpus, wgpu;
+	struct gpu_info *gpus;
 	struct script_device sdev;
 	struct calibration *cal;
 	struct deployment dep;
@@ -438,21 +438,6 @@ static void run_release(struct run *R)
 	free(R->gpus);
 	device_free(R->own_dev);
 	model_free(R->own_model);
-}
-
-/* The GPU the workers report, as a gpu_info (with --profile the parent never touches CUDA). */
-static void worker_gpu(const struct worker_device *wd, struct gpu_info *g)
-{
-	memset(g, 0, sizeof *g);
-	snprintf(g->name, sizeof g->name, "%s", wd->name);
-	g->cc_major = wd->cc_major;
-	g->cc_minor = wd->cc_minor;
-	g->sm_count = wd->sm_count;
-	g->smem_per_block_optin = (size_t)wd->smem_optin;
-	g->smem_per_sm = (size_t)wd->smem_sm;
-	g->l2_bytes = (size_t)wd->l2;
-	g->total_mem = (size_t)wd->mem;
-	g->clock_khz = (int)(wd->clock_mhz * 1000);
 }
 
 /* The target version (with the flashinfer backend the FlashInfer that runs the kernels, so
@@ -500,15 +485,14 @@ static int run_device(struct run *R, struct diags *d)
 	if (o->profile) {
 		if ((rc = start_workers(S, o, d)))
 			return rc;
-		worker_gpu(&S->wd, &R->wgpu);
 		if (strcmp(o->device, "auto")) {
 			const struct device_profile *want = device_find(devs, o->device);
-			if (!want || strcmp(want->name, S->wd.name))
+			if (!want || strcmp(want->name, S->wd.gpu.name))
 				return diag_error(d, TT_GPU, "gpu", NULL, 0, 0, "--profile measures this "
 						  "machine's GPU %d ('%s'), not '%s': use --device auto",
-						  S->gpu_ids[0], S->wd.name, o->device);
+						  S->gpu_ids[0], S->wd.gpu.name, o->device);
 		}
-		g = &R->wgpu;
+		g = &S->wd.gpu;
 	} else if (!strcmp(o->device, "auto")) {
 		int n;
 		struct gpu_env env;
@@ -619,34 +603,21 @@ static int run_rank(struct run *R, struct diags *d)
 	return TT_OK;
 }
 
-/* What decides the table: the journal's identity (a resume never mixes runs that differ in
- * any of these), and without the shard the provenance's run id. */
-static char *run_identity(const struct run *R)
+/* What decides the table (journal.h): the journal's identity with the shard, the provenance's
+ * run id without. */
+static char *run_identity(const struct run *R, const char *shard)
 {
 	const struct generate_request *o = R->o;
 	const struct deployment *dep = &R->dep;
-	struct strbuf idb = STRBUF_INIT;
-	journal_identity_add(&idb, "version", "%s", R->version);
-	journal_identity_add(&idb, "device", "%s", R->sdev.name);
-	journal_identity_add(&idb, "model", "%s", dep->model_name);
-	journal_identity_add(&idb, "dtype", "%s", dep->dt->name);
-	journal_identity_add(&idb, "tp", "%ld", dep->tp);
-	journal_identity_add(&idb, "ep", "%ld", dep->ep);
-	journal_identity_add(&idb, "tp_rank", "%ld", dep->tp_rank);
-	journal_identity_add(&idb, "ep_rank", "%ld", dep->ep_rank);
-	if (dep->no_fused_finalize) /* absent when on: journals from before keep their identity */
-		journal_identity_add(&idb, "fused_finalize", "0");
-	journal_identity_add(&idb, "top_k", "%ld", dep->top_k);
-	journal_identity_add(&idb, "max", "%u", dep->max_tokens);
-	journal_identity_add(&idb, "catalog", "%s", R->cat->id);
-	journal_identity_add(&idb, "keys", "%s", o->keys ? o->keys : "-");
-	journal_identity_add(&idb, "top", "%ld", o->top ? o->top : 4);
-	journal_identity_add(&idb, "method", "%d", o->method);
-	journal_identity_add(&idb, "rounds", "%ld", o->rounds);
-	journal_identity_add(&idb, "heuristic", "%s", o->heuristic ? o->heuristic : "default");
-	journal_identity_add(&idb, "profile", "%d", o->profile);
-	journal_identity_add(&idb, "backend", "%s", o->profile ? R->be.name : "-");
-	return sb_detach(&idb);
+	struct journal_run jr = {
+		.version = R->version, .device = R->sdev.name, .model = dep->model_name,
+		.dtype = dep->dt->name, .tp = dep->tp, .ep = dep->ep, .tp_rank = dep->tp_rank,
+		.ep_rank = dep->ep_rank, .top_k = dep->top_k, .no_fused_finalize = dep->no_fused_finalize,
+		.max_tokens = dep->max_tokens, .catalog = R->cat->id, .keys = o->keys, .top = o->top,
+		.method = o->method, .rounds = o->rounds, .heuristic = o->heuristic,
+		.profile = o->profile, .backend = o->profile ? R->be.name : NULL, .shard = shard,
+	};
+	return journal_identity(&jr);
 }
 
 /* --profile: the best candidates of every entry timed in the workers, journalled. */
@@ -661,10 +632,9 @@ static int run_measure(struct run *R, struct diags *d)
 	char *jname = firules_bundled_name(R->rules, R->version, R->sdev.name);
 	R->journal = journal_path(R->outdir, jname);
 	free(jname);
-	struct strbuf jidb = STRBUF_INIT;
-	sb_adds(&jidb, R->identity);
-	journal_identity_add(&jidb, "shard", "%d/%d", R->sh->index, R->sh->count);
-	char *jid = sb_detach(&jidb);
+	char shard[32];
+	snprintf(shard, sizeof shard, "%d/%d", R->sh->index, R->sh->count);
+	char *jid = run_identity(R, shard);
 	const struct generate_hooks *h = S->hooks;
 	struct timing_opts po = { .top_k = (int)o->top, .budget_s = o->budget, .method = o->method,
 				   .rounds = (int)o->rounds, .reps = 8, .journal = R->journal,
@@ -722,12 +692,12 @@ static void build_provenance(struct provenance *pv, const struct run *R)
 		prov_run_str(b, "method", method_name(o->method));
 		prov_run_int(b, "top", o->top ? o->top : 4);
 		prov_run_int(b, "rounds", o->rounds ? o->rounds : 15);
-		prov_run_str(b, "gpu", wd->name);
-		prov_run_int(b, "gpu_sm_count", wd->sm_count);
-		prov_run_int(b, "gpu_clock_mhz", (long long)wd->clock_mhz);
-		prov_run_int(b, "cuda_driver", wd->driver_version);
-		prov_run_int(b, "cuda_runtime", wd->runtime_version);
-		prov_run_int(b, "cublaslt", wd->blaslt_version);
+		prov_run_str(b, "gpu", wd->gpu.name);
+		prov_run_int(b, "gpu_sm_count", wd->gpu.sm_count);
+		prov_run_int(b, "gpu_clock_mhz", wd->gpu.clock_khz / 1000);
+		prov_run_int(b, "cuda_driver", wd->env.driver_version);
+		prov_run_int(b, "cuda_runtime", wd->env.runtime_version);
+		prov_run_int(b, "cublaslt", wd->env.blaslt_version);
 	}
 	char id[17];
 	snprintf(id, sizeof id, "%016llx",
@@ -1044,7 +1014,7 @@ int generate_table(const struct generate_request *rq, struct generate_session *S
 		rc = run_rank(&R, d);
 	if (!rc) {
 		backend_describe(S, &R.be);
-		R.identity = run_identity(&R);
+		R.identity = run_identity(&R, NULL);
 		if (R.o->profile)
 			rc = run_measure(&R, d);
 	}
@@ -1103,7 +1073,7 @@ static int fleet_device(const struct generate_request *o, struct generate_sessio
 	if (base->profile) {
 		if ((rc = start_workers(S, base, d)))
 			return rc;
-		snprintf(devname, len, "%s", S->wd.name);
+		snprintf(devname, len, "%s", S->wd.gpu.name);
 		base->device = "auto";
 	} else if (o->device && strcmp(o->device, "auto")) {
 		const struct device_profile *dp = device_find(&S->data->devices, o->device);

@@ -47,6 +47,65 @@ void journal_identity_add(struct strbuf *id, const char *key, const char *fmt, .
 	free(v);
 }
 
+char *journal_identity(const struct journal_run *r)
+{
+	struct strbuf b = STRBUF_INIT;
+	journal_identity_add(&b, "version", "%s", r->version);
+	journal_identity_add(&b, "device", "%s", r->device);
+	journal_identity_add(&b, "model", "%s", r->model);
+	journal_identity_add(&b, "dtype", "%s", r->dtype);
+	journal_identity_add(&b, "tp", "%ld", r->tp);
+	journal_identity_add(&b, "ep", "%ld", r->ep);
+	journal_identity_add(&b, "tp_rank", "%ld", r->tp_rank);
+	journal_identity_add(&b, "ep_rank", "%ld", r->ep_rank);
+	if (r->no_fused_finalize)
+		journal_identity_add(&b, "fused_finalize", "0");
+	journal_identity_add(&b, "top_k", "%ld", r->top_k);
+	journal_identity_add(&b, "max", "%u", r->max_tokens);
+	journal_identity_add(&b, "catalog", "%s", r->catalog);
+	journal_identity_add(&b, "keys", "%s", r->keys ? r->keys : "-");
+	journal_identity_add(&b, "top", "%ld", r->top ? r->top : 4);
+	journal_identity_add(&b, "method", "%d", r->method);
+	journal_identity_add(&b, "rounds", "%ld", r->rounds);
+	journal_identity_add(&b, "heuristic", "%s", r->heuristic ? r->heuristic : "default");
+	journal_identity_add(&b, "profile", "%d", r->profile);
+	journal_identity_add(&b, "backend", "%s", r->backend ? r->backend : "-");
+	if (r->shard)
+		journal_identity_add(&b, "shard", "%s", r->shard);
+	return sb_detach(&b);
+}
+
+/* A field as a reader shows it: NULL when absent or "-". */
+static char *shown(const char *identity, const char *key)
+{
+	char *v = journal_identity_value(identity, key);
+	if (v && !strcmp(v, "-")) {
+		free(v);
+		v = NULL;
+	}
+	return v;
+}
+
+void journal_run_read(const char *identity, struct journal_run_text *t)
+{
+	t->version = shown(identity, "version");
+	t->device = shown(identity, "device");
+	t->model = shown(identity, "model");
+	t->dtype = shown(identity, "dtype");
+	t->tp = shown(identity, "tp");
+	t->ep = shown(identity, "ep");
+	t->max_tokens = shown(identity, "max");
+	t->keys = shown(identity, "keys");
+	t->backend = shown(identity, "backend");
+}
+
+void journal_run_text_release(struct journal_run_text *t)
+{
+	free(t->version), free(t->device), free(t->model), free(t->dtype), free(t->tp);
+	free(t->ep), free(t->max_tokens), free(t->keys), free(t->backend);
+	memset(t, 0, sizeof *t);
+}
+
 char *journal_identity_value(const char *id, const char *key)
 {
 	size_t kl = strlen(key);

@@ -47,6 +47,34 @@ void journal_identity_add(struct strbuf *id, const char *key, const char *fmt, .
 /* The value of key in an identity (a value ends where " word=" begins), or NULL. Caller frees. */
 char *journal_identity_value(const char *identity, const char *key);
 
+/* What decides a table, and so a journal's identity: a resume never mixes runs that differ in
+ * any of these (generate fills it; this module alone knows the keys and their order). */
+struct journal_run {
+	const char *version, *device, *model, *dtype;
+	long tp, ep, tp_rank, ep_rank, top_k;
+	bool no_fused_finalize;       /* written only when set: older journals keep their identity */
+	unsigned max_tokens;
+	const char *catalog;
+	const char *keys;             /* generate --keys, or NULL */
+	long top;                     /* --top (0: the default, 4; -1: all) */
+	int method;
+	long rounds;
+	const char *heuristic;        /* --heuristic, or NULL for the default */
+	bool profile;
+	const char *backend;          /* the backend's short name when profiling, else NULL */
+	const char *shard;            /* "I/N" in a journal's identity; NULL in the provenance's run id */
+};
+/* The identity of r. Caller frees. */
+char *journal_identity(const struct journal_run *r);
+
+/* The fields of an identity a reader shows (tunetab report), as written; NULL when absent or
+ * "-". Release with journal_run_text_release. */
+struct journal_run_text {
+	char *version, *device, *model, *dtype, *tp, *ep, *max_tokens, *keys, *backend;
+};
+void journal_run_read(const char *identity, struct journal_run_text *t);
+void journal_run_text_release(struct journal_run_text *t);
+
 /* --- writing (generate --profile) ------------------------------------------ */
 
 struct journal_meas {

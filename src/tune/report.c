@@ -200,26 +200,22 @@ static void provenance_info(const char *journal, struct report *r)
 /* the facts and the title the journal's identity gives */
 static void identity_info(struct report *r, const char *id)
 {
-	static const char *const keys[][2] = {
-		{ "device", "device" }, { "version", "FlashInfer" }, { "model", "model" },
-		{ "dtype", "dtype" }, { "tp", "TP" }, { "ep", "EP" }, { "max", "max tokens" },
-		{ "keys", "keys file" },
+	struct journal_run_text t;
+	journal_run_read(id, &t);
+	const char *const facts[][2] = {
+		{ t.device, "device" }, { t.version, "FlashInfer" }, { t.model, "model" },
+		{ t.dtype, "dtype" }, { t.tp, "TP" }, { t.ep, "EP" }, { t.max_tokens, "max tokens" },
+		{ t.keys, "keys file" },
 	};
-	for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
-		char *v = journal_identity_value(id, keys[k][0]);
-		if (v && strcmp(v, "-"))
-			report_info(r, keys[k][1], v);
-		free(v);
-	}
-	char *dev = journal_identity_value(id, "device"), *ver = journal_identity_value(id, "version");
-	char *model = journal_identity_value(id, "model"), *dt = journal_identity_value(id, "dtype");
-	char *tp = journal_identity_value(id, "tp"), *ep = journal_identity_value(id, "ep");
-	char *t = xasprintf("%s %s TP %s EP %s on %s, FlashInfer %s", model ? model : "?",
-			    dt ? dt : "?", tp ? tp : "?", ep ? ep : "?", dev ? dev : "?",
-			    ver ? ver : "?");
-	report_set_title(r, t);
-	free(t);
-	free(dev), free(ver), free(model), free(dt), free(tp), free(ep);
+	for (size_t k = 0; k < sizeof facts / sizeof facts[0]; k++)
+		if (facts[k][0])
+			report_info(r, facts[k][1], facts[k][0]);
+	char *title = xasprintf("%s %s TP %s EP %s on %s, FlashInfer %s", t.model ? t.model : "?",
+				t.dtype ? t.dtype : "?", t.tp ? t.tp : "?", t.ep ? t.ep : "?",
+				t.device ? t.device : "?", t.version ? t.version : "?");
+	report_set_title(r, title);
+	free(title);
+	journal_run_text_release(&t);
 }
 
 int report_from_journal(const char *path, struct report *r, struct diags *d)
@@ -263,9 +259,10 @@ int report_from_journal(const char *path, struct report *r, struct diags *d)
 		}
 	}
 	/* a journal without a backend line was written before there was a choice: the proxy's */
-	char *named = backend ? NULL : journal_identity_value(jr.identity, "backend");
-	r->backend = xstrdup(backend ? backend : named && strcmp(named, "-") ? named : PROV_BACKEND_DEFAULT);
-	free(named);
+	struct journal_run_text t;
+	journal_run_read(jr.identity, &t);
+	r->backend = xstrdup(backend ? backend : t.backend ? t.backend : PROV_BACKEND_DEFAULT);
+	journal_run_text_release(&t);
 	report_info(r, "measurement backend", r->backend);
 	report_info(r, "command", command);
 	journal_reader_close(&jr);

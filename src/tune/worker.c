@@ -247,12 +247,19 @@ int worker_info(struct worker *w, struct worker_device *o, struct diags *d)
 				  "reported its device", r < 0 ? "hung" : "died");
 	if (str_starts(line, "ERR "))
 		return diag_error(d, TT_GPU, "gpu", NULL, 0, 0, "%s", line + 4);
-	if (sscanf(line, "DEV %599s %d %d %d %lf %lf %lf %lf %lf %lf %d %d %d %ld", hex, &o->cc_major,
-		   &o->cc_minor, &o->sm_count, &o->smem_optin, &o->smem_sm, &o->l2, &o->mem, &o->clock_mhz,
-		   &o->mem_bw_gbs, &o->visible, &o->driver_version, &o->runtime_version,
-		   &o->blaslt_version) != 14)
+	struct gpu_info *g = &o->gpu;
+	double smem_optin, smem_sm, l2, mem, clock_mhz;
+	if (sscanf(line, "DEV %599s %d %d %d %lf %lf %lf %lf %lf %lf %d %d %d %ld", hex, &g->cc_major,
+		   &g->cc_minor, &g->sm_count, &smem_optin, &smem_sm, &l2, &mem, &clock_mhz,
+		   &o->mem_bw_gbs, &o->visible, &o->env.driver_version, &o->env.runtime_version,
+		   &o->env.blaslt_version) != 14)
 		return diag_error(d, TT_INTERNAL, "worker", NULL, 0, 0, "bad worker reply '%s'", line);
-	hex_decode(hex, o->name, sizeof o->name);
+	hex_decode(hex, g->name, sizeof g->name);
+	g->smem_per_block_optin = (size_t)smem_optin;
+	g->smem_per_sm = (size_t)smem_sm;
+	g->l2_bytes = (size_t)l2;
+	g->total_mem = (size_t)mem;
+	g->clock_khz = (int)(clock_mhz * 1000);
 	return TT_OK;
 }
 
@@ -642,10 +649,12 @@ int worker_parse_job(const char *line, struct prof_shape *s, char *dtype, size_t
 static void print_dev(const struct worker_device *o)
 {
 	char hex[600];
-	hex_encode(o->name, hex, sizeof hex);
-	printf("DEV %s %d %d %d %.0f %.0f %.0f %.0f %.0f %.1f %d %d %d %ld\n", hex, o->cc_major,
-	       o->cc_minor, o->sm_count, o->smem_optin, o->smem_sm, o->l2, o->mem, o->clock_mhz,
-	       o->mem_bw_gbs, o->visible, o->driver_version, o->runtime_version, o->blaslt_version);
+	const struct gpu_info *g = &o->gpu;
+	hex_encode(g->name, hex, sizeof hex);
+	printf("DEV %s %d %d %d %.0f %.0f %.0f %.0f %.0f %.1f %d %d %d %ld\n", hex, g->cc_major,
+	       g->cc_minor, g->sm_count, (double)g->smem_per_block_optin, (double)g->smem_per_sm,
+	       (double)g->l2_bytes, (double)g->total_mem, g->clock_khz / 1000.0, o->mem_bw_gbs,
+	       o->visible, o->env.driver_version, o->env.runtime_version, o->env.blaslt_version);
 }
 
 /* The GPU layer's debugging lines (gpu_trace): the worker's stderr, which the parent passes

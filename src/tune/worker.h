@@ -34,14 +34,15 @@ struct worker_backend {
 	char why[1024];        /* a description, or why it cannot run */
 };
 
-/* What a worker knows of its GPU (the parent never asks CUDA itself). */
+/* What a worker knows of its GPU (the parent never asks CUDA itself): the GPU layer's own
+ * description (its DEV line carries name, compute capability, SMs, shared memory, L2,
+ * memory and SM clock; memory clock, bus width and PCI id stay 0 in the parent), and what
+ * only the worker sees. */
 struct worker_device {
-	char name[256];
-	int cc_major, cc_minor, sm_count;
-	double smem_optin, smem_sm, l2, mem, clock_mhz, mem_bw_gbs;
+	struct gpu_info gpu;
+	double mem_bw_gbs;
 	int visible;       /* GPUs this process can see (for --devices all) */
-	int driver_version, runtime_version;   /* CUDA's, e.g. 13000 */
-	long blaslt_version;
+	struct gpu_env env;  /* CUDA driver and runtime, cuBLASLt */
 };
 
 /* Whether workers are the fake backend (TUNETAB_FAKE_GPU=1 in the environment they inherit). */
