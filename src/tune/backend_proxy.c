@@ -27,22 +27,7 @@ static int proxy_query(int device, struct worker_device *o, char *err, size_t er
 		free(g);
 		return 1;
 	}
-	const struct gpu_info *x = &g[device];
-	memset(o, 0, sizeof *o);
-	snprintf(o->name, sizeof o->name, "%s", x->name);
-	o->cc_major = x->cc_major;
-	o->cc_minor = x->cc_minor;
-	o->sm_count = x->sm_count;
-	o->smem_optin = (double)x->smem_per_block_optin;
-	o->smem_sm = (double)x->smem_per_sm;
-	o->l2 = (double)x->l2_bytes;
-	o->mem = (double)x->total_mem;
-	o->clock_mhz = x->clock_khz / 1000.0;
-	o->mem_bw_gbs = 2.0 * x->mem_clock_khz * 1e3 * (x->mem_bus_width / 8.0) / 1e9;
-	o->visible = n;
-	o->driver_version = env.driver_version;
-	o->runtime_version = env.runtime_version;
-	o->blaslt_version = env.blaslt_version;
+	worker_device_from_gpu(o, &g[device], n, &env);
 	free(g);
 	return 0;
 }

@@ -440,21 +440,6 @@ static void run_release(struct run *R)
 	model_free(R->own_model);
 }
 
-/* The GPU the workers report, as a gpu_info (with --profile the parent never touches CUDA). */
-static void worker_gpu(const struct worker_device *wd, struct gpu_info *g)
-{
-	memset(g, 0, sizeof *g);
-	snprintf(g->name, sizeof g->name, "%s", wd->name);
-	g->cc_major = wd->cc_major;
-	g->cc_minor = wd->cc_minor;
-	g->sm_count = wd->sm_count;
-	g->smem_per_block_optin = (size_t)wd->smem_optin;
-	g->smem_per_sm = (size_t)wd->smem_sm;
-	g->l2_bytes = (size_t)wd->l2;
-	g->total_mem = (size_t)wd->mem;
-	g->clock_khz = (int)(wd->clock_mhz * 1000);
-}
-
 /* The target version (with the flashinfer backend the FlashInfer that runs the kernels, so
  * the workers start first). */
 static int run_version(struct run *R, struct diags *d)
@@ -500,7 +485,7 @@ static int run_device(struct run *R, struct diags *d)
 	if (o->profile) {
 		if ((rc = start_workers(S, o, d)))
 			return rc;
-		worker_gpu(&S->wd, &R->wgpu);
+		worker_device_to_gpu(&S->wd, &R->wgpu);
 		if (strcmp(o->device, "auto")) {
 			const struct device_profile *want = device_find(devs, o->device);
 			if (!want || strcmp(want->name, S->wd.name))

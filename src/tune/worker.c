@@ -1,6 +1,6 @@
 /* worker.c: the profiling worker processes, their line protocol and the parent's watchdog.
  *
- * Protocol (text lines; <job> is the fields of worker_job_line):
+ * Protocol (text lines; <job> is the fields of send_job's line):
  *   parent: WHO
  *   worker: WHO <backend> <version|-> <torch|-> <detail hex>    (WHO none ... : not usable)
  *   parent: INFO
@@ -280,20 +280,6 @@ int worker_load(struct worker *w, const char *dtype, void (*note)(void *ctx, con
 			  w->timeout_s);
 }
 
-/* The fields every job carries, after its verb (parsed by worker_parse_job and by
- * scripts/tunetab-fi-worker.py's parse_job). */
-static void job_line(struct strbuf *b, const char *verb, const struct prof_shape *s,
-		     const char *done, size_t ncand)
-{
-	size_t n = 0; /* the candidates still to time */
-	for (size_t i = 0; i < ncand; i++)
-		n += !done[i];
-	sb_addf(b, "%s %s %ld %ld %ld %ld %d %d %d %d %ld %ld %ld %ld %ld %ld %ld %ld %ld %d %d %zu",
-		verb, s->dtype, s->batch, s->tokens, s->features, s->k, s->rounds, s->reps, s->method,
-		s->stage, s->bucket, s->hidden, s->inter, s->experts, s->top_k, s->tp, s->tp_rank,
-		s->ep, s->ep_rank, s->activation, s->biases, n);
-}
-
 static void set_why(struct prof_result *r, const char *why)
 {
 	char tmp[128];
@@ -344,20 +330,41 @@ static void on_fault(struct attempt *a, const char *line)
 	a->r = 0;
 }
 
+/* Sends "VERB <job> <n>" and the candidates not done: JOB gives each one's whole tactic
+ * (id,tm,tn,cm,cn,st,swap,sm80), PREP its id. The job's fields are parsed by worker_parse_job
+ * and by scripts/tunetab-fi-worker.py's parse_job. a->r: 0 when the worker is gone. */
+static void send_job(struct worker *w, const char *verb, const struct prof_shape *s,
+		     const struct prof_cand *c, size_t ncand, const char *done, struct attempt *a)
+{
+	bool whole = !strcmp(verb, "JOB");
+	size_t n = 0; /* the candidates still to time */
+	for (size_t i = 0; i < ncand; i++)
+		n += !done[i];
+	struct strbuf job = STRBUF_INIT;
+	sb_addf(&job, "%s %s %ld %ld %ld %ld %d %d %d %d %ld %ld %ld %ld %ld %ld %ld %ld %ld %d %d %zu",
+		verb, s->dtype, s->batch, s->tokens, s->features, s->k, s->rounds, s->reps, s->method,
+		s->stage, s->bucket, s->hidden, s->inter, s->experts, s->top_k, s->tp, s->tp_rank,
+		s->ep, s->ep_rank, s->activation, s->biases, n);
+	for (size_t i = 0; i < ncand; i++) {
+		if (done[i])
+			continue;
+		if (whole)
+			sb_addf(&job, " %d,%d,%d,%d,%d,%d,%d,%d", c[i].id, c[i].tile_m, c[i].tile_n,
+				c[i].cluster_m, c[i].cluster_n, c[i].stages, c[i].swap, c[i].sm80);
+		else
+			sb_addf(&job, " %d", c[i].id);
+	}
+	sb_addc(&job, '\n');
+	a->r = send_line(w, job.buf) ? 0 : 1;
+	sb_release(&job);
+}
+
 /* tunetab's own worker: one JOB, rounds included. */
 static void attempt_job(struct worker *w, const struct prof_shape *s, const struct prof_cand *c,
 			size_t n, char *done, struct prof_result *out, struct attempt *a,
 			struct diags *d)
 {
-	struct strbuf job = STRBUF_INIT;
-	job_line(&job, "JOB", s, done, n);
-	for (size_t i = 0; i < n; i++)
-		if (!done[i])
-			sb_addf(&job, " %d,%d,%d,%d,%d,%d,%d,%d", c[i].id, c[i].tile_m, c[i].tile_n,
-				c[i].cluster_m, c[i].cluster_n, c[i].stages, c[i].swap, c[i].sm80);
-	sb_addc(&job, '\n');
-	a->r = send_line(w, job.buf) ? 0 : 1;
-	sb_release(&job);
+	send_job(w, "JOB", s, c, n, done, a);
 	char line[4096];
 	while (a->r > 0 && (a->r = read_line(w, line, sizeof line)) > 0) {
 		int id;
@@ -464,14 +471,7 @@ static void attempt_rounds(struct worker *w, const struct prof_shape *s, const s
 			   size_t n, char *done, struct prof_result *out, struct attempt *a,
 			   struct diags *d)
 {
-	struct strbuf job = STRBUF_INIT;
-	job_line(&job, "PREP", s, done, n);
-	for (size_t i = 0; i < n; i++)
-		if (!done[i])
-			sb_addf(&job, " %d", c[i].id);
-	sb_addc(&job, '\n');
-	a->r = send_line(w, job.buf) ? 0 : 1;
-	sb_release(&job);
+	send_job(w, "PREP", s, c, n, done, a);
 	/* ready[] are the prepared candidates, measured together below */
 	size_t *at = xcalloc(n + 1, sizeof *at), nready = 0;
 	struct prof_result *res = xcalloc(n + 1, sizeof *res);
@@ -653,6 +653,38 @@ static void print_dev(const struct worker_device *o)
 static void trace_stderr(const char *line)
 {
 	fprintf(stderr, "%s\n", line);
+}
+
+/* The numbers a worker_device carries of a gpu_info, both ways: F(its field, gpu_info's field,
+ * gpu_info's units in one of its own). Converted by assignment: a double back to an integer
+ * truncates, as a cast would. */
+#define WORKER_GPU_FIELDS(F)                                                                 \
+	F(cc_major, cc_major, 1) F(cc_minor, cc_minor, 1) F(sm_count, sm_count, 1)           \
+	F(smem_optin, smem_per_block_optin, 1) F(smem_sm, smem_per_sm, 1) F(l2, l2_bytes, 1) \
+	F(mem, total_mem, 1) F(clock_mhz, clock_khz, 1000)
+
+void worker_device_from_gpu(struct worker_device *wd, const struct gpu_info *g, int visible,
+			    const struct gpu_env *env)
+{
+	memset(wd, 0, sizeof *wd);
+	snprintf(wd->name, sizeof wd->name, "%s", g->name);
+#define FROM(mine, theirs, units) wd->mine = (double)g->theirs / (units);
+	WORKER_GPU_FIELDS(FROM)
+#undef FROM
+	wd->mem_bw_gbs = 2.0 * g->mem_clock_khz * 1e3 * (g->mem_bus_width / 8.0) / 1e9;
+	wd->visible = visible;
+	wd->driver_version = env->driver_version;
+	wd->runtime_version = env->runtime_version;
+	wd->blaslt_version = env->blaslt_version;
+}
+
+void worker_device_to_gpu(const struct worker_device *wd, struct gpu_info *g)
+{
+	memset(g, 0, sizeof *g);
+	snprintf(g->name, sizeof g->name, "%s", wd->name);
+#define TO(mine, theirs, units) g->theirs = wd->mine * (units);
+	WORKER_GPU_FIELDS(TO)
+#undef TO
 }
 
 bool worker_is_fake(void)

@@ -44,6 +44,13 @@ struct worker_device {
 	long blaslt_version;
 };
 
+/* The one place that pairs worker_device's fields with gpu_info's. from_gpu fills all of wd
+ * (visible and the versions given); to_gpu fills g as far as a worker reports it, the rest 0
+ * (with --profile the parent never touches CUDA). */
+void worker_device_from_gpu(struct worker_device *wd, const struct gpu_info *g, int visible,
+			    const struct gpu_env *env);
+void worker_device_to_gpu(const struct worker_device *wd, struct gpu_info *g);
+
 /* Whether workers are the fake backend (TUNETAB_FAKE_GPU=1 in the environment they inherit). */
 bool worker_is_fake(void);
 
