@@ -6,8 +6,8 @@
 
 #include "base/util.h"
 
-static void vadd(struct diags *d, enum diag_sev sev, const char *id, const char *file, int line,
-		 int col, const char *fmt, va_list ap)
+void diags_vadd(struct diags *d, enum diag_sev sev, const char *id, const char *file, int line,
+		int col, const char *prefix, const char *fmt, va_list ap)
 {
 	ALLOC_GROW(d->v, d->n + 1, d->alloc);
 	struct diag *x = &d->v[d->n++];
@@ -17,6 +17,11 @@ static void vadd(struct diags *d, enum diag_sev sev, const char *id, const char 
 	x->line = line;
 	x->col = col;
 	x->msg = xvasprintf(fmt, ap);
+	if (prefix) {
+		char *msg = x->msg;
+		x->msg = xasprintf("%s%s", prefix, msg);
+		free(msg);
+	}
 }
 
 void diags_add(struct diags *d, enum diag_sev sev, const char *id, const char *file, int line,
@@ -24,7 +29,7 @@ void diags_add(struct diags *d, enum diag_sev sev, const char *id, const char *f
 {
 	va_list ap;
 	va_start(ap, fmt);
-	vadd(d, sev, id, file, line, col, fmt, ap);
+	diags_vadd(d, sev, id, file, line, col, NULL, fmt, ap);
 	va_end(ap);
 }
 
@@ -33,7 +38,7 @@ int diag_error(struct diags *d, int status, const char *id, const char *file, in
 {
 	va_list ap;
 	va_start(ap, fmt);
-	vadd(d, SEV_ERROR, id, file, line, col, fmt, ap);
+	diags_vadd(d, SEV_ERROR, id, file, line, col, NULL, fmt, ap);
 	va_end(ap);
 	return status;
 }

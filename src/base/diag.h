@@ -2,6 +2,7 @@
 #ifndef TUNETAB_DIAG_H
 #define TUNETAB_DIAG_H
 
+#include <stdarg.h>
 #include <stddef.h>
 
 /* Status codes double as the process exit codes (README, "Exit codes"). */
@@ -38,6 +39,10 @@ struct diags {
 
 void diags_add(struct diags *d, enum diag_sev sev, const char *id, const char *file, int line,
 	       int col, const char *fmt, ...) __attribute__((format(printf, 7, 8)));
+/* diags_add with a va_list; prefix, when not NULL, goes before the message ("syntax error: "). */
+void diags_vadd(struct diags *d, enum diag_sev sev, const char *id, const char *file, int line,
+		int col, const char *prefix, const char *fmt, va_list ap)
+	__attribute__((format(printf, 8, 0)));
 /* Appends an error and returns status (for `return diag_error(...)`). */
 int diag_error(struct diags *d, int status, const char *id, const char *file, int line, int col,
 	       const char *fmt, ...) __attribute__((format(printf, 7, 8)));

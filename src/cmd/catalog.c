@@ -150,10 +150,7 @@ int cmd_catalog(int argc, char **argv)
 			json_array_append_new(g2, cli_tactic_json(&l.g2[i]));
 		json_object_set_new(o, "gemm1", g1);
 		json_object_set_new(o, "gemm2", g2);
-		char *s = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-		printf("%s\n", s);
-		free(s);
-		json_decref(o);
+		cli_print_json(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	} else {
 		printf("catalog %s (%s)\n", cat->id, cli_rel(&data, cat->path));
 		printf("  FlashInfer %s (rules %s, tactic numbering %s), SM%ld, %s\n", vtext,

@@ -2,6 +2,7 @@
 #include "cmd/cli.h"
 #include "inspect/doctor.h"
 
+#include <getopt.h>
 #include <jansson.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -11,13 +12,19 @@
 #include "data/datadir.h"
 #include "base/util.h"
 
+/* "tunetab: LEVEL: <msg>" on stderr. */
+static void say(const char *level, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "tunetab: %s: ", level);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
 int cli_error(int status, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	fputs("tunetab: error: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	say("error", fmt, ap);
 	va_end(ap);
 	return status;
 }
@@ -26,9 +33,7 @@ void cli_warn(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	fputs("tunetab: warning: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	say("warning", fmt, ap);
 	va_end(ap);
 }
 
@@ -36,12 +41,45 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	fputs("tunetab: error: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	say("error", fmt, ap);
 	va_end(ap);
 	cli_print_usage(cmd);
 	return TT_USAGE;
+}
+
+int cli_json_flag(int argc, char **argv, const char *cmd, bool *json)
+{
+	int c;
+	*json = false;
+	opterr = 0;
+	optind = 1;
+	while ((c = cli_getopt(argc, argv, cmd)) != -1) {
+		if (c == 'j')
+			*json = true;
+		else
+			return cli_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
+	}
+	if (optind < argc)
+		return cli_usage_error(cmd, "unexpected argument '%s'", argv[optind]);
+	return TT_OK;
+}
+
+int cli_long_arg(const char *cmd, const char *what, const char *arg, long lo, long hi, long *v)
+{
+	if (parse_long(arg, v) || *v < lo)
+		return cli_usage_error(cmd, "%s must be an integer >= %ld, not '%s'", what, lo, arg);
+	if (*v > hi)
+		return cli_usage_error(cmd, "%s must be at most %ld, not '%s'", what, hi, arg);
+	return TT_OK;
+}
+
+void cli_print_json(struct json_t *doc, size_t flags)
+{
+	char *s = json_dumps(doc, flags);
+	if (s)
+		printf("%s\n", s);
+	free(s);
+	json_decref(doc);
 }
 
 void cli_print_usage(const char *cmd)

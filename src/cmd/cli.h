@@ -52,6 +52,20 @@ void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints "tunetab: error: <msg>" and the command's usage line (from the command table);
  * returns TT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Options of a command whose only option is -j/--json and that takes no argument: *json
+ * says whether it was given. Returns TT_OK, or TT_USAGE with the usage error printed. */
+int cli_json_flag(int argc, char **argv, const char *cmd, bool *json);
+/* An integer option's value ARG as *v, lo <= *v <= hi (LONG_MAX: no upper limit). Returns
+ * TT_OK, or TT_USAGE with "WHAT must be an integer >= LO" or "... at most HI" printed. */
+int cli_long_arg(const char *cmd, const char *what, const char *arg, long lo, long hi, long *v);
+/* In a getopt loop: optarg's value into dst by cli_long_arg, or return TT_USAGE. */
+#define CLI_LONG_OPT(cmd, dst, what, lo, hi)                      \
+	do {                                                      \
+		long v_;                                          \
+		if (cli_long_arg(cmd, what, optarg, lo, hi, &v_)) \
+			return TT_USAGE;                          \
+		(dst) = v_;                                       \
+	} while (0)
 /* "usage: tunetab CMD USAGE" on stderr (nothing for an unknown command). */
 void cli_print_usage(const char *cmd);
 /* Handles -h/--help for a command: prints usage and returns 1 when asked. */
@@ -65,6 +79,9 @@ void cli_script_print(const char *line);
 /* A decoded tactic as JSON (catalog --json, explain --json); caller owns the reference. */
 struct json_t;
 struct json_t *cli_tactic_json(const struct tactic *t);
+
+/* Prints doc on stdout (json_dumps with flags, then a newline) and drops the reference. */
+void cli_print_json(struct json_t *doc, size_t flags);
 
 /* "tunetab: error: FILE:LINE:COL: msg" for each diagnostic, on stderr. */
 void cli_print_diags(const struct diags *d);

@@ -1,6 +1,5 @@
 /* cmd_detect.c: `tunetab detect`: every visible GPU, its profile, and what FlashInfer
  * would import on it (flashinfer-formats.md §1.1). */
-#include <getopt.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -179,30 +178,20 @@ static void print_json_error(const struct gpu_env *env, const char *err)
 {
 	json_t *o = json_pack("{s:i, s:i, s:[], s:s}", "driver_version", env->driver_version,
 			      "runtime_version", env->runtime_version, "gpus", "error", err);
-	char *s = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-	printf("%s\n", s);
-	free(s);
-	json_decref(o);
+	cli_print_json(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 }
 
 int cmd_detect(int argc, char **argv)
 {
-	int json = 0, c;
-	opterr = 0;
-	optind = 1;
-	while ((c = cli_getopt(argc, argv, "detect")) != -1) {
-		if (c == 'j')
-			json = 1;
-		else
-			return cli_usage_error("detect", "unknown option '%s'", argv[optind - 1]);
-	}
-	if (optind < argc)
-		return cli_usage_error("detect", "unexpected argument '%s'", argv[optind]);
+	bool json;
+	int rc = cli_json_flag(argc, argv, "detect", &json);
+	if (rc)
+		return rc;
 	struct gpu_info *g;
 	int n;
 	struct gpu_env env;
 	char err[512];
-	int rc = gpu_query(&g, &n, &env, err, sizeof err);
+	rc = gpu_query(&g, &n, &env, err, sizeof err);
 	if (rc && json)
 		print_json_error(&env, err);
 	if (rc)
@@ -221,10 +210,7 @@ int cmd_detect(int argc, char **argv)
 		for (int i = 0; i < n; i++)
 			json_array_append_new(a, gpu_json(&data, &g[i]));
 		json_object_set_new(o, "gpus", a);
-		char *s = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-		printf("%s\n", s);
-		free(s);
-		json_decref(o);
+		cli_print_json(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	} else {
 		print_text(&data, g, n, &env);
 	}

@@ -1,5 +1,4 @@
 /* cmd_devices.c: `tunetab devices`: the known GPU profiles. */
-#include <getopt.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,19 +34,12 @@ static json_t *jf(const double *v)
 
 int cmd_devices(int argc, char **argv)
 {
-	int json = 0, c;
-	opterr = 0;
-	optind = 1;
-	while ((c = cli_getopt(argc, argv, "devices")) != -1) {
-		if (c == 'j')
-			json = 1;
-		else
-			return cli_usage_error("devices", "unknown option '%s'", argv[optind - 1]);
-	}
-	if (optind < argc)
-		return cli_usage_error("devices", "unexpected argument '%s'", argv[optind]);
+	bool json;
+	int rc = cli_json_flag(argc, argv, "devices", &json);
+	if (rc)
+		return rc;
 	struct tt_data data;
-	int rc = cli_load_data(&data, DATA_DEVICES);
+	rc = cli_load_data(&data, DATA_DEVICES);
 	if (rc)
 		return rc;
 	if (json) {
@@ -76,10 +68,7 @@ int cmd_devices(int argc, char **argv)
 			json_object_set_new(o, "file", json_string(cli_rel(&data, p->path)));
 			json_array_append_new(a, o);
 		}
-		char *s = json_dumps(a, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-		printf("%s\n", s);
-		free(s);
-		json_decref(a);
+		cli_print_json(a, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	} else {
 		printf("%-26s %-56s %-5s %4s %7s %10s %7s %7s %7s %7s\n", "ID", "DEVICE NAME", "CC",
 		       "SMs", "SMEM/B", "L2", "GB/s", "BF16", "FP8", "FP4");

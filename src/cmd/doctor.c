@@ -1,6 +1,7 @@
 /* cmd_doctor.c: `tunetab doctor`: in one command, what FlashInfer will look up on this
  * machine, what hits and what falls back to tactic -1, and the commands that fix it. */
 #include <getopt.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -183,16 +184,9 @@ int cmd_doctor(int argc, char **argv)
 		}
 	struct doc_opts o = { .tp = 1, .ep = 1, .device = "auto" };
 	int c;
-	long v;
 	opterr = 0;
 	optind = 1;
-#define NUM(field, what, lo)                                                                      \
-	do {                                                                                      \
-		if (parse_long(optarg, &v) || v < (lo))                                           \
-			return cli_usage_error("doctor", "%s must be an integer >= %d, not '%s'", what, \
-					       lo, optarg);                                       \
-		o.field = v;                                                                      \
-	} while (0)
+#define NUM(field, what, lo, hi) CLI_LONG_OPT("doctor", o.field, what, lo, hi)
 	while ((c = cli_getopt(argc, argv, "doctor")) != -1) {
 		switch (c) {
 		case 'd': o.fidir = optarg; break;
@@ -203,22 +197,12 @@ int cmd_doctor(int argc, char **argv)
 		case 't': o.dtype = optarg; break;
 		case 'w': o.weight_view = optarg; break;
 		case 'j': o.json = true; break;
-		case 'T': NUM(tp, "--tp", 1); break;
-		case 'E': NUM(ep, "--ep", 1); break;
-		case 'r': NUM(tp_rank, "--tp-rank", 0); break;
-		case 'R': NUM(ep_rank, "--ep-rank", 0); break;
-		case 'k':
-			NUM(top_k, "--top-k", 1);
-			if (v > CLI_TOP_K_LIMIT)
-				return cli_usage_error("doctor", "--top-k must be at most %ld, not '%s'",
-						       CLI_TOP_K_LIMIT, optarg);
-			break;
-		case 'm':
-			NUM(max_tokens, "--max-tokens", 1);
-			if (v > CLI_MAX_TOKENS_LIMIT)
-				return cli_usage_error("doctor", "--max-tokens must be at most %ld, not '%s'",
-						       CLI_MAX_TOKENS_LIMIT, optarg);
-			break;
+		case 'T': NUM(tp, "--tp", 1, LONG_MAX); break;
+		case 'E': NUM(ep, "--ep", 1, LONG_MAX); break;
+		case 'r': NUM(tp_rank, "--tp-rank", 0, LONG_MAX); break;
+		case 'R': NUM(ep_rank, "--ep-rank", 0, LONG_MAX); break;
+		case 'k': NUM(top_k, "--top-k", 1, CLI_TOP_K_LIMIT); break;
+		case 'm': NUM(max_tokens, "--max-tokens", 1, CLI_MAX_TOKENS_LIMIT); break;
 		default:
 			return cli_usage_error("doctor", "unknown option or missing value '%s'", argv[optind - 1]);
 		}

@@ -115,10 +115,7 @@ static json_t *target_json(const char *path, const struct explain_target *tg)
 
 static void print_json(json_t *o)
 {
-	char *s = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-	printf("%s\n", s);
-	free(s);
-	json_decref(o);
+	cli_print_json(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 }
 
 int cmd_explain(int argc, char **argv)

@@ -2,6 +2,7 @@
  * user hears: progress, notes, and one summary per table written. */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -97,45 +98,32 @@ static int parse_args(int argc, char **argv, struct args *a)
 {
 	struct generate_request *o = &a->o;
 	int c;
-	long v;
 	opterr = 0;
 	optind = 1;
-#define NUM(field, what, lo)                                                                 \
-	do {                                                                                 \
-		if (parse_long(optarg, &v) || v < (lo))                                      \
-			return cli_usage_error("generate", "%s must be an integer >= %d, not '%s'", \
-					       what, lo, optarg);                            \
-		o->field = v;                                                                \
-	} while (0)
-#define LIMIT(what, hi)                                                                      \
-	do {                                                                                 \
-		if (v > (hi))                                                                \
-			return cli_usage_error("generate", "%s must be at most %ld, not '%s'", \
-					       what, (long)(hi), optarg);                    \
-	} while (0)
+#define NUM(field, what, lo, hi) CLI_LONG_OPT("generate", o->field, what, lo, hi)
 	while ((c = cli_getopt(argc, argv, "generate")) != -1) {
 		switch (c) {
 		case 'D': o->device = optarg; break;
 		case 'M': o->model = optarg; break;
 		case 't': o->dtype = optarg; break;
-		case 'T': NUM(tp, "--tp", 1); break;
-		case 'E': NUM(ep, "--ep", 1); break;
+		case 'T': NUM(tp, "--tp", 1, LONG_MAX); break;
+		case 'E': NUM(ep, "--ep", 1, LONG_MAX); break;
 		case 'r':
 			if (!strcmp(optarg, "all"))
 				o->tp_rank_all = true;
 			else
-				NUM(tp_rank, "--tp-rank", 0);
+				NUM(tp_rank, "--tp-rank", 0, LONG_MAX);
 			break;
 		case 'R':
 			if (!strcmp(optarg, "all"))
 				o->ep_rank_all = true;
 			else
-				NUM(ep_rank, "--ep-rank", 0);
+				NUM(ep_rank, "--ep-rank", 0, LONG_MAX);
 			break;
-		case 'k': NUM(top_k, "--top-k", 1); LIMIT("--top-k", CLI_TOP_K_LIMIT); break;
-		case 'm': NUM(max_tokens, "--max-tokens", 1); LIMIT("--max-tokens", CLI_MAX_TOKENS_LIMIT); break;
-		case 'S': NUM(script_mem_mib, "--script-mem", 1); LIMIT("--script-mem", CLI_SCRIPT_MEM_LIMIT); break;
-		case 'I': NUM(script_instructions, "--script-instructions", 1000); break;
+		case 'k': NUM(top_k, "--top-k", 1, CLI_TOP_K_LIMIT); break;
+		case 'm': NUM(max_tokens, "--max-tokens", 1, CLI_MAX_TOKENS_LIMIT); break;
+		case 'S': NUM(script_mem_mib, "--script-mem", 1, CLI_SCRIPT_MEM_LIMIT); break;
+		case 'I': NUM(script_instructions, "--script-instructions", 1000, LONG_MAX); break;
 		case 'f': o->flashinfer = optarg; break;
 		case 'F': o->format = optarg; break;
 		case 'H': o->heuristic = optarg; break;
@@ -170,7 +158,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 				o->top = -1;
 				break;
 			}
-			NUM(top, "--top", 1);
+			NUM(top, "--top", 1, LONG_MAX);
 			break;
 		case 'X':
 			if (!strcmp(optarg, "tunetab") || !strcmp(optarg, "flashinfer") || !strcmp(optarg, "full")) {
@@ -179,9 +167,9 @@ static int parse_args(int argc, char **argv, struct args *a)
 				return cli_usage_error("generate", "--method must be tunetab, full or flashinfer");
 			}
 			break;
-		case 'U': NUM(rounds, "--rounds", 3); break;
-		case 'B': NUM(budget, "--budget", 1); break;
-		case 'W': NUM(timeout, "--timeout", 1); LIMIT("--timeout", CLI_TIMEOUT_LIMIT); break;
+		case 'U': NUM(rounds, "--rounds", 3, LONG_MAX); break;
+		case 'B': NUM(budget, "--budget", 1, LONG_MAX); break;
+		case 'W': NUM(timeout, "--timeout", 1, CLI_TIMEOUT_LIMIT); break;
 		case 'a':
 			if (!strchr(optarg, '=')) {
 				return cli_usage_error("generate", "--metadata wants KEY=VALUE, not '%s'", optarg);
@@ -193,7 +181,6 @@ static int parse_args(int argc, char **argv, struct args *a)
 		}
 	}
 #undef NUM
-#undef LIMIT
 	if (optind < argc)
 		return cli_usage_error("generate", "unexpected argument '%s'", argv[optind]);
 	return TT_OK;

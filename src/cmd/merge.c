@@ -97,11 +97,7 @@ static void print_report(const struct merge_result *r, const struct diags *d, ch
 	for (size_t i = 0; i < nwritten; i++)
 		json_array_append_new(w, json_string(written[i]));
 	json_object_set_new(o, "written", w);
-	char *s = json_dumps(o, JSON_INDENT(2) | JSON_REAL_PRECISION(PROV_REAL_DIGITS));
-	if (s)
-		printf("%s\n", s);
-	free(s);
-	json_decref(o);
+	cli_print_json(o, JSON_INDENT(2) | JSON_REAL_PRECISION(PROV_REAL_DIGITS));
 }
 
 int cmd_merge(int argc, char **argv)

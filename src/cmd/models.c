@@ -1,5 +1,4 @@
 /* cmd_models.c: `tunetab models`: the known MoE model geometries. */
-#include <getopt.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,19 +7,12 @@
 
 int cmd_models(int argc, char **argv)
 {
-	int json = 0, c;
-	opterr = 0;
-	optind = 1;
-	while ((c = cli_getopt(argc, argv, "models")) != -1) {
-		if (c == 'j')
-			json = 1;
-		else
-			return cli_usage_error("models", "unknown option '%s'", argv[optind - 1]);
-	}
-	if (optind < argc)
-		return cli_usage_error("models", "unexpected argument '%s'", argv[optind]);
+	bool json;
+	int rc = cli_json_flag(argc, argv, "models", &json);
+	if (rc)
+		return rc;
 	struct tt_data data;
-	int rc = cli_load_data(&data, DATA_MODELS);
+	rc = cli_load_data(&data, DATA_MODELS);
 	if (rc)
 		return rc;
 	if (json) {
@@ -38,10 +30,7 @@ int cmd_models(int argc, char **argv)
 					      "file", cli_rel(&data, m->path));
 			json_array_append_new(a, o);
 		}
-		char *s = json_dumps(a, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-		printf("%s\n", s);
-		free(s);
-		json_decref(a);
+		cli_print_json(a, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	} else {
 		printf("%-20s %-24s %6s %6s %7s %5s %6s %-12s %s\n", "ID", "NAME", "HIDDEN", "INTER",
 		       "EXPERTS", "TOPK", "SHARED", "ACTIVATION", "MOE LAYERS");

@@ -234,10 +234,7 @@ int cmd_scan_log(int argc, char **argv)
 		if (keys_out)
 			json_object_set_new(root, "keys_out", json_pack("{s:s, s:I, s:I}", "path", keys_out,
 					    "written", (json_int_t)ks.n, "left_out", (json_int_t)ks.other));
-		char *out = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII);
-		puts(out);
-		free(out);
-		json_decref(root);
+		cli_print_json(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII);
 	}
 	ls_keyset_release(&ks);
 	if (fflush(stdout) == EOF)

@@ -44,18 +44,23 @@ static char *tactic_text(json_t *e)
 	return s ? s : xstrdup("?");
 }
 
-static void push_conflict(struct install_conflict **v, size_t *n, const char *key, json_t *ours,
-			  json_t *theirs)
+static void push_conflict(struct install_conflict **v, size_t *n, size_t *alloc, const char *key,
+			  json_t *ours, json_t *theirs)
 {
-	*v = xrealloc(*v, (*n + 1) * sizeof **v);
+	ALLOC_GROW(*v, *n + 1, *alloc);
 	(*v)[(*n)++] = (struct install_conflict){
 		.key = xstrdup(key), .ours = tactic_text(ours), .theirs = tactic_text(theirs),
 	};
 }
 
-static void add_conflict(struct install_result *r, const char *key, json_t *ours, json_t *theirs)
+static void free_conflicts(struct install_conflict *v, size_t n)
 {
-	push_conflict(&r->conflicts, &r->nconflicts, key, ours, theirs);
+	for (size_t i = 0; i < n; i++) {
+		free(v[i].key);
+		free(v[i].ours);
+		free(v[i].theirs);
+	}
+	free(v);
 }
 
 int install_plan(const struct consumer_version *v, consumer_var_fn var, void *ctx, int tp, int pp,
@@ -152,7 +157,7 @@ int install_plan(const struct consumer_version *v, consumer_var_fn var, void *ct
 			r->same++;
 			continue;
 		}
-		add_conflict(r, key, val, have);
+		push_conflict(&r->conflicts, &r->nconflicts, &r->conflicts_alloc, key, val, have);
 		if (replace) {
 			json_object_set(merged, key, val);
 			r->replaced++;
@@ -184,12 +189,7 @@ void install_result_release(struct install_result *r)
 	free(r->paths);
 	free(r->exists);
 	free(r->bytes);
-	for (size_t i = 0; i < r->nconflicts; i++) {
-		free(r->conflicts[i].key);
-		free(r->conflicts[i].ours);
-		free(r->conflicts[i].theirs);
-	}
-	free(r->conflicts);
+	free_conflicts(r->conflicts, r->nconflicts);
 	memset(r, 0, sizeof *r);
 }
 
@@ -347,7 +347,8 @@ int install_store_plan(const struct consumer_store *st, const char *root, json_t
 		} else if (same_key && tt && json_equal(tt, json_array_get(val, 1))) {
 			r->same++;
 		} else {
-			push_conflict(&r->conflicts, &r->nconflicts, key, val, tt ? tt : theirs);
+			push_conflict(&r->conflicts, &r->nconflicts, &r->conflicts_alloc, key, val,
+				      tt ? tt : theirs);
 			if (replace) {
 				r->replaced++;
 			} else {
@@ -394,12 +395,7 @@ void install_store_release(struct install_store *r)
 	free(r->paths);
 	free(r->contents);
 	free(r->exists);
-	for (size_t i = 0; i < r->nconflicts; i++) {
-		free(r->conflicts[i].key);
-		free(r->conflicts[i].ours);
-		free(r->conflicts[i].theirs);
-	}
-	free(r->conflicts);
+	free_conflicts(r->conflicts, r->nconflicts);
 	memset(r, 0, sizeof *r);
 }
 

@@ -29,7 +29,7 @@ struct install_result {
 	size_t added, same, kept_theirs, replaced; /* our entries: new, equal, conflicts */
 	size_t theirs_only;  /* entries of the existing files we do not have */
 	struct install_conflict *conflicts;
-	size_t nconflicts;
+	size_t nconflicts, conflicts_alloc;
 	char meta_field[64];  /* the existing files' _metadata field that differs from env_meta
 			       * ("" when none or not checked) */
 	int meta_mismatch;    /* 0 none, 1 soft, 2 hard: then ours replaces their _metadata
@@ -66,7 +66,7 @@ struct install_store {
 	size_t added, same, kept_theirs, replaced;
 	size_t theirs_only;        /* entry files there that are not keys of ours */
 	struct install_conflict *conflicts;
-	size_t nconflicts;
+	size_t nconflicts, conflicts_alloc;
 	size_t unencodable;        /* entries written without key_fields (served, not preloaded) */
 };
 

@@ -155,13 +155,13 @@ void explain_table(struct explain_target *tg, struct arena *a, struct explain_re
 		for (f = 0; f < r->nfamilies && strcmp(r->families[f].name, x->family); f++)
 			;
 		if (f == r->nfamilies) {
-			r->families = xrealloc(r->families, (f + 1) * sizeof *r->families);
+			ALLOC_GROW(r->families, f + 1, r->families_alloc);
 			r->families[f] = (struct explain_family){ .name = xstrdup(x->family) };
 			r->nfamilies++;
 		}
 		struct explain_family *fam = &r->families[f];
 		const struct pyv *tv = x->e->tactic;
-		fam->buckets = xrealloc(fam->buckets, (fam->n + 1) * sizeof *fam->buckets);
+		ALLOC_GROW(fam->buckets, fam->n + 1, fam->buckets_alloc);
 		fam->buckets[fam->n][0] = x->tokens;
 		fam->buckets[fam->n][1] = tv && tv->kind == PV_INT ? tv->i : -2;
 		fam->n++;
@@ -193,7 +193,7 @@ static const struct table_entry *find_key(const struct table *t, const struct ta
 
 static struct explain_diff_item *diff_add(struct explain_diff *r, enum explain_change kind)
 {
-	r->v = xrealloc(r->v, (r->n + 1) * sizeof *r->v);
+	ALLOC_GROW(r->v, r->n + 1, r->alloc);
 	memset(&r->v[r->n], 0, sizeof r->v[r->n]);
 	r->v[r->n].kind = kind;
 	return &r->v[r->n++];

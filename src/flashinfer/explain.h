@@ -65,7 +65,7 @@ struct explain_entry {
 /* The token buckets a shape family covers, in token order; tactic -2 for an unreadable one. */
 struct explain_family {
 	char *name;
-	size_t n;
+	size_t n, buckets_alloc;
 	long long (*buckets)[2]; /* {tokens, tactic} */
 };
 
@@ -73,7 +73,7 @@ struct explain_result {
 	struct explain_entry *entries; /* one per table entry, in table order */
 	size_t n;
 	struct explain_family *families; /* in order of first appearance */
-	size_t nfamilies;
+	size_t nfamilies, families_alloc;
 };
 
 /* Decodes one entry of tg's table; a: the key's parse (lives as long as x). */
@@ -95,7 +95,7 @@ struct explain_diff_item {
 };
 struct explain_diff {
 	struct explain_diff_item *v;
-	size_t n, added, removed, changed, unchanged;
+	size_t n, alloc, added, removed, changed, unchanged;
 };
 void explain_diff(struct explain_target *ta, struct explain_target *tb, struct arena *a,
 		  struct explain_diff *r);

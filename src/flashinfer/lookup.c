@@ -10,12 +10,9 @@
 #include "flashinfer/key.h"
 #include "base/util.h"
 
-static void push_entry(struct lookup_list *p, size_t *cap, const struct lookup_entry *e)
+static void push_entry(struct lookup_list *p, const struct lookup_entry *e)
 {
-	if (p->n == *cap) {
-		*cap = *cap ? 2 * *cap : 64;
-		p->v = xrealloc(p->v, *cap * sizeof *p->v);
-	}
+	ALLOC_GROW(p->v, p->n + 1, p->alloc);
 	p->v[p->n++] = *e;
 }
 
@@ -182,7 +179,6 @@ int lookup_deploy(const struct fi_rules *s, const struct deployment *dep, struct
 				  hidden, inter, dep->dt->name, dep->wv->pack, dep->wv->torch);
 	unsigned *buckets;
 	size_t nb = firules_buckets(s, dep->max_tokens, &buckets);
-	size_t cap = 0;
 	struct strbuf key = STRBUF_INIT;
 	int rc = TT_OK;
 	for (unsigned o = 0; o < s->key.ops_count && !rc; o++) {
@@ -203,7 +199,7 @@ int lookup_deploy(const struct fi_rules *s, const struct deployment *dep, struct
 			e.features = op->stage == 1 ? n1 : hidden;
 			e.k = op->stage == 1 ? hidden : inter;
 			e.time_us = -1;
-			push_entry(p, &cap, &e);
+			push_entry(p, &e);
 		}
 	}
 	sb_release(&key);
@@ -222,7 +218,7 @@ static const struct fr_op *stage_op(const struct fi_rules *s, int stage)
 int lookup_all_ranks(const struct fi_rules *s, const struct deployment *dep, struct lookup_list *p,
 		       bool tp_all, bool ep_all, struct diags *d)
 {
-	size_t base = p->n, cap = p->n;
+	size_t base = p->n;
 	struct strbuf key = STRBUF_INIT;
 	int rc = TT_OK;
 	for (long tr = 0; tr < (tp_all ? dep->tp : 1) && !rc; tr++)
@@ -243,7 +239,7 @@ int lookup_all_ranks(const struct fi_rules *s, const struct deployment *dep, str
 					continue; /* this version's key holds no rank */
 				struct lookup_entry e = p->v[i];
 				e.key = xstrdup(key.buf);
-				push_entry(p, &cap, &e);
+				push_entry(p, &e);
 			}
 		}
 	sb_release(&key);
@@ -297,7 +293,6 @@ int lookup_keys_file(const struct fi_rules *s, const char *path, const struct de
 		return rc0;
 	}
 	struct arena a = ARENA_INIT;
-	size_t cap = 0;
 	int rc = TT_OK, lineno = 0;
 	(void)dtypes;
 	for (char *line = text, *next; line && *line && !rc; line = next) {
@@ -370,7 +365,7 @@ int lookup_keys_file(const struct fi_rules *s, const char *path, const struct de
 		e.features = op->stage == 1 ? k.n1 : k.hidden;
 		e.k = op->stage == 1 ? k.hidden : k.inter;
 		e.time_us = -1;
-		push_entry(p, &cap, &e);
+		push_entry(p, &e);
 	}
 	arena_release(&a);
 	free(text);

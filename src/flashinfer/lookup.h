@@ -56,7 +56,7 @@ struct lookup_entry {
 
 struct lookup_list {
 	struct lookup_entry *v;
-	size_t n;
+	size_t n, alloc;
 	struct tactic_list list;
 	bool have_list;
 };

@@ -456,10 +456,8 @@ static int bad(const struct rd *r, const struct jstep *path, size_t depth, bool 
 		line = col = 1;
 	va_list ap;
 	va_start(ap, fmt);
-	char *msg = xvasprintf(fmt, ap);
+	diags_vadd(r->d, SEV_ERROR, "provenance", r->path, line, col, NULL, fmt, ap);
 	va_end(ap);
-	diags_add(r->d, SEV_ERROR, "provenance", r->path, line, col, "%s", msg);
-	free(msg);
 	return TT_INVALID;
 }
 

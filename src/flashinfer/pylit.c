@@ -40,10 +40,8 @@ static void perr(struct parser *ps, int line, int col, const char *fmt, ...)
 	ps->failed = 1;
 	va_list ap;
 	va_start(ap, fmt);
-	char *msg = xvasprintf(fmt, ap);
+	diags_vadd(ps->d, SEV_ERROR, "syntax", ps->file, line, col, "syntax error: ", fmt, ap);
 	va_end(ap);
-	diags_add(ps->d, SEV_ERROR, "syntax", ps->file, line, col, "syntax error: %s", msg);
-	free(msg);
 }
 
 static void advance(struct parser *ps)

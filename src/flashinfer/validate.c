@@ -393,7 +393,7 @@ struct family {
 	long long max_tokens;
 	long long *tokens;
 	int (*pos)[2];   /* line, col of each token's entry */
-	size_t n, cap;
+	size_t n, tokens_alloc, pos_alloc;
 	int line, col;
 	int stage;
 	bool clean;       /* its first key passed every key check: later keys reuse that */
@@ -401,6 +401,12 @@ struct family {
 	int nd;           /* dtypes the key implies */
 	enum dtype dts[2];
 	int ff;           /* its use_fused_finalize (GEMM2's list) */
+};
+
+/* A table's families, as they are found. */
+struct families {
+	struct family *v;
+	size_t n, alloc;
 };
 
 /* Open-addressing index of families by signature (tables can have thousands). */
@@ -436,11 +442,8 @@ static struct family *family_find(struct family *fams, const char *sig)
 
 static void family_token(struct family *f, long long tokens, int line, int col)
 {
-	if (f->n == f->cap) {
-		f->cap = f->cap ? 2 * f->cap : 16;
-		f->tokens = xrealloc(f->tokens, f->cap * sizeof *f->tokens);
-		f->pos = xrealloc(f->pos, f->cap * sizeof *f->pos);
-	}
+	ALLOC_GROW(f->tokens, f->n + 1, f->tokens_alloc);
+	ALLOC_GROW(f->pos, f->n + 1, f->pos_alloc);
 	f->pos[f->n][0] = line;
 	f->pos[f->n][1] = col;
 	f->tokens[f->n++] = tokens;
@@ -449,21 +452,21 @@ static void family_token(struct family *f, long long tokens, int line, int col)
 }
 
 
-static struct family *family_add(struct family **fams, size_t *nf, const char *sig, size_t shape_off,
-		       const struct moe_key *k, int stage, long long tokens, int line, int col)
+static struct family *family_add(struct families *fams, const char *sig, size_t shape_off,
+				 const struct moe_key *k, int stage, long long tokens, int line, int col)
 {
 	struct family *f = NULL;
-	if (fidx.cap < 2 * (*nf + 1)) {
+	if (fidx.cap < 2 * (fams->n + 1)) {
 		free(fidx.slot);
 		fidx.cap = fidx.cap ? 4 * fidx.cap : 64;
 		fidx.slot = xcalloc(fidx.cap, sizeof *fidx.slot);
-		for (size_t i = 0; i < *nf; i++)
-			fidx_insert(*fams, i);
+		for (size_t i = 0; i < fams->n; i++)
+			fidx_insert(fams->v, i);
 	}
-	f = family_find(*fams, sig);
+	f = family_find(fams->v, sig);
 	if (!f) {
-		*fams = xrealloc(*fams, (*nf + 1) * sizeof **fams);
-		f = &(*fams)[(*nf)++];
+		ALLOC_GROW(fams->v, fams->n + 1, fams->alloc);
+		f = &fams->v[fams->n++];
 		memset(f, 0, sizeof *f);
 		f->sig = xstrdup(sig);
 		f->shape_sig = xstrdup(sig + shape_off);
@@ -474,7 +477,7 @@ static struct family *family_add(struct family **fams, size_t *nf, const char *s
 		f->line = line;
 		f->col = col;
 		f->stage = stage;
-		fidx_insert(*fams, (size_t)(f - *fams));
+		fidx_insert(fams->v, (size_t)(f - fams->v));
 	}
 	family_token(f, tokens, line, col);
 	return f;
@@ -727,8 +730,7 @@ static bool check_shapes(struct vctx *c, const struct table_entry *e, const stru
 }
 
 /* Per-entry checks. Returns true when the key could be looked up by this version. */
-static bool check_entry(struct vctx *c, size_t idx, struct family **fams, size_t *nf,
-			bool *form_ok)
+static bool check_entry(struct vctx *c, size_t idx, struct families *fams, bool *form_ok)
 {
 	const struct table_entry *e = &c->t->entries[idx];
 	const struct fi_rules *s = c->r->rules;
@@ -739,7 +741,7 @@ static bool check_entry(struct vctx *c, size_t idx, struct family **fams, size_t
 		     "the last value", o->line, c->t->kind == TABLE_PY ? "Python" : "json.load");
 	}
 	check_value(c, e);
-	if (check_like_family(c, e, *fams))
+	if (check_like_family(c, e, fams->v))
 		return true;
 	size_t key_findings = c->d->n;
 	const struct pyv *tuple = key_parse_canonical(e->key, e->key_len, &c->a);
@@ -827,7 +829,7 @@ static bool check_entry(struct vctx *c, size_t idx, struct family **fams, size_t
 		struct strbuf sig = STRBUF_INIT;
 		sb_add(&sig, text, (size_t)(prof - text));
 		sb_add(&sig, after, (size_t)(text + tlen - after));
-		struct family *f = family_add(fams, nf, sig.buf, (size_t)(op_end - text), &k,
+		struct family *f = family_add(fams, sig.buf, (size_t)(op_end - text), &k,
 					      (int)op->stage, k.tokens, e->line, e->col);
 		sb_release(&sig);
 		if (f->n == 1) {
@@ -941,16 +943,18 @@ int validate_table(const struct validate_data *data, const struct table *t,
 	if (t->kind == TABLE_JSON)
 		check_json(&c);
 	if (!r->never_loaded) {
-		struct family *fams = NULL;
-		size_t nf = 0, wrong_form = 0, lookupable = 0;
+		struct families all = { NULL, 0, 0 };
+		size_t wrong_form = 0, lookupable = 0;
 		size_t mark = d->n;
 		for (size_t i = 0; i < t->n; i++) {
 			bool form_ok;
 			arena_reset(&c.a); /* each key's parse tree lives only while it is checked */
-			if (check_entry(&c, i, &fams, &nf, &form_ok))
+			if (check_entry(&c, i, &all, &form_ok))
 				lookupable++;
 			wrong_form += !form_ok;
 		}
+		struct family *fams = all.v;
+		size_t nf = all.n;
 		if (t->n && wrong_form == t->n) {
 			/* one clear error instead of one per key */
 			size_t keep = mark;
@@ -1115,10 +1119,7 @@ int validate_format_parse(const char *name, enum validate_format *f)
 
 static void files_add(struct validate_files *f, const char *s)
 {
-	if (f->n == f->cap) {
-		f->cap = f->cap ? 2 * f->cap : 16;
-		f->v = xrealloc(f->v, f->cap * sizeof *f->v);
-	}
+	ALLOC_GROW(f->v, f->n + 1, f->cap);
 	f->v[f->n++] = xstrdup(s);
 }
 

@@ -255,7 +255,7 @@ static void find_wrong_prefix(const char *dir, const char *want, const char *ste
 	while ((e = readdir(dh))) {
 		if (e->d_name[0] != 'v' || !strcmp(e->d_name, want) || !str_ends(e->d_name, tail))
 			continue;
-		m->wrong_prefix = xrealloc(m->wrong_prefix, (m->n_wrong_prefix + 1) * sizeof(char *));
+		ALLOC_GROW(m->wrong_prefix, m->n_wrong_prefix + 1, m->wrong_prefix_alloc);
 		m->wrong_prefix[m->n_wrong_prefix++] = xasprintf("%s/%s", dir, e->d_name);
 	}
 	closedir(dh);

@@ -48,7 +48,7 @@ struct doctor_module {
 	size_t errors, warnings;  /* tunetab validate for this version and device */
 	char first_error[320];    /* "[check-id] message" of the first error */
 	char **wrong_prefix;      /* files for this device under another version's name */
-	size_t n_wrong_prefix;
+	size_t n_wrong_prefix, wrong_prefix_alloc;
 	const char *env_value;    /* the variable's value here, NULL when unset */
 	bool env_ok;              /* exactly the schema's value ("1") */
 	bool usable;              /* exists, readable, env_ok */

@@ -1026,12 +1026,12 @@ void ls_summary_add(struct ls_summary *s, const struct ls_event *ev)
 		break;
 	case LS_CACHE_LOAD:
 		s->configs_loaded = sat_add(s->configs_loaded, ev->n);
-		s->loads = xrealloc(s->loads, (s->n_loads + 1) * sizeof *s->loads);
+		ALLOC_GROW(s->loads, s->n_loads + 1, s->loads_alloc);
 		s->loads[s->n_loads++] = ev->n;
 		break;
 	case LS_CACHE_SAVE:
 		s->configs_saved = sat_add(s->configs_saved, ev->n);
-		s->saves = xrealloc(s->saves, (s->n_saves + 1) * sizeof *s->saves);
+		ALLOC_GROW(s->saves, s->n_saves + 1, s->saves_alloc);
 		s->saves[s->n_saves++] = (struct ls_save){ ev->n, ev->n_new, ev->n_prev };
 		break;
 	case LS_PROGRESS: {
@@ -1188,7 +1188,7 @@ void ls_keyset_add(struct ls_keyset *k, const struct ls_summary *s)
 			seen = !strcmp(k->keys[j], s->keys[i]);
 		if (seen)
 			continue;
-		k->keys = xrealloc(k->keys, (k->n + 1) * sizeof *k->keys);
+		ALLOC_GROW(k->keys, k->n + 1, k->alloc);
 		k->keys[k->n++] = xstrdup(s->keys[i]);
 	}
 }

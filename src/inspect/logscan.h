@@ -120,9 +120,9 @@ struct ls_summary {
 	unsigned hits, misses, fallbacks, failed;
 	long long configs_loaded, configs_saved;
 	long long *loads;        /* configs of each cache load, in order */
-	size_t n_loads;
+	size_t n_loads, loads_alloc;
 	struct ls_save { long long n, n_new, n_prev; } *saves; /* each cache save, in order */
-	size_t n_saves;
+	size_t n_saves, saves_alloc;
 	char **keys;             /* distinct missed bundled keys (canonical when parsed) */
 	bool *keys_moe;          /* fused-MoE key that `generate --keys` accepts */
 	size_t n_keys, keys_alloc, keys_moe_alloc;
@@ -151,7 +151,7 @@ struct json_t *ls_summary_json(const char *name, const struct ls_stats *st,
 
 struct ls_keyset {
 	char **keys;             /* distinct missed cutlass fused-MoE keys, in order of appearance */
-	size_t n;
+	size_t n, alloc;
 	size_t other;            /* missed keys that are not fused-MoE keys `generate` accepts */
 };
 

@@ -245,10 +245,7 @@ static void add_text_line(struct strbuf *sb, const char *tag, const char *text)
 
 static void push(struct journal *j, const struct journal_meas *m)
 {
-	if (j->n == j->cap) {
-		j->cap = j->cap ? 2 * j->cap : 256;
-		j->v = xrealloc(j->v, j->cap * sizeof *j->v);
-	}
+	ALLOC_GROW(j->v, j->n + 1, j->cap);
 	j->v[j->n++] = *m;
 }
 

@@ -3,6 +3,7 @@
 #include "tune/report.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,10 +22,7 @@ static struct rep_entry *entry(struct report *r, int stage, long tokens)
 	for (size_t i = 0; i < r->n; i++)
 		if (r->e[i].stage == stage && r->e[i].tokens == tokens)
 			return &r->e[i];
-	if (r->n == r->cap) {
-		r->cap = r->cap ? 2 * r->cap : 64;
-		r->e = xrealloc(r->e, r->cap * sizeof *r->e);
-	}
+	ALLOC_GROW(r->e, r->n + 1, r->cap);
 	struct rep_entry *e = &r->e[r->n++];
 	memset(e, 0, sizeof *e);
 	e->stage = stage;
@@ -39,10 +37,7 @@ static struct rep_cand *cand(struct rep_entry *e, int id)
 	for (size_t i = 0; i < e->nc; i++)
 		if (e->c[i].id == id)
 			return &e->c[i];
-	if (e->nc == e->cap) {
-		e->cap = e->cap ? 2 * e->cap : 16;
-		e->c = xrealloc(e->c, e->cap * sizeof *e->c);
-	}
+	ALLOC_GROW(e->c, e->nc + 1, e->cap);
 	struct rep_cand *c = &e->c[e->nc++];
 	memset(c, 0, sizeof *c);
 	c->id = id;
@@ -62,10 +57,7 @@ void report_info(struct report *r, const char *label, const char *value)
 {
 	if (!value)
 		return;
-	if (r->ninfo + 2 > r->capinfo) {
-		r->capinfo = r->capinfo ? 2 * r->capinfo : 32;
-		r->info = xrealloc(r->info, r->capinfo * sizeof *r->info);
-	}
+	ALLOC_GROW(r->info, r->ninfo + 2, r->capinfo);
 	r->info[r->ninfo++] = xstrdup(label);
 	r->info[r->ninfo++] = xstrdup(value);
 }
@@ -449,18 +441,61 @@ static void legend(struct strbuf *o, int row, const char *cls, const char *shape
 	sb_addf(o, "<text class=\"lg\" x=\"%.1f\" y=\"%.1f\">%s</text>\n", x + 20, y + 4, text);
 }
 
+struct legend_row {
+	const char *cls, *shape, *text;
+	bool measured_only; /* shown only in a measured report */
+};
+
+/* A chart's legend, the end of its SVG and its caption "GEMM<stage>: <caption>". */
+static void end_chart(struct strbuf *o, const struct legend_row *rows, size_t n, bool measured,
+		      int stage, const char *caption)
+{
+	int row = 0;
+	for (size_t i = 0; i < n; i++)
+		if (measured || !rows[i].measured_only)
+			legend(o, row++, rows[i].cls, rows[i].shape, rows[i].text);
+	sb_adds(o, "</svg>\n");
+	sb_addf(o, "<figcaption>GEMM%d: %s</figcaption>\n</figure>\n", stage, caption);
+}
+
+#define MAX_BUCKETS 512 /* a chart's token buckets at most */
+
+/* One GEMM's token buckets, in the report's order (the first MAX_BUCKETS), and the x axis
+ * over them (log scale; a single bucket gets half a decade either side). Returns how many. */
+static size_t chart_buckets(const struct report *r, int stage, long *buckets, struct axis *xa)
+{
+	size_t nb = 0;
+	for (size_t i = 0; i < r->n; i++)
+		if (r->e[i].stage == stage && nb < MAX_BUCKETS)
+			buckets[nb++] = r->e[i].tokens;
+	if (!nb)
+		return 0;
+	*xa = (struct axis){ log10((double)buckets[0]), log10((double)buckets[nb - 1]), true };
+	if (xa->hi <= xa->lo)
+		xa->lo -= 0.5, xa->hi += 0.5;
+	return nb;
+}
+
+/* A chart's start: the figure, its SVG, title "GEMM<stage>: <title>" and description; id
+ * tells the chart's labels from the others'. */
+static void begin_chart(struct strbuf *o, int id, int stage, const char *title, const char *desc)
+{
+	sb_addf(o, "<figure>\n<svg class=\"chart\" viewBox=\"0 0 %.0f %.0f\" width=\"%.0f\" height=\"%.0f\" "
+		"role=\"img\" aria-labelledby=\"c%dt c%dd\">\n<title id=\"c%dt\">GEMM%d: %s</title>\n"
+		"<desc id=\"c%dd\">%s</desc>\n", W, H, W, H, id, id, id, stage, title, id, desc);
+}
+
 /* chart 1: every candidate's time against the bucket */
 static void chart_times(struct strbuf *o, const struct report *r, int stage, int *uid)
 {
-	long buckets[512];
-	size_t nb = 0;
+	long buckets[MAX_BUCKETS];
+	struct axis xa;
+	size_t nb = chart_buckets(r, stage, buckets, &xa);
 	double lo = INFINITY, hi = 0;
 	for (size_t i = 0; i < r->n; i++) {
 		const struct rep_entry *e = &r->e[i];
 		if (e->stage != stage)
 			continue;
-		if (nb < 512)
-			buckets[nb++] = e->tokens;
 		for (size_t k = 0; k < e->nc; k++) {
 			const struct rep_cand *c = &e->c[k];
 			double v[3] = { ok(c) ? c->med_us : -1, ok(c) ? c->lo_us : -1, c->pred_us };
@@ -473,19 +508,14 @@ static void chart_times(struct strbuf *o, const struct report *r, int stage, int
 	}
 	if (!nb || !(hi > 0))
 		return;
-	struct axis xa = { log10((double)buckets[0]), log10((double)buckets[nb - 1]), true };
-	if (xa.hi <= xa.lo)
-		xa.lo -= 0.5, xa.hi += 0.5;
 	struct axis ya = { log10(lo) - 0.05, log10(hi) + 0.05, true };
-	int id = (*uid)++;
-	sb_addf(o, "<figure>\n<svg class=\"chart\" viewBox=\"0 0 %.0f %.0f\" width=\"%.0f\" height=\"%.0f\" "
-		"role=\"img\" aria-labelledby=\"c%dt c%dd\">\n<title id=\"c%dt\">GEMM%d: time per "
-		"candidate by token bucket</title>\n<desc id=\"c%dd\">%s The chosen tactic per bucket is "
-		"joined by a blue line, FlashInfer's fallback by a dashed red line. The table below "
-		"holds every value.</desc>\n", W, H, W, H, id, id, id, stage, id,
-		r->measured ? "Each circle is a measured median with its 95% interval; diamonds are the "
-			      "heuristic's predictions."
-			    : "Heuristic only: every point is a predicted time; nothing was measured.");
+	char *desc = xasprintf("%s The chosen tactic per bucket is joined by a blue line, "
+			       "FlashInfer's fallback by a dashed red line. The table below holds every "
+			       "value.", r->measured ? "Each circle is a measured median with its 95% "
+			       "interval; diamonds are the heuristic's predictions." : "Heuristic only: "
+			       "every point is a predicted time; nothing was measured.");
+	begin_chart(o, (*uid)++, stage, "time per candidate by token bucket", desc);
+	free(desc);
 	y_axis_log(o, &ya, r->measured ? "time per GEMM (µs, log scale)" : "predicted time (µs, log scale)");
 	x_axis(o, &xa, buckets, nb);
 	/* other candidates first, the fallback and the chosen on top */
@@ -542,32 +572,30 @@ static void chart_times(struct strbuf *o, const struct report *r, int stage, int
 		sb_addf(o, "<path class=\"mark line chosen\" d=\"%s\"/>\n", chosen.buf);
 	sb_release(&chosen);
 	sb_release(&fbk);
-	int row = 0;
-	legend(o, row++, "line chosen", "line", "chosen tactic");
-	legend(o, row++, "line fallback", "line", "fallback (-1)");
-	if (r->measured) {
-		legend(o, row++, "m chosen", "circle", "chosen, measured");
-		legend(o, row++, "m fallback", "circle", "fallback, measured");
-		legend(o, row++, "m other", "circle", "other, measured");
-	}
-	legend(o, row++, "p other", "diamond", "predicted (heuristic)");
-	sb_adds(o, "</svg>\n");
-	sb_addf(o, "<figcaption>GEMM%d: %s per candidate and token bucket.</figcaption>\n</figure>\n",
-		stage, r->measured ? "measured and predicted time" : "predicted time");
+	static const struct legend_row rows[] = {
+		{ "line chosen", "line", "chosen tactic", false },
+		{ "line fallback", "line", "fallback (-1)", false },
+		{ "m chosen", "circle", "chosen, measured", true },
+		{ "m fallback", "circle", "fallback, measured", true },
+		{ "m other", "circle", "other, measured", true },
+		{ "p other", "diamond", "predicted (heuristic)", false },
+	};
+	end_chart(o, rows, ARRAY_SIZE(rows), r->measured, stage,
+		  r->measured ? "measured and predicted time per candidate and token bucket."
+			      : "predicted time per candidate and token bucket.");
 }
 
 /* chart 2: speed-up over the fallback, with its interval */
 static void chart_speedup(struct strbuf *o, const struct report *r, int stage, int *uid)
 {
-	long buckets[512];
-	size_t nb = 0;
+	long buckets[MAX_BUCKETS];
+	struct axis xa;
+	size_t nb = chart_buckets(r, stage, buckets, &xa);
 	double lo = 1, hi = 1;
 	for (size_t i = 0; i < r->n; i++) {
 		const struct rep_entry *e = &r->e[i];
 		if (e->stage != stage)
 			continue;
-		if (nb < 512)
-			buckets[nb++] = e->tokens;
 		struct speedup s = speedup_of(e);
 		if (s.known) {
 			lo = fmin(lo, s.lo);
@@ -576,18 +604,13 @@ static void chart_speedup(struct strbuf *o, const struct report *r, int stage, i
 	}
 	if (!nb)
 		return;
-	struct axis xa = { log10((double)buckets[0]), log10((double)buckets[nb - 1]), true };
-	if (xa.hi <= xa.lo)
-		xa.lo -= 0.5, xa.hi += 0.5;
 	double pad = (hi - lo) * 0.08 + 0.02;
 	struct axis ya = { lo - pad, hi + pad, false };
-	int id = (*uid)++;
-	sb_addf(o, "<figure>\n<svg class=\"chart\" viewBox=\"0 0 %.0f %.0f\" width=\"%.0f\" height=\"%.0f\" "
-		"role=\"img\" aria-labelledby=\"c%dt c%dd\">\n<title id=\"c%dt\">GEMM%d: speed-up over "
-		"FlashInfer's fallback by token bucket</title>\n<desc id=\"c%dd\">The fallback's time "
-		"divided by the chosen tactic's, per bucket%s; 1 means no gain. The table below holds "
-		"every value.</desc>\n", W, H, W, H, id, id, id, stage, id,
-		r->measured ? ", with the interval the two measurements allow" : " (predicted)");
+	char *desc = xasprintf("The fallback's time divided by the chosen tactic's, per bucket%s; 1 "
+			       "means no gain. The table below holds every value.", r->measured ?
+			       ", with the interval the two measurements allow" : " (predicted)");
+	begin_chart(o, (*uid)++, stage, "speed-up over FlashInfer's fallback by token bucket", desc);
+	free(desc);
 	sb_addf(o, "<line class=\"axis\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", ML, MT, ML,
 		H - MB);
 	double step = (ya.hi - ya.lo) > 2 ? 0.5 : (ya.hi - ya.lo) > 0.5 ? 0.1 : 0.05;
@@ -616,26 +639,40 @@ static void chart_speedup(struct strbuf *o, const struct report *r, int stage, i
 			"tokens: %.3f× [%.3f, %.3f] (%s)</title></circle>\n", cls, x, py(&ya, s.s), stage,
 			e->tokens, s.s, s.lo, s.hi, s.measured ? kind_name(e) : "predicted");
 	}
-	int row = 0;
-	if (r->measured) {
-		legend(o, row++, "su m", "circle", "measured gain");
-		legend(o, row++, "su kept", "circle", "fallback kept");
-		legend(o, row++, "ci m", "line", "interval");
-	}
-	legend(o, row++, "su p", "circle", "predicted");
-	sb_adds(o, "</svg>\n");
-	sb_addf(o, "<figcaption>GEMM%d: speed-up of the chosen tactic over the fallback.</figcaption>\n"
-		"</figure>\n", stage);
+	static const struct legend_row rows[] = {
+		{ "su m", "circle", "measured gain", true },
+		{ "su kept", "circle", "fallback kept", true },
+		{ "ci m", "line", "interval", true },
+		{ "su p", "circle", "predicted", false },
+	};
+	end_chart(o, rows, ARRAY_SIZE(rows), r->measured, stage,
+		  "speed-up of the chosen tactic over the fallback.");
+}
+
+/* A data table's start: its caption (fmt, ...) and its column heads (cols, NULL-terminated). */
+__attribute__((format(printf, 3, 4)))
+static void begin_table(struct strbuf *o, const char *const *cols, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *caption = xvasprintf(fmt, ap);
+	va_end(ap);
+	sb_addf(o, "<table class=\"data\">\n<caption>%s</caption>\n<thead><tr>", caption);
+	free(caption);
+	for (; *cols; cols++)
+		sb_addf(o, "<th scope=\"col\">%s</th>", *cols);
+	sb_adds(o, "</tr></thead>\n<tbody>\n");
 }
 
 static void table_times(struct strbuf *o, const struct report *r, int stage)
 {
-	sb_addf(o, "<table class=\"data\">\n<caption>GEMM%d: the choice per token bucket (the values of "
-		"the chart above)</caption>\n<thead><tr><th scope=\"col\">tokens</th><th scope=\"col\">"
-		"chosen</th><th scope=\"col\">how</th><th scope=\"col\">chosen µs [interval]</th>"
-		"<th scope=\"col\">fallback µs [interval]</th><th scope=\"col\">predicted µs (chosen)</th>"
-		"<th scope=\"col\">candidates timed / failed / inexpressible</th><th scope=\"col\">best "
-		"other timed</th><th scope=\"col\">regret bound</th></tr></thead>\n<tbody>\n", stage);
+	static const char *const cols[] = {
+		"tokens", "chosen", "how", "chosen µs [interval]", "fallback µs [interval]",
+		"predicted µs (chosen)", "candidates timed / failed / inexpressible", "best other timed",
+		"regret bound", NULL,
+	};
+	begin_table(o, cols, "GEMM%d: the choice per token bucket (the values of the chart above)",
+		    stage);
 	for (size_t i = 0; i < r->n; i++) {
 		const struct rep_entry *e = &r->e[i];
 		if (e->stage != stage)
@@ -672,10 +709,9 @@ static void table_times(struct strbuf *o, const struct report *r, int stage)
 
 static void table_speedup(struct strbuf *o, const struct report *r, int stage)
 {
-	sb_addf(o, "<table class=\"data\">\n<caption>GEMM%d: speed-up over the fallback (the values of "
-		"the chart above)</caption>\n<thead><tr><th scope=\"col\">tokens</th><th scope=\"col\">"
-		"speed-up</th><th scope=\"col\">low</th><th scope=\"col\">high</th><th scope=\"col\">"
-		"from</th></tr></thead>\n<tbody>\n", stage);
+	static const char *const cols[] = { "tokens", "speed-up", "low", "high", "from", NULL };
+	begin_table(o, cols, "GEMM%d: speed-up over the fallback (the values of the chart above)",
+		    stage);
 	for (size_t i = 0; i < r->n; i++) {
 		const struct rep_entry *e = &r->e[i];
 		if (e->stage != stage)
@@ -711,10 +747,7 @@ static void table_failures(struct strbuf *o, const struct report *r)
 					   g[j].status == c->status && !strcmp(g[j].why, c->why)))
 				j++;
 			if (j == ng) {
-				if (ng == cap) {
-					cap = cap ? 2 * cap : 32;
-					g = xrealloc(g, cap * sizeof *g);
-				}
+				ALLOC_GROW(g, ng + 1, cap);
 				g[ng] = (struct grp){ r->e[i].stage, c->id, c->status, c->why, STRBUF_INIT, 0 };
 				ng++;
 			}
@@ -732,10 +765,8 @@ static void table_failures(struct strbuf *o, const struct report *r)
 		"(tunetab went on without it); an <em>inexpressible</em> one %s on this GPU and was "
 		"replaced by the heuristic's next.</p>\n", !strcmp(name, "proxy")
 		? "has no cuBLASLt form for the proxy GEMM" : "is one the backend cannot run");
-	sb_adds(o, "<table class=\"data\">\n<caption>Candidates that were not timed, by tactic and reason"
-		"</caption>\n<thead><tr><th scope=\"col\">GEMM</th><th scope=\"col\">tactic</th>"
-		"<th scope=\"col\">what</th><th scope=\"col\">reason</th><th scope=\"col\">token buckets"
-		"</th></tr></thead>\n<tbody>\n");
+	static const char *const cols[] = { "GEMM", "tactic", "what", "reason", "token buckets", NULL };
+	begin_table(o, cols, "Candidates that were not timed, by tactic and reason");
 	for (size_t j = 0; j < ng; j++) {
 		sb_addf(o, "<tr><td>%d</td><td>%d</td><td>%s</td><td>", g[j].stage, g[j].id,
 			g[j].status == PROF_FAILED ? "failed" : "inexpressible");

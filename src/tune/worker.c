@@ -1,6 +1,6 @@
 /* worker.c: the profiling worker processes, their line protocol and the parent's watchdog.
  *
- * Protocol (text lines; <job> is the fields of worker_job_line):
+ * Protocol (text lines; <job> is the fields of send_job's line):
  *   parent: WHO
  *   worker: WHO <backend> <version|-> <torch|-> <detail hex>    (WHO none ... : not usable)
  *   parent: INFO
@@ -287,20 +287,6 @@ int worker_load(struct worker *w, const char *dtype, void (*note)(void *ctx, con
 			  w->timeout_s);
 }
 
-/* The fields every job carries, after its verb (parsed by worker_parse_job and by
- * scripts/tunetab-fi-worker.py's parse_job). */
-static void job_line(struct strbuf *b, const char *verb, const struct prof_shape *s,
-		     const char *done, size_t ncand)
-{
-	size_t n = 0; /* the candidates still to time */
-	for (size_t i = 0; i < ncand; i++)
-		n += !done[i];
-	sb_addf(b, "%s %s %ld %ld %ld %ld %d %d %d %d %ld %ld %ld %ld %ld %ld %ld %ld %ld %d %d %zu",
-		verb, s->dtype, s->batch, s->tokens, s->features, s->k, s->rounds, s->reps, s->method,
-		s->stage, s->bucket, s->hidden, s->inter, s->experts, s->top_k, s->tp, s->tp_rank,
-		s->ep, s->ep_rank, s->activation, s->biases, n);
-}
-
 static void set_why(struct prof_result *r, const char *why)
 {
 	char tmp[128];
@@ -351,20 +337,41 @@ static void on_fault(struct attempt *a, const char *line)
 	a->r = 0;
 }
 
+/* Sends "VERB <job> <n>" and the candidates not done: JOB gives each one's whole tactic
+ * (id,tm,tn,cm,cn,st,swap,sm80), PREP its id. The job's fields are parsed by worker_parse_job
+ * and by scripts/tunetab-fi-worker.py's parse_job. a->r: 0 when the worker is gone. */
+static void send_job(struct worker *w, const char *verb, const struct prof_shape *s,
+		     const struct prof_cand *c, size_t ncand, const char *done, struct attempt *a)
+{
+	bool whole = !strcmp(verb, "JOB");
+	size_t n = 0; /* the candidates still to time */
+	for (size_t i = 0; i < ncand; i++)
+		n += !done[i];
+	struct strbuf job = STRBUF_INIT;
+	sb_addf(&job, "%s %s %ld %ld %ld %ld %d %d %d %d %ld %ld %ld %ld %ld %ld %ld %ld %ld %d %d %zu",
+		verb, s->dtype, s->batch, s->tokens, s->features, s->k, s->rounds, s->reps, s->method,
+		s->stage, s->bucket, s->hidden, s->inter, s->experts, s->top_k, s->tp, s->tp_rank,
+		s->ep, s->ep_rank, s->activation, s->biases, n);
+	for (size_t i = 0; i < ncand; i++) {
+		if (done[i])
+			continue;
+		if (whole)
+			sb_addf(&job, " %d,%d,%d,%d,%d,%d,%d,%d", c[i].id, c[i].tile_m, c[i].tile_n,
+				c[i].cluster_m, c[i].cluster_n, c[i].stages, c[i].swap, c[i].sm80);
+		else
+			sb_addf(&job, " %d", c[i].id);
+	}
+	sb_addc(&job, '\n');
+	a->r = send_line(w, job.buf) ? 0 : 1;
+	sb_release(&job);
+}
+
 /* tunetab's own worker: one JOB, rounds included. */
 static void attempt_job(struct worker *w, const struct prof_shape *s, const struct prof_cand *c,
 			size_t n, char *done, struct prof_result *out, struct attempt *a,
 			struct diags *d)
 {
-	struct strbuf job = STRBUF_INIT;
-	job_line(&job, "JOB", s, done, n);
-	for (size_t i = 0; i < n; i++)
-		if (!done[i])
-			sb_addf(&job, " %d,%d,%d,%d,%d,%d,%d,%d", c[i].id, c[i].tile_m, c[i].tile_n,
-				c[i].cluster_m, c[i].cluster_n, c[i].stages, c[i].swap, c[i].sm80);
-	sb_addc(&job, '\n');
-	a->r = send_line(w, job.buf) ? 0 : 1;
-	sb_release(&job);
+	send_job(w, "JOB", s, c, n, done, a);
 	char line[4096];
 	while (a->r > 0 && (a->r = read_line(w, line, sizeof line)) > 0) {
 		int id;
@@ -471,14 +478,7 @@ static void attempt_rounds(struct worker *w, const struct prof_shape *s, const s
 			   size_t n, char *done, struct prof_result *out, struct attempt *a,
 			   struct diags *d)
 {
-	struct strbuf job = STRBUF_INIT;
-	job_line(&job, "PREP", s, done, n);
-	for (size_t i = 0; i < n; i++)
-		if (!done[i])
-			sb_addf(&job, " %d", c[i].id);
-	sb_addc(&job, '\n');
-	a->r = send_line(w, job.buf) ? 0 : 1;
-	sb_release(&job);
+	send_job(w, "PREP", s, c, n, done, a);
 	/* ready[] are the prepared candidates, measured together below */
 	size_t *at = xcalloc(n + 1, sizeof *at), nready = 0;
 	struct prof_result *res = xcalloc(n + 1, sizeof *res);
