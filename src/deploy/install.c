@@ -561,6 +561,14 @@ static int read_sources(const struct install_request *q, struct install_job *j, 
 	if (!j->flashinfer)
 		return usage_error(j, d, "%s names no FlashInfer version and none is installed here: "
 				   "give --flashinfer (the version the server imports)", q->from);
+	/* it picks the rule, the store and a folder name: it must be a version */
+	struct fi_version fv;
+	if (j->flashinfer != q->flashinfer && version_parse(j->flashinfer, &fv))
+		return diag_error(d, TT_INVALID, "install", NULL, 0, 0, "%s%s is '%s', not a FlashInfer "
+				  "version: give --flashinfer (the version the server imports)",
+				  j->flashinfer == env_fi ? "" : q->from,
+				  j->flashinfer == env_fi ? "this environment's flashinfer.__version__"
+							  : ": _metadata.flashinfer_version", j->flashinfer);
 	return TT_OK;
 }
 
@@ -735,6 +743,14 @@ int install_prepare(const struct install_request *q, const char *data_root,
 		    struct install_job *j, struct diags *d)
 {
 	memset(j, 0, sizeof *j);
+	/* the versions asked for pick rules by order: anything else is a usage error */
+	struct fi_version fv;
+	if (q->consumer_version && version_parse(q->consumer_version, &fv))
+		return usage_error(j, d, "--consumer-version wants a version such as 0.5.2, not '%s'",
+				   q->consumer_version);
+	if (q->flashinfer && version_parse(q->flashinfer, &fv))
+		return usage_error(j, d, "--flashinfer wants a FlashInfer version such as 0.6.18, not "
+				   "'%s'", q->flashinfer);
 	int rc = consumer_load(data_root, q->consumer, &j->cons, d);
 	if (rc)
 		return rc;

@@ -94,8 +94,9 @@ int install_keys_fused_finalize(json_t *cache, const struct fi_rules *rules);
 /* What install is asked (its options). */
 struct install_request {
 	const char *consumer, *from;  /* the consumer's id; the JSON autotune cache */
-	const char *consumer_version; /* NULL: the newest rule */
-	const char *flashinfer;       /* NULL: the environment's version, else the cache's */
+	const char *consumer_version; /* NULL: the newest rule (not a version: a usage error) */
+	const char *flashinfer;       /* NULL: the environment's version, else the cache's (not
+				       * a version: a usage error) */
 	long sm;                      /* 0: the SM of the cache's _metadata.gpu */
 	/* the deployment, as the server is started (the templates' variables) */
 	const char *model_path, *hf_config_class, *torch_dtype, *quantization, *backend, *skip_ops;

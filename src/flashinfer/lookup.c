@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "flashinfer/key.h"
+#include "flashinfer/pylit.h"
 #include "base/util.h"
 
 static void push_entry(struct lookup_list *p, const struct lookup_entry *e)
@@ -246,28 +247,6 @@ int lookup_all_ranks(const struct fi_rules *s, const struct deployment *dep, str
 	return rc;
 }
 
-/* Byte offset of the first NUL or invalid UTF-8 sequence in s, or len when there is none. */
-static size_t bad_utf8(const char *s, size_t len)
-{
-	const unsigned char *p = (const unsigned char *)s, *e = p + len;
-	while (p < e) {
-		if (!*p)
-			return (size_t)(p - (const unsigned char *)s);
-		if (*p < 0x80) {
-			p++;
-			continue;
-		}
-		int n = (*p & 0xE0) == 0xC0 ? 1 : (*p & 0xF0) == 0xE0 ? 2 : (*p & 0xF8) == 0xF0 ? 3 : -1;
-		if (n < 0 || e - p <= n || *p == 0xC0 || *p == 0xC1 || *p > 0xF4)
-			return (size_t)(p - (const unsigned char *)s);
-		for (int i = 1; i <= n; i++)
-			if ((p[i] & 0xC0) != 0x80)
-				return (size_t)(p - (const unsigned char *)s);
-		p += n + 1;
-	}
-	return len;
-}
-
 int lookup_keys_file(const struct fi_rules *s, const char *path, const struct deployment *dep,
 		  const struct dtype_set *dtypes, struct lookup_list *p, struct diags *d)
 {
@@ -280,12 +259,15 @@ int lookup_keys_file(const struct fi_rules *s, const char *path, const struct de
 				  LOOKUP_KEYS_MAX_BYTES >> 20);
 	if (err)
 		return diag_error(d, TT_INVALID, "io", path, 0, 0, "cannot read keys: %s", strerror(err));
-	size_t bad = bad_utf8(text, len);
+	size_t bad = pylit_bad_utf8(text, len);
 	if (bad < len) {
-		int bl = 1, bc = 1;
-		for (size_t i = 0; i < bad; i++, bc++)
+		int bl = 1, bc = 1; /* the column counts characters */
+		for (size_t i = 0; i < bad; i++) {
 			if (text[i] == '\n')
-				bl++, bc = 0;
+				bl++, bc = 1;
+			else if (((unsigned char)text[i] & 0xC0) != 0x80)
+				bc++;
+		}
 		int rc0 = diag_error(d, TT_INVALID, "key-syntax", path, bl, bc, text[bad] ?
 				     "invalid UTF-8 byte 0x%02x" : "NUL byte in the key file",
 				     (unsigned char)text[bad]);
@@ -303,8 +285,9 @@ int lookup_keys_file(const struct fi_rules *s, const char *path, const struct de
 		size_t l = strlen(line);
 		while (l && (line[l - 1] == '\r' || line[l - 1] == ' '))
 			line[--l] = '\0';
+		int indent = 0; /* the key's column is indent + 1 */
 		while (*line == ' ')
-			line++, l--;
+			line++, l--, indent++;
 		if (!*line || *line == '#')
 			continue;
 		if (l > LOOKUP_KEY_LINE_MAX) {
@@ -317,7 +300,7 @@ int lookup_keys_file(const struct fi_rules *s, const char *path, const struct de
 					LOOKUP_KEYS_MAX);
 			break;
 		}
-		const struct pyv *t = key_parse(line, strlen(line), &a, path, lineno, 0, d);
+		const struct pyv *t = key_parse(line, strlen(line), &a, path, lineno, indent, d);
 		struct moe_key k;
 		if (!t) {
 			rc = TT_INVALID;

@@ -24,6 +24,12 @@ struct parser {
 	int failed;
 	int zero_copy;      /* plain strings may point into the source text (modules) */
 	int escaped;        /* the last string literal had escapes or line breaks */
+	/* logical lines (modules): skip_space keeps these */
+	int nl_line, nl_col;  /* the first significant newline its last call crossed */
+	int line_start;       /* a significant newline was crossed: the next statement starts a line */
+	int bol;              /* still in that line's leading whitespace */
+	int indent;           /* its indentation: spaces and tabs after the last form feed */
+	int cont_eof_line, cont_eof_col; /* a '\\' continuation ran into the end of the text */
 	struct strbuf tmp; /* string decoding */
 	/* child stacks for containers, reused */
 	struct pyv *stack;
@@ -55,27 +61,51 @@ static void advance(struct parser *ps)
 	}
 }
 
-/* Skips spaces, comments, backslash continuations and (inside brackets) newlines.
- * Returns 1 if a significant newline (depth 0) was crossed. */
+/* Skips spaces, comments, backslash continuations and (inside brackets) newlines, keeping
+ * the indentation of a line as Python's tokenizer counts it (a form feed restarts the count;
+ * the whitespace after a continuation at the start of a line counts too). Returns 1 if a significant newline (depth 0)
+ * was crossed; ps->nl_line/nl_col is then where the first one was. */
 static int skip_space(struct parser *ps)
 {
-	int newline = 0;
+	int newline = 0, comment_line = 0, comment_col = 0;
 	while (ps->p < ps->end) {
 		char c = *ps->p;
-		if (c == ' ' || c == '\t' || c == '\f' || c == '\r') {
+		if (c == ' ' || c == '\t') {
+			ps->indent += ps->bol;
 			advance(ps);
+		} else if (c == '\f') {
+			ps->indent = 0;
+			advance(ps);
+		} else if (c == '\r' && ps->p + 1 < ps->end && ps->p[1] == '\n') {
+			advance(ps); /* a lone CR, a line break to Python, stops here: not read */
 		} else if (c == '#') {
-			while (ps->p < ps->end && *ps->p != '\n')
+			comment_line = ps->line;
+			comment_col = ps->col;
+			while (ps->p < ps->end && *ps->p != '\n' &&
+			       !(*ps->p == '\r' && (ps->p + 1 >= ps->end || ps->p[1] != '\n')))
 				advance(ps);
 		} else if (c == '\\' && ps->p + 1 < ps->end &&
 			   (ps->p[1] == '\n' || (ps->p[1] == '\r' && ps->p + 2 < ps->end && ps->p[2] == '\n'))) {
+			int line = ps->line, col = ps->col + 1;
 			advance(ps);
 			while (*ps->p != '\n')
 				advance(ps);
 			advance(ps);
+			if (ps->p >= ps->end && !ps->cont_eof_line) {
+				ps->cont_eof_line = line;
+				ps->cont_eof_col = col;
+			}
 		} else if (c == '\n') {
-			if (ps->depth == 0)
+			if (ps->depth == 0) {
+				if (!newline) {
+					/* Python's NEWLINE token starts at a comment before it */
+					ps->nl_line = ps->line;
+					ps->nl_col = comment_line == ps->line ? comment_col : ps->col;
+				}
 				newline = 1;
+				ps->line_start = ps->bol = 1;
+				ps->indent = 0;
+			}
 			advance(ps);
 		} else {
 			break;
@@ -146,24 +176,28 @@ static void parse_string_literal(struct parser *ps, int raw)
 		}
 		/* a run of ordinary characters goes in one copy */
 		const char *run = ps->p;
-		/* 8 plain ASCII bytes at a time (no quote, backslash, newline or high bit) */
+		/* 8 plain ASCII bytes at a time (no quote, backslash, line break or high bit) */
 		{
 			const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
 			const uint64_t mq = ones * (unsigned char)q, mb = ones * '\\', mn = ones * '\n';
+			const uint64_t mr = ones * '\r';
 			while (ps->end - ps->p >= 8) {
-				uint64_t w, x, y, z;
+				uint64_t w, x, y, z, r;
 				memcpy(&w, ps->p, 8);
 				x = w ^ mq;
 				y = w ^ mb;
 				z = w ^ mn;
-				uint64_t hit = ((x - ones) & ~x) | ((y - ones) & ~y) | ((z - ones) & ~z) | w;
+				r = w ^ mr;
+				uint64_t hit = ((x - ones) & ~x) | ((y - ones) & ~y) | ((z - ones) & ~z) |
+					       ((r - ones) & ~r) | w;
 				if (hit & highs)
 					break;
 				ps->p += 8;
 				ps->col += 8;
 			}
 		}
-		while (ps->p < ps->end && *ps->p != q && *ps->p != '\\' && *ps->p != '\n') {
+		while (ps->p < ps->end && *ps->p != q && *ps->p != '\\' && *ps->p != '\n' &&
+		       *ps->p != '\r') {
 			if (((unsigned char)*ps->p & 0xC0) != 0x80)
 				ps->col++;
 			ps->p++;
@@ -185,7 +219,7 @@ static void parse_string_literal(struct parser *ps, int raw)
 				return;
 			}
 		}
-		if (c == '\n' && !triple) {
+		if ((c == '\n' || c == '\r') && !triple) { /* Python reads a lone CR as a line break */
 			perr(ps, line, col, "unterminated string");
 			return;
 		}
@@ -279,30 +313,67 @@ static int is_ident(char c)
 	return is_ident_start(c) || (c >= '0' && c <= '9');
 }
 
-/* String prefix letters: r, u (any case); b and f are not literals of this subset. */
+/* Python 3's keywords (keyword.kwlist): never a name, so never assigned to or read as one. */
+static bool is_keyword(const char *s, size_t n)
+{
+	static const char *const kw[] = {
+		"False", "None", "True", "and", "as", "assert", "async", "await", "break", "class",
+		"continue", "def", "del", "elif", "else", "except", "finally", "for", "from", "global",
+		"if", "import", "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise",
+		"return", "try", "while", "with", "yield",
+	};
+	if (n < 2 || n > 8)
+		return false;
+	for (size_t i = 0; i < sizeof kw / sizeof kw[0]; i++)
+		if (kw[i][0] == s[0] && strlen(kw[i]) == n && !memcmp(kw[i], s, n))
+			return true;
+	return false;
+}
+
+/* True, False, None: keywords that are values */
+static bool is_constant(const char *s, size_t n)
+{
+	return (n == 4 && (!memcmp(s, "True", 4) || !memcmp(s, "None", 4))) ||
+	       (n == 5 && !memcmp(s, "False", 5));
+}
+
+/* Whether the text at p starts a string literal, and its prefix: r, u, b or f alone, or r
+ * with b or f, in any case and order (Python 3; ur'' is Python 2 only). Returns 1 for a str
+ * literal (*raw, *plen set), -1 for bytes and f-strings (not literals of this subset), -2 for
+ * prefix letters no Python 3 string takes (*plen set), 0 when p starts no string. */
 static int string_start(const char *p, const char *end, int *raw, int *plen)
 {
 	*raw = 0;
 	*plen = 0;
 	if (*p == '\'' || *p == '"')
 		return 1;
-	switch (*p) {
-	case 'r': case 'R': case 'u': case 'U': case 'b': case 'B': case 'f': case 'F': break;
-	default: return 0;
-	}
 	const char *q = p;
-	while (q < end && q - p < 2 && strchr("rRuUbBfF", *q))
+	while (q < end && q - p < 2 && *q && strchr("rRuUbBfF", *q))
 		q++;
-	if (q >= end || (*q != '\'' && *q != '"'))
+	if (q == p || q >= end || (*q != '\'' && *q != '"'))
 		return 0;
-	for (const char *x = p; x < q; x++) {
-		if (*x == 'r' || *x == 'R')
-			*raw = 1;
-		if (strchr("bBfF", *x))
-			return -1;
-	}
 	*plen = (int)(q - p);
+	int r = 0, bf = 0;
+	for (const char *x = p; x < q; x++) {
+		r += (*x | 0x20) == 'r';
+		bf += (*x | 0x20) == 'b' || (*x | 0x20) == 'f';
+	}
+	if (*plen == 2 && !(r == 1 && bf == 1))
+		return -2;
+	if (bf)
+		return -1;
+	*raw = r;
 	return 1;
+}
+
+/* The error for a string_start() result below 0, at the prefix p (column col). */
+static void prefix_error(struct parser *ps, int s, const char *p, int plen, int line, int col)
+{
+	if (s == -2)
+		/* Python points at the quote: the letters before it read as a name */
+		perr(ps, line, col + plen, "'%.*s' is not a string prefix Python 3 reads", plen, p);
+	else
+		perr(ps, line, col, "bytes and f-strings are not literals tunetab reads");
 }
 
 static void parse_expr(struct parser *ps, struct pyv *out);
@@ -381,7 +452,11 @@ static void parse_container(struct parser *ps, struct pyv *out, char open)
 static void parse_expr(struct parser *ps, struct pyv *out)
 {
 	memset(out, 0, sizeof *out);
-	skip_space(ps);
+	if (skip_space(ps)) {
+		/* x =<newline>1: the line, and so the statement, ends before its value */
+		perr(ps, ps->nl_line, ps->nl_col, "expected a value before the end of the line");
+		return;
+	}
 	out->line = ps->line;
 	out->col = ps->col;
 	if (ps->p >= ps->end) {
@@ -391,7 +466,7 @@ static void parse_expr(struct parser *ps, struct pyv *out)
 	char c = *ps->p;
 	int raw, plen, s = string_start(ps->p, ps->end, &raw, &plen);
 	if (s < 0) {
-		perr(ps, ps->line, ps->col, "bytes and f-strings are not literals tunetab reads");
+		prefix_error(ps, s, ps->p, plen, ps->line, ps->col);
 		return;
 	}
 	if (s > 0) {
@@ -411,7 +486,7 @@ static void parse_expr(struct parser *ps, struct pyv *out)
 			int crossed = skip_space(ps);
 			s = ps->p < ps->end && !crossed ? string_start(ps->p, ps->end, &raw, &plen) : 0;
 			if (s < 0) {
-				perr(ps, ps->line, ps->col, "bytes and f-strings are not literals tunetab reads");
+				prefix_error(ps, s, ps->p, plen, ps->line, ps->col);
 				return;
 			}
 			if (s == 0) {
@@ -457,12 +532,14 @@ static void parse_expr(struct parser *ps, struct pyv *out)
 		char buf[64];
 		size_t n = 0;
 		int base = 10;
+		const char *tok = ps->p;
 		if (c == '0' && ps->p + 1 < ps->end && strchr("xXoObB", ps->p[1])) {
 			char b = (char)(ps->p[1] | 0x20);
 			base = b == 'x' ? 16 : b == 'o' ? 8 : 2;
 			advance(ps);
 			advance(ps);
 		}
+		int us_col = 0; /* the first '_' not followed by a digit: Python's error is there */
 		while (ps->p < ps->end && (is_ident(*ps->p))) {
 			if (*ps->p != '_') {
 				if (n + 1 >= sizeof buf) {
@@ -470,12 +547,27 @@ static void parse_expr(struct parser *ps, struct pyv *out)
 					return;
 				}
 				buf[n++] = *ps->p;
+			} else if (!us_col) {
+				char next = ps->p + 1 < ps->end ? ps->p[1] : '\0';
+				if (base == 16 ? hexval(next) < 0 : next < '0' || next > '9')
+					us_col = ps->col;
 			}
 			advance(ps);
 		}
 		buf[n] = '\0';
-		if (ps->p < ps->end && (*ps->p == '.' || *ps->p == 'e')) {
+		if (us_col) {
+			perr(ps, out->line, us_col, "invalid integer literal '%.*s': '_' goes only between "
+			     "digits", (int)(ps->p - tok), tok);
+			return;
+		}
+		/* digits then '.', an exponent or 'j': a float or an imaginary number */
+		size_t k = base == 10 ? strspn(buf, "0123456789") : n;
+		if ((ps->p < ps->end && *ps->p == '.') || buf[k] == 'e' || buf[k] == 'E') {
 			perr(ps, out->line, out->col, "floats are not literals tunetab reads");
+			return;
+		}
+		if ((buf[k] == 'j' || buf[k] == 'J') && k + 1 == n) {
+			perr(ps, out->line, out->col, "complex numbers are not literals tunetab reads");
 			return;
 		}
 		char *endp = buf;
@@ -498,9 +590,21 @@ static void parse_expr(struct parser *ps, struct pyv *out)
 	}
 	if (is_ident_start(c)) {
 		const char *st = ps->p;
-		while (ps->p < ps->end && (is_ident(*ps->p) || (*ps->p == '.' && ps->p + 1 < ps->end &&
-								   is_ident_start(ps->p[1]))))
+		/* a dotted name, part by part: no part is a keyword (True.real is, the first) */
+		for (;;) {
+			const char *part = ps->p;
+			int col = ps->col;
+			while (ps->p < ps->end && is_ident(*ps->p))
+				advance(ps);
+			size_t pn = (size_t)(ps->p - part);
+			if (is_keyword(part, pn) && !(part == st && is_constant(part, pn))) {
+				perr(ps, ps->line, col, "'%.*s' is a Python keyword, not a name", (int)pn, part);
+				return;
+			}
+			if (!(ps->p + 1 < ps->end && *ps->p == '.' && is_ident_start(ps->p[1])))
+				break;
 			advance(ps);
+		}
 		size_t n = (size_t)(ps->p - st);
 		if (n == 4 && !memcmp(st, "True", 4))
 			out->kind = PV_TRUE;
@@ -523,31 +627,51 @@ static void parse_expr(struct parser *ps, struct pyv *out)
 		perr(ps, ps->line, ps->col, "unexpected '%c'", c);
 }
 
-static int check_utf8(const char *s, size_t len, size_t *bad)
+size_t pylit_bad_utf8(const char *s, size_t len)
 {
-	const unsigned char *p = (const unsigned char *)s, *e = p + len;
+	const unsigned char *b = (const unsigned char *)s, *p = b, *e = b + len;
+	const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
 	while (p < e) {
-		if (*p < 0x80) {
-			if (*p == 0) {
-				*bad = (size_t)(p - (const unsigned char *)s);
-				return -1;
-			}
+		/* 8 ASCII bytes without a NUL at a time: tables are mostly ASCII */
+		uint64_t w;
+		while (e - p >= 8 && (memcpy(&w, p, 8), !((w | ((w - ones) & ~w)) & highs)))
+			p += 8;
+		if (p >= e)
+			break;
+		unsigned c = *p;
+		if (c < 0x80) {
+			if (!c)
+				break;
 			p++;
 			continue;
 		}
-		int n = (*p & 0xE0) == 0xC0 ? 1 : (*p & 0xF0) == 0xE0 ? 2 : (*p & 0xF8) == 0xF0 ? 3 : -1;
-		if (n < 0 || e - p <= n || (*p == 0xC0 || *p == 0xC1) || *p > 0xF4)
-			goto bad;
-		for (int i = 1; i <= n; i++)
-			if ((p[i] & 0xC0) != 0x80)
-				goto bad;
+		/* the second byte's range depends on the first (Unicode 15, table 3-7): no overlong
+		 * forms, no surrogates (U+D800-DFFF), nothing above U+10FFFF */
+		unsigned lo = 0x80, hi = 0xBF;
+		int n;
+		if (c >= 0xC2 && c <= 0xDF) {
+			n = 1;
+		} else if (c >= 0xE0 && c <= 0xEF) {
+			n = 2;
+			lo = c == 0xE0 ? 0xA0 : lo;
+			hi = c == 0xED ? 0x9F : hi;
+		} else if (c >= 0xF0 && c <= 0xF4) {
+			n = 3;
+			lo = c == 0xF0 ? 0x90 : lo;
+			hi = c == 0xF4 ? 0x8F : hi;
+		} else {
+			break;
+		}
+		if (e - p <= n || p[1] < lo || p[1] > hi)
+			break;
+		int i = 2;
+		while (i <= n && (p[i] & 0xC0) == 0x80)
+			i++;
+		if (i <= n)
+			break;
 		p += n + 1;
-		continue;
-bad:
-		*bad = (size_t)(p - (const unsigned char *)s);
-		return -1;
 	}
-	return 0;
+	return (size_t)(p - b);
 }
 
 /* The container stack and string buffer are kept between parses: a large table parses
@@ -593,25 +717,26 @@ static void free_parser(struct parser *ps)
 	}
 }
 
+/* A located error for the first NUL or invalid UTF-8 byte of the text, counted from where
+ * the parser starts (after a BOM, which is no character of line 1). */
 static int utf8_guard(struct parser *ps, const char *text, size_t len)
 {
-	size_t bad;
-	if (check_utf8(text, len, &bad) == 0)
+	size_t bad = pylit_bad_utf8(text, len);
+	if (bad == len)
 		return 0;
-	int line = 1, col = 1;
-	for (size_t i = 0; i < bad; i++) {
-		if (text[i] == '\n') {
+	int line = ps->line, col = ps->col;
+	for (const char *q = ps->p; q < text + bad; q++) {
+		if (*q == '\n') {
 			line++;
 			col = 1;
-		} else if (((unsigned char)text[i] & 0xC0) != 0x80) {
+		} else if (((unsigned char)*q & 0xC0) != 0x80) {
 			col++;
 		}
 	}
 	if (text[bad])
-		perr(ps, ps->line + line - 1, line == 1 ? ps->col + col - 1 : col,
-		     "invalid UTF-8 byte 0x%02x", (unsigned char)text[bad]);
+		perr(ps, line, col, "invalid UTF-8 byte 0x%02x", (unsigned char)text[bad]);
 	else
-		perr(ps, ps->line + line - 1, line == 1 ? ps->col + col - 1 : col, "NUL byte in input");
+		perr(ps, line, col, "NUL byte in input");
 	return -1;
 }
 
@@ -624,24 +749,52 @@ int pylit_parse_module(const char *text, size_t len, const char *file, struct py
 	ps.zero_copy = 1;
 	if (len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3))
 		ps.p += 3; /* UTF-8 BOM */
+	ps.line_start = ps.bol = 1;
 	size_t alloc = 0;
 	if (utf8_guard(&ps, text, len))
 		goto fail;
 	for (;;) {
 		skip_space(&ps);
-		if (ps.p >= ps.end)
+		if (ps.p >= ps.end) {
+			if (ps.cont_eof_line) {
+				perr(&ps, ps.cont_eof_line, ps.cont_eof_col, "unexpected end of file after a "
+				     "line continuation");
+				goto fail;
+			}
 			break;
+		}
 		int line = ps.line, col = ps.col;
+		if (ps.line_start && ps.indent) {
+			/* Python points at the last character of the indentation */
+			perr(&ps, line, col > 1 ? col - 1 : 1, "unexpected indent");
+			goto fail;
+		}
+		ps.line_start = ps.bol = 0;
 		struct pyv v;
 		if (is_ident_start(*ps.p) && string_start(ps.p, ps.end, &(int){ 0 }, &(int){ 0 }) == 0) {
 			const char *st = ps.p;
 			while (ps.p < ps.end && is_ident(*ps.p))
 				advance(&ps);
-			const char *name = arena_strndup(&m->arena, st, (size_t)(ps.p - st));
-			skip_space(&ps);
-			if (ps.p >= ps.end || *ps.p != '=' || (ps.p + 1 < ps.end && ps.p[1] == '=')) {
-				perr(&ps, ps.line, ps.col, "expected '=' after '%s' (tunetab reads only "
-				     "literal assignments)", name);
+			size_t n = (size_t)(ps.p - st);
+			const char *name = arena_strndup(&m->arena, st, n);
+			int end_line = ps.line, end_col = ps.col;
+			int nl = skip_space(&ps);
+			bool eq = ps.p < ps.end && *ps.p == '=' && !(ps.p + 1 < ps.end && ps.p[1] == '=');
+			if (nl && eq) {
+				/* x<newline>= 1: two statements, the second starting with '=' */
+				perr(&ps, ps.line, ps.col, "unexpected '=' at the start of a line");
+				goto fail;
+			}
+			if (nl || !eq) {
+				perr(&ps, nl ? end_line : ps.line, nl ? end_col : ps.col, "expected '=' after "
+				     "'%s' (tunetab reads only literal assignments)", name);
+				goto fail;
+			}
+			if (is_keyword(st, n)) {
+				if (is_constant(st, n))
+					perr(&ps, line, col, "cannot assign to %s", name);
+				else
+					perr(&ps, line, col, "'%s' is a Python keyword, not a name", name);
 				goto fail;
 			}
 			advance(&ps);
@@ -669,19 +822,24 @@ int pylit_parse_module(const char *text, size_t len, const char *file, struct py
 				goto fail;
 			}
 		}
-		/* end of statement: newline, ';' or end of file */
-		while (ps.p < ps.end && (*ps.p == ' ' || *ps.p == '\t' || *ps.p == '\r'))
-			advance(&ps);
-		if (ps.p < ps.end && *ps.p == ';') {
+		/* end of statement: a newline (not one a '\\' continues), ';' or the end of the file */
+		if (skip_space(&ps) || ps.p >= ps.end)
+			continue;
+		if (*ps.p == ';') {
 			advance(&ps);
 			continue;
 		}
-		if (ps.p < ps.end && *ps.p == '#')
-			continue;
-		if (ps.p < ps.end && *ps.p != '\n' && !(*ps.p == '\\' && ps.p + 1 < ps.end)) {
+		if (*ps.p == '\\' && ps.p + 1 >= ps.end)
+			perr(&ps, ps.line, ps.col + 1, "unexpected end of file after a line continuation");
+		else if (*ps.p == '\\')
+			perr(&ps, ps.line, ps.col + 1, "unexpected character after line continuation "
+			     "character");
+		else if (*ps.p == '\r')
+			perr(&ps, ps.line, ps.col, "a carriage return without a line feed (Python reads "
+			     "it as a line break; tunetab reads only LF and CRLF)");
+		else
 			perr(&ps, ps.line, ps.col, "expected end of statement");
-			goto fail;
-		}
+		goto fail;
 	}
 	free_parser(&ps);
 	return TT_OK;

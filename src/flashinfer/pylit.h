@@ -42,8 +42,10 @@ struct pylit_limits {
 };
 
 /* Parses a whole module of literal assignments. text must stay alive as long as m: plain
- * strings point into it. On error adds one located diagnostic
- * (id "syntax") to d and returns TT_INVALID. file is used in diagnostics only. */
+ * strings point into it. What Python 3 would not compile is an error too (invalid UTF-8, an
+ * unexpected indent, a statement split by a newline, a keyword as a name, ur'' strings), as
+ * is anything beyond the subset. On error adds one located diagnostic (id "syntax") to d and
+ * returns TT_INVALID. file is used in diagnostics only. */
 int pylit_parse_module(const char *text, size_t len, const char *file, struct py_module *m,
 		       struct diags *d);
 void py_module_release(struct py_module *m);
@@ -56,6 +58,11 @@ void pylit_release_cache(void);
  * position of text[0] in its file, for diagnostics. Returns NULL after adding a diagnostic. */
 struct pyv *pylit_parse_expr(const char *text, size_t len, struct arena *a, const char *file,
 			     int line, int col, struct diags *d);
+
+/* Byte offset of the first NUL byte or invalid UTF-8 sequence in s as Python's decoder
+ * sees it (overlong forms, encoded surrogates and code points above U+10FFFF are invalid),
+ * or len when there is none. */
+size_t pylit_bad_utf8(const char *s, size_t len);
 
 /* Appends Python's repr() of v (str() for containers, as tuple printing uses repr of items). */
 void pyv_repr(const struct pyv *v, struct strbuf *out);

@@ -46,7 +46,9 @@ struct check_info {
 };
 extern const struct check_info validate_checks[];
 
-/* Validates t. Returns TT_OK, or TT_USAGE for a bad --flashinfer/--device. */
+/* Validates t. Returns TT_OK, or TT_USAGE for a bad --flashinfer (not a version, or one that
+ * predates tuning tables). A --device no known GPU reports is no usage error: the name is
+ * checked as given, with an 'unknown-device' warning in d. */
 int validate_table(const struct validate_data *data, const struct table *t,
 		   const struct validate_opts *o, struct validate_result *r, struct diags *d);
 
@@ -105,7 +107,7 @@ struct validate_report {
 	bool strict;               /* the request's */
 	int status;                /* the exit status: TT_OK, TT_INVALID (a check failed),
 				    * TT_INTERNAL (a file could not be read for a reason other than
-				    * its content), or TT_USAGE: a bad --flashinfer/--device; the run
+				    * its content), or TT_USAGE: a bad --flashinfer; the run
 				    * stopped at the last check, whose diagnostics say why */
 };
 

@@ -297,6 +297,16 @@ TEST(gen_key_files)
 	check_keys_error("('a', 'b')\n", TT_INVALID, 1, 1, "the key is a 2-tuple; FlashInfer keys are "
 			 "(op, runner, profile) or (op, runner, profile, extras)");
 	check_keys_error("# ok\n('a', '\xff')\n", TT_INVALID, 2, 8, "invalid UTF-8 byte 0xff");
+	/* columns count the spaces before a key and characters, not bytes */
+	check_keys_error(K1 "\n   ('a', 1 2)\n", TT_INVALID, 2, 12, "syntax error: expected ',' or ')'");
+	check_keys_error("   ('\xc3\xa9', 'x' 'y' 1)\n", TT_INVALID, 1, 18,
+			 "syntax error: expected ',' or ')'");
+	check_keys_error("# \xc3\xa9\n  ('\xc3\xa9\xe2\x82\xac', '\xff')\n", TT_INVALID, 2, 11,
+			 "invalid UTF-8 byte 0xff");
+	/* UTF-8 Python's decoder rejects: an encoded surrogate, an overlong form, above U+10FFFF */
+	check_keys_error("('\xed\xa0\x80',)\n", TT_INVALID, 1, 3, "invalid UTF-8 byte 0xed");
+	check_keys_error("('a', '\xe0\x80\xaf',)\n", TT_INVALID, 1, 8, "invalid UTF-8 byte 0xe0");
+	check_keys_error("('\xf4\x90\x80\x80',)\n", TT_INVALID, 1, 3, "invalid UTF-8 byte 0xf4");
 }
 
 /* A heuristic: a stage with a non-dispatchable candidate ranks it, the last and the fallback;

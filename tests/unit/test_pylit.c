@@ -252,6 +252,9 @@ TEST(pylit_module_errors)
 	BAD("x = 1.\n", 1, 5, "syntax error: floats are not literals tunetab reads");
 	BAD("x = .5\n", 1, 5, "syntax error: unexpected '.'");
 	BAD("x = -.5\n", 1, 6, "syntax error: unexpected '.'");
+	BAD("x = 1e3\n", 1, 5, "syntax error: floats are not literals tunetab reads");
+	BAD("x = (1, 2E-3)\n", 1, 9, "syntax error: floats are not literals tunetab reads");
+	BAD("x = 1j\n", 1, 5, "syntax error: complex numbers are not literals tunetab reads");
 	BAD("x = f'{a}'\n", 1, 5, "syntax error: bytes and f-strings are not literals tunetab reads");
 	BAD("x = 'a' b'c'\n", 1, 9, "syntax error: bytes and f-strings are not literals tunetab reads");
 	BAD("x = Rb'a'\n", 1, 5, "syntax error: bytes and f-strings are not literals tunetab reads");
@@ -275,7 +278,106 @@ TEST(pylit_module_errors)
 	BAD("x = '\xf5\x80\x80\x80'\n", 1, 6, "syntax error: invalid UTF-8 byte 0xf5");
 	BAD("x = '\xe2\x82'", 1, 6, "syntax error: invalid UTF-8 byte 0xe2");
 	BAD("x = \x01\n", 1, 5, "syntax error: unexpected control character 0x01");
+	/* Python reads a lone CR as a line break; FlashInfer's tables have none */
+	BAD("x = 1\ry = 2\n", 1, 6, "syntax error: a carriage return without a line feed (Python "
+	    "reads it as a line break; tunetab reads only LF and CRLF)");
+	BAD("x = \r1\n", 1, 5, "syntax error: unexpected control character 0x0d");
 	BAD("x = \xc2\xa0\n", 1, 5, "syntax error: unexpected non-ASCII character");
+}
+
+/* Modules Python 3 does not compile (ast.parse raises SyntaxError: pylit_oracle.py prints its
+ * line and offset for each), once accepted: each is an error, at Python's line and column
+ * unless a comment says otherwise. */
+TEST(pylit_module_python_rejects)
+{
+	/* a newline ends the statement before its value, or before its '=' */
+	BAD("x =\n1\n", 1, 4, "syntax error: expected a value before the end of the line");
+	BAD("x =   # c\n1\n", 1, 7, "syntax error: expected a value before the end of the line");
+	BAD("x = -\n1\n", 1, 6, "syntax error: expected a value before the end of the line");
+	BAD("x = \\\n\n1\n", 2, 1, "syntax error: expected a value before the end of the line");
+	BAD("x\n= 1\n", 2, 1, "syntax error: unexpected '=' at the start of a line");
+	/* indentation (Python points at the last character of it) */
+	BAD("  x = 1\n", 1, 2, "syntax error: unexpected indent");
+	BAD("x = 1\n  y = 2\n", 2, 2, "syntax error: unexpected indent");
+	BAD("x = 1\n    \n\ty = 2\n", 3, 1, "syntax error: unexpected indent");
+	BAD("'''doc'''\n    x = 1\n", 2, 4, "syntax error: unexpected indent");
+	BAD("x = 1;\n  y = 2\n", 2, 2, "syntax error: unexpected indent");
+	BAD("x = 'a'\n  'b'\n", 2, 2, "syntax error: unexpected indent");
+	BAD("x = 1 # \\\n  y = 2\n", 2, 2, "syntax error: unexpected indent");
+	BAD("\\\n  x = 1\n", 2, 2, "syntax error: unexpected indent");
+	BAD("\xEF\xBB\xBF\tx = 1\r\n", 1, 1, "syntax error: unexpected indent");
+	/* a backslash joins the next line: no statement starts there */
+	BAD("x = 1 \\\ny = 2\n", 2, 1, "syntax error: expected end of statement");
+	BAD("x = 1 \\\n", 1, 8, "syntax error: unexpected end of file after a line continuation");
+	BAD("x = 1 \\", 1, 8, "syntax error: unexpected end of file after a line continuation");
+	BAD("x = 'a' \\\n", 1, 10, "syntax error: unexpected end of file after a line continuation");
+	BAD("x = 1\n\\\n", 2, 2, "syntax error: unexpected end of file after a line continuation");
+	BAD("x = 1 \\ y\n", 1, 8, "syntax error: unexpected character after line continuation "
+	    "character");
+	/* a lone CR is a line break to Python */
+	BAD("x = 'a\rb'\n", 1, 5, "syntax error: unterminated string");
+	/* keywords are no names (Python: 1:4, the '=', for 'if = 1') */
+	BAD("True = 1\n", 1, 1, "syntax error: cannot assign to True");
+	BAD("None = 1\n", 1, 1, "syntax error: cannot assign to None");
+	BAD("if = 1\n", 1, 1, "syntax error: 'if' is a Python keyword, not a name");
+	BAD("x = (1, if)\n", 1, 9, "syntax error: 'if' is a Python keyword, not a name");
+	BAD("x = torch.None\n", 1, 11, "syntax error: 'None' is a Python keyword, not a name");
+	/* Python 2's string prefixes (Python points at the quote) */
+	BAD("x = ur'a'\n", 1, 7, "syntax error: 'ur' is not a string prefix Python 3 reads");
+	BAD("x = (Ru\"a\",)\n", 1, 8, "syntax error: 'Ru' is not a string prefix Python 3 reads");
+	BAD("x = bu'a'\n", 1, 7, "syntax error: 'bu' is not a string prefix Python 3 reads");
+	BAD("x = rr'a'\n", 1, 7, "syntax error: 'rr' is not a string prefix Python 3 reads");
+	/* '_' only between digits (Python points at the '_') */
+	BAD("x = 1_\n", 1, 6, "syntax error: invalid integer literal '1_': '_' goes only between digits");
+	BAD("x = 1__0\n", 1, 6, "syntax error: invalid integer literal '1__0': '_' goes only between "
+	    "digits");
+	BAD("x = 0x1f_\n", 1, 9, "syntax error: invalid integer literal '0x1f_': '_' goes only between "
+	    "digits");
+	BAD("x = [0b_]\n", 1, 8, "syntax error: invalid integer literal '0b_': '_' goes only between "
+	    "digits");
+	/* UTF-8 Python's decoder rejects: surrogates, overlong forms, above U+10FFFF (Python gives
+	 * the string's column; tunetab the byte's) */
+	BAD("x = '\xed\xa0\x80'\n", 1, 6, "syntax error: invalid UTF-8 byte 0xed");
+	BAD("x = '\xed\xbf\xbf'\n", 1, 6, "syntax error: invalid UTF-8 byte 0xed");
+	BAD("x = '\xe0\x80\xaf'\n", 1, 6, "syntax error: invalid UTF-8 byte 0xe0");
+	BAD("x = '\xe0\x9f\xbf'\n", 1, 6, "syntax error: invalid UTF-8 byte 0xe0");
+	BAD("x = '\xf0\x8f\xbf\xbf'\n", 1, 6, "syntax error: invalid UTF-8 byte 0xf0");
+	BAD("x = '\xf4\x90\x80\x80'\n", 1, 6, "syntax error: invalid UTF-8 byte 0xf4");
+	BAD("a = 1\nx = '\xc3\xa9\xed\xa0\x80'\n", 2, 7, "syntax error: invalid UTF-8 byte 0xed");
+	/* a BOM is no character of line 1 */
+	BAD("\xEF\xBB\xBFx = '\xff'\n", 1, 6, "syntax error: invalid UTF-8 byte 0xff");
+	BAD("\xEF\xBB\xBF\xc3\xa9x = 1\0\n", 1, 7, "syntax error: NUL byte in input");
+}
+
+/* What Python 3 compiles, near those edges, still reads. */
+TEST(pylit_module_python_accepts)
+{
+	static const char *const ok[] = {
+		"\fx = 1\n",                         /* a form feed restarts the indentation */
+		"x = 1; \\\n  y = 2\n",              /* a continuation is no new line */
+		"x = 1 \\\n\n",                       /* ... and may join an empty one */
+		"x = ( 1 \\\n)\n",
+		"x = 'a' \\\n 'b'\n",
+		"x = 1 \\\n;y = 2\n",
+		"x = 1\n  # an indented comment\n\n \ny = 2\n",
+		"x = {\n}\n",
+		"x = 1\r\ny = [\r\n  2]\r\n",
+		"x = (0x_1f, 1_000, 0_0, 00, 0o_7, 0B1_0)\n",
+		"x = (u'a', U'b', r'c', R'd')\n",
+		"x = True.real\n",
+		"x = ('\xed\x9f\xbf', '\xee\x80\x80', '\xe0\xa0\x80', '\xf0\x90\x80\x80', '\xf4\x8f\xbf\xbf')\n",
+	};
+	for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+		struct py_module m;
+		struct diags d = DIAGS_INIT;
+		int rc = pylit_parse_module(ok[i], strlen(ok[i]), "ok.py", &m, &d);
+		if (rc != TT_OK)
+			fprintf(stderr, "  module: %s\n  %d:%d: %s\n", ok[i], d.v[0].line, d.v[0].col,
+				d.v[0].msg);
+		CHECK_INT(rc, TT_OK);
+		py_module_release(&m);
+		diags_release(&d);
+	}
 }
 
 TEST(pylit_nesting_limit)
@@ -400,6 +502,8 @@ TTEST_SUITE(pylit_tests) = {
 	{ "pylit_literals_as_python", pylit_literals_as_python },
 	{ "pylit_module_positions", pylit_module_positions },
 	{ "pylit_module_errors", pylit_module_errors },
+	{ "pylit_module_python_rejects", pylit_module_python_rejects },
+	{ "pylit_module_python_accepts", pylit_module_python_accepts },
 	{ "pylit_nesting_limit", pylit_nesting_limit },
 	{ "pylit_expr_positions", pylit_expr_positions },
 	{ "pylit_equal_clone_kinds", pylit_equal_clone_kinds },

@@ -267,6 +267,17 @@ TEST(validate_options_and_generated)
 	CHECK_INT(validate_table(data(), &t, &o, &r, &d), TT_USAGE);
 	CHECK_STR(d.n ? d.v[0].msg : NULL, "'latest' is not a FlashInfer version (want e.g. 0.6.18)");
 	diags_release(&d);
+	/* a --device no known GPU reports is not a usage error (validate.h): a warning, and the
+	 * name checked as given */
+	o = (struct validate_opts){ .flashinfer = "0.6.18", .device = "NVIDIA H300", .dtype = -1 };
+	CHECK_INT(validate_table(data(), &t, &o, &r, &d), TT_OK);
+	CHECK_STR(r.device_name, "NVIDIA H300");
+	CHECK_STR(r.device_from, "--device");
+	CHECK(r.device == NULL);
+	CHECK(d.n >= 1 && !strcmp(d.v[0].id, "unknown-device") && d.v[0].sev == SEV_WARNING);
+	CHECK_STR(d.n ? d.v[0].msg : NULL, "no known GPU reports the device name 'NVIDIA H300'; "
+		  "nearest known: 'NVIDIA H200', 'NVIDIA H20', 'NVIDIA H100 PCIe'");
+	diags_release(&d);
 	/* another GPU's --device: the file is never read there */
 	o = (struct validate_opts){ .flashinfer = "0.6.18", .device = "NVIDIA B200", .dtype = -1 };
 	CHECK_INT(validate_table(data(), &t, &o, &r, &d), TT_OK);
