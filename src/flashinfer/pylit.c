@@ -449,6 +449,103 @@ static void parse_container(struct parser *ps, struct pyv *out, char open)
 	ps->sp = base;
 }
 
+/* An integer literal at ps->p (a digit): decimal, 0x/0o/0b, '_' between digits; a float or
+ * complex number is refused with its own message. */
+static void parse_number(struct parser *ps, struct pyv *out)
+{
+	char c = *ps->p;
+	char buf[64];
+	size_t n = 0;
+	int base = 10;
+	const char *tok = ps->p;
+	if (c == '0' && ps->p + 1 < ps->end && strchr("xXoObB", ps->p[1])) {
+		char b = (char)(ps->p[1] | 0x20);
+		base = b == 'x' ? 16 : b == 'o' ? 8 : 2;
+		advance(ps);
+		advance(ps);
+	}
+	int us_col = 0; /* the first '_' not followed by a digit: Python's error is there */
+	while (ps->p < ps->end && (is_ident(*ps->p))) {
+		if (*ps->p != '_') {
+			if (n + 1 >= sizeof buf) {
+				perr(ps, out->line, out->col, "integer literal too long");
+				return;
+			}
+			buf[n++] = *ps->p;
+		} else if (!us_col) {
+			char next = ps->p + 1 < ps->end ? ps->p[1] : '\0';
+			if (base == 16 ? hexval(next) < 0 : next < '0' || next > '9')
+				us_col = ps->col;
+		}
+		advance(ps);
+	}
+	buf[n] = '\0';
+	if (us_col) {
+		perr(ps, out->line, us_col, "invalid integer literal '%.*s': '_' goes only between "
+		     "digits", (int)(ps->p - tok), tok);
+		return;
+	}
+	/* digits then '.', an exponent or 'j': a float or an imaginary number */
+	size_t k = base == 10 ? strspn(buf, "0123456789") : n;
+	if ((ps->p < ps->end && *ps->p == '.') || buf[k] == 'e' || buf[k] == 'E') {
+		perr(ps, out->line, out->col, "floats are not literals tunetab reads");
+		return;
+	}
+	if ((buf[k] == 'j' || buf[k] == 'J') && k + 1 == n) {
+		perr(ps, out->line, out->col, "complex numbers are not literals tunetab reads");
+		return;
+	}
+	char *endp = buf;
+	long long v = 0;
+	errno = 0;
+	if (base == 10 && n && n < 19) {
+		/* fast path: short decimal */
+		for (size_t i = 0; i < n && *endp >= '0' && *endp <= '9'; i++, endp++)
+			v = v * 10 + (*endp - '0');
+	} else {
+		v = strtoll(buf, &endp, base);
+	}
+	if (errno || *endp || !n || (base == 10 && buf[0] == '0' && n > 1 && strspn(buf, "0") != n)) {
+		perr(ps, out->line, out->col, "invalid integer literal '%s'", buf);
+		return;
+	}
+	out->kind = PV_INT;
+	out->i = v;
+}
+
+/* A name at ps->p: True, False, None, or a dotted name none of whose parts is a keyword. */
+static void parse_name(struct parser *ps, struct pyv *out)
+{
+	const char *st = ps->p;
+	/* a dotted name, part by part: no part is a keyword (True.real is, the first) */
+	for (;;) {
+		const char *part = ps->p;
+		int col = ps->col;
+		while (ps->p < ps->end && is_ident(*ps->p))
+			advance(ps);
+		size_t pn = (size_t)(ps->p - part);
+		if (is_keyword(part, pn) && !(part == st && is_constant(part, pn))) {
+			perr(ps, ps->line, col, "'%.*s' is a Python keyword, not a name", (int)pn, part);
+			return;
+		}
+		if (!(ps->p + 1 < ps->end && *ps->p == '.' && is_ident_start(ps->p[1])))
+			break;
+		advance(ps);
+	}
+	size_t n = (size_t)(ps->p - st);
+	if (n == 4 && !memcmp(st, "True", 4))
+		out->kind = PV_TRUE;
+	else if (n == 5 && !memcmp(st, "False", 5))
+		out->kind = PV_FALSE;
+	else if (n == 4 && !memcmp(st, "None", 4))
+		out->kind = PV_NONE;
+	else {
+		out->kind = PV_NAME;
+		out->s = arena_strndup(ps->a, st, n);
+		out->len = n;
+	}
+}
+
 static void parse_expr(struct parser *ps, struct pyv *out)
 {
 	memset(out, 0, sizeof *out);
@@ -529,94 +626,11 @@ static void parse_expr(struct parser *ps, struct pyv *out)
 		return;
 	}
 	if (c >= '0' && c <= '9') {
-		char buf[64];
-		size_t n = 0;
-		int base = 10;
-		const char *tok = ps->p;
-		if (c == '0' && ps->p + 1 < ps->end && strchr("xXoObB", ps->p[1])) {
-			char b = (char)(ps->p[1] | 0x20);
-			base = b == 'x' ? 16 : b == 'o' ? 8 : 2;
-			advance(ps);
-			advance(ps);
-		}
-		int us_col = 0; /* the first '_' not followed by a digit: Python's error is there */
-		while (ps->p < ps->end && (is_ident(*ps->p))) {
-			if (*ps->p != '_') {
-				if (n + 1 >= sizeof buf) {
-					perr(ps, out->line, out->col, "integer literal too long");
-					return;
-				}
-				buf[n++] = *ps->p;
-			} else if (!us_col) {
-				char next = ps->p + 1 < ps->end ? ps->p[1] : '\0';
-				if (base == 16 ? hexval(next) < 0 : next < '0' || next > '9')
-					us_col = ps->col;
-			}
-			advance(ps);
-		}
-		buf[n] = '\0';
-		if (us_col) {
-			perr(ps, out->line, us_col, "invalid integer literal '%.*s': '_' goes only between "
-			     "digits", (int)(ps->p - tok), tok);
-			return;
-		}
-		/* digits then '.', an exponent or 'j': a float or an imaginary number */
-		size_t k = base == 10 ? strspn(buf, "0123456789") : n;
-		if ((ps->p < ps->end && *ps->p == '.') || buf[k] == 'e' || buf[k] == 'E') {
-			perr(ps, out->line, out->col, "floats are not literals tunetab reads");
-			return;
-		}
-		if ((buf[k] == 'j' || buf[k] == 'J') && k + 1 == n) {
-			perr(ps, out->line, out->col, "complex numbers are not literals tunetab reads");
-			return;
-		}
-		char *endp = buf;
-		long long v = 0;
-		errno = 0;
-		if (base == 10 && n && n < 19) {
-			/* fast path: short decimal */
-			for (size_t i = 0; i < n && *endp >= '0' && *endp <= '9'; i++, endp++)
-				v = v * 10 + (*endp - '0');
-		} else {
-			v = strtoll(buf, &endp, base);
-		}
-		if (errno || *endp || !n || (base == 10 && buf[0] == '0' && n > 1 && strspn(buf, "0") != n)) {
-			perr(ps, out->line, out->col, "invalid integer literal '%s'", buf);
-			return;
-		}
-		out->kind = PV_INT;
-		out->i = v;
+		parse_number(ps, out);
 		return;
 	}
 	if (is_ident_start(c)) {
-		const char *st = ps->p;
-		/* a dotted name, part by part: no part is a keyword (True.real is, the first) */
-		for (;;) {
-			const char *part = ps->p;
-			int col = ps->col;
-			while (ps->p < ps->end && is_ident(*ps->p))
-				advance(ps);
-			size_t pn = (size_t)(ps->p - part);
-			if (is_keyword(part, pn) && !(part == st && is_constant(part, pn))) {
-				perr(ps, ps->line, col, "'%.*s' is a Python keyword, not a name", (int)pn, part);
-				return;
-			}
-			if (!(ps->p + 1 < ps->end && *ps->p == '.' && is_ident_start(ps->p[1])))
-				break;
-			advance(ps);
-		}
-		size_t n = (size_t)(ps->p - st);
-		if (n == 4 && !memcmp(st, "True", 4))
-			out->kind = PV_TRUE;
-		else if (n == 5 && !memcmp(st, "False", 5))
-			out->kind = PV_FALSE;
-		else if (n == 4 && !memcmp(st, "None", 4))
-			out->kind = PV_NONE;
-		else {
-			out->kind = PV_NAME;
-			out->s = arena_strndup(ps->a, st, n);
-			out->len = n;
-		}
+		parse_name(ps, out);
 		return;
 	}
 	if ((unsigned char)c >= 0x80)
