@@ -88,7 +88,8 @@ BASE_SRC    := src/base/util.c src/base/diag.c src/base/version.c src/base/arena
 GPU_SRC     := src/gpu/measure.c src/gpu/trace.c
 DATA_SRC    := src/data/datadir.c src/data/data.c src/data/yamlload.c src/data/device.c src/data/model.c \
                src/data/catalog.c src/data/firules.c src/data/dtypes.c src/data/calibration.c \
-               src/data/fleetplan.c src/data/consumer.c src/data/datafile.c
+               src/data/fleetplan.c src/data/consumer.c src/data/datafile.c \
+               src/data/modelfit.c
 SCRIPT_SRC  := src/script/script.c
 FI_SRC      := src/flashinfer/pylit.c src/flashinfer/key.c src/flashinfer/table.c \
                src/flashinfer/table_json.c src/flashinfer/validate.c src/flashinfer/provenance.c \
@@ -97,7 +98,7 @@ FI_SRC      := src/flashinfer/pylit.c src/flashinfer/key.c src/flashinfer/table.
 INSPECT_SRC := src/inspect/logscan.c src/inspect/doctor.c
 TUNE_SRC    := src/tune/choose.c src/tune/generate.c src/tune/worker.c src/tune/journal.c src/tune/backend_proxy.c \
                src/tune/backend_fake.c src/tune/python.c src/tune/timing.c src/tune/fleet.c \
-               src/tune/report.c
+               src/tune/report.c src/tune/learn.c
 DEPLOY_SRC  := src/deploy/install.c
 LIB_SRC := $(BASE_SRC) $(GPU_SRC) $(DATA_SRC) $(SCRIPT_SRC) $(FI_SRC) $(INSPECT_SRC) \
            $(TUNE_SRC) $(DEPLOY_SRC)
@@ -105,7 +106,8 @@ CMD_SRC := src/main.c src/cmd.c src/cmd/options.c src/cmd/cli.c src/cmd/help.c \
            src/cmd/completion.c src/cmd/detect.c src/cmd/devices.c src/cmd/models.c \
            src/cmd/catalog.c src/cmd/check_data.c src/cmd/validate.c src/cmd/explain.c \
            src/cmd/convert.c src/cmd/generate.c src/cmd/calibrate.c src/cmd/scan_log.c \
-           src/cmd/doctor.c src/cmd/merge.c src/cmd/report.c src/cmd/install.c
+           src/cmd/doctor.c src/cmd/merge.c src/cmd/report.c src/cmd/install.c \
+           src/cmd/learn.c
 
 ifeq ($(USE_CUDA),1)
 GPU_CU  := src/gpu/gpu_cuda.cu

@@ -105,6 +105,11 @@ static const struct cli_option generate_options[] = {
 	  .help = "`tunetab calibrate`'s measurements, for the heuristic",
 	  .doc = "feed `tunetab calibrate`'s measurements (copy bandwidth, per-tile efficiency) to the "
 		 "heuristic" },
+	{ .name = "model-fit", .id = 'g', .arg = ARG_REQUIRED, .arg_name = "FILE",
+	  .flags = OPT_BRIEF,
+	  .help = "`tunetab learn`'s fit of the heuristic's parameters, for the heuristic",
+	  .doc = "use a fit of the heuristic's free parameters to measured journals (`tunetab learn`) "
+		 "instead of the datasheet model's defaults" },
 	{ .name = "fused-finalize", .id = 'Q', .arg = ARG_REQUIRED, .arg_name = "on|off",
 	  .help = "the runner's use_fused_finalize (default on, as FlashInfer's)",
 	  .doc = "the `use_fused_finalize` of the runner that will look the keys up (default on, "
@@ -301,6 +306,22 @@ static const struct cli_option report_options[] = {
 	{ NULL },
 };
 
+static const struct cli_option learn_options[] = {
+	{ .name = "output", .id = 'o', .short_name = 'o', .arg = ARG_REQUIRED, .arg_name = "FIT.yaml",
+	  .help = "write the fit there (default: only report)" },
+	{ .name = "holdout", .id = 'H', .arg = ARG_REQUIRED, .arg_name = "TEXT",
+	  .help = "fit without the journals whose deployment holds TEXT, and judge the fit on them",
+	  .doc = "leave the journals whose deployment label (\"Qwen3-30B-A3B bf16 TP 1 EP 1\") holds "
+		 "TEXT, case-insensitive, out of the fit, and report the heuristic-only regret and "
+		 "top-4 recall on them with the defaults and with the fit" },
+	{ .name = "heuristic", .id = 'h', .arg = ARG_REQUIRED, .arg_name = "FILE",
+	  .help = "the heuristic whose params are fitted (default: scripts/heuristics/default.lua)" },
+	{ .name = "sweeps", .id = 's', .arg = ARG_REQUIRED, .arg_name = "N",
+	  .help = "coordinate-search sweeps (default 6, 1 to 1000)" },
+	{ .name = "json", .id = 'j', .help = "the result as one JSON document on stdout" },
+	{ NULL },
+};
+
 static const struct cli_option doctor_options[] = {
 	{ .name = "flashinfer-dir", .id = 'd', .arg = ARG_REQUIRED, .arg_name = "DIR",
 	  .help = "the FlashInfer package folder (default: searched for)" },
@@ -489,6 +510,17 @@ const struct cli_command cmd_table[] = {
 	  "table of its values under it. `generate --report FILE.html` writes the same, also for\n"
 	  "heuristic-only runs.",
 	  NULL, report_options },
+	{ "learn", cmd_learn, NEEDS_DATA, NULL, 0,
+	  "fit the heuristic's free parameters to measured journals of one GPU",
+	  "JOURNAL... [-o FIT.yaml] [--holdout TEXT] [--heuristic FILE] [--sweeps N] [--json]",
+	  "Reads the journals `generate --profile` wrote on one GPU (every candidate it timed, with\n"
+	  "FlashInfer's kernels or the proxy), rebuilds each journal's deployment and fits the\n"
+	  "params the heuristic declares (tunetab.heuristic{ params = ... }) so that its first\n"
+	  "choice is as fast as the fastest measured: a deterministic coordinate search on the\n"
+	  "geomean regret (learn.h). Prints the regret and top-4 recall before and after; with\n"
+	  "--holdout, also on deployments the fit did not see. `generate --model-fit FIT.yaml`\n"
+	  "uses the fit.",
+	  NULL, learn_options },
 	{ "doctor", cmd_doctor, NEEDS_DATA | NEEDS_GPU, "with --device auto, the default", 0,
 	  "say what FlashInfer will look up here and what falls back",
 	  "[--flashinfer-dir DIR | --flashinfer VERSION] [--device auto|NAME] [--cache FILE] "

@@ -2,4 +2,4 @@
 -- its header for what it models); user scripts can reuse it the same way.
 local cost = tunetab.lib("moe_cost")
 
-tunetab.heuristic { name = "default", rank = cost.rank }
+tunetab.heuristic { name = "default", rank = cost.rank, params = cost.params }

@@ -20,16 +20,37 @@ local roof = tunetab.lib("roofline")
 local waves = tunetab.lib("waves")
 local occ = tunetab.lib("occupancy")
 
-local CTA_OVERHEAD_US = 1.5    -- prologue, pipeline fill and epilogue of one CTA tile
-local LAUNCH_US = 4.0          -- kernel launch and grid scheduling
-local L2_PER_SM_FACTOR = 2.5   -- L2->SM bandwidth per SM relative to an even HBM share
-local SM80_EFFICIENCY = 0.45   -- mma.sync kernels on Hopper/Blackwell tensor cores
-local NO_SMEM_PENALTY = 1.02   -- the direct-store epilogue, slightly slower on full tiles
-local OVERLAP = 0.3            -- share of the shorter of tile time and HBM time that shows
+-- The model's free parameters: datasheet-model defaults, and the range `tunetab learn` may
+-- fit them in from measured journals (a fit file, `generate --model-fit FILE`, overrides
+-- them by name; scripts/README.md lists them).
+local PARAMS = {
+  { name = "cta_overhead_us", default = 1.5, min = 0.05, max = 20,
+    doc = "prologue, pipeline fill and epilogue of one CTA tile" },
+  { name = "launch_us", default = 4.0, min = 0.5, max = 40,
+    doc = "kernel launch and grid scheduling" },
+  { name = "l2_per_sm_factor", default = 2.5, min = 0.25, max = 20,
+    doc = "L2->SM bandwidth per SM relative to an even HBM share" },
+  { name = "sm80_efficiency", default = 0.45, min = 0.05, max = 1.5,
+    doc = "mma.sync kernels on Hopper/Blackwell tensor cores" },
+  { name = "no_smem_penalty", default = 1.02, min = 0.7, max = 1.5,
+    doc = "the direct-store epilogue, relative to the staged one" },
+  { name = "overlap", default = 0.3, min = 0, max = 1,
+    doc = "share of the shorter of tile time and HBM time that shows" },
+  { name = "mma_eff_base", default = 0.55, min = 0.05, max = 1.5,
+    doc = "tensor-core efficiency of the narrowest tile" },
+  { name = "mma_eff_rise", default = 0.45, min = 0, max = 1.5,
+    doc = "what a tile gains in efficiency up to a narrow side of mma_eff_full" },
+  { name = "mma_eff_full", default = 128, min = 16, max = 512,
+    doc = "the narrow tile side at which a tile reaches full tensor-core efficiency" },
+  { name = "swap_ab_factor", default = 1.0, min = 0.5, max = 2,
+    doc = "time of a swap_ab (tokens on N) kernel relative to the model's" },
+  { name = "cluster_factor", default = 1.0, min = 0.5, max = 2,
+    doc = "time of a kernel with a cluster of 2 or more CTAs relative to the model's" },
+}
 
 -- Tensor-core efficiency of a tile: narrow tiles issue smaller MMAs. A calibrated device
 -- (tunetab calibrate) gives measured efficiencies per tile shape instead.
-local function mma_efficiency(c, sm, cal, dtype)
+local function mma_efficiency(c, sm, cal, dtype, p)
   if cal and cal.tiles and not c.sm80 then
     for _, t in ipairs(cal.tiles) do
       if t.m == c.m and t.n == c.n then
@@ -38,9 +59,9 @@ local function mma_efficiency(c, sm, cal, dtype)
       end
     end
   end
-  if c.sm80 then return SM80_EFFICIENCY end
+  if c.sm80 then return p.sm80_efficiency end
   local narrow = math.min(c.m, c.n)
-  local e = 0.55 + 0.45 * math.min(1, narrow / 128)
+  local e = p.mma_eff_base + p.mma_eff_rise * math.min(1, narrow / p.mma_eff_full)
   -- on SM100 the 2SM MMA (tcgen05, 256 x N across a CTA pair) reads each operand once per
   -- pair; a 1SM MMA of the same per-CTA tile reaches a little less of the peak
   if c.mma == "1sm" and (c.sm_version or sm) >= 100 and (c.sm_version or sm) < 120 then
@@ -50,9 +71,19 @@ local function mma_efficiency(c, sm, cal, dtype)
 end
 
 -- What a query's candidates share, computed once per query.
+-- The parameters in force: the defaults, each overridden by the device's fit when it has one.
+local function params_of(dev)
+  local fit, p = dev.fit, {}
+  for _, d in ipairs(PARAMS) do
+    p[d.name] = fit and fit[d.name] or d.default
+  end
+  return p
+end
+
 local function query_context(q)
   local dev, dep = q.device, q.deploy
   local x = {}
+  x.p = params_of(dev)
   x.sms = roof.sms(dev)
   x.cal = dev.calibration
   -- measured rates, when the device was calibrated, instead of the datasheet's
@@ -65,14 +96,14 @@ local function query_context(q)
   end
   x.flops_sm = flops / x.sms
   x.bw = bw
-  x.stream_sm = L2_PER_SM_FACTOR * x.bw / x.sms
+  x.stream_sm = x.p.l2_per_sm_factor * x.bw / x.sms
   x.F, x.K, x.E = q.features, q.k, math.max(1, dep.experts)
   x.abytes, x.wbytes = dep.act_bits / 8, dep.weight_bits / 8
   x.lambda = q.tokens * dep.top_k / x.E
   -- the HBM floor: the active experts' weights, read once
   x.t_hbm = x.E * (1 - math.exp(-x.lambda)) * x.F * x.K * x.wbytes / x.bw * 1e6
   -- GEMM2 without FINALIZE: a separate pass reads the T x top_k permuted rows and writes T
-  x.t_finalize = (dep.top_k + 1) * q.tokens * dep.hidden * (dep.out_bits / 8) / x.bw * 1e6 + LAUNCH_US
+  x.t_finalize = (dep.top_k + 1) * q.tokens * dep.hidden * (dep.out_bits / 8) / x.bw * 1e6 + x.p.launch_us
   x.smem_cap = dev.smem_per_sm or dev.smem_per_block_optin
   x.sm = dev.sm
   return x
@@ -81,6 +112,7 @@ end
 local function cost_with(x, q, c)
   local dep = q.deploy
   local K = x.K
+  local p = x.p
   -- which tile side runs over tokens, and how many CTAs a cluster lines up along each side
   -- (cluster = {M, N, K})
   local tok_tile, feat_tile = c.m, c.n
@@ -94,7 +126,7 @@ local function cost_with(x, q, c)
   local nt = waves.tiles_per_expert(x.lambda, tok_tile) -- expected token tiles per expert
   local nf = math.ceil(x.F / feat_tile)
   local ctas = x.E * nt * nf
-  if ctas <= 0 then return LAUNCH_US end
+  if ctas <= 0 then return p.launch_us end
 
   -- CTAs along the token side share (multicast) the weight slice; CTAs along the feature
   -- side share the token rows; only as many as exist along that side
@@ -105,9 +137,9 @@ local function cost_with(x, q, c)
   local rows = math.min(tok_tile, x.lambda / math.max(nt, 1e-9))
   local bytes = feat_tile * K * x.wbytes / tok_peers + rows * K * x.abytes / feat_peers
   local t_stream = bytes / x.stream_sm * 1e6
-  local t_mma = 2 * c.m * c.n * K / (x.flops_sm * mma_efficiency(c, x.sm, x.cal, dep.dtype)) * 1e6
-  local t_cta = math.max(t_stream, t_mma) + CTA_OVERHEAD_US
-  if c.epilogue == "no_smem" then t_cta = t_cta * NO_SMEM_PENALTY end
+  local t_mma = 2 * c.m * c.n * K / (x.flops_sm * mma_efficiency(c, x.sm, x.cal, dep.dtype, p)) * 1e6
+  local t_cta = math.max(t_stream, t_mma) + p.cta_overhead_us
+  if c.epilogue == "no_smem" then t_cta = t_cta * p.no_smem_penalty end
 
   local slots = x.sms
   if c.sm80 then
@@ -120,7 +152,9 @@ local function cost_with(x, q, c)
 
   -- never faster than the HBM floor; the tiles' own time does not hide completely behind
   -- that stream (OVERLAP of the shorter one shows)
-  t = math.max(t, x.t_hbm) + OVERLAP * math.min(t, x.t_hbm) + LAUNCH_US
+  t = math.max(t, x.t_hbm) + p.overlap * math.min(t, x.t_hbm) + p.launch_us
+  if c.tokens_on_n and not c.sm80 then t = t * p.swap_ab_factor end
+  if not c.sm80 and (c.cluster[1] or 1) * (c.cluster[2] or 1) > 1 then t = t * p.cluster_factor end
   if q.stage == 2 and not c.finalize then t = t + x.t_finalize end
   return t
 end
@@ -132,6 +166,7 @@ end
 local M = {}
 
 M.cost_us = cost_us
+M.params = PARAMS
 
 -- Ranks q.candidates: feasible ones only, fastest first.
 -- candidate table -> its config key, or false when it cannot run (weak: per candidate list)

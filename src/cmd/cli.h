@@ -40,6 +40,7 @@ int cmd_merge(int argc, char **argv);
 int cmd_install(int argc, char **argv);
 int cmd_generate(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_learn(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
 int cmd_scan_log(int argc, char **argv);
 int cmd_doctor(int argc, char **argv);

@@ -142,6 +142,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 			o->no_fused_finalize = !strcmp(optarg, "off");
 			break;
 		case 'C': o->calibration = optarg; break;
+		case 'g': o->model_fit = optarg; break;
 		case 'G': a->devices = optarg; break;
 		case 'Z': a->shard = optarg; break;
 		case 'L': o->plan = optarg; break;

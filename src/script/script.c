@@ -9,6 +9,7 @@
 #include <lualib.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 
 #include "base/util.h"
@@ -28,6 +29,8 @@ struct script {
 	const struct tactic *cached_cands; /* candidate table cache, by list */
 	int cands_ref;
 	void (*print)(const char *line); /* the caller's, for print(); NULL: dropped */
+	struct script_param *params;     /* declared by tunetab.heuristic{ params = ... } */
+	size_t nparams;
 };
 
 static void count_hook(lua_State *L, lua_Debug *ar);
@@ -265,6 +268,76 @@ static int safe_print(lua_State *L)
 	return 0;
 }
 
+static void params_free(struct script_param *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i].name);
+	free(v);
+}
+
+/* One entry of params: { name = "x", default = 1, min = 0, max = 2 }. 0, or an error text. */
+static const char *param_read(lua_State *L, int i, struct script_param *out)
+{
+	lua_geti(L, -1, i);
+	if (!lua_istable(L, -1))
+		return "each params entry must be a table";
+	lua_getfield(L, -1, "name");
+	const char *name = lua_tostring(L, -1);
+	size_t len = name ? strlen(name) : 0;
+	if (!name || !len || len > 64 || strspn(name, "abcdefghijklmnopqrstuvwxyz0123456789_") != len)
+		return "a params entry's name must be 1 to 64 of a-z, 0-9 and _";
+	out->name = xstrdup(name);
+	lua_pop(L, 1);
+	double *v[3] = { &out->def, &out->min, &out->max };
+	static const char *const keys[3] = { "default", "min", "max" };
+	for (int k = 0; k < 3; k++) {
+		lua_getfield(L, -1, keys[k]);
+		int ok;
+		*v[k] = lua_tonumberx(L, -1, &ok);
+		lua_pop(L, 1);
+		if (!ok || !isfinite(*v[k]))
+			return "a params entry needs numbers default, min and max";
+	}
+	lua_pop(L, 1);
+	if (!(out->min <= out->def && out->def <= out->max))
+		return "a params entry needs min <= default <= max";
+	return NULL;
+}
+
+/* tunetab.heuristic{ params = {...} }: the heuristic's free parameters (at most 64). */
+static int read_params(lua_State *L, struct script *s)
+{
+	lua_getfield(L, 1, "params");
+	if (lua_isnil(L, -1)) {
+		lua_pop(L, 1);
+		return 0;
+	}
+	if (!lua_istable(L, -1))
+		return luaL_error(L, "tunetab.heuristic{...}'s params must be a list");
+	lua_Integer n = luaL_len(L, -1);
+	if (n > 64)
+		return luaL_error(L, "tunetab.heuristic{...} declares more than 64 params");
+	struct script_param *v = xcalloc((size_t)n + 1, sizeof *v);
+	for (lua_Integer i = 1; i <= n; i++) {
+		const char *err = param_read(L, (int)i, &v[i - 1]);
+		if (err) {
+			params_free(v, (size_t)n);
+			return luaL_error(L, "%s", err);
+		}
+	}
+	lua_pop(L, 1);
+	params_free(s->params, s->nparams);
+	s->params = v;
+	s->nparams = (size_t)n;
+	return 0;
+}
+
+size_t script_params(const struct script *s, const struct script_param **out)
+{
+	*out = s->params;
+	return s->nparams;
+}
+
 static int api_heuristic(lua_State *L)
 {
 	struct script *s = self(L);
@@ -273,7 +346,10 @@ static int api_heuristic(lua_State *L)
 	const char *name = luaL_checkstring(L, -1);
 	if (!*name || strlen(name) > 64)
 		return luaL_error(L, "heuristic name must be 1 to 64 characters");
-	char *copy = xstrdup(name);
+	lua_pop(L, 1);
+	read_params(L, s);
+	lua_getfield(L, 1, "name");
+	char *copy = xstrdup(lua_tostring(L, -1));
 	lua_pop(L, 1);
 	lua_getfield(L, 1, "rank");
 	if (!lua_isfunction(L, -1)) {
@@ -464,6 +540,7 @@ void script_close(struct script *s)
 	free(s->name);
 	free(s->path);
 	free(s->data_root);
+	params_free(s->params, s->nparams);
 	free(s);
 }
 
@@ -524,6 +601,12 @@ static int build_context(lua_State *L)
 	set_num(L, "fp8", dev->tflops_fp8);
 	set_num(L, "fp4", dev->tflops_fp4);
 	lua_setfield(L, -2, "dense_tflops");
+	if (dev->nfit) {
+		lua_createtable(L, 0, (int)dev->nfit);
+		for (size_t i = 0; i < dev->nfit; i++)
+			set_num(L, dev->fit[i].name, dev->fit[i].value);
+		lua_setfield(L, -2, "fit");
+	}
 	if (dev->cal) {
 		const struct calibration *c = dev->cal;
 		lua_newtable(L);

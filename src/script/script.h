@@ -24,12 +24,28 @@ struct script_limits {
 
 /* What a heuristic knows of the device (profile values, or the detected GPU's). A value
  * below zero is unknown and reaches Lua as nil. */
+/* A named number: one of the heuristic's parameters set by a fit. */
+struct script_value {
+	const char *name;
+	double value;
+};
+
+/* A free parameter the heuristic declares (tunetab.heuristic{ params = {...} }): its
+ * datasheet-model default and the range a fit may move it in. */
+struct script_param {
+	char *name;
+	double def, min, max;
+};
+
 struct script_device {
 	const char *name;
 	int sm;
 	double sm_count, smem_per_block_optin, smem_per_sm, l2_bytes, memory_bandwidth_gbs,
 		boost_clock_mhz, tflops_bf16, tflops_fp8, tflops_fp4;
 	const struct calibration *cal; /* measured by `tunetab calibrate`, or NULL */
+	/* a fit of the heuristic's free parameters (tunetab learn), as device.fit.NAME; n 0: none */
+	const struct script_value *fit;
+	size_t nfit;
 };
 
 struct script_deploy {
@@ -53,6 +69,8 @@ int script_open(struct script **out, const char *data_root, const char *path,
 void script_close(struct script *s);
 /* Name the script registered with tunetab.heuristic{ name = ... }. */
 const char *script_heuristic_name(const struct script *s);
+/* The free parameters the heuristic declared (none: 0). Owned by s. */
+size_t script_params(const struct script *s, const struct script_param **out);
 
 int script_set_context(struct script *s, const struct script_device *dev,
 		       const struct script_deploy *dep, struct diags *d);

@@ -13,6 +13,7 @@
 #include "base/util.h"
 #include "data/calibration.h"
 #include "data/fleetplan.h"
+#include "data/modelfit.h"
 #include "flashinfer/merge.h"
 #include "flashinfer/names.h"
 #include "flashinfer/provenance.h"
@@ -411,6 +412,8 @@ struct run {
 	struct gpu_info *gpus;
 	struct script_device sdev;
 	struct calibration *cal;
+	struct model_fit *fit;        /* --model-fit */
+	struct script_value *fitv;    /* its params, as the script sees them */
 	struct deployment dep;
 	const struct catalog *cat;
 	struct lookup_list list;
@@ -433,6 +436,8 @@ static void run_release(struct run *R)
 	free(R->identity);
 	free(R->journal);
 	calibration_free(R->cal);
+	model_fit_free(R->fit);
+	free(R->fitv);
 	lookup_list_release(&R->list);
 	script_close(R->sc);
 	free(R->gpus);
@@ -527,6 +532,35 @@ static int run_device(struct run *R, struct diags *d)
 			     R->cal->device, R->sdev.name);
 		R->sdev.cal = R->cal;
 	}
+	if (o->model_fit) {
+		if ((rc = model_fit_load(o->model_fit, &R->fit, d)))
+			return rc;
+		if (strcmp(R->fit->device, R->sdev.name))
+			warn(S, "model fit '%s' was fitted on '%s', not '%s'", o->model_fit, R->fit->device,
+			     R->sdev.name);
+		R->fitv = xcalloc(R->fit->params_count + 1, sizeof *R->fitv);
+		for (unsigned i = 0; i < R->fit->params_count; i++)
+			R->fitv[i] = (struct script_value){ R->fit->params[i].name, R->fit->params[i].value };
+		R->sdev.fit = R->fitv;
+		R->sdev.nfit = R->fit->params_count;
+	}
+	return TT_OK;
+}
+
+/* A fit's params must be ones the heuristic declares (tunetab.heuristic{ params = ... }). */
+static int check_fit(const struct run *R, struct diags *d)
+{
+	const struct script_param *p;
+	size_t np = script_params(R->sc, &p);
+	for (unsigned i = 0; R->fit && i < R->fit->params_count; i++) {
+		bool known = false;
+		for (size_t k = 0; k < np && !known; k++)
+			known = !strcmp(p[k].name, R->fit->params[i].name);
+		if (!known)
+			return diag_error(d, TT_INVALID, "model-fit", R->fit->path, 0, 0, "'%s' is not a "
+					  "parameter of heuristic '%s'", R->fit->params[i].name,
+					  script_heuristic_name(R->sc));
+	}
 	return TT_OK;
 }
 
@@ -582,7 +616,7 @@ static int run_rank(struct run *R, struct diags *d)
 		if (!sdep.experts_total)
 			sdep.experts_total = sdep.experts;
 	}
-	if ((rc = script_set_context(R->sc, &R->sdev, &sdep, d)))
+	if ((rc = check_fit(R, d)) || (rc = script_set_context(R->sc, &R->sdev, &sdep, d)))
 		return rc;
 	/* every shard builds the same list, so the parts are disjoint and together cover it
 	 * (docs/fleet.md "Shards") */
@@ -615,6 +649,7 @@ static char *run_identity(const struct run *R, const char *shard)
 		.ep_rank = dep->ep_rank, .top_k = dep->top_k, .no_fused_finalize = dep->no_fused_finalize,
 		.max_tokens = dep->max_tokens, .catalog = R->cat->id, .keys = o->keys, .top = o->top,
 		.method = o->method, .rounds = o->rounds, .heuristic = o->heuristic,
+		.model_fit = o->model_fit,
 		.profile = o->profile, .backend = o->profile ? R->be.name : NULL, .shard = shard,
 	};
 	return journal_identity(&jr);
@@ -685,6 +720,10 @@ static void build_provenance(struct provenance *pv, const struct run *R)
 	prov_run_str(b, "catalog", R->cat->id);
 	prov_run_str(b, "calibration", R->cal ? R->cal->device : NULL);
 	prov_run_str(b, "calibration_measured", R->cal ? R->cal->measured : NULL);
+	if (R->fit) { /* absent without one: provenance files from before stay the same */
+		const char *fb = strrchr(R->fit->path, '/');
+		prov_run_str(b, "model_fit", fb ? fb + 1 : R->fit->path);
+	}
 	prov_run_int(b, "sm", R->sdev.sm);
 	prov_run_bool(b, "profiled", o->profile);
 	if (o->profile) {
@@ -994,6 +1033,37 @@ static void run_result(const struct run *R, struct generate_result *r)
 	for (int k = 0; k < 3; k++)
 		r->written[k] = R->written[k];
 	r->rules = R->rules;
+}
+
+int generate_rank(const struct generate_request *rq, struct generate_session *S,
+		  const struct script_value *fit, size_t nfit, struct lookup_list *out,
+		  struct diags *d)
+{
+	struct run R;
+	struct shard whole = { .index = 0, .count = 1 };
+	memset(&R, 0, sizeof R);
+	memset(out, 0, sizeof *out);
+	R.o = rq;
+	R.S = S;
+	R.sh = &whole;
+	R.outdir = ".";
+	if (dtype_parse(rq->dtype, &R.dt))
+		return diag_error(d, TT_USAGE, DIAG_SHOW_USAGE, NULL, 0, 0, "unknown dtype '%s'", rq->dtype);
+	int rc = run_version(&R, d);
+	if (!rc)
+		rc = run_device(&R, d);
+	if (!rc && nfit) {
+		R.sdev.fit = fit;
+		R.sdev.nfit = nfit;
+	}
+	if (!rc)
+		rc = run_rank(&R, d);
+	if (!rc) {
+		*out = R.list;
+		memset(&R.list, 0, sizeof R.list);
+	}
+	run_release(&R);
+	return rc;
 }
 
 int generate_table(const struct generate_request *rq, struct generate_session *S,

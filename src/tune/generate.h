@@ -29,6 +29,7 @@
 struct generate_request {
 	const char *device, *model, *dtype, *flashinfer, *format, *heuristic, *outdir, *keys;
 	const char *weight_view, *calibration, *plan, *report;
+	const char *model_fit;         /* --model-fit FILE (tunetab learn), or NULL */
 	const char *backend, *python;  /* --backend (NULL: auto), --python */
 	const char *command;           /* the command line as typed, for journal and report */
 	long tp, ep, tp_rank, ep_rank, top_k, max_tokens;
@@ -115,6 +116,14 @@ int generate_table(const struct generate_request *rq, struct generate_session *S
  * merges them into the device's folder (docs/fleet.md "Plans"). */
 int generate_fleet_plan(const struct generate_request *rq, struct generate_session *S,
 		      struct diags *d);
+
+/* The heuristic's ranking of every key of a deployment: generate's target, device and rank
+ * stages, no profiling, no output. out receives the lookup list, each entry with the
+ * heuristic's best ids and predicted times (top[], top_time[]); fit (n values) overrides
+ * the heuristic's params. */
+int generate_rank(const struct generate_request *rq, struct generate_session *S,
+		  const struct script_value *fit, size_t nfit, struct lookup_list *out,
+		  struct diags *d);
 
 /* The user's summary of a table written: what, where from, how many entries differ from the
  * fallback, what profiling did, and where each file goes (lines ending in '\n'). */

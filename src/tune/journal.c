@@ -68,6 +68,8 @@ char *journal_identity(const struct journal_run *r)
 	journal_identity_add(&b, "method", "%d", r->method);
 	journal_identity_add(&b, "rounds", "%ld", r->rounds);
 	journal_identity_add(&b, "heuristic", "%s", r->heuristic ? r->heuristic : "default");
+	if (r->model_fit)
+		journal_identity_add(&b, "model_fit", "%s", r->model_fit);
 	journal_identity_add(&b, "profile", "%d", r->profile);
 	journal_identity_add(&b, "backend", "%s", r->backend ? r->backend : "-");
 	if (r->shard)
@@ -97,12 +99,20 @@ void journal_run_read(const char *identity, struct journal_run_text *t)
 	t->max_tokens = shown(identity, "max");
 	t->keys = shown(identity, "keys");
 	t->backend = shown(identity, "backend");
+	t->tp_rank = shown(identity, "tp_rank");
+	t->ep_rank = shown(identity, "ep_rank");
+	t->top_k = shown(identity, "top_k");
+	t->fused_finalize = shown(identity, "fused_finalize");
+	t->catalog = shown(identity, "catalog");
+	t->heuristic = shown(identity, "heuristic");
 }
 
 void journal_run_text_release(struct journal_run_text *t)
 {
 	free(t->version), free(t->device), free(t->model), free(t->dtype), free(t->tp);
 	free(t->ep), free(t->max_tokens), free(t->keys), free(t->backend);
+	free(t->tp_rank), free(t->ep_rank), free(t->top_k), free(t->fused_finalize);
+	free(t->catalog), free(t->heuristic);
 	memset(t, 0, sizeof *t);
 }
 

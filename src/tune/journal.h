@@ -60,6 +60,7 @@ struct journal_run {
 	int method;
 	long rounds;
 	const char *heuristic;        /* --heuristic, or NULL for the default */
+	const char *model_fit;        /* --model-fit, written only when set */
 	bool profile;
 	const char *backend;          /* the backend's short name when profiling, else NULL */
 	const char *shard;            /* "I/N" in a journal's identity; NULL in the provenance's run id */
@@ -71,6 +72,7 @@ char *journal_identity(const struct journal_run *r);
  * "-". Release with journal_run_text_release. */
 struct journal_run_text {
 	char *version, *device, *model, *dtype, *tp, *ep, *max_tokens, *keys, *backend;
+	char *tp_rank, *ep_rank, *top_k, *fused_finalize, *catalog, *heuristic;
 };
 void journal_run_read(const char *identity, struct journal_run_text *t);
 void journal_run_text_release(struct journal_run_text *t);

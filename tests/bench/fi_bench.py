@@ -23,6 +23,9 @@ Deployments (SwiGLU, no biases, tune_max_num_tokens 8192, hybrid buckets):
   qwen3-bf16        Qwen3-30B-A3B bf16, TP1 EP1:  H 2048, I 768,  E 128, top-8
   dsv3-fp8-ep8      DeepSeek-V3 fp8 per-tensor, EP8 rank 0: H 7168, I 2048, E 256 (32 local), top-8
   mixtral-bf16-tp2  Mixtral-8x7B bf16, TP2 rank 0: H 4096, I 14336 (7168 local), E 8, top-2
+  glm45air-bf16-ep2   GLM-4.5-Air bf16, EP2 rank 0: H 4096, I 1408, E 128 (64 local), top-8
+  qwen3-235b-fp8-ep4  Qwen3-235B-A22B fp8 per-tensor, EP4 rank 0: H 4096, I 1536, E 128 (32 local), top-8
+  mixtral22b-fp8-tp4  Mixtral-8x22B fp8 per-tensor, TP4 rank 0: H 6144, I 16384 (4096 local), E 8, top-2
 
 On an H200, with FlashInfer installed under /tmp/site and tunetab built for the GPU:
   export PYTHONPATH=/tmp/site; B=tests/bench/fi_bench.py; O=out/fi
@@ -109,6 +112,12 @@ DEPLOYS = {
                tunetab_args="--model deepseek-v3 --dtype fp8 --ep 8"),
         Deploy("mixtral-bf16-tp2", "Mixtral-8x7B", "bf16", 4096, 14336 // 2, 8, 8, 2, tp_size=2,
                tp_rank=0, tunetab_args="--model mixtral-8x7b --dtype bf16 --tp 2"),
+        Deploy("glm45air-bf16-ep2", "GLM-4.5-Air", "bf16", 4096, 1408, 128, 64, 8, ep_size=2, ep_rank=0,
+               tunetab_args="--model glm-4-5-air --dtype bf16 --ep 2"),
+        Deploy("qwen3-235b-fp8-ep4", "Qwen3-235B-A22B", "fp8", 4096, 1536, 128, 32, 8, ep_size=4, ep_rank=0,
+               tunetab_args="--model qwen3-235b-a22b --dtype fp8 --ep 4"),
+        Deploy("mixtral22b-fp8-tp4", "Mixtral-8x22B", "fp8", 6144, 16384 // 4, 8, 8, 2, tp_size=4,
+               tp_rank=0, tunetab_args="--model mixtral-8x22b --dtype fp8 --tp 4"),
     )
 }
 

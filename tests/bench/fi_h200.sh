@@ -4,7 +4,10 @@
 #   oracle  every tactic of every bucket on the real kernels, long repeats (fi_bench.py oracle)
 #   runs    (a) FlashInfer's own autotuner; (b) tunetab --backend flashinfer twice (d), and
 #           the proxy backend and calibration (e); check-load; (f) the whole layer
-# Deployments: Qwen3-30B-A3B bf16 TP 1, DeepSeek-V3 fp8 EP 8, Mixtral-8x7B bf16 TP 2.
+#   learn   issue #17's further deployments (LEARN): per deployment the oracle, then one tunetab
+#           run with the flashinfer backend (its journal) and check-load
+# Deployments: Qwen3-30B-A3B bf16 TP 1, DeepSeek-V3 fp8 EP 8, Mixtral-8x7B bf16 TP 2; LEARN:
+# GLM-4.5-Air bf16 EP 2, Qwen3-235B-A22B fp8 EP 4, Mixtral-8x22B fp8 TP 4.
 set -u
 phase=$1 O=$2
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -15,13 +18,17 @@ bash "$ROOT/.gpu/flashinfer-h200/install.sh" /tmp/site >/dev/null || exit 1
 export PYTHONPATH=/tmp/site PYTHONUNBUFFERED=1
 declare -A ARGS=([qwen3-bf16]="--model qwen3-30b-a3b --dtype bf16"
                  [dsv3-fp8-ep8]="--model deepseek-v3 --dtype fp8 --ep 8"
-                 [mixtral-bf16-tp2]="--model mixtral-8x7b --dtype bf16 --tp 2")
+                 [mixtral-bf16-tp2]="--model mixtral-8x7b --dtype bf16 --tp 2"
+                 [glm45air-bf16-ep2]="--model glm-4-5-air --dtype bf16 --ep 2"
+                 [qwen3-235b-fp8-ep4]="--model qwen3-235b-a22b --dtype fp8 --ep 4"
+                 [mixtral22b-fp8-tp4]="--model mixtral-8x22b --dtype fp8 --tp 4")
 DEPLOYS="qwen3-bf16 dsv3-fp8-ep8 mixtral-bf16-tp2"
+LEARN="glm45air-bf16-ep2 qwen3-235b-fp8-ep4 mixtral22b-fp8-tp4"
 step() { echo "== $(date +%T) $*"; }
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,power.limit --format=csv,noheader
-tt_runs() { # D: two tunetab runs with the flashinfer backend, and FlashInfer's check of the first
+tt_runs() { # D [N]: N (default 2) tunetab runs with the flashinfer backend, FlashInfer's check of the first
     local D=$1 r
-    for r in 1 2; do
+    for r in $(seq 1 "${2:-2}"); do
         step "tunetab flashinfer backend $D run $r"
         ( TIMEFORMAT="process wall %R s"; time TUNETAB_PROF_TIMING=1 $T generate --device auto \
             ${ARGS[$D]} --profile --backend flashinfer -o "$O/tt-$D-$r" ) > "$O/tt-$D-$r.log" 2>&1 \
@@ -37,16 +44,22 @@ layer() { # D FI_CACHE: (f) the whole layer with tunetab's table, FlashInfer's o
         --cache flashinfer="$2" > "$O/layer_$1.log" 2>&1 || echo "layer $1: exit $?"
     sed -n '/^us per layer call/,$p' "$O/layer_$1.log"
 }
+oracle() { # D: every tactic of every bucket on FlashInfer's own kernels
+    step "oracle $1"
+    timeout 190 $B oracle $1 --out "$O" > "$O/oracle_$1.log" 2>&1 || echo "oracle $1: exit $?"
+    tail -3 "$O/oracle_$1.log"
+}
 case $phase in
 tt) # tunetab's tables again, against FlashInfer's caches of an earlier `runs` (PREV folder)
     PREV=${3:-$ROOT/.gpu/prev}
     for D in $DEPLOYS; do tt_runs $D; done
     for D in $DEPLOYS; do layer $D "$PREV/fi_autotune_$D.json"; done ;;
 oracle)
-    for D in $DEPLOYS; do
-        step "oracle $D"
-        timeout 190 $B oracle $D --out "$O" > "$O/oracle_$D.log" 2>&1 || echo "oracle $D: exit $?"
-        tail -3 "$O/oracle_$D.log"
+    for D in $DEPLOYS; do oracle $D; done ;;
+learn) # issue #17: the oracle and one tunetab run (journal) of each further deployment
+    for D in $LEARN; do
+        oracle $D
+        ( tt_runs $D 1 ) || echo "learn: tunetab $D failed"
     done ;;
 runs)
     for D in $DEPLOYS; do

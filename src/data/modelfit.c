@@ -1,0 +1,83 @@
+/* modelfit.c: model-fit YAML files (tunetab learn), loaded strictly. */
+#include "data/modelfit.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+#include "data/yamlload.h"
+
+static const cyaml_schema_value_t string_schema = {
+	CYAML_VALUE_STRING(CYAML_FLAG_POINTER, char, 1, 256),
+};
+static const cyaml_schema_field_t value_fields[] = {
+	CYAML_FIELD_STRING_PTR("name", CYAML_FLAG_POINTER, struct fit_value, name, 1, 64),
+	CYAML_FIELD_FLOAT("value", CYAML_FLAG_DEFAULT, struct fit_value, value),
+	CYAML_FIELD_END
+};
+static const cyaml_schema_value_t value_schema = {
+	CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, struct fit_value, value_fields),
+};
+static const cyaml_schema_field_t fit_fields[] = {
+	CYAML_FIELD_STRING_PTR("heuristic", CYAML_FLAG_POINTER, struct model_fit, heuristic, 1, 64),
+	CYAML_FIELD_STRING_PTR("device", CYAML_FLAG_POINTER, struct model_fit, device, 1, 255),
+	CYAML_FIELD_UINT("sm", CYAML_FLAG_DEFAULT, struct model_fit, sm),
+	CYAML_FIELD_STRING_PTR("method", CYAML_FLAG_POINTER, struct model_fit, method, 1, 1024),
+	CYAML_FIELD_SEQUENCE("trained_on", CYAML_FLAG_POINTER, struct model_fit, trained_on,
+			     &string_schema, 0, 256),
+	CYAML_FIELD_SEQUENCE("params", CYAML_FLAG_POINTER, struct model_fit, params, &value_schema, 0,
+			     64),
+	CYAML_FIELD_END
+};
+struct fit_doc {
+	struct model_fit *model_fit;
+};
+static const cyaml_schema_field_t doc_fields[] = {
+	CYAML_FIELD_MAPPING_PTR("model_fit", CYAML_FLAG_POINTER, struct fit_doc, model_fit, fit_fields),
+	CYAML_FIELD_END
+};
+static const cyaml_schema_value_t doc_schema = {
+	CYAML_VALUE_MAPPING(CYAML_FLAG_POINTER, struct fit_doc, doc_fields),
+};
+static const cyaml_schema_value_t one_schema = {
+	CYAML_VALUE_MAPPING(CYAML_FLAG_POINTER, struct model_fit, fit_fields),
+};
+
+void model_fit_free(struct model_fit *f)
+{
+	if (!f)
+		return;
+	free(f->path);
+	f->path = NULL;
+	yamldoc_free(&one_schema, f);
+}
+
+int model_fit_load(const char *path, struct model_fit **out, struct diags *d)
+{
+	*out = NULL;
+	struct fit_doc *doc;
+	int rc = yamldoc_load(path, &doc_schema, (void **)&doc, d);
+	if (rc)
+		return rc;
+	struct model_fit *f = doc->model_fit;
+	doc->model_fit = NULL;
+	yamldoc_free(&doc_schema, doc);
+	f->path = xstrdup(path);
+	for (unsigned i = 0; i < f->params_count; i++) {
+		char yp[48];
+		snprintf(yp, sizeof yp, "model_fit.params[%u]", i);
+		if (!isfinite(f->params[i].value))
+			rc = yaml_error_at(d, path, yp, "value must be a finite number");
+		for (unsigned k = 0; k < i; k++)
+			if (!strcmp(f->params[k].name, f->params[i].name))
+				rc = yaml_error_at(d, path, yp, "'%s' is given twice", f->params[i].name);
+	}
+	if (rc) {
+		model_fit_free(f);
+		return rc;
+	}
+	*out = f;
+	return TT_OK;
+}

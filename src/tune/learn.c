@@ -1,0 +1,392 @@
+/* learn.c: the heuristic's free parameters fitted to measured journals (learn.h). */
+#include "tune/learn.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "base/util.h"
+#include "data/device.h"
+#include "tune/generate.h"
+#include "tune/journal.h"
+
+/* One key's measurements: the last median of each candidate timed (journal.h: last wins). */
+struct lmeas {
+	int id;
+	double us;
+};
+
+struct lentry {
+	int stage;
+	long tokens;
+	struct lmeas *m;
+	size_t n, alloc;
+};
+
+struct ljournal {
+	const char *path;
+	char *label;
+	struct journal_run_text id;
+	struct generate_request rq;
+	struct lentry *e;
+	size_t ne, alloc;
+	bool held;
+};
+
+static struct lentry *entry_of(struct ljournal *j, int stage, long tokens)
+{
+	for (size_t i = 0; i < j->ne; i++)
+		if (j->e[i].stage == stage && j->e[i].tokens == tokens)
+			return &j->e[i];
+	ALLOC_GROW(j->e, j->ne + 1, j->alloc);
+	struct lentry *e = &j->e[j->ne++];
+	memset(e, 0, sizeof *e);
+	e->stage = stage;
+	e->tokens = tokens;
+	return e;
+}
+
+static void add_median(struct ljournal *j, int stage, long tokens, int id, double us)
+{
+	struct lentry *e = entry_of(j, stage, tokens);
+	for (size_t k = 0; k < e->n; k++)
+		if (e->m[k].id == id) {
+			e->m[k].us = us;
+			return;
+		}
+	ALLOC_GROW(e->m, e->n + 1, e->alloc);
+	e->m[e->n++] = (struct lmeas){ id, us };
+}
+
+static long num_of(const char *s, long def)
+{
+	long v;
+	return s && !parse_long(s, &v) ? v : def;
+}
+
+/* The deployment a journal's identity names, as generate's request (no profiling, no output). */
+static int journal_request(struct ljournal *j, struct diags *d)
+{
+	const struct journal_run_text *t = &j->id;
+	if (!t->version || !t->device || !t->model || !t->dtype)
+		return diag_error(d, TT_INVALID, "learn", j->path, 1, 1, "not a tunetab journal "
+				  "header: version, device, model and dtype are needed");
+	if (t->keys)
+		return diag_error(d, TT_INVALID, "learn", j->path, 1, 1, "a journal of `generate "
+				  "--keys` names no deployment: learn needs one made with --model");
+	struct generate_request *q = &j->rq;
+	memset(q, 0, sizeof *q);
+	q->device = t->device;
+	q->model = t->model;
+	q->dtype = t->dtype;
+	q->flashinfer = t->version;
+	q->format = "both";
+	q->tp = num_of(t->tp, 1);
+	q->ep = num_of(t->ep, 1);
+	q->tp_rank = num_of(t->tp_rank, 0);
+	q->ep_rank = num_of(t->ep_rank, 0);
+	q->top_k = num_of(t->top_k, 0);
+	q->max_tokens = num_of(t->max_tokens, 0);
+	q->no_fused_finalize = t->fused_finalize && !strcmp(t->fused_finalize, "0");
+	q->script_mem_mib = 64;
+	q->script_instructions = 100000000LL;
+	q->quiet = true;
+	j->label = xasprintf("%s %s TP %ld EP %ld", t->model, t->dtype, q->tp, q->ep);
+	return TT_OK;
+}
+
+static int load_journal(struct ljournal *j, struct diags *d)
+{
+	struct journal_reader jr;
+	int rc = journal_reader_open(&jr, j->path, d);
+	if (rc)
+		return rc;
+	journal_run_read(jr.identity, &j->id);
+	struct journal_record x;
+	while (journal_reader_next(&jr, &x))
+		if (x.kind == JOURNAL_MEASUREMENT && x.m.status == PROF_OK && x.m.median_us > 0 &&
+		    isfinite(x.m.median_us))
+			add_median(j, x.stage, x.tokens, x.m.id, x.m.median_us);
+	journal_reader_close(&jr);
+	rc = journal_request(j, d);
+	if (!rc && !j->ne)
+		rc = diag_error(d, TT_INVALID, "learn", j->path, 0, 0, "the journal holds no "
+				"measured candidate");
+	return rc;
+}
+
+static void journal_release(struct ljournal *j)
+{
+	for (size_t i = 0; i < j->ne; i++)
+		free(j->e[i].m);
+	free(j->e);
+	free(j->label);
+	journal_run_text_release(&j->id);
+}
+
+/* What the heuristic picks with this parameter vector, judged against the measurements. */
+struct judge {
+	struct generate_session *S;
+	struct ljournal *j;
+	size_t nj;
+	const struct script_param *p;
+	size_t np;
+};
+
+static int score_journal(const struct judge *J, struct ljournal *j, const double *x,
+			 struct learn_score *s, double *sum_log, double *max_log, struct diags *d)
+{
+	struct script_value *fit = xcalloc(J->np + 1, sizeof *fit);
+	for (size_t k = 0; k < J->np; k++)
+		fit[k] = (struct script_value){ J->p[k].name, x[k] };
+	struct lookup_list list;
+	int rc = generate_rank(&j->rq, J->S, fit, J->np, &list, d);
+	free(fit);
+	if (rc)
+		return rc;
+	for (size_t i = 0; i < list.n; i++) {
+		const struct lookup_entry *e = &list.v[i];
+		const struct lentry *m = NULL;
+		for (size_t k = 0; k < j->ne && !m; k++)
+			if (j->e[k].stage == e->stage && j->e[k].tokens == e->tokens)
+				m = &j->e[k];
+		if (!m || !m->n || !e->ntop)
+			continue;
+		size_t best = 0;
+		for (size_t k = 1; k < m->n; k++)
+			if (m->m[k].us < m->m[best].us)
+				best = k;
+		double picked = -1;
+		for (int r = 0; r < e->ntop && picked < 0; r++)
+			for (size_t k = 0; k < m->n; k++)
+				if (m->m[k].id == e->top[r]) {
+					picked = m->m[k].us;
+					s->unmeasured += r > 0;
+					break;
+				}
+		if (picked < 0)
+			continue;
+		for (int r = 0; r < e->ntop && r < 4; r++)
+			if (e->top[r] == m->m[best].id) {
+				s->recall4++;
+				break;
+			}
+		double l = log(picked / m->m[best].us);
+		*sum_log += l;
+		if (l > *max_log)
+			*max_log = l;
+		s->entries++;
+	}
+	lookup_list_release(&list);
+	return TT_OK;
+}
+
+/* The score of x on the journals with held == which; the loss the search minimizes. */
+static int judge(const struct judge *J, bool which, const double *x, struct learn_score *s,
+		 double *loss, struct diags *d)
+{
+	memset(s, 0, sizeof *s);
+	double sum_log = 0, max_log = 0;
+	for (size_t i = 0; i < J->nj; i++) {
+		if (J->j[i].held != which)
+			continue;
+		int rc = score_journal(J, &J->j[i], x, s, &sum_log, &max_log, d);
+		if (rc)
+			return rc;
+	}
+	double mean = s->entries ? sum_log / (double)s->entries : 0;
+	s->geo_regret = exp(mean) - 1;
+	s->max_regret = exp(max_log) - 1;
+	if (loss)
+		*loss = mean + 0.1 * max_log;
+	return TT_OK;
+}
+
+/* Coordinate search (learn.h "Method") from the defaults; x receives the fit. */
+static int search(const struct judge *J, int sweeps, double *x, struct diags *d)
+{
+	struct learn_score s;
+	double loss;
+	int rc = judge(J, false, x, &s, &loss, d);
+	for (int sw = 0; !rc && sw < sweeps; sw++) {
+		for (size_t k = 0; !rc && k < J->np; k++) {
+			const struct script_param *p = &J->p[k];
+			double step = (p->max - p->min) / 10.0 / (double)(1 << sw), keep = x[k];
+			static const int moves[] = { -2, -1, 1, 2 };
+			for (size_t m = 0; !rc && m < 4; m++) {
+				double v = fmin(p->max, fmax(p->min, keep + moves[m] * step)), l;
+				if (v == x[k])
+					continue;
+				double was = x[k];
+				x[k] = v;
+				rc = judge(J, false, x, &s, &l, d);
+				if (!rc && l < loss - 1e-12)
+					loss = l;
+				else
+					x[k] = was;
+			}
+		}
+	}
+	return rc;
+}
+
+static bool label_has(const char *label, const char *needle)
+{
+	size_t n = strlen(needle);
+	for (const char *p = label; *p; p++)
+		if (!strncasecmp(p, needle, n))
+			return true;
+	return false;
+}
+
+static int open_params(struct tt_data *data, const struct learn_request *rq, struct learn_result *r,
+		       struct diags *d)
+{
+	char *path = rq->heuristic ? xstrdup(rq->heuristic)
+				   : xasprintf("%s/scripts/heuristics/default.lua", data->root);
+	struct script_limits lim = { .mem_bytes = 64u << 20, .instructions = 100000000ULL };
+	struct script *sc;
+	int rc = script_open(&sc, data->root, path, &lim, d);
+	free(path);
+	if (rc)
+		return rc;
+	const struct script_param *p;
+	r->nparams = script_params(sc, &p);
+	r->heuristic = xstrdup(script_heuristic_name(sc));
+	r->params = xcalloc(r->nparams + 1, sizeof *r->params);
+	r->fitted = xcalloc(r->nparams + 1, sizeof *r->fitted);
+	for (size_t k = 0; k < r->nparams; k++) {
+		r->params[k] = p[k];
+		r->params[k].name = xstrdup(p[k].name);
+		r->fitted[k] = p[k].def;
+	}
+	script_close(sc);
+	if (!r->nparams)
+		return diag_error(d, TT_INVALID, "learn", NULL, 0, 0, "heuristic '%s' declares no "
+				  "params (tunetab.heuristic{ params = ... }): nothing to fit", r->heuristic);
+	return TT_OK;
+}
+
+/* The journals loaded and split; all of one GPU. */
+static int load_all(struct tt_data *data, const struct learn_request *rq, struct ljournal *js,
+		    struct learn_result *r, struct diags *d)
+{
+	int rc = TT_OK;
+	for (size_t i = 0; i < rq->njournals && !rc; i++) {
+		js[i].path = rq->journals[i];
+		if ((rc = load_journal(&js[i], d)))
+			break;
+		if (!r->device)
+			r->device = xstrdup(js[i].id.device);
+		else if (strcmp(r->device, js[i].id.device))
+			rc = diag_error(d, TT_INVALID, "learn", js[i].path, 1, 1, "measured on '%s', the "
+					"others on '%s': a fit is for one GPU", js[i].id.device, r->device);
+		js[i].held = rq->holdout && label_has(js[i].label, rq->holdout);
+		char ***list = js[i].held ? &r->held : &r->train;
+		size_t *n = js[i].held ? &r->nheld : &r->ntrain;
+		*list = xrealloc(*list, (*n + 1) * sizeof **list);
+		(*list)[(*n)++] = xstrdup(js[i].label);
+	}
+	if (!rc && !r->ntrain)
+		rc = diag_error(d, TT_USAGE, DIAG_SHOW_USAGE, NULL, 0, 0, "--holdout '%s' leaves no "
+				"journal to fit", rq->holdout);
+	if (!rc && rq->holdout && !r->nheld)
+		rc = diag_error(d, TT_USAGE, DIAG_SHOW_USAGE, NULL, 0, 0, "--holdout '%s' matches no "
+				"journal's deployment", rq->holdout);
+	const struct device_profile *p = r->device ? device_find(&data->devices, r->device) : NULL;
+	r->sm = p ? device_sm(p) : 0;
+	return rc;
+}
+
+int learn_run(struct tt_data *data, const struct learn_request *rq, struct learn_result *r,
+	      struct diags *d)
+{
+	memset(r, 0, sizeof *r);
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	struct ljournal *js = xcalloc(rq->njournals + 1, sizeof *js);
+	struct generate_session S;
+	memset(&S, 0, sizeof S);
+	int rc = generate_session_init(&S, data, NULL, d);
+	if (!rc)
+		rc = open_params(data, rq, r, d);
+	if (!rc)
+		rc = load_all(data, rq, js, r, d);
+	struct judge J = { &S, js, rq->njournals, r->params, r->nparams };
+	double *def = xcalloc(r->nparams + 1, sizeof *def);
+	for (size_t k = 0; k < r->nparams; k++)
+		def[k] = r->params[k].def;
+	if (!rc)
+		rc = judge(&J, false, def, &r->train_default, NULL, d);
+	if (!rc)
+		rc = search(&J, rq->sweeps > 0 ? rq->sweeps : 6, r->fitted, d);
+	if (!rc)
+		rc = judge(&J, false, r->fitted, &r->train_fit, NULL, d);
+	if (!rc && r->nheld)
+		rc = judge(&J, true, def, &r->held_default, NULL, d);
+	if (!rc && r->nheld)
+		rc = judge(&J, true, r->fitted, &r->held_fit, NULL, d);
+	free(def);
+	for (size_t i = 0; i < rq->njournals; i++)
+		journal_release(&js[i]);
+	free(js);
+	generate_session_release(&S);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	r->seconds = (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9;
+	return rc;
+}
+
+static void yaml_str(struct strbuf *sb, const char *s)
+{
+	sb_addc(sb, '"');
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			sb_addc(sb, '\\');
+		sb_addc(sb, (unsigned char)*s < 0x20 ? ' ' : *s);
+	}
+	sb_addc(sb, '"');
+}
+
+char *learn_yaml(const struct learn_result *r)
+{
+	struct strbuf sb = STRBUF_INIT;
+	sb_adds(&sb, "# tunetab model fit: the heuristic's free parameters fitted by `tunetab learn`\n"
+		     "# to measured journals (coordinate search on geomean regret, learn.h).\n"
+		     "model_fit:\n  heuristic: ");
+	yaml_str(&sb, r->heuristic);
+	sb_adds(&sb, "\n  device: ");
+	yaml_str(&sb, r->device);
+	sb_addf(&sb, "\n  sm: %u\n  method: \"coordinate search, loss mean(log(1+regret)) + 0.1 "
+		     "max(log(1+regret)); train regret geomean %.4f max %.4f (defaults %.4f, %.4f)\"\n"
+		     "  trained_on:\n", r->sm, r->train_fit.geo_regret, r->train_fit.max_regret,
+		r->train_default.geo_regret, r->train_default.max_regret);
+	for (size_t i = 0; i < r->ntrain; i++) {
+		sb_adds(&sb, "    - ");
+		yaml_str(&sb, r->train[i]);
+		sb_addc(&sb, '\n');
+	}
+	sb_adds(&sb, "  params:\n");
+	for (size_t k = 0; k < r->nparams; k++)
+		sb_addf(&sb, "    - {name: %s, value: %.6g}\n", r->params[k].name, r->fitted[k]);
+	return sb_detach(&sb);
+}
+
+void learn_result_release(struct learn_result *r)
+{
+	for (size_t k = 0; k < r->nparams; k++)
+		free(r->params[k].name);
+	free(r->params);
+	free(r->fitted);
+	for (size_t i = 0; i < r->ntrain; i++)
+		free(r->train[i]);
+	for (size_t i = 0; i < r->nheld; i++)
+		free(r->held[i]);
+	free(r->train);
+	free(r->held);
+	free(r->device);
+	free(r->heuristic);
+	memset(r, 0, sizeof *r);
+}

@@ -1,0 +1,61 @@
+/* learn.h: `tunetab learn`: the heuristic's free parameters (tunetab.heuristic{ params })
+ * fitted to measured journals of one GPU, and the fit judged on deployments it did not see.
+ *
+ * Method (deterministic; README "learn"): each journal's identity gives the deployment; the
+ * heuristic ranks that deployment's keys (generate_rank) with a parameter vector; an entry's
+ * regret is the measured median of the heuristic's pick (the first measured id of its ranking)
+ * over the fastest measured median, minus 1. The loss is mean(log(1 + regret)) + 0.1 *
+ * max(log(1 + regret)) over the training entries: the geomean regret users feel, with the
+ * worst entry kept in view. It is minimized by coordinate search: each parameter in turn tries
+ * x +- k * step (k = 1, 2; step a tenth of its range, halved every sweep), clamped to its
+ * range, and a move is taken only when the loss falls; parameters in the order the heuristic
+ * declares them. No randomness: the same journals give the same file, byte for byte. Failed
+ * and inexpressible candidates (no median) are never a measured best. */
+#ifndef TUNETAB_LEARN_H
+#define TUNETAB_LEARN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "base/diag.h"
+#include "data/data.h"
+#include "script/script.h"
+
+struct learn_request {
+	char *const *journals;
+	size_t njournals;
+	const char *holdout;    /* journals whose deployment label holds this text are left out of
+				 * the fit and judged (case-insensitive); NULL: none */
+	const char *heuristic;  /* NULL: scripts/heuristics/default.lua */
+	int sweeps;             /* 0: 6 */
+};
+
+/* How a parameter vector does on a set of journals. */
+struct learn_score {
+	size_t entries;         /* entries with a measured best */
+	double geo_regret;      /* geomean(1 + regret) - 1 */
+	double max_regret;
+	size_t recall4;         /* entries whose measured best is among the heuristic's first 4 */
+	size_t unmeasured;      /* entries whose pick had no median (the next measured one counted) */
+};
+
+struct learn_result {
+	char *device;
+	unsigned sm;
+	char *heuristic;
+	struct script_param *params;  /* declared (defaults) */
+	double *fitted;               /* one value per param */
+	size_t nparams;
+	char **train, **held;         /* deployment labels */
+	size_t ntrain, nheld;
+	struct learn_score train_default, train_fit, held_default, held_fit;
+	double seconds;
+};
+
+int learn_run(struct tt_data *data, const struct learn_request *rq, struct learn_result *r,
+	      struct diags *d);
+/* The fit as a model-fit YAML file (data/modelfit.h). Caller frees. */
+char *learn_yaml(const struct learn_result *r);
+void learn_result_release(struct learn_result *r);
+
+#endif

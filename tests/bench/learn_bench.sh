@@ -1,0 +1,54 @@
+#!/bin/bash
+# learn_bench.sh OUT: issue #17's leave-one-deployment-out evaluation, without a GPU. For each
+# of the six H200 deployments that have a journal of FlashInfer's kernels and a real-kernel
+# oracle (every tactic of every bucket timed; docs/bench/2026-12-01-h200-flashinfer and
+# -h200-learn), fit the heuristic on the other five journals (tunetab learn --holdout), write
+# the heuristic-only table with the defaults and with the fit, and score both against the
+# oracle (fi_bench.py regret). Results: docs/benchmarks.md "Heuristics that learn".
+set -eu
+O=$1
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+T=${TUNETAB:-$ROOT/build/release/tunetab}
+A=$ROOT/docs/bench/2026-12-01-h200-flashinfer
+L=$ROOT/docs/bench/2026-12-01-h200-learn
+mkdir -p "$O"
+declare -A ARGS=([qwen3-bf16]="--model qwen3-30b-a3b --dtype bf16"
+                 [dsv3-fp8-ep8]="--model deepseek-v3 --dtype fp8 --ep 8"
+                 [mixtral-bf16-tp2]="--model mixtral-8x7b --dtype bf16 --tp 2"
+                 [glm45air-bf16-ep2]="--model glm-4-5-air --dtype bf16 --ep 2"
+                 [qwen3-235b-fp8-ep4]="--model qwen3-235b-a22b --dtype fp8 --ep 4"
+                 [mixtral22b-fp8-tp4]="--model mixtral-8x22b --dtype fp8 --tp 4")
+declare -A LABEL=([qwen3-bf16]="Qwen3-30B-A3B" [dsv3-fp8-ep8]="DeepSeek-V3"
+                  [mixtral-bf16-tp2]="Mixtral-8x7B" [glm45air-bf16-ep2]="GLM-4.5-Air"
+                  [qwen3-235b-fp8-ep4]="Qwen3-235B-A22B" [mixtral22b-fp8-tp4]="Mixtral-8x22B")
+DEPLOYS="qwen3-bf16 dsv3-fp8-ep8 mixtral-bf16-tp2 glm45air-bf16-ep2 qwen3-235b-fp8-ep4 mixtral22b-fp8-tp4"
+J=() # one journal per deployment
+for D in $DEPLOYS; do
+    if [ -d "$A/r2-70186cd/tt-$D-1" ]; then J+=("$A/r2-70186cd/tt-$D-1/v0_1_trtllm_fused_moe_NVIDIA_H200.journal")
+    else J+=("$L/tt-$D-1/v0_1_trtllm_fused_moe_NVIDIA_H200.journal"); fi
+done
+oracle() { if [ -f "$A/oracle_$1.json" ]; then echo "$A/oracle_$1.json"; else echo "$L/oracle_$1.json"; fi; }
+table() { # D OUTDIR [--model-fit FIT]
+    local D=$1 out=$2; shift 2
+    $T generate --device "NVIDIA H200" ${ARGS[$D]} --flashinfer 0.7.4 --format json -q -o "$out" "$@"
+}
+for D in $DEPLOYS; do
+    $T learn "${J[@]}" --holdout "${LABEL[$D]}" -o "$O/fit-$D.yaml" 2> "$O/learn-$D.log"
+    table "$D" "$O/default-$D"
+    table "$D" "$O/fitted-$D" --model-fit "$O/fit-$D.yaml"
+    python3 "$ROOT/tests/bench/fi_bench.py" regret "$(oracle "$D")" \
+        "$O/default-$D/flashinfer_autotune_NVIDIA_H200.json" "$O/fitted-$D/flashinfer_autotune_NVIDIA_H200.json" \
+        --label default --label fitted --json "$O/regret-$D.json" > "$O/regret-$D.log" 2>&1
+    python3 - "$D" "$O/regret-$D.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[2]))
+cells = []
+for t in r["tables"]:
+    mx = t["max_regret"]["regret"] if t["max_regret"] else float("nan")
+    cells.append("%s %.2f%% / %.2f%%" % (t["label"], 100 * t["geomean_regret"], 100 * mx))
+print("%-20s held out; against the oracle, geomean / max: %s" % (sys.argv[1], "; ".join(cells)))
+PY
+done
+# the fit on all six, shipped as data
+$T learn "${J[@]}" -o "$O/fit-all.yaml" 2> "$O/learn-all.log"
+cat "$O/learn-all.log"

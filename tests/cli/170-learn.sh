@@ -1,0 +1,50 @@
+# 170-learn: `tunetab learn` (issue #17) on journals of FlashInfer's own kernels recorded on
+# the lent H200 (tests/data/learn: Qwen3-30B-A3B bf16, DeepSeek-V3 fp8 EP 8, Mixtral-8x7B bf16
+# TP 2; docs/benchmarks.md "learn"): the fit lowers the regret on what it was fitted to, the
+# same journals give the same bytes, a held-out deployment is judged, generate uses the fit,
+# and bad inputs are refused with the file and line.
+. "$ROOT/tests/lib.sh"
+D="$ROOT/tests/data/learn"
+J="$D/qwen3-bf16.journal $D/dsv3-fp8-ep8.journal $D/mixtral-bf16-tp2.journal"
+run tunetab learn $J --sweeps 2 -o fit.yaml
+tunetab learn $J --sweeps 2 -o again.yaml 2>/dev/null
+cmp fit.yaml again.yaml && echo "same journals, same bytes"
+cat fit.yaml
+tunetab learn $J --sweeps 2 --holdout mixtral --json > held.json
+python3 - held.json <<'PYEOF'
+import json, sys
+r = json.load(open(sys.argv[1]))
+t, h = r["train"], r["held"]
+print("trained on", r["trained_on"], "held out", r["held_out"])
+# the search only takes moves that lower the loss: never worse than the defaults it starts from
+print("fit set: fitted <= defaults:", t["fit"]["geomean_regret"] <= t["default"]["geomean_regret"])
+print("held out entries:", h["fit"]["entries"], "default", h["default"]["entries"])
+print("params:", [p["name"] for p in r["params"]])
+PYEOF
+# generate with the fit: another table, still valid; the provenance names the fit
+tunetab generate --device h200 --model qwen3-30b-a3b --dtype bf16 --flashinfer 0.7.4 -q -o plain
+tunetab generate --device h200 --model qwen3-30b-a3b --dtype bf16 --flashinfer 0.7.4 -q -o fitted \
+    --model-fit fit.yaml
+cmp -s plain/v0_1_trtllm_fused_moe_NVIDIA_H200.py fitted/v0_1_trtllm_fused_moe_NVIDIA_H200.py \
+    || echo "the fit changes the table"
+grep -o '"model_fit": "[^"]*"' fitted/tunetab_provenance_NVIDIA_H200.json
+run tunetab validate -q fitted
+# bad inputs
+echo "not a journal" > notes.txt
+run tunetab learn notes.txt
+sed '1s/ keys=- / keys=my-keys.txt /' "$D/qwen3-bf16.journal" > keys.journal
+run tunetab learn keys.journal
+sed '1s/device=NVIDIA H200/device=NVIDIA H100 80GB HBM3/' "$D/dsv3-fp8-ep8.journal" > h100.journal
+run tunetab learn "$D/qwen3-bf16.journal" h100.journal
+run tunetab learn $J --holdout nothing-like-this
+run tunetab learn "$D/qwen3-bf16.journal" --holdout qwen3
+run tunetab learn --sweeps 0 "$D/qwen3-bf16.journal"
+sed 's/name: launch_us/name: launch_ms/' fit.yaml > unknown.yaml
+run tunetab generate --device h200 --model qwen3-30b-a3b --dtype bf16 --flashinfer 0.7.4 -q -o x \
+    --model-fit unknown.yaml
+for v in .nan 0.5; do
+    printf 'model_fit:\n  heuristic: default\n  device: NVIDIA H200\n  sm: 90\n  method: m\n  trained_on: []\n  params:\n    - {name: overlap, value: %s}\n    - {name: overlap, value: 1}\n' $v > bad.yaml
+    run tunetab generate --device h200 --model qwen3-30b-a3b --dtype bf16 --flashinfer 0.7.4 -q \
+        -o x --model-fit bad.yaml
+done
+test ! -e x && echo "nothing written for a bad fit"
