@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -199,6 +200,9 @@ static bool parse_measurement(const char *line, struct journal_record *rec)
 				     &rec->tokens, &r->id, &st, &r->median_us, &r->lo_us, &r->hi_us,
 				     &r->n, why) < 8)
 		return false;
+	/* tunetab writes finite times: "inf", "nan" or 1e999 is a line of no known form */
+	if (!isfinite(r->median_us) || !isfinite(r->lo_us) || !isfinite(r->hi_us))
+		return false;
 	r->status = (enum prof_status)st;
 	for (char *p = why; *p; p++)
 		if (*p == '_')
@@ -227,7 +231,7 @@ static bool parse_record(const char *line, struct journal_record *rec)
 		return true;
 	}
 	if (line[0] == 'P' && sscanf(line, "P %d %ld %d %lf", &rec->stage, &rec->tokens, &rec->id,
-				     &rec->pred_us) == 4) {
+				     &rec->pred_us) == 4 && isfinite(rec->pred_us)) {
 		rec->kind = JOURNAL_PREDICTION;
 		return true;
 	}

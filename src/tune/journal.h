@@ -15,7 +15,8 @@
  *
  * The M lines of one entry are one write followed by fsync, so after SIGKILL the journal holds
  * whole entries; a torn last line (power loss) is ignored when read and cut off when the
- * journal is opened again. Lines of any other form are ignored. */
+ * journal is opened again. Lines of any other form (a time that is not a finite number
+ * included) are ignored. */
 #ifndef TUNETAB_JOURNAL_H
 #define TUNETAB_JOURNAL_H
 

@@ -127,6 +127,16 @@ static void journal_release(struct ljournal *j)
 	journal_run_text_release(&j->id);
 }
 
+int learn_read_journal(const char *path, struct diags *d)
+{
+	struct ljournal j;
+	memset(&j, 0, sizeof j);
+	j.path = path;
+	int rc = load_journal(&j, d);
+	journal_release(&j);
+	return rc;
+}
+
 /* What the heuristic picks with this parameter vector, judged against the measurements. */
 struct judge {
 	struct generate_session *S;

@@ -54,6 +54,10 @@ struct learn_result {
 
 int learn_run(struct tt_data *data, const struct learn_request *rq, struct learn_result *r,
 	      struct diags *d);
+/* Reads one journal as learn does (its identity as a deployment, the last median of each
+ * candidate) and drops it: the reader alone, for the fuzz target. */
+int learn_read_journal(const char *path, struct diags *d);
+
 /* The fit as a model-fit YAML file (data/modelfit.h). Caller frees. */
 char *learn_yaml(const struct learn_result *r);
 void learn_result_release(struct learn_result *r);

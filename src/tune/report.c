@@ -261,8 +261,10 @@ int report_from_journal(const char *path, struct report *r, struct diags *d)
 	report_info(r, "journal", path);
 	provenance_info(path, r);
 	sort_report(r);
-	if (!r->n)
+	if (!r->n) {
+		report_release(r);
 		return diag_error(d, TT_INVALID, "journal", path, 0, 0, "the journal holds no measurement");
+	}
 	return TT_OK;
 }
 
@@ -613,7 +615,11 @@ static void chart_speedup(struct strbuf *o, const struct report *r, int stage, i
 	free(desc);
 	sb_addf(o, "<line class=\"axis\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", ML, MT, ML,
 		H - MB);
-	double step = (ya.hi - ya.lo) > 2 ? 0.5 : (ya.hi - ya.lo) > 0.5 ? 0.1 : 0.05;
+	double span = ya.hi - ya.lo;
+	/* at most about 20 grid lines, whatever the journal's times (a fuzzed journal gave a
+	 * span of 1e300) */
+	double step = span > 10 ? pow(10, ceil(log10(span / 10))) : span > 2 ? 0.5 : span > 0.5 ? 0.1
+										       : 0.05;
 	for (double v = ceil(ya.lo / step) * step; v <= ya.hi + 1e-9; v += step)
 		sb_addf(o, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/><text "
 			"class=\"tl\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%.2f×</text>\n", ML, py(&ya, v),

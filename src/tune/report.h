@@ -45,7 +45,8 @@ struct report {
 };
 
 /* From a journal `generate --profile` wrote (and the provenance file beside it, if any).
- * Errors (unreadable, not a tunetab journal) carry the file and line. */
+ * Errors (unreadable, not a tunetab journal) carry the file and line; on error r is left
+ * empty (report_release harmless, not needed). */
 int report_from_journal(const char *path, struct report *r, struct diags *d);
 /* From a plan that was only ranked (heuristic-only generate). */
 void report_from_plan(const struct lookup_list *p, struct report *r);
