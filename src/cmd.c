@@ -105,11 +105,14 @@ static const struct cli_option generate_options[] = {
 	  .help = "`tunetab calibrate`'s measurements, for the heuristic",
 	  .doc = "feed `tunetab calibrate`'s measurements (copy bandwidth, per-tile efficiency) to the "
 		 "heuristic" },
-	{ .name = "model-fit", .id = 'g', .arg = ARG_REQUIRED, .arg_name = "FILE",
+	{ .name = "model-fit", .id = 'g', .arg = ARG_REQUIRED, .arg_name = "FILE|auto",
 	  .flags = OPT_BRIEF,
-	  .help = "`tunetab learn`'s fit of the heuristic's parameters, for the heuristic",
+	  .help = "`tunetab learn`'s fit of the heuristic's parameters (auto: this GPU's, if any)",
 	  .doc = "use a fit of the heuristic's free parameters to measured journals (`tunetab learn`) "
-		 "instead of the datasheet model's defaults" },
+		 "instead of the datasheet model's defaults; `auto`: this GPU's fit from "
+		 "`~/.config/tunetab/fits/<DEVICE>.yaml` (`$XDG_CONFIG_HOME`) or the shipped "
+		 "`configs/fits/`, else a fit of a GPU with the same SM (`tunetab devices` says which). "
+		 "Without the option, `--device auto` uses this GPU's own fit from the user's folder" },
 	{ .name = "fused-finalize", .id = 'Q', .arg = ARG_REQUIRED, .arg_name = "on|off",
 	  .help = "the runner's use_fused_finalize (default on, as FlashInfer's)",
 	  .doc = "the `use_fused_finalize` of the runner that will look the keys up (default on, "

@@ -6,6 +6,8 @@ export LC_ALL=C
 # without --flashinfer, tunetab targets the FlashInfer installed here: the expected outputs
 # assume none (tests/cli/094 unsets this)
 export TUNETAB_TEST_IGNORE_INSTALLED=1
+# model fits in the user's folder (generate --model-fit auto, devices) must not change outputs
+export XDG_CONFIG_HOME="${TT_TMP:-/tmp}/xdg-config"
 tunetab() { "$TUNETAB" "$@"; }
 run() {
     printf '$ %s\n' "$*" | sed "s|$ROOT|<root>|g"

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "cmd/cli.h"
+#include "data/modelfit.h"
 #include "base/util.h"
 
 static void put_u(char *buf, size_t n, const uint64_t *v)
@@ -30,6 +31,20 @@ static json_t *ju(const uint64_t *v)
 static json_t *jf(const double *v)
 {
 	return v ? json_real(*v) : json_null();
+}
+
+/* What the heuristic's model is for a profile: "fit" (this GPU's own, tunetab learn),
+ * "sister" (a fit of another GPU with the same SM), or "datasheet"; *file the fit's path. */
+static const char *model_of(const struct tt_data *data, const struct device_profile *p,
+			    char **file)
+{
+	char *dirs[2];
+	bool sister;
+	model_fit_dirs(data->root, dirs);
+	*file = model_fit_find((const char *const *)dirs, 2, p->name, device_sm(p), &sister);
+	free(dirs[0]);
+	free(dirs[1]);
+	return !*file ? "datasheet" : sister ? "sister" : "fit";
 }
 
 int cmd_devices(int argc, char **argv)
@@ -66,12 +81,18 @@ int cmd_devices(int argc, char **argv)
 			json_object_set_new(t, "fp4", jf(p->dense_tflops.fp4));
 			json_object_set_new(o, "dense_tflops", t);
 			json_object_set_new(o, "file", json_string(cli_rel(&data, p->path)));
+			char *fit;
+			const char *kind = model_of(&data, p, &fit);
+			json_object_set_new(o, "model", json_pack("{s:s, s:o}", "kind", kind, "fit",
+								  fit ? json_string(cli_rel(&data, fit))
+								      : json_null()));
+			free(fit);
 			json_array_append_new(a, o);
 		}
 		cli_print_json(a, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	} else {
-		printf("%-26s %-56s %-5s %4s %7s %10s %7s %7s %7s %7s\n", "ID", "DEVICE NAME", "CC",
-		       "SMs", "SMEM/B", "L2", "GB/s", "BF16", "FP8", "FP4");
+		printf("%-26s %-56s %-5s %4s %7s %10s %7s %7s %7s %7s %s\n", "ID", "DEVICE NAME", "CC",
+		       "SMs", "SMEM/B", "L2", "GB/s", "BF16", "FP8", "FP4", "MODEL");
 		for (size_t i = 0; i < data.devices.n; i++) {
 			const struct device_profile *p = data.devices.v[i];
 			char sms[24], smem[24], l2[24], bw[24], b16[24], f8[24], f4[24], cc[16];
@@ -83,10 +104,16 @@ int cmd_devices(int argc, char **argv)
 			put_f(f8, sizeof f8, p->dense_tflops.fp8);
 			put_f(f4, sizeof f4, p->dense_tflops.fp4);
 			snprintf(cc, sizeof cc, "%u.%u", p->cc.major, p->cc.minor);
-			printf("%-26s %-56s %-5s %4s %7s %10s %7s %7s %7s %7s\n", p->id, p->name, cc, sms,
-			       smem, l2, bw, b16, f8, f4);
+			char *fit;
+			const char *kind = model_of(&data, p, &fit);
+			free(fit);
+			printf("%-26s %-56s %-5s %4s %7s %10s %7s %7s %7s %7s %s\n", p->id, p->name, cc, sms,
+			       smem, l2, bw, b16, f8, f4, kind);
 		}
-		printf("(%zu profiles; TFLOPS dense; '-' = unknown)\n", data.devices.n);
+		printf("(%zu profiles; TFLOPS dense; '-' = unknown; MODEL: the heuristic's cost model, "
+		       "'fit' = fitted to this GPU's measurements (tunetab learn; generate --model-fit "
+		       "auto), 'sister' = a fit of another GPU of its architecture, 'datasheet' = the "
+		       "defaults)\n", data.devices.n);
 	}
 	cli_release_data(&data);
 	return TT_OK;

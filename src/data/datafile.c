@@ -9,6 +9,7 @@
 #include "data/dtypes.h"
 #include "data/firules.h"
 #include "data/model.h"
+#include "data/modelfit.h"
 #include "data/yamlload.h"
 
 int datafile_check(const char *path, struct diags *d)
@@ -42,6 +43,10 @@ int datafile_check(const char *path, struct diags *d)
 		struct dtype_set *ds;
 		rc = dtypes_load(path, &ds, d);
 		dtypes_free(ds);
+	} else if (strcmp(key, "model_fit") == 0) {
+		struct model_fit *f;
+		rc = model_fit_load(path, &f, d);
+		model_fit_free(f);
 	} else if (strcmp(key, "flashinfer_schema") == 0) {
 		struct fi_rules *s;
 		rc = firules_load_file(path, &s, d);
@@ -50,8 +55,8 @@ int datafile_check(const char *path, struct diags *d)
 		int line, col;
 		yaml_locate(path, key, &line, &col);
 		rc = diag_error(d, TT_INVALID, "data-kind", path, line, col,
-				"unknown top-level key '%s' (want device, model, catalog, dtypes or "
-				"flashinfer_schema)", key);
+				"unknown top-level key '%s' (want device, model, catalog, dtypes, "
+				"model_fit or flashinfer_schema)", key);
 	}
 	free(key);
 	return rc;

@@ -1,12 +1,15 @@
 /* modelfit.c: model-fit YAML files (tunetab learn), loaded strictly. */
 #include "data/modelfit.h"
 
+#include <dirent.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/util.h"
+#include "data/firules.h"
 #include "data/yamlload.h"
 
 static const cyaml_schema_value_t string_schema = {
@@ -80,4 +83,78 @@ int model_fit_load(const char *path, struct model_fit **out, struct diags *d)
 	}
 	*out = f;
 	return TT_OK;
+}
+
+void model_fit_dirs(const char *data_root, char *dirs[2])
+{
+	const char *x = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
+	dirs[0] = x && *x ? xasprintf("%s/tunetab/fits", x)
+			  : xasprintf("%s/.config/tunetab/fits", home && *home ? home : ".");
+	dirs[1] = xasprintf("%s/configs/fits", data_root);
+}
+
+/* The device and SM a fit file names, read strictly; false when it does not load. */
+static bool fit_of(const char *path, char *device, size_t n, unsigned *sm)
+{
+	struct model_fit *f;
+	struct diags d = DIAGS_INIT;
+	bool ok = model_fit_load(path, &f, &d) == TT_OK;
+	if (ok) {
+		snprintf(device, n, "%s", f->device);
+		*sm = f->sm;
+		model_fit_free(f);
+	}
+	diags_release(&d);
+	return ok;
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+char *model_fit_find(const char *const *dirs, size_t ndirs, const char *device, unsigned sm,
+		     bool *sister)
+{
+	*sister = false;
+	char *part = firules_device_part(device);
+	for (size_t i = 0; i < ndirs; i++) {
+		char *p = xasprintf("%s/%s.yaml", dirs[i], part);
+		if (access(p, R_OK) == 0) {
+			free(part);
+			return p;
+		}
+		free(p);
+	}
+	free(part);
+	for (size_t i = 0; i < ndirs; i++) {
+		DIR *dir = opendir(dirs[i]);
+		if (!dir)
+			continue;
+		char **names = NULL;
+		size_t n = 0, alloc = 0;
+		for (struct dirent *e; (e = readdir(dir));)
+			if (str_ends(e->d_name, ".yaml")) {
+				ALLOC_GROW(names, n + 1, alloc);
+				names[n++] = xstrdup(e->d_name);
+			}
+		closedir(dir);
+		qsort(names, n, sizeof *names, by_name);
+		char *found = NULL;
+		for (size_t k = 0; k < n; k++) {
+			char *p = xasprintf("%s/%s", dirs[i], names[k]), other[256];
+			unsigned osm;
+			if (!found && fit_of(p, other, sizeof other, &osm) && osm == sm)
+				found = p;
+			else
+				free(p);
+			free(names[k]);
+		}
+		free(names);
+		if (found) {
+			*sister = true;
+			return found;
+		}
+	}
+	return NULL;
 }

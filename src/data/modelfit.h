@@ -3,6 +3,9 @@
 #ifndef TUNETAB_MODELFIT_H
 #define TUNETAB_MODELFIT_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
 #include "base/diag.h"
 
 struct fit_value {
@@ -21,6 +24,18 @@ struct model_fit {
 	unsigned params_count;
 	char *path;
 };
+
+/* The fit `generate --model-fit auto` uses for a device: `<dir>/<DEVICE>.yaml` (the device
+ * part of file names, firules_device_part) in each folder of dirs in order (a user's folder
+ * first, then the shipped configs/fits), else, for a sister GPU, the first fit (file names in
+ * order) of a device with the same SM in those folders. NULL when none. *sister is set when
+ * the fit is another GPU's. Caller frees. */
+/* Where fits are looked for, in order: the user's ($XDG_CONFIG_HOME/tunetab/fits, default
+ * ~/.config/tunetab/fits), then the shipped <data>/configs/fits. Fills dirs (caller frees
+ * both). */
+void model_fit_dirs(const char *data_root, char *dirs[2]);
+char *model_fit_find(const char *const *dirs, size_t ndirs, const char *device, unsigned sm,
+		     bool *sister);
 
 /* Loads strictly (unknown keys are errors; names unique, values finite). */
 int model_fit_load(const char *path, struct model_fit **out, struct diags *d);

@@ -478,6 +478,8 @@ static int run_version(struct run *R, struct diags *d)
 	return TT_OK;
 }
 
+static int run_fit(struct run *R, struct diags *d);
+
 /* The device: the profiled GPU, --device auto's GPU 0, a profile file or a known profile. */
 static int run_device(struct run *R, struct diags *d)
 {
@@ -532,18 +534,61 @@ static int run_device(struct run *R, struct diags *d)
 			     R->cal->device, R->sdev.name);
 		R->sdev.cal = R->cal;
 	}
-	if (o->model_fit) {
-		if ((rc = model_fit_load(o->model_fit, &R->fit, d)))
-			return rc;
-		if (strcmp(R->fit->device, R->sdev.name))
-			warn(S, "model fit '%s' was fitted on '%s', not '%s'", o->model_fit, R->fit->device,
-			     R->sdev.name);
-		R->fitv = xcalloc(R->fit->params_count + 1, sizeof *R->fitv);
-		for (unsigned i = 0; i < R->fit->params_count; i++)
-			R->fitv[i] = (struct script_value){ R->fit->params[i].name, R->fit->params[i].value };
-		R->sdev.fit = R->fitv;
-		R->sdev.nfit = R->fit->params_count;
+	return run_fit(R, d);
+}
+
+/* --model-fit auto: this GPU's fit from the user's folder or the shipped configs/fits, else a
+ * sister GPU's (same SM: the fit's parameters, this GPU's own SM count, clocks and bandwidth
+ * from its profile). Without --model-fit, --device auto takes this GPU's own fit from the
+ * user's folder when there is one. NULL: none. */
+static char *find_fit(const struct run *R, bool *sister)
+{
+	const struct generate_request *o = R->o;
+	bool asked = o->model_fit && !strcmp(o->model_fit, "auto");
+	*sister = false;
+	if (!asked && (o->model_fit || strcmp(o->device, "auto")))
+		return NULL;
+	char *dirs[2];
+	model_fit_dirs(R->S->data->root, dirs);
+	char *p = model_fit_find((const char *const *)dirs, asked ? 2 : 1, R->sdev.name,
+				 (unsigned)R->sdev.sm, sister);
+	if (p && *sister && !asked) {
+		free(p);
+		p = NULL;
 	}
+	free(dirs[0]);
+	free(dirs[1]);
+	return p;
+}
+
+/* The model fit (--model-fit FILE or auto) as the script's device.fit. */
+static int run_fit(struct run *R, struct diags *d)
+{
+	const struct generate_request *o = R->o;
+	const struct generate_session *S = R->S;
+	bool sister;
+	char *found = find_fit(R, &sister);
+	const char *path = found ? found : o->model_fit && strcmp(o->model_fit, "auto") ? o->model_fit
+											: NULL;
+	if (!path && o->model_fit && !o->quiet)
+		say(S, "tunetab: model fit: none for %s (SM%d): the datasheet model's defaults",
+		    R->sdev.name, R->sdev.sm);
+	int rc = path ? model_fit_load(path, &R->fit, d) : TT_OK;
+	if (!rc && found && !o->quiet)
+		say(S, "tunetab: model fit: %s (fitted on %s%s)", found, R->fit->device,
+		    sister ? ", a GPU of the same architecture: this one's own SM count, clocks and "
+		    "bandwidth come from its profile" : "");
+	free(found);
+	if (rc || !R->fit)
+		return rc;
+	if (!sister && strcmp(R->fit->device, R->sdev.name))
+		warn(S, "model fit '%s' was fitted on '%s', not '%s'", R->fit->path, R->fit->device,
+		     R->sdev.name);
+	R->fitv = xcalloc(R->fit->params_count + 1, sizeof *R->fitv);
+	for (unsigned i = 0; i < R->fit->params_count; i++)
+		R->fitv[i] = (struct script_value){ R->fit->params[i].name, R->fit->params[i].value };
+	R->sdev.fit = R->fitv;
+	R->sdev.nfit = R->fit->params_count;
 	return TT_OK;
 }
 
@@ -649,7 +694,7 @@ static char *run_identity(const struct run *R, const char *shard)
 		.ep_rank = dep->ep_rank, .top_k = dep->top_k, .no_fused_finalize = dep->no_fused_finalize,
 		.max_tokens = dep->max_tokens, .catalog = R->cat->id, .keys = o->keys, .top = o->top,
 		.method = o->method, .rounds = o->rounds, .heuristic = o->heuristic,
-		.model_fit = o->model_fit,
+		.model_fit = R->fit ? R->fit->path : NULL,
 		.profile = o->profile, .backend = o->profile ? R->be.name : NULL, .shard = shard,
 	};
 	return journal_identity(&jr);

@@ -48,3 +48,23 @@ for v in .nan 0.5; do
         -o x --model-fit bad.yaml
 done
 test ! -e x && echo "nothing written for a bad fit"
+# --model-fit auto: this GPU's fit from the user's folder, else the shipped configs/fits, else
+# a fit of a GPU with the same SM; none for another architecture. devices says which.
+G="--model qwen3-30b-a3b --dtype bf16 --flashinfer 0.7.4"
+for dev in "NVIDIA H200" "NVIDIA H100 80GB HBM3" "NVIDIA B200"; do
+    tunetab generate --device "$dev" $G -o "auto-$dev" --model-fit auto 2>&1 | grep 'model fit' |
+        sed "s|$ROOT|<root>|g"
+done
+mkdir -p "$XDG_CONFIG_HOME/tunetab/fits"
+cp fit.yaml "$XDG_CONFIG_HOME/tunetab/fits/NVIDIA_H200.yaml"
+tunetab generate --device "NVIDIA H200" $G -o user --model-fit auto 2>&1 | grep 'model fit' |
+    sed "s|$XDG_CONFIG_HOME|<config>|g"
+tunetab devices --json > devices.json
+python3 - devices.json "$XDG_CONFIG_HOME" <<'PYEOF'
+import json, sys
+for d in json.load(open(sys.argv[1])):
+    if d["id"] in ("h200", "h100-sxm", "b200"):
+        fit = d["model"]["fit"]
+        where = None if fit is None else fit.replace(sys.argv[2], "<config>")
+        print(d["id"], d["model"]["kind"], where)
+PYEOF
