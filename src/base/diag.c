@@ -51,6 +51,24 @@ void diags_append(struct diags *d, const struct diags *from)
 	}
 }
 
+void diags_flush(struct diags *d, void (*fn)(void *ctx, const struct diag *x), void *ctx)
+{
+	size_t keep = 0;
+	for (size_t i = 0; i < d->n; i++) {
+		struct diag *x = &d->v[i];
+		if (x->sev == SEV_ERROR) {
+			d->v[keep++] = *x;
+			continue;
+		}
+		if (fn)
+			fn(ctx, x);
+		free(x->id);
+		free(x->file);
+		free(x->msg);
+	}
+	d->n = keep;
+}
+
 size_t diags_count(const struct diags *d, enum diag_sev sev)
 {
 	size_t n = 0;

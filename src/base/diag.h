@@ -48,6 +48,9 @@ int diag_error(struct diags *d, int status, const char *id, const char *file, in
 	       const char *fmt, ...) __attribute__((format(printf, 7, 8)));
 /* Appends a copy of every diagnostic of from, in order. */
 void diags_append(struct diags *d, const struct diags *from);
+/* Hands every note and warning to fn (may be NULL) in order and drops it; errors stay in d,
+ * in order. */
+void diags_flush(struct diags *d, void (*fn)(void *ctx, const struct diag *x), void *ctx);
 size_t diags_count(const struct diags *d, enum diag_sev sev);
 void diags_release(struct diags *d);
 const char *diag_sev_name(enum diag_sev sev);

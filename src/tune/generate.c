@@ -47,20 +47,8 @@ static void say(const struct generate_session *S, const char *fmt, ...)
  * dropped from d. Errors stay in d for the caller. */
 static void hear(const struct generate_session *S, struct diags *d)
 {
-	size_t keep = 0;
-	for (size_t i = 0; i < d->n; i++) {
-		struct diag *x = &d->v[i];
-		if (x->sev == SEV_ERROR) {
-			d->v[keep++] = *x;
-			continue;
-		}
-		if (S->hooks && S->hooks->diag)
-			S->hooks->diag(S->hooks->ctx, x);
-		free(x->id);
-		free(x->file);
-		free(x->msg);
-	}
-	d->n = keep;
+	const struct generate_hooks *h = S->hooks;
+	diags_flush(d, h ? h->diag : NULL, h ? h->ctx : NULL);
 }
 
 static void warn(const struct generate_session *S, const char *fmt, ...)

@@ -12,31 +12,16 @@
 #include "data/firules.h"
 #include "flashinfer/merge.h"
 #include "ttest.h"
+#include "unit_data.h"
 
 #define EXTRAS_20 "(torch.bfloat16, torch.bfloat16, torch.bfloat16, 8, 1, 0, 1, 0, 1, 0, False, " \
 		  "False, False, False, False, False, True, 3, False, True)"
 #define PY "v0_1_trtllm_fused_moe_NVIDIA_H200.py"
 #define PROV "tunetab_provenance_NVIDIA_H200.json"
 
-static struct validate_data vdata;
-
 static const struct validate_data *data(void)
 {
-	static struct device_set devs;
-	static struct catalog_set cats;
-	static struct firules_set rules;
-	static int loaded;
-	if (!loaded) {
-		struct diags d = DIAGS_INIT;
-		CHECK_INT(device_load_dir("configs/devices", &devs, &d), 0);
-		CHECK_INT(catalog_load_dir("configs/catalogs/flashinfer", &cats, &d), 0);
-		CHECK_INT(firules_load_dir("schemas/flashinfer", &rules, &d), 0);
-		CHECK_INT(d.n, 0);
-		diags_release(&d);
-		vdata = (struct validate_data){ &devs, &cats, &rules };
-		loaded = 1;
-	}
-	return &vdata;
+	return unit_validate_data();
 }
 
 /* The key FlashInfer 0.6.18 builds for a GEMM stage at a token bucket. */

@@ -15,28 +15,13 @@
 #include "flashinfer/validate.h"
 #include "tune/choose.h"
 #include "ttest.h"
+#include "unit_data.h"
 
 #define TABLES "tests/data/tables"
 
-static struct device_set devs;
-static struct catalog_set cats;
-static struct firules_set rules;
-static struct validate_data vdata;
-
 static const struct validate_data *data(void)
 {
-	static int loaded;
-	if (!loaded) {
-		struct diags d = DIAGS_INIT;
-		CHECK_INT(device_load_dir("configs/devices", &devs, &d), 0);
-		CHECK_INT(catalog_load_dir("configs/catalogs/flashinfer", &cats, &d), 0);
-		CHECK_INT(firules_load_dir("schemas/flashinfer", &rules, &d), 0);
-		CHECK_INT(d.n, 0);
-		diags_release(&d);
-		vdata = (struct validate_data){ &devs, &cats, &rules };
-		loaded = 1;
-	}
-	return &vdata;
+	return unit_validate_data();
 }
 
 static bool documented(const char *id)
