@@ -321,6 +321,11 @@ static const struct cli_option learn_options[] = {
 	  .help = "the heuristic whose params are fitted (default: scripts/heuristics/default.lua)" },
 	{ .name = "sweeps", .id = 's', .arg = ARG_REQUIRED, .arg_name = "N",
 	  .help = "coordinate-search sweeps (default 6, 1 to 1000)" },
+	{ .name = "loss", .id = 'L', .arg = ARG_REQUIRED, .arg_name = "both|time|regret",
+	  .help = "what the search minimizes (default both: time, then regret)",
+	  .doc = "time: the spread of log(predicted / measured) time over every measured candidate, "
+		 "weighted toward each entry's fastest; regret: the regret of the heuristic's pick; "
+		 "both (default): time first, then regret from there (learn.h \"Method\")" },
 	{ .name = "json", .id = 'j', .help = "the result as one JSON document on stdout" },
 	{ NULL },
 };
@@ -515,7 +520,7 @@ const struct cli_command cmd_table[] = {
 	  NULL, report_options },
 	{ "learn", cmd_learn, NEEDS_DATA, NULL, 0,
 	  "fit the heuristic's free parameters to measured journals of one GPU",
-	  "JOURNAL... [-o FIT.yaml] [--holdout TEXT] [--heuristic FILE] [--sweeps N] [--json]",
+	  "JOURNAL... [-o FIT.yaml] [--holdout TEXT] [--heuristic FILE] [--sweeps N] [--loss L] [--json]",
 	  "Reads the journals `generate --profile` wrote on one GPU (every candidate it timed, with\n"
 	  "FlashInfer's kernels or the proxy), rebuilds each journal's deployment and fits the\n"
 	  "params the heuristic declares (tunetab.heuristic{ params = ... }) so that its first\n"

@@ -46,7 +46,28 @@ local PARAMS = {
     doc = "time of a swap_ab (tokens on N) kernel relative to the model's" },
   { name = "cluster_factor", default = 1.0, min = 0.5, max = 2,
     doc = "time of a kernel with a cluster of 2 or more CTAs relative to the model's" },
+  { name = "cluster_1x2", default = 1.0, min = 0.5, max = 2,
+    doc = "time of a kernel with a 1x2 cluster (two CTAs along N) relative to other clusters" },
+  { name = "cluster_2x2", default = 1.0, min = 0.5, max = 2,
+    doc = "time of a kernel with a 2x2 cluster relative to other clusters" },
+  { name = "sm80_stage_gain", default = 0, min = -0.3, max = 0.3,
+    doc = "what each pipeline stage past two takes off an SM80-style CTA's time, as a share" },
 }
+-- Per-tile time factors: one CTA tile's time relative to the model's, by the kernel's own
+-- M x N (the tensor-core efficiency and the pipeline a tile shape really reaches; 1 = the
+-- model's curve). TILE_SHAPES lists the tile shapes of the catalogs (SM90 TMA, SM100, and
+-- the SM80-style mma.sync tiles, named sm80_tile_MxN).
+local TILE_SHAPES = { "128x16", "128x32", "128x64", "128x128", "128x256", "256x128",
+  "64x32", "64x64", "64x128", "64x256" }
+local SM80_TILE_SHAPES = { "32x128", "64x128", "128x128" }
+for _, t in ipairs(TILE_SHAPES) do
+  PARAMS[#PARAMS + 1] = { name = "tile_" .. t, default = 1.0, min = 0.5, max = 2,
+    doc = "time of one " .. t .. " CTA tile relative to the model's" }
+end
+for _, t in ipairs(SM80_TILE_SHAPES) do
+  PARAMS[#PARAMS + 1] = { name = "sm80_tile_" .. t, default = 1.0, min = 0.5, max = 2,
+    doc = "time of one " .. t .. " SM80-style CTA tile relative to the model's" }
+end
 
 -- Tensor-core efficiency of a tile: narrow tiles issue smaller MMAs. A calibrated device
 -- (tunetab calibrate) gives measured efficiencies per tile shape instead.
@@ -140,6 +161,9 @@ local function cost_with(x, q, c)
   local t_mma = 2 * c.m * c.n * K / (x.flops_sm * mma_efficiency(c, x.sm, x.cal, dep.dtype, p)) * 1e6
   local t_cta = math.max(t_stream, t_mma) + p.cta_overhead_us
   if c.epilogue == "no_smem" then t_cta = t_cta * p.no_smem_penalty end
+  local tf = p[(c.sm80 and "sm80_tile_" or "tile_") .. c.m .. "x" .. c.n]
+  if tf then t_cta = t_cta * tf end
+  if c.sm80 then t_cta = t_cta * (1 - p.sm80_stage_gain * math.max(0, (c.stages or 2) - 2)) end
 
   local slots = x.sms
   if c.sm80 then
@@ -154,7 +178,12 @@ local function cost_with(x, q, c)
   -- that stream (OVERLAP of the shorter one shows)
   t = math.max(t, x.t_hbm) + p.overlap * math.min(t, x.t_hbm) + p.launch_us
   if c.tokens_on_n and not c.sm80 then t = t * p.swap_ab_factor end
-  if not c.sm80 and (c.cluster[1] or 1) * (c.cluster[2] or 1) > 1 then t = t * p.cluster_factor end
+  if not c.sm80 and (c.cluster[1] or 1) * (c.cluster[2] or 1) > 1 then
+    t = t * p.cluster_factor
+    if (c.cluster[2] or 1) > 1 then
+      t = t * ((c.cluster[1] or 1) > 1 and p.cluster_2x2 or p.cluster_1x2)
+    end
+  end
   if q.stage == 2 and not c.finalize then t = t + x.t_finalize end
   return t
 end

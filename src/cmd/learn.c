@@ -76,6 +76,12 @@ int cmd_learn(int argc, char **argv)
 		case 'h': rq.heuristic = optarg; break;
 		case 's': CLI_LONG_OPT("learn", sweeps, "--sweeps", 1, 1000); break;
 		case 'j': json = true; break;
+		case 'L':
+			if (!strcmp(optarg, "both")) rq.loss = LEARN_LOSS_BOTH;
+			else if (!strcmp(optarg, "time")) rq.loss = LEARN_LOSS_TIME;
+			else if (!strcmp(optarg, "regret")) rq.loss = LEARN_LOSS_REGRET;
+			else return cli_usage_error("learn", "--loss wants both, time or regret, not '%s'", optarg);
+			break;
 		default:
 			return cli_usage_error("learn", "unknown option or missing value '%s'", argv[optind - 1]);
 		}

@@ -144,7 +144,42 @@ struct judge {
 	size_t nj;
 	const struct script_param *p;
 	size_t np;
+	enum learn_loss loss;
 };
+
+/* The entry's share of the time loss (learn.h "Method"): the weighted spread of
+ * log(predicted / measured) over the candidates both ranked and measured, around its weighted
+ * mean (the model's absolute level does not matter for ranking). A candidate's weight falls by
+ * e for every LEARN_TIME_TAU of log-slowdown against the entry's best, measured or predicted,
+ * whichever is nearer: the candidates that compete for the pick count most, and so does one the
+ * model wrongly believes competitive. */
+#define LEARN_TIME_TAU 0.2
+static double entry_time_loss(const struct lookup_entry *e, const struct lentry *m, double best)
+{
+	double pbest = 0;
+	for (int r = 0; r < e->ntop; r++)
+		if (e->top_time[r] > 0 && (pbest <= 0 || e->top_time[r] < pbest))
+			pbest = e->top_time[r];
+	double sw = 0, swr = 0, swrr = 0;
+	for (int r = 0; r < e->ntop; r++) {
+		if (e->top_time[r] <= 0)
+			continue;
+		for (size_t k = 0; k < m->n; k++)
+			if (m->m[k].id == e->top[r]) {
+				double res = log(e->top_time[r] / m->m[k].us);
+				double near = fmin(log(m->m[k].us / best), log(e->top_time[r] / pbest));
+				double w = exp(-near / LEARN_TIME_TAU);
+				sw += w;
+				swr += w * res;
+				swrr += w * res * res;
+				break;
+			}
+	}
+	if (sw <= 0)
+		return 0;
+	double mean = swr / sw;
+	return fmax(0, swrr / sw - mean * mean);
+}
 
 static int score_journal(const struct judge *J, struct ljournal *j, const double *x,
 			 struct learn_score *s, double *sum_log, double *max_log, struct diags *d)
@@ -189,6 +224,19 @@ static int score_journal(const struct judge *J, struct ljournal *j, const double
 		if (l > *max_log)
 			*max_log = l;
 		s->entries++;
+		s->time_loss += entry_time_loss(e, m, m->m[best].us);
+		if (getenv("TT_LEARN_DUMP")) { /* EXPERIMENT */
+			FILE *f = fopen(getenv("TT_LEARN_DUMP"), "a");
+			const struct tactic *tv = e->stage == 1 ? list.list.g1 : list.list.g2;
+			size_t tn = e->stage == 1 ? list.list.n1 : list.list.n2;
+			for (int r = 0; r < e->ntop; r++)
+				for (size_t k = 0; k < m->n; k++)
+					if (m->m[k].id == e->top[r])
+						for (size_t q = 0; q < tn; q++)
+							if (tv[q].id == e->top[r])
+								fprintf(f, "%s|%d|%ld|%ld|%ld|%d|%g|%g|%d|%d|%d|%d|%d|%d|%d|%d|%d\n", j->label, e->stage, e->tokens, e->features, e->k, e->top[r], e->top_time[r], m->m[k].us, tv[q].m, tv[q].n, tv[q].cluster[0], tv[q].cluster[1], tv[q].swap_ab, tv[q].sm80_style, tv[q].stages, tv[q].epilogue, tv[q].finalize);
+			fclose(f);
+		}
 	}
 	lookup_list_release(&list);
 	return TT_OK;
@@ -211,7 +259,8 @@ static int judge(const struct judge *J, bool which, const double *x, struct lear
 	s->geo_regret = exp(mean) - 1;
 	s->max_regret = exp(max_log) - 1;
 	if (loss)
-		*loss = mean + 0.1 * max_log;
+		*loss = J->loss == LEARN_LOSS_TIME ? (s->entries ? s->time_loss / (double)s->entries : 0)
+						   : mean + 0.1 * max_log;
 	return TT_OK;
 }
 
@@ -325,14 +374,21 @@ int learn_run(struct tt_data *data, const struct learn_request *rq, struct learn
 		rc = open_params(data, rq, r, d);
 	if (!rc)
 		rc = load_all(data, rq, js, r, d);
-	struct judge J = { &S, js, rq->njournals, r->params, r->nparams };
+	struct judge J = { &S, js, rq->njournals, r->params, r->nparams, LEARN_LOSS_REGRET };
 	double *def = xcalloc(r->nparams + 1, sizeof *def);
 	for (size_t k = 0; k < r->nparams; k++)
 		def[k] = r->params[k].def;
 	if (!rc)
 		rc = judge(&J, false, def, &r->train_default, NULL, d);
-	if (!rc)
-		rc = search(&J, rq->sweeps > 0 ? rq->sweeps : 6, r->fitted, d);
+	int sweeps = rq->sweeps > 0 ? rq->sweeps : 6;
+	if (!rc && rq->loss != LEARN_LOSS_REGRET) {
+		J.loss = LEARN_LOSS_TIME;
+		rc = search(&J, sweeps, r->fitted, d);
+	}
+	if (!rc && rq->loss != LEARN_LOSS_TIME) {
+		J.loss = LEARN_LOSS_REGRET;
+		rc = search(&J, sweeps, r->fitted, d);
+	}
 	if (!rc)
 		rc = judge(&J, false, r->fitted, &r->train_fit, NULL, d);
 	if (!rc && r->nheld)

@@ -21,6 +21,8 @@
 #include "data/data.h"
 #include "script/script.h"
 
+enum learn_loss { LEARN_LOSS_BOTH, LEARN_LOSS_TIME, LEARN_LOSS_REGRET };
+
 struct learn_request {
 	char *const *journals;
 	size_t njournals;
@@ -28,6 +30,7 @@ struct learn_request {
 				 * the fit and judged (case-insensitive); NULL: none */
 	const char *heuristic;  /* NULL: scripts/heuristics/default.lua */
 	int sweeps;             /* 0: 6 */
+	enum learn_loss loss;   /* what the search minimizes (Method) */
 };
 
 /* How a parameter vector does on a set of journals. */
@@ -37,6 +40,7 @@ struct learn_score {
 	double max_regret;
 	size_t recall4;         /* entries whose measured best is among the heuristic's first 4 */
 	size_t unmeasured;      /* entries whose pick had no median (the next measured one counted) */
+	double time_loss;       /* sum over entries of the time loss (Method) */
 };
 
 struct learn_result {
