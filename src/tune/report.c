@@ -319,6 +319,108 @@ static double regret_bound(const struct rep_entry *e)
 	return best > 0 ? fmax(0, ch->hi_us / best - 1) : -1;
 }
 
+/* a point of the predicted-against-measured chart */
+static bool fit_point(const struct rep_cand *c)
+{
+	return ok(c) && c->pred_us > 0;
+}
+
+static int by_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* the median of v[0..n), n > 0 (sorts v) */
+static double median(double *v, size_t n)
+{
+	qsort(v, n, sizeof *v, by_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+struct ranked {
+	double v;
+	size_t at;
+};
+
+static int by_value(const void *a, const void *b)
+{
+	return by_double(&((const struct ranked *)a)->v, &((const struct ranked *)b)->v);
+}
+
+/* rank[i] of v[i] among v[0..n), 1-based, ties given their average rank; tmp holds n */
+static void ranks(const double *v, size_t n, struct ranked *tmp, double *rank)
+{
+	for (size_t i = 0; i < n; i++)
+		tmp[i] = (struct ranked){ v[i], i };
+	qsort(tmp, n, sizeof *tmp, by_value);
+	for (size_t i = 0; i < n;) {
+		size_t j = i;
+		while (j + 1 < n && tmp[j + 1].v == tmp[i].v)
+			j++;
+		for (size_t k = i; k <= j; k++)
+			rank[tmp[k].at] = (double)(i + j) / 2 + 1;
+		i = j + 1;
+	}
+}
+
+/* Spearman's rank correlation of x and y (n >= 2): Pearson's of their ranks; NAN when either
+ * side is all tied */
+static double spearman(const double *x, const double *y, size_t n)
+{
+	struct ranked *tmp = xmalloc(n * sizeof *tmp);
+	double *rx = xmalloc(n * sizeof *rx), *ry = xmalloc(n * sizeof *ry);
+	ranks(x, n, tmp, rx);
+	ranks(y, n, tmp, ry);
+	double mean = ((double)n + 1) / 2, sxy = 0, sxx = 0, syy = 0;
+	for (size_t i = 0; i < n; i++) {
+		sxy += (rx[i] - mean) * (ry[i] - mean);
+		sxx += (rx[i] - mean) * (rx[i] - mean);
+		syy += (ry[i] - mean) * (ry[i] - mean);
+	}
+	free(tmp);
+	free(rx);
+	free(ry);
+	return sxx > 0 && syy > 0 ? sxy / sqrt(sxx * syy) : NAN;
+}
+
+void report_fit(const struct report *r, int stage, long tokens, struct rep_fit *f)
+{
+	*f = (struct rep_fit){ 0, 0, NAN, NAN };
+	size_t n = 0, cap = 0, nx = 0, capx = 0, capy = 0;
+	double *ratio = NULL, *x = NULL, *y = NULL, rho_sum = 0;
+	for (size_t i = 0; i < r->n; i++) {
+		const struct rep_entry *e = &r->e[i];
+		if (e->stage != stage || (tokens >= 0 && e->tokens != tokens))
+			continue;
+		nx = 0;
+		for (size_t k = 0; k < e->nc; k++) {
+			const struct rep_cand *c = &e->c[k];
+			if (!fit_point(c))
+				continue;
+			ALLOC_GROW(ratio, n + 1, cap);
+			ratio[n++] = c->med_us / c->pred_us;
+			ALLOC_GROW(x, nx + 1, capx);
+			ALLOC_GROW(y, nx + 1, capy);
+			x[nx] = c->pred_us;
+			y[nx++] = c->med_us;
+		}
+		double rho = nx >= 3 ? spearman(x, y, nx) : NAN;
+		if (!isnan(rho)) {
+			rho_sum += rho;
+			f->buckets++;
+		}
+	}
+	f->points = n;
+	if (n)
+		f->ratio = median(ratio, n);
+	if (f->buckets)
+		f->spearman = rho_sum / (double)f->buckets;
+	free(ratio);
+	free(x);
+	free(y);
+}
+
 static const char *kind_name(const struct rep_entry *e)
 {
 	if (e->out_of_budget)
@@ -409,24 +511,61 @@ static void x_axis(struct strbuf *o, const struct axis *xa, const long *buckets,
 		"(tokens, log scale)</text>\n", (ML + W - MR) / 2, H - 12);
 }
 
+/* The next 1-2-5 tick of a log axis inside its range into *v, false after the last; start
+ * with *m = 0 (*e and *m keep the place). */
+static bool log_tick(const struct axis *a, int *e, int *m, double *v)
+{
+	for (;;) {
+		if (!*m)
+			*e = (int)floor(a->lo) - 1, *m = 1;
+		else if (*m == 5)
+			++*e, *m = 1;
+		else
+			*m += *m == 1 ? 1 : 3;
+		if (*e > (int)ceil(a->hi))
+			return false;
+		*v = *m * pow(10, *e);
+		if (log10(*v) >= a->lo && log10(*v) <= a->hi)
+			return true;
+	}
+}
+
 static void y_axis_log(struct strbuf *o, const struct axis *ya, const char *label)
 {
 	sb_addf(o, "<line class=\"axis\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", ML, MT, ML,
 		H - MB);
-	for (int e = (int)floor(ya->lo) - 1; e <= (int)ceil(ya->hi); e++)
-		for (int m = 1; m <= 5; m += m == 1 ? 1 : 3) {
-			double v = m * pow(10, e);
-			if (log10(v) < ya->lo || log10(v) > ya->hi)
-				continue;
-			double y = py(ya, v);
-			char b[32];
-			fmt_us(b, sizeof b, v);
-			sb_addf(o, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
-				"<text class=\"tl\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n", ML, y,
-				W - MR, y, ML - 6, y + 4, b);
-		}
+	int e, m = 0;
+	double v;
+	while (log_tick(ya, &e, &m, &v)) {
+		double y = py(ya, v);
+		char b[32];
+		fmt_us(b, sizeof b, v);
+		sb_addf(o, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
+			"<text class=\"tl\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n", ML, y,
+			W - MR, y, ML - 6, y + 4, b);
+	}
 	sb_addf(o, "<text class=\"al\" transform=\"rotate(-90)\" x=\"%.1f\" y=\"16\" "
 		"text-anchor=\"middle\">%s</text>\n", -(MT + H - MB) / 2, label);
+}
+
+/* a log x axis of times (the predicted-against-measured chart), with its grid */
+static void x_axis_log(struct strbuf *o, const struct axis *xa, const char *label)
+{
+	sb_addf(o, "<line class=\"axis\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", ML, H - MB,
+		W - MR, H - MB);
+	int e, m = 0;
+	double v;
+	while (log_tick(xa, &e, &m, &v)) {
+		double x = px(xa, v);
+		char b[32];
+		fmt_us(b, sizeof b, v);
+		sb_addf(o, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
+			"<line class=\"tick\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
+			"<text class=\"tl\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n", x, MT, x,
+			H - MB, x, H - MB, x, H - MB + 5, x, H - MB + 18, b);
+	}
+	sb_addf(o, "<text class=\"al\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n",
+		(ML + W - MR) / 2, H - 12, label);
 }
 
 static void legend(struct strbuf *o, int row, const char *cls, const char *shape, const char *text)
@@ -733,6 +872,120 @@ static void table_speedup(struct strbuf *o, const struct report *r, int stage)
 	sb_adds(o, "</tbody>\n</table>\n");
 }
 
+/* the figures of the predicted-against-measured chart of one stage or bucket, as text */
+static void fit_text(const struct rep_fit *f, char *rho, size_t nrho, char *ratio, size_t nratio)
+{
+	if (isnan(f->spearman))
+		snprintf(rho, nrho, "–");
+	else
+		snprintf(rho, nrho, "%.3f", f->spearman);
+	if (isnan(f->ratio))
+		snprintf(ratio, nratio, "–");
+	else
+		snprintf(ratio, nratio, "%.3f×", f->ratio);
+}
+
+/* chart 3: the heuristic's predicted time of every candidate against its measured median, the
+ * figures of report_fit beside it and per bucket in a table under it; one line saying why
+ * when there is nothing to draw */
+static void chart_fit(struct strbuf *o, const struct report *r, int stage, int *uid)
+{
+	struct rep_fit f;
+	report_fit(r, stage, -1, &f);
+	if (!f.points) {
+		bool timed = false;
+		for (size_t i = 0; i < r->n; i++)
+			for (size_t k = 0; k < r->e[i].nc; k++)
+				timed |= r->e[i].stage == stage && ok(&r->e[i].c[k]);
+		sb_addf(o, "<p class=\"nofit\">No chart: %s.</p>\n", !r->measured || !timed
+			? "nothing was measured for this stage (heuristic only), so there is no measured "
+			  "time to set against the predictions"
+			: "no measured candidate of this stage has a prediction (the journal records "
+			  "none)");
+		return;
+	}
+	double lo = INFINITY, hi = 0;
+	for (size_t i = 0; i < r->n; i++)
+		for (size_t k = 0; k < r->e[i].nc; k++) {
+			const struct rep_cand *c = &r->e[i].c[k];
+			if (r->e[i].stage != stage || !fit_point(c))
+				continue;
+			lo = fmin(lo, fmin(c->pred_us, c->med_us));
+			hi = fmax(hi, fmax(c->pred_us, c->med_us));
+		}
+	struct axis a = { log10(lo) - 0.05, log10(hi) + 0.05, true };
+	begin_chart(o, (*uid)++, stage, "measured against predicted time per candidate",
+		    "Each circle is a candidate of a token bucket: the heuristic's predicted time "
+		    "across, its measured median up; on the dashed line y = x the prediction was "
+		    "exact. The figures are beside the chart and per bucket in the table below.");
+	y_axis_log(o, &a, "measured median (µs, log scale)");
+	x_axis_log(o, &a, "predicted by the heuristic (µs, log scale)");
+	double d0 = pow(10, a.lo), d1 = pow(10, a.hi);
+	sb_addf(o, "<line class=\"one\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", px(&a, d0),
+		py(&a, d0), px(&a, d1), py(&a, d1));
+	/* the other candidates first, the fallback and the chosen on top */
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < r->n; i++) {
+			const struct rep_entry *e = &r->e[i];
+			if (e->stage != stage)
+				continue;
+			for (size_t k = 0; k < e->nc; k++) {
+				const struct rep_cand *c = &e->c[k];
+				const char *role = c->id == e->chosen ? "chosen" : c->id == e->fallback
+					? "fallback" : "other";
+				bool other = !strcmp(role, "other");
+				if (!fit_point(c) || other != (pass == 0))
+					continue;
+				char m[32], p[32];
+				fmt_us(m, sizeof m, c->med_us), fmt_us(p, sizeof p, c->pred_us);
+				sb_addf(o, "<circle class=\"mark sc %s\" cx=\"%.1f\" cy=\"%.1f\" r=\"%s\"><title>GEMM%d "
+					"%ld tokens, tactic %d (%s): predicted %s µs, measured %s µs</title></circle>\n",
+					role, px(&a, c->pred_us), py(&a, c->med_us), pass ? "4" : "3", stage,
+					e->tokens, c->id, role, p, m);
+			}
+		}
+	char rho[32], ratio[32];
+	fit_text(&f, rho, sizeof rho, ratio, sizeof ratio);
+	const char *lines[5];
+	char l0[64], l1[64], l2[64], l4[64];
+	snprintf(l0, sizeof l0, "%zu points", f.points);
+	snprintf(l1, sizeof l1, "Spearman ρ %s", rho);
+	snprintf(l2, sizeof l2, "(mean of %zu buckets)", f.buckets);
+	snprintf(l4, sizeof l4, "median %s", ratio);
+	lines[0] = l0, lines[1] = l1, lines[2] = l2, lines[3] = "measured / predicted:", lines[4] = l4;
+	for (int k = 0; k < 5; k++)
+		sb_addf(o, "<text class=\"lg\" x=\"%.1f\" y=\"%.1f\">%s</text>\n", W - MR + 16,
+			MT + 14 + (5 + k) * 22, lines[k]);
+	static const struct legend_row rows[] = {
+		{ "sc chosen", "circle", "chosen tactic", true },
+		{ "sc fallback", "circle", "fallback (-1)", true },
+		{ "sc other", "circle", "other candidate", true },
+		{ "one", "line", "y = x", true },
+	};
+	end_chart(o, rows, ARRAY_SIZE(rows), r->measured, stage,
+		  "measured against predicted time per candidate and token bucket (log-log).");
+	sb_addf(o, "<p class=\"fit\">GEMM%d: %zu candidates with both a prediction and a measurement. "
+		"Spearman rank correlation of predicted against measured within a token bucket, the "
+		"mean over the %zu buckets with at least 3 points: %s. Median of measured / predicted: "
+		"%s.</p>\n", stage, f.points, f.buckets, rho, ratio);
+	static const char *const cols[] = {
+		"tokens", "points", "Spearman ρ", "median measured / predicted", NULL,
+	};
+	begin_table(o, cols, "GEMM%d: predicted against measured per token bucket (the figures of "
+		    "the chart above)", stage);
+	for (size_t i = 0; i < r->n; i++) {
+		const struct rep_entry *e = &r->e[i];
+		if (e->stage != stage)
+			continue;
+		struct rep_fit b;
+		report_fit(r, stage, e->tokens, &b);
+		fit_text(&b, rho, sizeof rho, ratio, sizeof ratio);
+		sb_addf(o, "<tr><th scope=\"row\">%ld</th><td>%zu</td><td>%s</td><td>%s</td></tr>\n",
+			e->tokens, b.points, rho, ratio);
+	}
+	sb_adds(o, "</tbody>\n</table>\n");
+}
+
 /* failed and inexpressible candidates, grouped by tactic and reason */
 static void table_failures(struct strbuf *o, const struct report *r)
 {
@@ -804,7 +1057,8 @@ static const char css[] =
 	".ci{stroke:#8a8f98;stroke-opacity:.7}.ci.chosen,.ci.m{stroke:#1f5fbf}.ci.fallback{stroke:#c0392b}"
 	".p{fill:none;stroke:#e08a00;stroke-width:1.4}.line{fill:none;stroke-width:2}.line.chosen{stroke:"
 	"#1f5fbf}.line.fallback{stroke:#c0392b;stroke-dasharray:6 4}.su.m{fill:#1f5fbf}.su.kept{fill:"
-	"#8a8f98}.su.p{fill:#fff;stroke:#e08a00;stroke-width:1.6}\n"
+	"#8a8f98}.su.p{fill:#fff;stroke:#e08a00;stroke-width:1.6}.sc.other{fill:#8a8f98;fill-opacity:.45}"
+	".sc.chosen{fill:#1f5fbf}.sc.fallback{fill:#c0392b}\n"
 	"@media print{body{margin:0;max-width:none;font-size:11px}svg.chart{border:none}figure,table"
 	"{break-inside:avoid}.banner{border:1px solid #888}}\n";
 
@@ -896,6 +1150,8 @@ void report_write_html(const struct report *r, struct strbuf *o)
 		sb_adds(o, "<h3>Speed-up over the fallback</h3>\n");
 		chart_speedup(o, r, stage, &uid);
 		table_speedup(o, r, stage);
+		sb_adds(o, "<h3>Predicted against measured</h3>\n");
+		chart_fit(o, r, stage, &uid);
 	}
 	table_failures(o, r);
 	sb_adds(o, "</main>\n<footer><p>Written by tunetab. The regret bound of an entry is the most its "

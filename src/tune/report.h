@@ -1,8 +1,10 @@
 /* report.h: what a run measured and chose, as one static HTML page (inline SVG charts and
  * CSS, no script, no external asset): per GEMM stage the time of every candidate against the
  * token bucket, the chosen tactic, the speed-up over the fallback with its interval, the
- * regret bound, failed and inexpressible candidates, and the command and versions. Built from
- * a profiling journal (and the provenance file beside it) or from a heuristic-only plan. */
+ * regret bound, the heuristic's predicted time of each candidate against its measured one (a
+ * log-log scatter per stage, with how well the predictions rank and scale the measurements),
+ * failed and inexpressible candidates, and the command and versions. Built from a profiling
+ * journal (and the provenance file beside it) or from a heuristic-only plan. */
 #ifndef TUNETAB_REPORT_H
 #define TUNETAB_REPORT_H
 
@@ -53,6 +55,20 @@ void report_from_plan(const struct lookup_list *p, struct report *r);
 /* Adds a line to the summary table (copied). */
 void report_info(struct report *r, const char *label, const char *value);
 void report_set_title(struct report *r, const char *title);
+
+/* How the heuristic's predictions compare with the measurements, over the candidates that have
+ * both a prediction (> 0) and a successful measurement (PROF_OK, median > 0). */
+struct rep_fit {
+	size_t points;                  /* such candidates */
+	size_t buckets;                 /* token buckets whose rank correlation is counted: those
+					 * with >= 3 points, neither side all tied */
+	double spearman;                /* mean over those buckets of Spearman's rank correlation
+					 * of predicted against measured (ties take their average
+					 * rank); NAN when there is none */
+	double ratio;                   /* median of measured / predicted; NAN when no point */
+};
+/* The figures of one GEMM stage over all its token buckets (tokens < 0), or of one bucket. */
+void report_fit(const struct report *r, int stage, long tokens, struct rep_fit *f);
 
 void report_write_html(const struct report *r, struct strbuf *out);
 void report_release(struct report *r);

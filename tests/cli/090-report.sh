@@ -3,6 +3,10 @@
 # candidate 20 made to crash the worker) and from a heuristic-only run. The numbers in its
 # tables are checked against the journal by an independent reading in Python; the page has no
 # external asset and no script; the same journal gives the same bytes; bad journals are refused.
+# Then the predicted-against-measured scatter (issue #17) of a profiled GLM-4.5-Air journal from
+# the H200 (docs/bench/2026-12-01-h200-learn): its points per stage, and its Spearman and
+# measured/predicted figures against Python's own computation from the journal; a journal
+# without measurements and a heuristic-only run say in one line why they have no scatter.
 . "$ROOT/tests/lib.sh"
 D="$ROOT/tests/data/report"
 cp -r "$D/h200-small" small
@@ -78,3 +82,83 @@ ls x.html 2>/dev/null || echo "nothing written"
 # a journal cut mid-line (a killed run) still reports what it holds
 head -c 3000 small/v0_1_trtllm_fused_moe_NVIDIA_H200.journal > cut.journal
 run tunetab report cut.journal -o cut.html
+# predicted against measured: a profiled journal (flashinfer backend) with P and M lines
+cp -r "$ROOT/docs/bench/2026-12-01-h200-learn/tt-glm45air-bf16-ep2-1" glm
+run tunetab report glm/v0_1_trtllm_fused_moe_NVIDIA_H200.journal -o glm.html
+grep -v '^M ' glm/v0_1_trtllm_fused_moe_NVIDIA_H200.journal > predonly.journal
+tunetab report predonly.journal -o predonly.html -q
+python3 - glm.html glm/v0_1_trtllm_fused_moe_NVIDIA_H200.journal predonly.html heur.html small.html <<'PYEOF'
+import collections, html.parser, re, statistics, sys, xml.etree.ElementTree as ET
+glm, journal, predonly, heur, small = (open(p).read() for p in sys.argv[1:6])
+# the journal read independently: last P and last M per (stage, tokens, id) win
+P, M = {}, {}
+for line in journal.splitlines()[1:]:
+    p = line.split()
+    if p and p[0] == "P":
+        P[(int(p[1]), int(p[2]), int(p[3]))] = float(p[4])
+    elif p and p[0] == "M":
+        M[(int(p[1]), int(p[2]), int(p[3]))] = (int(p[4]), float(p[5]))
+pts = collections.defaultdict(list)  # (stage, tokens) -> [(pred, meas)]
+for k, (status, med) in M.items():
+    if status == 0 and med > 0 and P.get(k, 0) > 0:
+        pts[k[:2]].append((P[k], med))
+def avg_ranks(v):  # rank by counting: 1 + smaller ones + half the other equal ones
+    return [1 + sum(w < x for w in v) + (sum(w == x for w in v) - 1) / 2 for x in v]
+def spearman(xy):
+    rx, ry = avg_ranks([a for a, _ in xy]), avg_ranks([b for _, b in xy])
+    mx, my = statistics.fmean(rx), statistics.fmean(ry)
+    sxy = sum((a - mx) * (b - my) for a, b in zip(rx, ry))
+    sxx, syy = sum((a - mx) ** 2 for a in rx), sum((b - my) ** 2 for b in ry)
+    return sxy / (sxx * syy) ** 0.5 if sxx > 0 and syy > 0 else None
+# the page: each chart's stage and scatter points, the figures beside it, the per-bucket table
+charts = re.findall(r'<svg class="chart".*?</svg>', glm, re.S)
+scatter = {}
+for c in charts:
+    t = re.search(r"<title[^>]*>GEMM(\d): measured against predicted", c)
+    if t:
+        scatter[int(t.group(1))] = len(re.findall(r'<circle class="mark sc ', c))
+fig = {int(m[0]): m[1:] for m in re.findall(r'<p class="fit">GEMM(\d): (\d+) candidates with both.*?'
+       r'the mean over the (\d+) buckets with at least 3 points: ([-0-9.]+)\. Median of measured / '
+       r'predicted: ([0-9.]+)×', glm)}
+rows = {int(m.group(1)): re.findall(r'<tr><th scope="row">(\d+)</th><td>(\d+)</td><td>([^<]*)</td>', m.group(0))
+        for m in re.finditer(r'<caption>GEMM(\d): predicted against measured per token bucket.*?</table>', glm, re.S)}
+print("glm: charts %d, scatters for GEMM %s" % (len(charts), sorted(scatter)))
+for st in (1, 2):
+    buckets = sorted(t for s, t in pts if s == st)
+    n = sum(len(pts[(st, t)]) for t in buckets)
+    rhos = {t: spearman(pts[(st, t)]) if len(pts[(st, t)]) >= 3 else None for t in buckets}
+    used = [r for r in rhos.values() if r is not None]
+    rho = statistics.fmean(used)
+    ratio = statistics.median(m / p for t in buckets for p, m in pts[(st, t)])
+    gp, gb, grho, gratio = fig[st]
+    print("GEMM%d: points in the scatter %d, in the text %s, in the journal %d" % (st, scatter[st], gp, n))
+    print("GEMM%d: Spearman %s over %s buckets; Python %.3f over %d; same %s" % (
+        st, grho, gb, rho, len(used), abs(float(grho) - rho) <= 5e-4 and int(gb) == len(used)))
+    print("GEMM%d: median measured/predicted %s; Python %.3f; same %s" % (
+        st, gratio, ratio, abs(float(gratio) - ratio) <= 5e-4 * ratio))
+    bad = [r for r in rows[st] if int(r[1]) != len(pts[(st, int(r[0]))]) or
+           (rhos.get(int(r[0])) is None) != (r[2] == "–") or
+           (r[2] != "–" and abs(float(r[2]) - rhos[int(r[0])]) > 5e-4)]
+    print("GEMM%d: bucket rows %d of %d, differing from Python %d" % (st, len(rows[st]), len(buckets), len(bad)))
+# every chart is well-formed XML, and the page's elements nest
+class Nest(html.parser.HTMLParser):
+    VOID = {"meta", "line", "circle", "path", "polygon", "br", "img", "input", "link"}
+    def __init__(s):
+        super().__init__(); s.stack = []; s.bad = 0
+    def handle_starttag(s, t, a):
+        if t not in s.VOID: s.stack.append(t)
+    def handle_startendtag(s, t, a): pass
+    def handle_endtag(s, t):
+        if t in s.VOID: return
+        if not s.stack or s.stack.pop() != t: s.bad += 1
+for name, h in (("glm", glm), ("predonly", predonly), ("heuristic", heur), ("small", small)):
+    xml_bad = 0
+    for c in re.findall(r'<svg class="chart".*?</svg>', h, re.S):
+        try: ET.fromstring(c)
+        except ET.ParseError: xml_bad += 1
+    n = Nest(); n.feed(h)
+    print("%s: charts not well-formed %d, misnested tags %d, left open %d, scatters %d, no-scatter lines:" % (
+        name, xml_bad, n.bad, len(n.stack), len(re.findall(r"<title[^>]*>GEMM\d: measured against predicted", h))))
+    for m in re.findall(r'<p class="nofit">([^<]*)</p>', h):
+        print("  " + m)
+PYEOF
