@@ -225,18 +225,6 @@ static int score_journal(const struct judge *J, struct ljournal *j, const double
 			*max_log = l;
 		s->entries++;
 		s->time_loss += entry_time_loss(e, m, m->m[best].us);
-		if (getenv("TT_LEARN_DUMP")) { /* EXPERIMENT */
-			FILE *f = fopen(getenv("TT_LEARN_DUMP"), "a");
-			const struct tactic *tv = e->stage == 1 ? list.list.g1 : list.list.g2;
-			size_t tn = e->stage == 1 ? list.list.n1 : list.list.n2;
-			for (int r = 0; r < e->ntop; r++)
-				for (size_t k = 0; k < m->n; k++)
-					if (m->m[k].id == e->top[r])
-						for (size_t q = 0; q < tn; q++)
-							if (tv[q].id == e->top[r])
-								fprintf(f, "%s|%d|%ld|%ld|%ld|%d|%g|%g|%d|%d|%d|%d|%d|%d|%d|%d|%d\n", j->label, e->stage, e->tokens, e->features, e->k, e->top[r], e->top_time[r], m->m[k].us, tv[q].m, tv[q].n, tv[q].cluster[0], tv[q].cluster[1], tv[q].swap_ab, tv[q].sm80_style, tv[q].stages, tv[q].epilogue, tv[q].finalize);
-			fclose(f);
-		}
 	}
 	lookup_list_release(&list);
 	return TT_OK;
