@@ -50,6 +50,10 @@ local PARAMS = {
     doc = "time of a kernel with a 1x2 cluster (two CTAs along N) relative to other clusters" },
   { name = "cluster_2x2", default = 1.0, min = 0.5, max = 2,
     doc = "time of a kernel with a 2x2 cluster relative to other clusters" },
+  { name = "epilogue_factor", default = 0, min = 0, max = 4,
+    doc = "time of writing one CTA tile's output, relative to streaming as many bytes in" },
+  { name = "swap_epilogue", default = 1.0, min = 0.5, max = 4,
+    doc = "the epilogue of a swap_ab kernel (a transposed store) relative to another's" },
   { name = "sm80_stage_gain", default = 0, min = -0.3, max = 0.3,
     doc = "what each pipeline stage past two takes off an SM80-style CTA's time, as a share" },
 }
@@ -160,6 +164,12 @@ local function cost_with(x, q, c)
   local t_stream = bytes / x.stream_sm * 1e6
   local t_mma = 2 * c.m * c.n * K / (x.flops_sm * mma_efficiency(c, x.sm, x.cal, dep.dtype, p)) * 1e6
   local t_cta = math.max(t_stream, t_mma) + p.cta_overhead_us
+  if p.epilogue_factor > 0 then
+    -- the epilogue writes the tile's output after the main loop: it shows most when K is short
+    local t_epi = c.m * c.n * (dep.out_bits / 8) / x.stream_sm * 1e6 * p.epilogue_factor
+    if c.tokens_on_n then t_epi = t_epi * p.swap_epilogue end
+    t_cta = t_cta + t_epi
+  end
   if c.epilogue == "no_smem" then t_cta = t_cta * p.no_smem_penalty end
   local tf = p[(c.sm80 and "sm80_tile_" or "tile_") .. c.m .. "x" .. c.n]
   if tf then t_cta = t_cta * tf end
@@ -192,6 +202,36 @@ local function cost_us(q, c)
   return cost_with(query_context(q), q, c)
 end
 
+-- Measured neighbours: a fit made by `tunetab learn` carries the training measurements
+-- (device.fit_points[stage][config] = { {l, f, k, b, r}, ... }: where each GEMM was, lambda
+-- tokens per expert, features, reduction and weight bits, and r = log(time / that entry's
+-- fastest)). A candidate's estimate for this query is the kernel-weighted mean of its own
+-- configuration's r, the weight exp(-d^2) falling with the distance
+--   d^2 = (log(1+l) - log(1+l'))^2 + log(f/f')^2 + log(k/k')^2 + log2(b/b')^2
+-- (one unit of width per term: a factor e in lambda+1, features or reduction, or double the
+-- weight bits), shrunk toward the model's own log(time / fastest) with the weight of
+-- PRIOR_WEIGHT close points: where no measurement is near, the model decides.
+local PRIOR_WEIGHT = 0.1
+local LOG2 = math.log(2)
+
+local function neighbour_score(pts, x, q, dep, c, mrel)
+  local g = pts and pts[c.config]
+  if not g then return mrel end
+  local ll, lf, lk, lb = math.log(1 + x.lambda), math.log(x.F), math.log(x.K), math.log(dep.weight_bits)
+  local num, den = PRIOR_WEIGHT * mrel, PRIOR_WEIGHT
+  for i = 1, #g do
+    local p = g[i]
+    local a = math.log(1 + p.l) - ll
+    local b = math.log(p.f) - lf
+    local e = math.log(p.k) - lk
+    local h = (math.log(p.b) - lb) / LOG2
+    local w = math.exp(-(a * a + b * b + e * e + h * h))
+    num = num + w * p.r
+    den = den + w
+  end
+  return num / den
+end
+
 local M = {}
 
 M.cost_us = cost_us
@@ -205,7 +245,7 @@ function M.rank(q)
   local dep = q.deploy
   local x = query_context(q)
   local seen = {} -- lists repeat a config under other ids (dynamic clusters): cost it once
-  local order, time_of = {}, {}
+  local order, time_of, feasible = {}, {}, {}
   local LOG_BIN = math.log(1.001)
   for _, c in ipairs(q.candidates) do
     -- feasibility and the config key do not change between queries: computed once per
@@ -228,11 +268,30 @@ function M.rank(q)
         seen[key] = t
       end
       time_of[c.id] = t
-      -- one number orders them: times within the same 0.1% bin tie; ties go to the
-      -- fallback, then to the lower id
-      order[#order + 1] = math.floor(math.log(t) / LOG_BIN) * 4e6
-        + (c.id == q.fallback and 0 or 2e6) + c.id
+      feasible[#feasible + 1] = c
     end
+  end
+  -- with a fit's measurements, the neighbours' estimate ranks (as a time: the model's fastest
+  -- times exp(score)); otherwise the model's time
+  local pts = q.device.fit_points and q.device.fit_points[q.stage]
+  if pts and #feasible > 0 then
+    local tmin = math.huge
+    for _, c in ipairs(feasible) do tmin = math.min(tmin, time_of[c.id]) end
+    local score = {}
+    for _, c in ipairs(feasible) do
+      local s = score[c.config]
+      if not s then
+        s = neighbour_score(pts, x, q, dep, c, math.log(time_of[c.id] / tmin))
+        score[c.config] = s
+      end
+      time_of[c.id] = tmin * math.exp(s)
+    end
+  end
+  for _, c in ipairs(feasible) do
+    -- one number orders them: times within the same 0.1% bin tie; ties go to the
+    -- fallback, then to the lower id
+    order[#order + 1] = math.floor(math.log(time_of[c.id]) / LOG_BIN) * 4e6
+      + (c.id == q.fallback and 0 or 2e6) + c.id
   end
   table.sort(order)
   local out = {}

@@ -23,6 +23,27 @@ static const cyaml_schema_field_t value_fields[] = {
 static const cyaml_schema_value_t value_schema = {
 	CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, struct fit_value, value_fields),
 };
+static const cyaml_schema_field_t point_fields[] = {
+	CYAML_FIELD_FLOAT("l", CYAML_FLAG_DEFAULT, struct fit_point, l),
+	CYAML_FIELD_FLOAT("f", CYAML_FLAG_DEFAULT, struct fit_point, f),
+	CYAML_FIELD_FLOAT("k", CYAML_FLAG_DEFAULT, struct fit_point, k),
+	CYAML_FIELD_FLOAT("b", CYAML_FLAG_DEFAULT, struct fit_point, b),
+	CYAML_FIELD_FLOAT("r", CYAML_FLAG_DEFAULT, struct fit_point, r),
+	CYAML_FIELD_END
+};
+static const cyaml_schema_value_t point_schema = {
+	CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, struct fit_point, point_fields),
+};
+static const cyaml_schema_field_t group_fields[] = {
+	CYAML_FIELD_STRING_PTR("config", CYAML_FLAG_POINTER, struct fit_group, config, 1, 256),
+	CYAML_FIELD_UINT("stage", CYAML_FLAG_DEFAULT, struct fit_group, stage),
+	CYAML_FIELD_SEQUENCE("points", CYAML_FLAG_POINTER, struct fit_group, points, &point_schema,
+			     1, 100000),
+	CYAML_FIELD_END
+};
+static const cyaml_schema_value_t group_schema = {
+	CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, struct fit_group, group_fields),
+};
 static const cyaml_schema_field_t fit_fields[] = {
 	CYAML_FIELD_STRING_PTR("heuristic", CYAML_FLAG_POINTER, struct model_fit, heuristic, 1, 64),
 	CYAML_FIELD_STRING_PTR("device", CYAML_FLAG_POINTER, struct model_fit, device, 1, 255),
@@ -32,6 +53,8 @@ static const cyaml_schema_field_t fit_fields[] = {
 			     &string_schema, 0, 256),
 	CYAML_FIELD_SEQUENCE("params", CYAML_FLAG_POINTER, struct model_fit, params, &value_schema, 0,
 			     64),
+	CYAML_FIELD_SEQUENCE("measured", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL, struct model_fit,
+			     measured, &group_schema, 0, 4096),
 	CYAML_FIELD_END
 };
 struct fit_doc {
@@ -76,6 +99,26 @@ int model_fit_load(const char *path, struct model_fit **out, struct diags *d)
 		for (unsigned k = 0; k < i; k++)
 			if (!strcmp(f->params[k].name, f->params[i].name))
 				rc = yaml_error_at(d, path, yp, "'%s' is given twice", f->params[i].name);
+	}
+	for (unsigned i = 0; i < f->measured_count && !rc; i++) {
+		const struct fit_group *g = &f->measured[i];
+		char yp[64];
+		snprintf(yp, sizeof yp, "model_fit.measured[%u]", i);
+		if (g->stage != 1 && g->stage != 2)
+			rc = yaml_error_at(d, path, yp, "stage must be 1 or 2");
+		for (unsigned k = 0; k < i && !rc; k++)
+			if (f->measured[k].stage == g->stage && !strcmp(f->measured[k].config, g->config))
+				rc = yaml_error_at(d, path, yp, "stage %u config '%s' is given twice",
+						   g->stage, g->config);
+		for (unsigned k = 0; k < g->points_count && !rc; k++) {
+			const struct fit_point *p = &g->points[k];
+			if (!(isfinite(p->l) && p->l >= 0 && isfinite(p->f) && p->f > 0 && isfinite(p->k) &&
+			      p->k > 0 && isfinite(p->b) && p->b > 0 && isfinite(p->r) && p->r >= 0)) {
+				snprintf(yp, sizeof yp, "model_fit.measured[%u].points[%u]", i, k);
+				rc = yaml_error_at(d, path, yp, "l >= 0, f > 0, k > 0, b > 0 and r >= 0 "
+						   "must be finite numbers");
+			}
+		}
 	}
 	if (rc) {
 		model_fit_free(f);

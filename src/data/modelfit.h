@@ -13,6 +13,23 @@ struct fit_value {
 	double value;
 };
 
+/* One measured candidate of one entry a fit was trained on (`tunetab learn`): where the GEMM
+ * was (lam = tokens x top_k / local experts, the output features f, the reduction k, the
+ * weight bits b) and how much slower than that entry's fastest it measured (r = log(t/best)).
+ * The default heuristic ranks a new entry's candidates by these, near ones weighing most
+ * (scripts/lib/moe_cost.lua, "measured neighbours"). */
+struct fit_point {
+	double l, f, k, b, r;
+};
+
+/* The points of one candidate configuration (tactic_describe's text) at one GEMM stage. */
+struct fit_group {
+	char *config;
+	unsigned stage;
+	struct fit_point *points;
+	unsigned points_count;
+};
+
 struct model_fit {
 	char *heuristic;          /* the heuristic whose params these are ("default") */
 	char *device;             /* the GPU measured */
@@ -22,6 +39,8 @@ struct model_fit {
 	unsigned trained_on_count;
 	struct fit_value *params;
 	unsigned params_count;
+	struct fit_group *measured;   /* optional: the training measurements, by configuration */
+	unsigned measured_count;
 	char *path;
 };
 

@@ -196,6 +196,8 @@ int lookup_deploy(const struct fi_rules *s, const struct deployment *dep, struct
 			e.key = xstrdup(key.buf);
 			e.experts = experts;
 			e.inter = inter;
+			e.top_k = dep->top_k;
+			e.weight_bits = (int)dep->dt->weight_bits;
 			long n1 = model_activation_gated(dep->activation) ? 2 * inter : inter;
 			e.features = op->stage == 1 ? n1 : hidden;
 			e.k = op->stage == 1 ? hidden : inter;

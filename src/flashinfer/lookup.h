@@ -38,6 +38,8 @@ struct lookup_entry {
 	char *key;
 	long features, k;         /* the GEMM: output features and reduction size */
 	long experts, inter;      /* per rank */
+	long top_k;               /* experts per token (0 for --keys entries) */
+	int weight_bits;          /* 0 for --keys entries */
 	int tactic, fallback;
 	double time_us;           /* the heuristic's predicted time, < 0 if none */
 	int ranked;               /* candidates the heuristic ranked */

@@ -607,6 +607,31 @@ static int build_context(lua_State *L)
 			set_num(L, dev->fit[i].name, dev->fit[i].value);
 		lua_setfield(L, -2, "fit");
 	}
+	if (dev->ngroups) {
+		lua_createtable(L, 2, 0);
+		for (int stage = 1; stage <= 2; stage++) {
+			lua_newtable(L);
+			for (size_t i = 0; i < dev->ngroups; i++) {
+				const struct fit_group *g = &dev->groups[i];
+				if (g->stage != (unsigned)stage)
+					continue;
+				lua_createtable(L, (int)g->points_count, 0);
+				for (unsigned k = 0; k < g->points_count; k++) {
+					const struct fit_point *p = &g->points[k];
+					lua_createtable(L, 0, 5);
+					set_num(L, "l", p->l);
+					set_num(L, "f", p->f);
+					set_num(L, "k", p->k);
+					set_num(L, "b", p->b);
+					set_num(L, "r", p->r);
+					lua_rawseti(L, -2, k + 1);
+				}
+				lua_setfield(L, -2, g->config);
+			}
+			lua_rawseti(L, -2, stage);
+		}
+		lua_setfield(L, -2, "fit_points");
+	}
 	if (dev->cal) {
 		const struct calibration *c = dev->cal;
 		lua_newtable(L);
@@ -727,6 +752,9 @@ static int build_candidates(lua_State *L)
 		set_int(L, "sm_version", t->sm_version);
 		set_bool(L, "dispatchable", t->dispatchable);
 		set_str(L, "note", t->note);
+		char config[256];
+		tactic_describe(t, config, sizeof config);
+		set_str(L, "config", config);
 		lua_rawseti(L, -2, i + 1);
 	}
 	return 1;

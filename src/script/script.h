@@ -10,6 +10,7 @@
 
 #include "data/catalog.h"
 #include "data/calibration.h"
+#include "data/modelfit.h"
 #include "base/diag.h"
 
 struct script; /* opaque */
@@ -46,6 +47,10 @@ struct script_device {
 	/* a fit of the heuristic's free parameters (tunetab learn), as device.fit.NAME; n 0: none */
 	const struct script_value *fit;
 	size_t nfit;
+	/* the fit's measurements (data/modelfit.h), as device.fit_points[stage][config] = a list of
+	 * { l, f, k, b, r }; n 0: none */
+	const struct fit_group *groups;
+	size_t ngroups;
 };
 
 struct script_deploy {

@@ -577,6 +577,8 @@ static int run_fit(struct run *R, struct diags *d)
 		R->fitv[i] = (struct script_value){ R->fit->params[i].name, R->fit->params[i].value };
 	R->sdev.fit = R->fitv;
 	R->sdev.nfit = R->fit->params_count;
+	R->sdev.groups = R->fit->measured;
+	R->sdev.ngroups = R->fit->measured_count;
 	return TT_OK;
 }
 
@@ -1069,8 +1071,8 @@ static void run_result(const struct run *R, struct generate_result *r)
 }
 
 int generate_rank(const struct generate_request *rq, struct generate_session *S,
-		  const struct script_value *fit, size_t nfit, struct lookup_list *out,
-		  struct diags *d)
+		  const struct script_value *fit, size_t nfit, const struct fit_group *groups,
+		  size_t ngroups, struct lookup_list *out, struct diags *d)
 {
 	struct run R;
 	struct shard whole = { .index = 0, .count = 1 };
@@ -1088,6 +1090,10 @@ int generate_rank(const struct generate_request *rq, struct generate_session *S,
 	if (!rc && nfit) {
 		R.sdev.fit = fit;
 		R.sdev.nfit = nfit;
+	}
+	if (!rc && ngroups) {
+		R.sdev.groups = groups;
+		R.sdev.ngroups = ngroups;
 	}
 	if (!rc)
 		rc = run_rank(&R, d);

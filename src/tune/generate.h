@@ -120,10 +120,10 @@ int generate_fleet_plan(const struct generate_request *rq, struct generate_sessi
 /* The heuristic's ranking of every key of a deployment: generate's target, device and rank
  * stages, no profiling, no output. out receives the lookup list, each entry with the
  * heuristic's best ids and predicted times (top[], top_time[]); fit (n values) overrides
- * the heuristic's params. */
+ * the heuristic's params; groups (n) are a fit's measurements (device.fit_points). */
 int generate_rank(const struct generate_request *rq, struct generate_session *S,
-		  const struct script_value *fit, size_t nfit, struct lookup_list *out,
-		  struct diags *d);
+		  const struct script_value *fit, size_t nfit, const struct fit_group *groups,
+		  size_t ngroups, struct lookup_list *out, struct diags *d);
 
 /* The user's summary of a table written: what, where from, how many entries differ from the
  * fallback, what profiling did, and where each file goes (lines ending in '\n'). */

@@ -145,6 +145,8 @@ struct judge {
 	const struct script_param *p;
 	size_t np;
 	enum learn_loss loss;
+	const struct fit_group *groups;  /* the measured neighbours, once built; NULL while searching */
+	size_t ngroups;
 };
 
 /* The entry's share of the time loss (learn.h "Method"): the weighted spread of
@@ -188,7 +190,7 @@ static int score_journal(const struct judge *J, struct ljournal *j, const double
 	for (size_t k = 0; k < J->np; k++)
 		fit[k] = (struct script_value){ J->p[k].name, x[k] };
 	struct lookup_list list;
-	int rc = generate_rank(&j->rq, J->S, fit, J->np, &list, d);
+	int rc = generate_rank(&j->rq, J->S, fit, J->np, J->groups, J->ngroups, &list, d);
 	free(fit);
 	if (rc)
 		return rc;
@@ -280,6 +282,71 @@ static int search(const struct judge *J, int sweeps, double *x, struct diags *d)
 	return rc;
 }
 
+/* The group of (stage, config) in r->measured, added when new. */
+static struct fit_group *group_of(struct learn_result *r, size_t *alloc, int stage,
+				  const char *config)
+{
+	for (size_t i = 0; i < r->nmeasured; i++)
+		if (r->measured[i].stage == (unsigned)stage && !strcmp(r->measured[i].config, config))
+			return &r->measured[i];
+	ALLOC_GROW(r->measured, r->nmeasured + 1, *alloc);
+	struct fit_group *g = &r->measured[r->nmeasured++];
+	memset(g, 0, sizeof *g);
+	g->stage = (unsigned)stage;
+	g->config = xstrdup(config);
+	return g;
+}
+
+/* The measured neighbours (data/modelfit.h): every measured candidate of every training
+ * entry, where its GEMM was and how much slower than the entry's fastest it ran. */
+static int build_neighbours(const struct judge *J, const double *x, struct learn_result *r,
+			    struct diags *d)
+{
+	struct script_value *fit = xcalloc(J->np + 1, sizeof *fit);
+	for (size_t k = 0; k < J->np; k++)
+		fit[k] = (struct script_value){ J->p[k].name, x[k] };
+	size_t alloc = 0;
+	int rc = TT_OK;
+	for (size_t i = 0; i < J->nj && !rc; i++) {
+		const struct ljournal *j = &J->j[i];
+		if (j->held)
+			continue;
+		struct lookup_list list;
+		if ((rc = generate_rank(&j->rq, J->S, fit, J->np, NULL, 0, &list, d)))
+			break;
+		for (size_t q = 0; q < list.n; q++) {
+			const struct lookup_entry *e = &list.v[q];
+			const struct lentry *m = NULL;
+			for (size_t k = 0; k < j->ne && !m; k++)
+				if (j->e[k].stage == e->stage && j->e[k].tokens == e->tokens)
+					m = &j->e[k];
+			if (!m || !m->n || e->experts <= 0 || e->top_k <= 0 || !list.have_list)
+				continue;
+			double best = m->m[0].us;
+			for (size_t k = 1; k < m->n; k++)
+				best = fmin(best, m->m[k].us);
+			for (size_t k = 0; k < m->n; k++) {
+				const struct tactic *t = tactic_lookup(&list.list, e->stage, m->m[k].id, false);
+				if (!t)
+					continue;
+				char config[256];
+				tactic_describe(t, config, sizeof config);
+				struct fit_group *g = group_of(r, &alloc, e->stage, config);
+				size_t n = g->points_count, galloc = n; /* grows one by one: sizes are small */
+				ALLOC_GROW(g->points, n + 1, galloc);
+				g->points[n] = (struct fit_point){
+					.l = (double)e->tokens * (double)e->top_k / (double)e->experts,
+					.f = (double)e->features, .k = (double)e->k, .b = e->weight_bits,
+					.r = log(m->m[k].us / best) };
+				g->points_count++;
+			}
+		}
+		lookup_list_release(&list);
+	}
+	free(fit);
+	return rc;
+}
+
 static bool label_has(const char *label, const char *needle)
 {
 	size_t n = strlen(needle);
@@ -362,7 +429,8 @@ int learn_run(struct tt_data *data, const struct learn_request *rq, struct learn
 		rc = open_params(data, rq, r, d);
 	if (!rc)
 		rc = load_all(data, rq, js, r, d);
-	struct judge J = { &S, js, rq->njournals, r->params, r->nparams, LEARN_LOSS_REGRET };
+	struct judge J = { .S = &S, .j = js, .nj = rq->njournals, .p = r->params, .np = r->nparams,
+			   .loss = LEARN_LOSS_REGRET };
 	double *def = xcalloc(r->nparams + 1, sizeof *def);
 	for (size_t k = 0; k < r->nparams; k++)
 		def[k] = r->params[k].def;
@@ -381,6 +449,12 @@ int learn_run(struct tt_data *data, const struct learn_request *rq, struct learn
 		rc = judge(&J, false, r->fitted, &r->train_fit, NULL, d);
 	if (!rc && r->nheld)
 		rc = judge(&J, true, def, &r->held_default, NULL, d);
+	if (!rc && r->nheld)
+		rc = judge(&J, true, r->fitted, &r->held_params, NULL, d);
+	if (!rc)
+		rc = build_neighbours(&J, r->fitted, r, d);
+	J.groups = r->measured;
+	J.ngroups = r->nmeasured;
 	if (!rc && r->nheld)
 		rc = judge(&J, true, r->fitted, &r->held_fit, NULL, d);
 	free(def);
@@ -425,6 +499,21 @@ char *learn_yaml(const struct learn_result *r)
 	sb_adds(&sb, "  params:\n");
 	for (size_t k = 0; k < r->nparams; k++)
 		sb_addf(&sb, "    - {name: %s, value: %.6g}\n", r->params[k].name, r->fitted[k]);
+	if (r->nmeasured)
+		sb_adds(&sb, "  # the measurements, by candidate configuration: l = tokens x top_k / local "
+			     "experts,\n  # f, k = the GEMM's output features and reduction, b = weight bits,"
+			     "\n  # r = log(time / the entry's fastest)\n  measured:\n");
+	for (size_t i = 0; i < r->nmeasured; i++) {
+		const struct fit_group *g = &r->measured[i];
+		sb_adds(&sb, "    - config: ");
+		yaml_str(&sb, g->config);
+		sb_addf(&sb, "\n      stage: %u\n      points:\n", g->stage);
+		for (unsigned k = 0; k < g->points_count; k++) {
+			const struct fit_point *p = &g->points[k];
+			sb_addf(&sb, "        - {l: %.6g, f: %.0f, k: %.0f, b: %.0f, r: %.5f}\n", p->l,
+				p->f, p->k, p->b, p->r);
+		}
+	}
 	return sb_detach(&sb);
 }
 
@@ -440,6 +529,11 @@ void learn_result_release(struct learn_result *r)
 		free(r->held[i]);
 	free(r->train);
 	free(r->held);
+	for (size_t i = 0; i < r->nmeasured; i++) {
+		free(r->measured[i].config);
+		free(r->measured[i].points);
+	}
+	free(r->measured);
 	free(r->device);
 	free(r->heuristic);
 	memset(r, 0, sizeof *r);

@@ -52,7 +52,11 @@ struct learn_result {
 	size_t nparams;
 	char **train, **held;         /* deployment labels */
 	size_t ntrain, nheld;
-	struct learn_score train_default, train_fit, held_default, held_fit;
+	/* train_fit: the params alone (the neighbours would be the entries themselves);
+	 * held_params: the params alone on the held-out; held_fit: params and neighbours */
+	struct learn_score train_default, train_fit, held_default, held_params, held_fit;
+	struct fit_group *measured;   /* the measured neighbours (data/modelfit.h) */
+	size_t nmeasured;
 	double seconds;
 };
 
