@@ -13,16 +13,19 @@
 
 static void print_score(const char *what, const struct learn_score *s)
 {
-	fprintf(stderr, "tunetab: %s: %zu entries, heuristic-only regret geomean %.2f%% max %.2f%%, "
-		"top-4 recall %zu/%zu\n", what, s->entries, 100 * s->geo_regret, 100 * s->max_regret,
-		s->recall4, s->entries);
+	fprintf(stderr, "tunetab: %s: %zu entries, heuristic-only regret geomean %.2f%% max %.2f%%; "
+		"top 4: recall %zu/%zu, regret geomean %.2f%% max %.2f%%\n", what, s->entries,
+		100 * s->geo_regret, 100 * s->max_regret, s->recall4, s->entries,
+		100 * s->top4_geo_regret, 100 * s->top4_max_regret);
 }
 
 static json_t *score_json(const struct learn_score *s)
 {
-	return json_pack("{s:I, s:f, s:f, s:I, s:I}", "entries", (json_int_t)s->entries,
+	return json_pack("{s:I, s:f, s:f, s:I, s:f, s:f, s:I}", "entries", (json_int_t)s->entries,
 			 "geomean_regret", s->geo_regret, "max_regret", s->max_regret, "recall4",
-			 (json_int_t)s->recall4, "unmeasured_picks", (json_int_t)s->unmeasured);
+			 (json_int_t)s->recall4, "top4_geomean_regret", s->top4_geo_regret,
+			 "top4_max_regret", s->top4_max_regret, "unmeasured_picks",
+			 (json_int_t)s->unmeasured);
 }
 
 static void print_json(const struct learn_result *r)
@@ -39,10 +42,22 @@ static void print_json(const struct learn_result *r)
 				"heuristic", r->heuristic, "params", params, "trained_on", train,
 				"held_out", held, "train", "default", score_json(&r->train_default),
 				"fit", score_json(&r->train_fit));
-	if (r->nheld)
-		json_object_set_new(doc, "held", json_pack("{s:o, s:o}", "default",
-							   score_json(&r->held_default), "fit",
-							   score_json(&r->held_fit)));
+	if (r->nheld) {
+		json_t *picks = json_array();
+		for (size_t i = 0; i < r->held_picks.n; i++) {
+			const struct learn_pick *p = &r->held_picks.v[i];
+			json_t *top = json_array();
+			for (int k = 0; k < p->ntop; k++)
+				json_array_append_new(top, json_integer(p->top[k]));
+			json_array_append_new(picks, json_pack("{s:s, s:i, s:I, s:o}", "deployment",
+							       p->deployment, "stage", p->stage, "tokens",
+							       (json_int_t)p->tokens, "top", top));
+		}
+		json_object_set_new(doc, "held", json_pack("{s:o, s:o, s:o, s:o}", "default",
+							   score_json(&r->held_default), "params",
+							   score_json(&r->held_params), "fit",
+							   score_json(&r->held_fit), "picks", picks));
+	}
 	cli_print_json(doc, JSON_INDENT(2));
 }
 
@@ -51,12 +66,18 @@ static void print_text(const struct learn_result *r)
 	fprintf(stderr, "tunetab: learn: %zu journals to fit on %s, heuristic '%s', %zu params\n",
 		r->ntrain, r->device, r->heuristic, r->nparams);
 	print_score("fit set, defaults", &r->train_default);
-	print_score("fit set, fitted", &r->train_fit);
+	print_score("fit set, fitted params", &r->train_fit);
+	size_t npts = 0;
+	for (size_t i = 0; i < r->nmeasured; i++)
+		npts += r->measured[i].points_count;
+	fprintf(stderr, "tunetab: measured neighbours: %zu points of %zu candidate configurations\n",
+		npts, r->nmeasured);
 	for (size_t i = 0; i < r->nheld; i++)
 		fprintf(stderr, "tunetab: held out: %s\n", r->held[i]);
 	if (r->nheld) {
 		print_score("held out, defaults", &r->held_default);
-		print_score("held out, fitted", &r->held_fit);
+		print_score("held out, fitted params", &r->held_params);
+		print_score("held out, fitted params and measured neighbours", &r->held_fit);
 	}
 }
 

@@ -485,12 +485,20 @@ bool catalog_tactic_fits(const struct tactic *t, long n, long k)
 	return true;
 }
 
-void tactic_describe(const struct tactic *t, char *buf, size_t n)
+/* describe: with the element counts (which depend on the dtype) and dispatchability, or only
+ * the kernel's shape (config). */
+static void describe(const struct tactic *t, bool config, char *buf, size_t n)
 {
 	struct strbuf sb = STRBUF_INIT;
-	if (t->sm80_style)
+	if (t->sm80_style && config)
+		sb_addf(&sb, "%dx%dx%dB warp %dx%dx%d stages %d SM80-style", t->m, t->n, t->k_bytes,
+			t->warp[0], t->warp[1], t->warp[2], t->stages);
+	else if (t->sm80_style)
 		sb_addf(&sb, "%dx%dx%d (%d B) warp %dx%dx%d stages %d SM80-style", t->m, t->n,
 			t->k_elems, t->k_bytes, t->warp[0], t->warp[1], t->warp[2], t->stages);
+	else if (config)
+		sb_addf(&sb, "%dx%dx%dB cluster %dx%dx%d %s", t->m, t->n, t->k_bytes, t->cluster[0],
+			t->cluster[1], t->cluster[2], t->mma == MMA_2SM ? "2SM" : "1SM");
 	else
 		sb_addf(&sb, "%dx%dx%dB (%d el) cluster %dx%dx%d %s", t->m, t->n, t->k_bytes,
 			t->k_elems, t->cluster[0], t->cluster[1], t->cluster[2],
@@ -510,8 +518,18 @@ void tactic_describe(const struct tactic *t, char *buf, size_t n)
 		sb_adds(&sb, " transposed");
 	if (t->finalize)
 		sb_adds(&sb, " finalize");
-	if (!t->dispatchable)
+	if (!t->dispatchable && !config)
 		sb_adds(&sb, " NOT-DISPATCHABLE");
 	snprintf(buf, n, "%s", sb.buf);
 	sb_release(&sb);
+}
+
+void tactic_describe(const struct tactic *t, char *buf, size_t n)
+{
+	describe(t, false, buf, n);
+}
+
+void tactic_config(const struct tactic *t, char *buf, size_t n)
+{
+	describe(t, true, buf, n);
 }

@@ -126,5 +126,10 @@ const struct tactic *tactic_lookup(const struct tactic_list *l, int stage, int i
 bool catalog_tactic_fits(const struct tactic *t, long n, long k);
 /* "128x64x128B (256 el) cluster 2x1x1 2SM dyn 4x1x1/2x1x1 swap_ab finalize" style text. */
 void tactic_describe(const struct tactic *t, char *buf, size_t n);
+/* The kernel configuration alone, the same for every dtype whose catalog lists it:
+ * "128x256x128B cluster 1x2x1 1SM swap_ab finalize" (tile with K in bytes, cluster, MMA,
+ * epilogue, swap, finalize; SM80-style: tile, warp, stages). A fit's measurements are kept
+ * by it (data/modelfit.h); the heuristic sees it as c.config. */
+void tactic_config(const struct tactic *t, char *buf, size_t n);
 
 #endif

@@ -753,7 +753,7 @@ static int build_candidates(lua_State *L)
 		set_bool(L, "dispatchable", t->dispatchable);
 		set_str(L, "note", t->note);
 		char config[256];
-		tactic_describe(t, config, sizeof config);
+		tactic_config(t, config, sizeof config);
 		set_str(L, "config", config);
 		lua_rawseti(L, -2, i + 1);
 	}

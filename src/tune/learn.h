@@ -41,6 +41,26 @@ struct learn_score {
 	size_t recall4;         /* entries whose measured best is among the heuristic's first 4 */
 	size_t unmeasured;      /* entries whose pick had no median (the next measured one counted) */
 	double time_loss;       /* sum over entries of the time loss (Method) */
+	/* a profiled --top 4 run as the journals' medians would decide it: the fastest measured of
+	 * the heuristic's first four, against the fastest measured of all */
+	double top4_geo_regret, top4_max_regret;
+	double top4_sum_log, top4_max_log;
+};
+
+/* The heuristic's first ids for one judged entry (learn --json: a bench scores them against
+ * an oracle). */
+#define LEARN_PICK_TOP 8
+struct learn_pick {
+	char *deployment;
+	int stage;
+	long tokens;
+	int top[LEARN_PICK_TOP];
+	int ntop;
+};
+
+struct learn_picks {
+	struct learn_pick *v;
+	size_t n, alloc;
 };
 
 struct learn_result {
@@ -56,6 +76,7 @@ struct learn_result {
 	 * held_params: the params alone on the held-out; held_fit: params and neighbours */
 	struct learn_score train_default, train_fit, held_default, held_params, held_fit;
 	struct fit_group *measured;   /* the measured neighbours (data/modelfit.h) */
+	struct learn_picks held_picks; /* the held-out entries' first ids, params and neighbours */
 	size_t nmeasured;
 	double seconds;
 };
