@@ -316,7 +316,9 @@ static const struct cli_option learn_options[] = {
 	  .help = "fit without the journals whose deployment holds TEXT, and judge the fit on them",
 	  .doc = "leave the journals whose deployment label (\"Qwen3-30B-A3B bf16 TP 1 EP 1\") holds "
 		 "TEXT, case-insensitive, out of the fit, and report the heuristic-only regret and "
-		 "top-4 recall on them with the defaults and with the fit" },
+		 "top-4 recall on them with the defaults and with the fit; a ranking file's "
+		 "deployments are labelled \"DeepSeek-V3 nvfp4 TP 8 EP 1, ranking FILE of TABLE\" "
+		 "and judged by their agreement with the table" },
 	{ .name = "heuristic", .id = 'h', .arg = ARG_REQUIRED, .arg_name = "FILE",
 	  .help = "the heuristic whose params are fitted (default: scripts/heuristics/default.lua)" },
 	{ .name = "sweeps", .id = 's', .arg = ARG_REQUIRED, .arg_name = "N",
@@ -520,14 +522,18 @@ const struct cli_command cmd_table[] = {
 	  NULL, report_options },
 	{ "learn", cmd_learn, NEEDS_DATA, NULL, 0,
 	  "fit the heuristic's free parameters to measured journals of one GPU",
-	  "JOURNAL... [-o FIT.yaml] [--holdout TEXT] [--heuristic FILE] [--sweeps N] [--loss L] [--json]",
+	  "JOURNAL|RANKING... [-o FIT.yaml] [--holdout TEXT] [--heuristic FILE] [--sweeps N] "
+	  "[--loss L] [--json]",
 	  "Reads the journals `generate --profile` wrote on one GPU (every candidate it timed, with\n"
 	  "FlashInfer's kernels or the proxy), rebuilds each journal's deployment and fits the\n"
 	  "params the heuristic declares (tunetab.heuristic{ params = ... }) so that its first\n"
 	  "choice is as fast as the fastest measured: a deterministic coordinate search on the\n"
 	  "geomean regret (learn.h). Prints the regret and top-4 recall before and after; with\n"
 	  "--holdout, also on deployments the fit did not see. `generate --model-fit FIT.yaml`\n"
-	  "uses the fit.",
+	  "uses the fit. An input may instead be a ranking file (YAML, `ranking:`): a FlashInfer\n"
+	  "table, such as its shipped B200 one, and the deployments whose keys it holds; its\n"
+	  "tactic is taken as each key's best and the fit raises the heuristic's agreement with\n"
+	  "it (learn.h, \"Rankings\").",
 	  NULL, learn_options },
 	{ "doctor", cmd_doctor, NEEDS_DATA | NEEDS_GPU, "with --device auto, the default", 0,
 	  "say what FlashInfer will look up here and what falls back",

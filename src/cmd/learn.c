@@ -13,19 +13,27 @@
 
 static void print_score(const char *what, const struct learn_score *s)
 {
-	fprintf(stderr, "tunetab: %s: %zu entries, heuristic-only regret geomean %.2f%% max %.2f%%; "
-		"top 4: recall %zu/%zu, regret geomean %.2f%% max %.2f%%\n", what, s->entries,
-		100 * s->geo_regret, 100 * s->max_regret, s->recall4, s->entries,
-		100 * s->top4_geo_regret, 100 * s->top4_max_regret);
+	if (s->entries || !s->ranked)
+		fprintf(stderr, "tunetab: %s: %zu entries, heuristic-only regret geomean %.2f%% max "
+			"%.2f%%; top 4: recall %zu/%zu, regret geomean %.2f%% max %.2f%%\n", what,
+			s->entries, 100 * s->geo_regret, 100 * s->max_regret, s->recall4, s->entries,
+			100 * s->top4_geo_regret, 100 * s->top4_max_regret);
+	if (s->ranked)
+		fprintf(stderr, "tunetab: %s: agreement %zu/%zu with the ranking tables (%zu table "
+			"tactics not ranked)\n", what, s->agree, s->ranked, s->rank_unranked);
 }
 
 static json_t *score_json(const struct learn_score *s)
 {
-	return json_pack("{s:I, s:f, s:f, s:I, s:f, s:f, s:I}", "entries", (json_int_t)s->entries,
-			 "geomean_regret", s->geo_regret, "max_regret", s->max_regret, "recall4",
-			 (json_int_t)s->recall4, "top4_geomean_regret", s->top4_geo_regret,
-			 "top4_max_regret", s->top4_max_regret, "unmeasured_picks",
-			 (json_int_t)s->unmeasured);
+	json_t *o = json_pack("{s:I, s:f, s:f, s:I, s:f, s:f, s:I}", "entries", (json_int_t)s->entries,
+			      "geomean_regret", s->geo_regret, "max_regret", s->max_regret, "recall4",
+			      (json_int_t)s->recall4, "top4_geomean_regret", s->top4_geo_regret,
+			      "top4_max_regret", s->top4_max_regret, "unmeasured_picks",
+			      (json_int_t)s->unmeasured);
+	json_object_set_new(o, "ranked", json_integer((json_int_t)s->ranked));
+	json_object_set_new(o, "agreement", json_integer((json_int_t)s->agree));
+	json_object_set_new(o, "table_tactic_not_ranked", json_integer((json_int_t)s->rank_unranked));
+	return o;
 }
 
 static void print_json(const struct learn_result *r)
@@ -42,6 +50,10 @@ static void print_json(const struct learn_result *r)
 				"heuristic", r->heuristic, "params", params, "trained_on", train,
 				"held_out", held, "train", "default", score_json(&r->train_default),
 				"fit", score_json(&r->train_fit));
+	if (r->rank_keys)
+		json_object_set_new(doc, "ranking_keys", json_pack("{s:I, s:I}", "selected",
+								   (json_int_t)r->rank_keys, "unmatched",
+								   (json_int_t)r->rank_unmatched));
 	if (r->nheld) {
 		json_t *picks = json_array();
 		for (size_t i = 0; i < r->held_picks.n; i++) {
@@ -63,8 +75,12 @@ static void print_json(const struct learn_result *r)
 
 static void print_text(const struct learn_result *r)
 {
-	fprintf(stderr, "tunetab: learn: %zu journals to fit on %s, heuristic '%s', %zu params\n",
-		r->ntrain, r->device, r->heuristic, r->nparams);
+	fprintf(stderr, "tunetab: learn: %zu %s to fit on %s, heuristic '%s', %zu params\n",
+		r->ntrain, r->rank_keys ? "deployments" : "journals", r->device, r->heuristic,
+		r->nparams);
+	if (r->rank_keys)
+		fprintf(stderr, "tunetab: ranking tables: %zu keys selected, %zu of them looked up by "
+			"no deployment (left out)\n", r->rank_keys, r->rank_unmatched);
 	print_score("fit set, defaults", &r->train_default);
 	print_score("fit set, fitted params", &r->train_fit);
 	size_t npts = 0;

@@ -10,6 +10,7 @@
 #include "data/firules.h"
 #include "data/model.h"
 #include "data/modelfit.h"
+#include "data/ranking.h"
 #include "data/yamlload.h"
 
 int datafile_check(const char *path, struct diags *d)
@@ -47,6 +48,10 @@ int datafile_check(const char *path, struct diags *d)
 		struct model_fit *f;
 		rc = model_fit_load(path, &f, d);
 		model_fit_free(f);
+	} else if (strcmp(key, "ranking") == 0) {
+		struct ranking *r;
+		rc = ranking_load(path, &r, d);
+		ranking_free(r);
 	} else if (strcmp(key, "flashinfer_schema") == 0) {
 		struct fi_rules *s;
 		rc = firules_load_file(path, &s, d);
@@ -56,7 +61,7 @@ int datafile_check(const char *path, struct diags *d)
 		yaml_locate(path, key, &line, &col);
 		rc = diag_error(d, TT_INVALID, "data-kind", path, line, col,
 				"unknown top-level key '%s' (want device, model, catalog, dtypes, "
-				"model_fit or flashinfer_schema)", key);
+				"model_fit, ranking or flashinfer_schema)", key);
 	}
 	free(key);
 	return rc;

@@ -9,7 +9,11 @@
 #include <time.h>
 
 #include "base/util.h"
+#include "base/version.h"
 #include "data/device.h"
+#include "data/model.h"
+#include "data/ranking.h"
+#include "flashinfer/table.h"
 #include "tune/generate.h"
 #include "tune/journal.h"
 
@@ -137,6 +141,244 @@ int learn_read_journal(const char *path, struct diags *d)
 	return rc;
 }
 
+/* ---------------------------------------------------------------- rankings (learn.h) */
+
+/* One table key a deployment looks up, with the table's tactic for it. */
+struct rkey {
+	const char *key;        /* the lookup list's copy */
+	size_t at;              /* its index in the deployment's lookup list */
+	int tactic;
+};
+
+/* One deployment of a ranking file. */
+struct lrank {
+	char *label;
+	struct generate_request rq;
+	struct rkey *k;
+	size_t nk;
+	bool held;
+};
+
+struct lrankings {
+	struct ranking **files;
+	struct table *tables;
+	size_t nfiles;
+	struct lrank *v;
+	size_t n, alloc;
+	struct lookup_list *lists;  /* the keys of each v[i] (they own the key strings) */
+};
+
+/* The table's tactic of entry e (an int id), or an error located at its value. */
+static int table_tactic(const struct table *t, const struct table_entry *e, int *id,
+			struct diags *d)
+{
+	if (!e->value_ok || !e->tactic || e->tactic->kind != PV_INT || e->tactic->i < -1 ||
+	    e->tactic->i > 1000000)
+		return diag_error(d, TT_INVALID, "learn", t->path, e->tactic ? e->tactic->line : e->vline,
+				  e->tactic ? e->tactic->col : e->vcol, "the tactic is "
+				  "not a tactic id (learn reads tables whose tactics are integers: "
+				  "FlashInfer's cutlass MoE before 0.5.3)");
+	*id = (int)e->tactic->i;
+	return TT_OK;
+}
+
+/* Whether the file's `only` selects the key. */
+static bool ranking_selects(const struct ranking *f, const struct table_entry *e)
+{
+	if (!f->only_count)
+		return true;
+	for (unsigned i = 0; i < f->only_count; i++) {
+		size_t n = strlen(f->only[i]);
+		for (size_t k = 0; k + n <= e->key_len; k++)
+			if (!memcmp(e->key + k, f->only[i], n))
+				return true;
+	}
+	return false;
+}
+
+/* A ranking file and its table, the tactics of the selected keys checked. */
+static int ranking_open(const char *path, struct ranking **f, struct table *t, struct diags *d)
+{
+	memset(t, 0, sizeof *t);
+	int rc = ranking_load(path, f, d);
+	size_t errors = diags_count(d, SEV_ERROR);
+	if (!rc)
+		rc = table_read((*f)->table_path, t, d);
+	if (!rc && diags_count(d, SEV_ERROR) > errors)
+		rc = TT_INVALID; /* a key that is not a str */
+	for (size_t i = 0; !rc && i < t->n; i++) {
+		int id;
+		if (ranking_selects(*f, &t->entries[i]))
+			rc = table_tactic(t, &t->entries[i], &id, d);
+	}
+	return rc;
+}
+
+int learn_read_ranking(const char *path, struct diags *d)
+{
+	struct ranking *f = NULL;
+	struct table t;
+	int rc = ranking_open(path, &f, &t, d);
+	table_release(&t);
+	ranking_free(f);
+	return rc;
+}
+
+static bool label_has(const char *label, const char *needle);
+
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+	return s ? s + 1 : path;
+}
+
+/* The file's deployments as generate's requests, each labelled; all of one GPU (r->device). */
+static int ranking_add(struct tt_data *data, const char *path, const char *holdout,
+		       struct lrankings *K, struct learn_result *r, struct diags *d)
+{
+	K->files = xrealloc(K->files, (K->nfiles + 1) * sizeof *K->files);
+	K->tables = xrealloc(K->tables, (K->nfiles + 1) * sizeof *K->tables);
+	struct ranking **fp = &K->files[K->nfiles];
+	struct table *t = &K->tables[K->nfiles++];
+	*fp = NULL;
+	int rc = ranking_open(path, fp, t, d);
+	if (rc)
+		return rc;
+	const struct ranking *f = *fp;
+	const struct device_profile *dev = device_find(&data->devices, f->device);
+	struct fi_version ver;
+	if (!dev)
+		return ranking_error_at(d, f, "ranking.device", "unknown device '%s' (tunetab devices "
+					"lists them)", f->device);
+	if (version_parse(f->flashinfer, &ver))
+		return ranking_error_at(d, f, "ranking.flashinfer", "'%s' is not a FlashInfer release "
+					"such as 0.4.0", f->flashinfer);
+	if (!r->device)
+		r->device = xstrdup(dev->name);
+	else if (strcmp(r->device, dev->name))
+		return ranking_error_at(d, f, "ranking.device", "'%s', the others are of '%s': a fit "
+					"is for one GPU", dev->name, r->device);
+	for (unsigned i = 0; i < f->deployments_count; i++) {
+		const struct ranking_deployment *x = &f->deployments[i];
+		const struct model_profile *m = model_find(&data->models, x->model);
+		if (!m) {
+			char yp[64];
+			snprintf(yp, sizeof yp, "ranking.deployments[%u].model", i);
+			return ranking_error_at(d, f, yp, "unknown model '%s' (tunetab models lists "
+						"them)", x->model);
+		}
+		ALLOC_GROW(K->v, K->n + 1, K->alloc);
+		struct lrank *k = &K->v[K->n++];
+		memset(k, 0, sizeof *k);
+		struct generate_request *q = &k->rq;
+		q->device = dev->name;
+		q->model = x->model;
+		q->dtype = dtype_name(x->dtype);
+		q->flashinfer = f->flashinfer;
+		q->format = "both";
+		q->tp = x->tp ? *x->tp : 1;
+		q->ep = x->ep ? *x->ep : 1;
+		q->tp_rank = x->tp_rank ? *x->tp_rank : 0;
+		q->ep_rank = x->ep_rank ? *x->ep_rank : 0;
+		q->top_k = x->top_k ? *x->top_k : 0;
+		q->max_tokens = x->max_tokens ? *x->max_tokens : 0;
+		q->script_mem_mib = 64;
+		q->script_instructions = 100000000LL;
+		q->quiet = true;
+		k->label = xasprintf("%s %s TP %ld EP %ld, ranking %s of %s", m->name, q->dtype,
+				     q->tp, q->ep, base_name(path), base_name(f->table_path));
+		k->held = holdout && label_has(k->label, holdout);
+		char ***list = k->held ? &r->held : &r->train;
+		size_t *n = k->held ? &r->nheld : &r->ntrain;
+		*list = xrealloc(*list, (*n + 1) * sizeof **list);
+		(*list)[(*n)++] = xstrdup(k->label);
+	}
+	return TT_OK;
+}
+
+/* Each ranking deployment's keys matched to the table's (the last of a repeated key, as
+ * Python's dict keeps it); counts the selected table keys none looks up. */
+static int rankings_match(struct generate_session *S, struct lrankings *K,
+			  struct learn_result *r, struct diags *d)
+{
+	K->lists = xcalloc(K->n + 1, sizeof *K->lists);
+	size_t first = 0; /* the first deployment of file fi */
+	for (size_t fi = 0; fi < K->nfiles; fi++) {
+		const struct ranking *f = K->files[fi];
+		const struct table *t = &K->tables[fi];
+		size_t nd = f->deployments_count;
+		for (size_t i = first; i < first + nd; i++) {
+			int rc = generate_rank(&K->v[i].rq, S, NULL, 0, NULL, 0, &K->lists[i], d);
+			if (rc) {
+				char yp[48];
+				snprintf(yp, sizeof yp, "ranking.deployments[%zu]", i - first);
+				return ranking_error_at(d, f, yp, "cannot rank this deployment (the "
+							"error above)");
+			}
+		}
+		for (size_t e = 0; e < t->n; e++) {
+			const struct table_entry *te = &t->entries[e];
+			if (!ranking_selects(f, te))
+				continue;
+			r->rank_keys += te->dup_of < 0;
+			bool found = false;
+			for (size_t i = first; i < first + nd; i++) {
+				struct lrank *k = &K->v[i];
+				const struct lookup_list *L = &K->lists[i];
+				for (size_t j = 0; j < L->n; j++) {
+					const char *key = L->v[j].key;
+					if (strlen(key) != te->key_len || memcmp(key, te->key, te->key_len))
+						continue;
+					found = true;
+					int id;
+					int rc = table_tactic(t, te, &id, d);
+					if (rc)
+						return rc;
+					size_t at = 0;
+					while (at < k->nk && k->k[at].key != key)
+						at++;
+					if (at == k->nk) {
+						k->k = xrealloc(k->k, (k->nk + 1) * sizeof *k->k);
+						k->nk++;
+					}
+					k->k[at] = (struct rkey){ key, j, id };
+					break;
+				}
+			}
+			r->rank_unmatched += !found && te->dup_of < 0;
+		}
+		for (size_t i = first; i < first + nd; i++)
+			if (!K->v[i].nk) {
+				char yp[48];
+				snprintf(yp, sizeof yp, "ranking.deployments[%zu]", i - first);
+				return ranking_error_at(d, f, yp, "the table holds none of the keys this "
+							"deployment looks up (is it the table's FlashInfer "
+							"release and device?)");
+			}
+		first += nd;
+	}
+	return TT_OK;
+}
+
+static void rankings_release(struct lrankings *K)
+{
+	for (size_t i = 0; i < K->n; i++) {
+		free(K->v[i].label);
+		free(K->v[i].k);
+		if (K->lists)
+			lookup_list_release(&K->lists[i]);
+	}
+	for (size_t i = 0; i < K->nfiles; i++) {
+		table_release(&K->tables[i]);
+		ranking_free(K->files[i]);
+	}
+	free(K->lists);
+	free(K->v);
+	free(K->files);
+	free(K->tables);
+	memset(K, 0, sizeof *K);
+}
+
 /* What the heuristic picks with this parameter vector, judged against the measurements. */
 struct judge {
 	struct generate_session *S;
@@ -148,6 +390,8 @@ struct judge {
 	const struct fit_group *groups;  /* the measured neighbours, once built; NULL while searching */
 	size_t ngroups;
 	struct learn_picks *picks;       /* when set, every judged entry's first ids go there */
+	struct lrank *rk;       /* ranking deployments */
+	size_t nrk;
 };
 
 /* The entry's share of the time loss (learn.h "Method"): the weighted spread of
@@ -250,6 +494,45 @@ static int score_journal(const struct judge *J, struct ljournal *j, const double
 	return TT_OK;
 }
 
+/* The ranking entries of one deployment (learn.h "Rankings"): agreement counted, each miss's
+ * loss added to *sum and kept in *max. */
+static int score_ranking(const struct judge *J, const struct lrank *k, const double *x,
+			 struct learn_score *s, double *sum, double *max, struct diags *d)
+{
+	struct script_value *fit = xcalloc(J->np + 1, sizeof *fit);
+	for (size_t i = 0; i < J->np; i++)
+		fit[i] = (struct script_value){ J->p[i].name, x[i] };
+	struct lookup_list list;
+	int rc = generate_rank(&k->rq, J->S, fit, J->np, NULL, 0, &list, d);
+	free(fit);
+	if (rc)
+		return rc;
+	for (size_t i = 0; i < k->nk; i++) {
+		const struct rkey *q = &k->k[i];
+		const struct lookup_entry *e = NULL;
+		if (q->at < list.n && !strcmp(list.v[q->at].key, q->key))
+			e = &list.v[q->at];
+		for (size_t j = 0; j < list.n && !e; j++)
+			if (!strcmp(list.v[j].key, q->key))
+				e = &list.v[j];
+		if (!e)
+			continue; /* the keys do not depend on the params: not reached */
+		s->ranked++;
+		if (e->tactic == q->tactic) {
+			s->agree++;
+			continue;
+		}
+		int r = 0;
+		while (r < e->ntop && e->top[r] != q->tactic)
+			r++;
+		s->rank_unranked += r == e->ntop;
+		*sum += LEARN_RANK_MISS;
+		*max = fmax(*max, LEARN_RANK_MISS);
+	}
+	lookup_list_release(&list);
+	return TT_OK;
+}
+
 /* The score of x on the journals with held == which; the loss the search minimizes. */
 static int judge(const struct judge *J, bool which, const double *x, struct learn_score *s,
 		 double *loss, struct diags *d)
@@ -257,9 +540,16 @@ static int judge(const struct judge *J, bool which, const double *x, struct lear
 	memset(s, 0, sizeof *s);
 	double sum_log = 0, max_log = 0;
 	for (size_t i = 0; i < J->nj; i++) {
-		if (J->j[i].held != which)
+		if (J->j[i].held != which || !J->j[i].path) /* no path: a ranking file */
 			continue;
 		int rc = score_journal(J, &J->j[i], x, s, &sum_log, &max_log, d);
+		if (rc)
+			return rc;
+	}
+	double rank_sum = 0, rank_max = 0;
+	for (size_t i = 0; i < J->nrk; i++) {
+		int rc = J->rk[i].held != which ? TT_OK
+						: score_ranking(J, &J->rk[i], x, s, &rank_sum, &rank_max, d);
 		if (rc)
 			return rc;
 	}
@@ -271,6 +561,9 @@ static int judge(const struct judge *J, bool which, const double *x, struct lear
 	if (loss)
 		*loss = J->loss == LEARN_LOSS_TIME ? (s->entries ? s->time_loss / (double)s->entries : 0)
 						   : mean + 0.1 * max_log;
+	if (loss && s->ranked && J->loss != LEARN_LOSS_TIME) /* Rankings: both kinds of entry */
+		*loss = (sum_log + rank_sum) / (double)(s->entries + s->ranked) +
+			0.1 * fmax(max_log, rank_max);
 	return TT_OK;
 }
 
@@ -329,7 +622,7 @@ static int build_neighbours(const struct judge *J, const double *x, struct learn
 	int rc = TT_OK;
 	for (size_t i = 0; i < J->nj && !rc; i++) {
 		const struct ljournal *j = &J->j[i];
-		if (j->held)
+		if (j->held || !j->path) /* no path: a ranking file, no times */
 			continue;
 		struct lookup_list list;
 		if ((rc = generate_rank(&j->rq, J->S, fit, J->np, NULL, 0, &list, d)))
@@ -406,10 +699,14 @@ static int open_params(struct tt_data *data, const struct learn_request *rq, str
 
 /* The journals loaded and split; all of one GPU. */
 static int load_all(struct tt_data *data, const struct learn_request *rq, struct ljournal *js,
-		    struct learn_result *r, struct diags *d)
+		    struct lrankings *K, struct learn_result *r, struct diags *d)
 {
 	int rc = TT_OK;
 	for (size_t i = 0; i < rq->njournals && !rc; i++) {
+		if (ranking_file_is(rq->journals[i])) {
+			rc = ranking_add(data, rq->journals[i], rq->holdout, K, r, d);
+			continue;
+		}
 		js[i].path = rq->journals[i];
 		if ((rc = load_journal(&js[i], d)))
 			break;
@@ -445,19 +742,23 @@ int learn_run(struct tt_data *data, const struct learn_request *rq, struct learn
 	struct generate_session S;
 	memset(&S, 0, sizeof S);
 	int rc = generate_session_init(&S, data, NULL, d);
+	struct lrankings K;
+	memset(&K, 0, sizeof K);
 	if (!rc)
 		rc = open_params(data, rq, r, d);
 	if (!rc)
-		rc = load_all(data, rq, js, r, d);
+		rc = load_all(data, rq, js, &K, r, d);
+	if (!rc && K.n)
+		rc = rankings_match(&S, &K, r, d);
 	struct judge J = { .S = &S, .j = js, .nj = rq->njournals, .p = r->params, .np = r->nparams,
-			   .loss = LEARN_LOSS_REGRET };
+			   .loss = LEARN_LOSS_REGRET, .rk = K.v, .nrk = K.n };
 	double *def = xcalloc(r->nparams + 1, sizeof *def);
 	for (size_t k = 0; k < r->nparams; k++)
 		def[k] = r->params[k].def;
 	if (!rc)
 		rc = judge(&J, false, def, &r->train_default, NULL, d);
 	int sweeps = rq->sweeps > 0 ? rq->sweeps : 6;
-	if (!rc && rq->loss != LEARN_LOSS_REGRET) {
+	if (!rc && rq->loss != LEARN_LOSS_REGRET && K.nfiles < rq->njournals) { /* journals */
 		J.loss = LEARN_LOSS_TIME;
 		rc = search(&J, sweeps, r->fitted, d);
 	}
@@ -483,6 +784,7 @@ int learn_run(struct tt_data *data, const struct learn_request *rq, struct learn
 	for (size_t i = 0; i < rq->njournals; i++)
 		journal_release(&js[i]);
 	free(js);
+	rankings_release(&K);
 	generate_session_release(&S);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	r->seconds = (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9;
@@ -510,9 +812,14 @@ char *learn_yaml(const struct learn_result *r)
 	sb_adds(&sb, "\n  device: ");
 	yaml_str(&sb, r->device);
 	sb_addf(&sb, "\n  sm: %u\n  method: \"coordinate search, loss mean(log(1+regret)) + 0.1 "
-		     "max(log(1+regret)); train regret geomean %.4f max %.4f (defaults %.4f, %.4f)\"\n"
-		     "  trained_on:\n", r->sm, r->train_fit.geo_regret, r->train_fit.max_regret,
+		     "max(log(1+regret)); train regret geomean %.4f max %.4f (defaults %.4f, %.4f)",
+		r->sm, r->train_fit.geo_regret, r->train_fit.max_regret,
 		r->train_default.geo_regret, r->train_default.max_regret);
+	if (r->train_fit.ranked)
+		sb_addf(&sb, "; ranking tables (a miss weighs %g): agreement %zu/%zu (defaults %zu/%zu)",
+			LEARN_RANK_MISS, r->train_fit.agree, r->train_fit.ranked,
+			r->train_default.agree, r->train_default.ranked);
+	sb_adds(&sb, "\"\n  trained_on:\n");
 	for (size_t i = 0; i < r->ntrain; i++) {
 		sb_adds(&sb, "    - ");
 		yaml_str(&sb, r->train[i]);

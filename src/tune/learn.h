@@ -10,7 +10,27 @@
  * x +- k * step (k = 1, 2; step a tenth of its range, halved every sweep), clamped to its
  * range, and a move is taken only when the loss falls; parameters in the order the heuristic
  * declares them. No randomness: the same journals give the same file, byte for byte. Failed
- * and inexpressible candidates (no median) are never a measured best. */
+ * and inexpressible candidates (no median) are never a measured best.
+ *
+ * Rankings: an input may instead be a ranking file (data/ranking.h): a FlashInfer tuning
+ * table (FlashInfer's own shipped B200 table, say) and the deployments whose keys it holds.
+ * Each deployment is ranked like a journal's (generate_rank); every table key it looks up
+ * (FlashInfer's key string, exactly; narrowed by the file's `only`) is a ranking entry whose
+ * best candidate is taken to be the table's tactic. A table key no deployment looks up is
+ * left out and counted (rank_unmatched). A ranking entry's loss is 0 when the heuristic's
+ * first pick is the table's tactic and LEARN_RANK_MISS otherwise, whether the table's tactic
+ * was ranked second or not at all (rank_unranked counts those). Not the margin
+ * log(predicted time of the table's tactic / of the first pick), which was tried: on
+ * FlashInfer's B200 table it falls by squeezing every prediction together (launch_us to
+ * 19.6 us, cta_overhead_us to 9.4 us, swap_ab_factor to its bound) and its fit agreed with 54
+ * of the 58 keys against the defaults' 55; with a unit per miss added it kept 55 but made
+ * moves of the same kind, which changed 37 to 42 of the 42 tactics of other B200
+ * deployments (FlashInfer 0.7.4) that no table speaks for (docs/benchmarks.md). Counting
+ * misses, a move is taken only when agreement rises. Ranking entries join the regret loss:
+ * the search minimizes mean(l) + 0.1 max(l) over journal entries (l = log(1 + regret)) and
+ * ranking entries together; the time loss does not see them. Agreement (the heuristic's
+ * first pick is the table's tactic) is reported beside regret, k of n. All inputs of one
+ * fit are of one GPU. */
 #ifndef TUNETAB_LEARN_H
 #define TUNETAB_LEARN_H
 
@@ -23,11 +43,17 @@
 
 enum learn_loss { LEARN_LOSS_BOTH, LEARN_LOSS_TIME, LEARN_LOSS_REGRET };
 
+/* The loss of a ranking entry whose table tactic is not the heuristic's first pick ("Rankings"):
+ * a miss weighs as a journal entry of regret e - 1 (172%). */
+#define LEARN_RANK_MISS 1.0
+
 struct learn_request {
-	char *const *journals;
+	char *const *journals;  /* journals and ranking files, told apart by content */
 	size_t njournals;
 	const char *holdout;    /* journals whose deployment label holds this text are left out of
-				 * the fit and judged (case-insensitive); NULL: none */
+				 * the fit and judged (case-insensitive); NULL: none. A ranking
+				 * file's deployment is labelled "MODEL DTYPE TP n EP n, ranking
+				 * FILE of TABLE" (the file names) */
 	const char *heuristic;  /* NULL: scripts/heuristics/default.lua */
 	int sweeps;             /* 0: 6 */
 	enum learn_loss loss;   /* what the search minimizes (Method) */
@@ -45,6 +71,9 @@ struct learn_score {
 	 * the heuristic's first four, against the fastest measured of all */
 	double top4_geo_regret, top4_max_regret;
 	double top4_sum_log, top4_max_log;
+	size_t ranked;          /* ranking entries (Rankings) */
+	size_t agree;           /* ranking entries whose first pick is the table's tactic */
+	size_t rank_unranked;   /* ranking entries whose table tactic the heuristic did not rank */
 };
 
 /* The heuristic's first ids for one judged entry (learn --json: a bench scores them against
@@ -78,6 +107,8 @@ struct learn_result {
 	struct fit_group *measured;   /* the measured neighbours (data/modelfit.h) */
 	struct learn_picks held_picks; /* the held-out entries' first ids, params and neighbours */
 	size_t nmeasured;
+	size_t rank_keys;             /* table keys the ranking files select */
+	size_t rank_unmatched;        /* of those, looked up by none of the file's deployments */
 	double seconds;
 };
 
@@ -86,6 +117,9 @@ int learn_run(struct tt_data *data, const struct learn_request *rq, struct learn
 /* Reads one journal as learn does (its identity as a deployment, the last median of each
  * candidate) and drops it: the reader alone, for the fuzz target. */
 int learn_read_journal(const char *path, struct diags *d);
+/* Reads one ranking file as learn does (the file, its table, the table's tactics of the keys
+ * it selects) without the data: the reader alone, for the fuzz target. */
+int learn_read_ranking(const char *path, struct diags *d);
 
 /* The fit as a model-fit YAML file (data/modelfit.h). Caller frees. */
 char *learn_yaml(const struct learn_result *r);

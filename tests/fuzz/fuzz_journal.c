@@ -1,8 +1,10 @@
 /* fuzz_journal.c: libFuzzer target for the profiling journal's readers: the input as a
  * journal file read record by record (journal_reader, what resume and report use), by
  * `tunetab report` (report_from_journal, the page built too) and by `tunetab learn`
- * (learn_read_journal: the identity as a deployment, the last median of each candidate). The
- * readers take paths, so the input is written to a private folder under /dev/shm. */
+ * (learn_read_journal: the identity as a deployment, the last median of each candidate;
+ * learn_read_ranking: the input as a ranking file, its table read relative to it: the seeds
+ * name the input itself and /dev/null). The readers take paths, so the input is written to a
+ * private folder under /dev/shm. */
 #include "fuzz_common.h"
 #include "tune/journal.h"
 #include "tune/learn.h"
@@ -43,6 +45,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 		report_release(&r);
 	}
 	learn_read_journal(path, &d);
+	learn_read_ranking(path, &d);
 	diags_release(&d);
 	fuzz_scratch_cleanup();
 	return 0;

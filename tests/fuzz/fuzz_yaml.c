@@ -1,13 +1,16 @@
 /* fuzz_yaml.c: libFuzzer target for every YAML loader. The first input byte picks the loader
- * (byte % 6: 0 device_load_file + device_load_dir, 1 model_load_file + model_load_dir,
+ * (byte % 8: 0 device_load_file + device_load_dir, 1 model_load_file + model_load_dir,
  * 2 catalog_load_file + catalog_load_dir + catalog_expand, 3 firules_load_file +
- * firules_load_dir, 4 dtypes_load, 5 calibration_load); the rest is the document. The
+ * firules_load_dir, 4 dtypes_load, 5 calibration_load, 6 ranking_load + ranking_file_is,
+ * 7 model_fit_load); the rest is the document. The
  * loaders take paths, so the document is written to a private folder under /dev/shm, named
  * after its first `id:` value so the id-matches-file-name rule can pass. Whatever loads is
  * then used the way the CLI uses it (lookups, expansion, bucket lists, file names), and
  * yaml_top_key / yaml_locate run on the file as check-data and the located errors do. */
 #include "fuzz_common.h"
 #include "data/calibration.h"
+#include "data/modelfit.h"
+#include "data/ranking.h"
 #include "base/version.h"
 #include "data/yamlload.h"
 
@@ -47,7 +50,8 @@ static void locate(const char *path)
 	static const char *const ypaths[] = {
 		"device.name", "model.aliases[1]", "catalog.base[3].cta", "catalog.sm80[0]",
 		"flashinfer_schema.key.ops[1].runners[0]", "flashinfer_schema.buckets.phases[2].upto",
-		"dtypes[1].weight_views[0].pack", "calibration.tiles[0]", "", "[0]", "a..b", "x[",
+		"dtypes[1].weight_views[0].pack", "calibration.tiles[0]", "ranking.deployments[1].tp",
+		"model_fit.params[1]", "", "[0]", "a..b", "x[",
 	};
 	int line, col;
 	char *key = yaml_top_key(path);
@@ -106,11 +110,11 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 {
 	if (size < 1)
 		return 0;
-	int which = data[0] % 6;
+	int which = data[0] % 8; /* the seeds' first bytes '0'..'7' pick 0..7 */
 	data++, size--;
 	fuzz_scratch_begin();
 	static const char *const subdir[] = { "devices", "models", "catalogs", "schemas", "dtypes",
-					      "calibration" };
+					      "calibration", "rankings", "fits" };
 	char stem[72];
 	id_stem(data, size, stem);
 	char *dir = xasprintf("%s/%s", scratch, subdir[which]);
@@ -198,10 +202,23 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 		}
 		break;
 	}
-	default: {
+	case 5: {
 		struct calibration *c;
 		if (calibration_load(path, &c, &d) == TT_OK)
 			calibration_free(c);
+		break;
+	}
+	case 6: {
+		struct ranking *r;
+		(void)ranking_file_is(path);
+		if (ranking_load(path, &r, &d) == TT_OK)
+			ranking_free(r);
+		break;
+	}
+	default: {
+		struct model_fit *f;
+		if (model_fit_load(path, &f, &d) == TT_OK)
+			model_fit_free(f);
 		break;
 	}
 	}
