@@ -758,13 +758,24 @@ int learn_run(struct tt_data *data, const struct learn_request *rq, struct learn
 	if (!rc)
 		rc = judge(&J, false, def, &r->train_default, NULL, d);
 	int sweeps = rq->sweeps > 0 ? rq->sweeps : 6;
+	r->loss = rq->loss;
 	if (!rc && rq->loss != LEARN_LOSS_REGRET && K.nfiles < rq->njournals) { /* journals */
 		J.loss = LEARN_LOSS_TIME;
 		rc = search(&J, sweeps, r->fitted, d);
 	}
 	if (!rc && rq->loss != LEARN_LOSS_TIME) {
+		/* the regret search starts from the better of the time fit and the defaults, so the
+		 * fit is never worse than the defaults on its own set (Method) */
+		struct learn_score s;
+		double l_fit, l_def;
 		J.loss = LEARN_LOSS_REGRET;
-		rc = search(&J, sweeps, r->fitted, d);
+		rc = judge(&J, false, r->fitted, &s, &l_fit, d);
+		if (!rc)
+			rc = judge(&J, false, def, &s, &l_def, d);
+		if (!rc && l_def < l_fit)
+			memcpy(r->fitted, def, r->nparams * sizeof *def);
+		if (!rc)
+			rc = search(&J, sweeps, r->fitted, d);
 	}
 	if (!rc)
 		rc = judge(&J, false, r->fitted, &r->train_fit, NULL, d);
@@ -806,15 +817,23 @@ char *learn_yaml(const struct learn_result *r)
 {
 	struct strbuf sb = STRBUF_INIT;
 	sb_adds(&sb, "# tunetab model fit: the heuristic's free parameters fitted by `tunetab learn`\n"
-		     "# to measured journals (coordinate search on geomean regret, learn.h).\n"
+		     "# to measured journals (learn.h), and those journals' measurements.\n"
 		     "model_fit:\n  heuristic: ");
 	yaml_str(&sb, r->heuristic);
 	sb_adds(&sb, "\n  device: ");
 	yaml_str(&sb, r->device);
-	sb_addf(&sb, "\n  sm: %u\n  method: \"coordinate search, loss mean(log(1+regret)) + 0.1 "
-		     "max(log(1+regret)); train regret geomean %.4f max %.4f (defaults %.4f, %.4f)",
-		r->sm, r->train_fit.geo_regret, r->train_fit.max_regret,
-		r->train_default.geo_regret, r->train_default.max_regret);
+	size_t npts = 0;
+	for (size_t i = 0; i < r->nmeasured; i++)
+		npts += r->measured[i].points_count;
+	sb_addf(&sb, "\n  sm: %u\n  method: \"%s; train regret geomean %.4f max %.4f (defaults "
+		     "%.4f, %.4f); %zu measured neighbours", r->sm,
+		r->loss == LEARN_LOSS_TIME ? "coordinate search on the time loss (learn.h)"
+		: r->loss == LEARN_LOSS_REGRET ? "coordinate search on mean(log(1+regret)) + 0.1 "
+						 "max(log(1+regret)) (learn.h)"
+		: "coordinate search on the time loss, then on mean(log(1+regret)) + 0.1 "
+		  "max(log(1+regret)) (learn.h)",
+		r->train_fit.geo_regret, r->train_fit.max_regret, r->train_default.geo_regret,
+		r->train_default.max_regret, npts);
 	if (r->train_fit.ranked)
 		sb_addf(&sb, "; ranking tables (a miss weighs %g): agreement %zu/%zu (defaults %zu/%zu)",
 			LEARN_RANK_MISS, r->train_fit.agree, r->train_fit.ranked,

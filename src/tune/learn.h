@@ -4,13 +4,31 @@
  * Method (deterministic; README "learn"): each journal's identity gives the deployment; the
  * heuristic ranks that deployment's keys (generate_rank) with a parameter vector; an entry's
  * regret is the measured median of the heuristic's pick (the first measured id of its ranking)
- * over the fastest measured median, minus 1. The loss is mean(log(1 + regret)) + 0.1 *
- * max(log(1 + regret)) over the training entries: the geomean regret users feel, with the
- * worst entry kept in view. It is minimized by coordinate search: each parameter in turn tries
- * x +- k * step (k = 1, 2; step a tenth of its range, halved every sweep), clamped to its
- * range, and a move is taken only when the loss falls; parameters in the order the heuristic
- * declares them. No randomness: the same journals give the same file, byte for byte. Failed
- * and inexpressible candidates (no median) are never a measured best.
+ * over the fastest measured median, minus 1. Two losses over the training entries:
+ *  - time: for each entry, the weighted variance of log(predicted / measured) over the
+ *    candidates both ranked and measured (the model's absolute level does not matter for a
+ *    ranking); a candidate's weight falls by e for every LEARN_TIME_TAU (0.2) of log-slowdown
+ *    against the entry's best, measured or predicted, whichever is nearer, so the candidates
+ *    that compete for the pick count most, and so does one the model wrongly thinks
+ *    competitive. Smooth, and it uses every measured candidate, not only the best.
+ *  - regret: mean(log(1 + regret)) + 0.1 * max(log(1 + regret)): the geomean regret users
+ *    feel, with the worst entry kept in view.
+ * --loss both (the default) minimizes the time loss, then the regret loss starting from the
+ * better (by regret loss) of that fit and the defaults, so the fit is never worse than the
+ * defaults on its own set. Each minimization is a coordinate search: each parameter in turn
+ * tries x +- k * step (k = 1, 2; step a tenth of its range, halved every sweep), clamped to
+ * its range, and a move is taken only when the loss falls; parameters in the order the
+ * heuristic declares them. No randomness: the same journals give the same file, byte for
+ * byte. Failed and inexpressible candidates (no median) are never a measured best.
+ *
+ * Measured neighbours: then every measured candidate of every training entry goes into the
+ * fit (data/modelfit.h, struct fit_group: by tactic_config, with where its GEMM was and
+ * r = log(median / the entry's fastest median)); the default heuristic ranks an entry of a
+ * deployment it has not seen by its configurations' nearby measurements, shrunk toward the
+ * fitted model (scripts/lib/moe_cost.lua). The held-out deployments are judged with the
+ * parameters alone (held_params) and with the neighbours (held_fit, what generate --model-fit
+ * does); the training entries only with the parameters (with the neighbours they would be
+ * judged on themselves).
  *
  * Rankings: an input may instead be a ranking file (data/ranking.h): a FlashInfer tuning
  * table (FlashInfer's own shipped B200 table, say) and the deployments whose keys it holds.
@@ -107,6 +125,7 @@ struct learn_result {
 	struct fit_group *measured;   /* the measured neighbours (data/modelfit.h) */
 	struct learn_picks held_picks; /* the held-out entries' first ids, params and neighbours */
 	size_t nmeasured;
+	enum learn_loss loss;         /* what the search minimized */
 	size_t rank_keys;             /* table keys the ranking files select */
 	size_t rank_unmatched;        /* of those, looked up by none of the file's deployments */
 	double seconds;

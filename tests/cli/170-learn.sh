@@ -9,7 +9,36 @@ J="$D/qwen3-bf16.journal $D/dsv3-fp8-ep8.journal $D/mixtral-bf16-tp2.journal"
 run tunetab learn $J --sweeps 2 -o fit.yaml
 tunetab learn $J --sweeps 2 -o again.yaml 2>/dev/null
 cmp fit.yaml again.yaml && echo "same journals, same bytes"
-cat fit.yaml
+sed '/^  measured:/,$d' fit.yaml
+# the measured neighbours: every measured candidate of every entry, where it ran (l, f, k, b)
+# and r = log(median / the entry's fastest median), against the journals read by python3
+python3 - fit.yaml $J <<'PYEOF'
+import math, sys, yaml
+fit = yaml.safe_load(open(sys.argv[1]))["model_fit"]
+got = {}
+for g in fit["measured"]:
+    for p in g["points"]:
+        got.setdefault((g["stage"], p["l"], p["f"], p["k"], p["b"]), []).append(round(p["r"], 5))
+want = {}
+for path in sys.argv[2:]:
+    lines = open(path).read().splitlines()
+    ident = dict(w.split("=", 1) for w in lines[0].split()[3:] if "=" in w)
+    med = {}
+    for line in lines:
+        f = line.split()
+        if f and f[0] == "M" and f[4] == "0" and float(f[5]) > 0:
+            med[(int(f[1]), int(f[2]), int(f[3]))] = float(f[5])  # the last median wins
+    best = {}
+    for (st, tok, i), us in med.items():
+        best[(st, tok)] = min(best.get((st, tok), us), us)
+    for (st, tok, i), us in med.items():
+        want.setdefault((st, tok, path), []).append(round(math.log(us / best[(st, tok)]), 5))
+n = sum(len(v) for v in got.values())
+print("neighbour groups:", len(fit["measured"]), "points:", n,
+      "journal medians:", sum(len(v) for v in want.values()))
+print("every entry's slowdowns as the journals give them:",
+      sorted(sorted(v) for v in got.values()) == sorted(sorted(v) for v in want.values()))
+PYEOF
 tunetab learn $J --sweeps 2 --holdout mixtral --json > held.json
 python3 - held.json <<'PYEOF'
 import json, sys
