@@ -54,6 +54,8 @@ local PARAMS = {
     doc = "time of writing one CTA tile's output, relative to streaming as many bytes in" },
   { name = "swap_epilogue", default = 1.0, min = 0.5, max = 4,
     doc = "the epilogue of a swap_ab kernel (a transposed store) relative to another's" },
+  { name = "neighbour_width", default = 1.0, min = 0.25, max = 4,
+    doc = "how far measured neighbours reach (see Measured neighbours; tunetab learn picks it by cross-validation)" },
   { name = "sm80_stage_gain", default = 0, min = -0.3, max = 0.3,
     doc = "what each pipeline stage past two takes off an SM80-style CTA's time, as a share" },
 }
@@ -208,9 +210,12 @@ end
 -- fastest)). A candidate's estimate for this query is the kernel-weighted mean of its own
 -- configuration's r, the weight exp(-d^2) falling with the distance
 --   d^2 = (log(1+l) - log(1+l'))^2 + log(f/f')^2 + log(k/k')^2 + log2(b/b')^2
--- (one unit of width per term: a factor e in lambda+1, features or reduction, or double the
--- weight bits), shrunk toward the model's own log(time / fastest) with the weight of
--- PRIOR_WEIGHT close points: where no measurement is near, the model decides.
+-- over width^2 (width = the param neighbour_width; at 1, one unit per term: a factor e in
+-- lambda+1, features or reduction, or double the weight bits), shrunk toward the model's own
+-- log(time / fastest) with the weight of PRIOR_WEIGHT close points: where no measurement is
+-- near, the model decides. (tunetab learn picks the width by leave-one-deployment-out over
+-- its training journals; a width of 1 and PRIOR_WEIGHT are where a trial on six H200
+-- deployments started, docs/benchmarks.md.)
 local PRIOR_WEIGHT = 0.1
 local LOG2 = math.log(2)
 
@@ -218,6 +223,7 @@ local function neighbour_score(pts, x, q, dep, c, mrel)
   local g = pts and pts[c.config]
   if not g then return mrel end
   local ll, lf, lk, lb = math.log(1 + x.lambda), math.log(x.F), math.log(x.K), math.log(dep.weight_bits)
+  local inv = 1 / (x.p.neighbour_width * x.p.neighbour_width)
   local num, den = PRIOR_WEIGHT * mrel, PRIOR_WEIGHT
   for i = 1, #g do
     local p = g[i]
@@ -225,7 +231,7 @@ local function neighbour_score(pts, x, q, dep, c, mrel)
     local b = math.log(p.f) - lf
     local e = math.log(p.k) - lk
     local h = (math.log(p.b) - lb) / LOG2
-    local w = math.exp(-(a * a + b * b + e * e + h * h))
+    local w = math.exp(-(a * a + b * b + e * e + h * h) * inv)
     num = num + w * p.r
     den = den + w
   end

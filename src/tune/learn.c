@@ -595,67 +595,148 @@ static int search(const struct judge *J, int sweeps, double *x, struct diags *d)
 	return rc;
 }
 
-/* The group of (stage, config) in r->measured, added when new. */
-static struct fit_group *group_of(struct learn_result *r, size_t *alloc, int stage,
-				  const char *config)
+/* Measurements by configuration, as a fit carries them (data/modelfit.h). */
+struct groups {
+	struct fit_group *v;
+	size_t n, alloc;
+};
+
+static void groups_release(struct groups *g)
 {
-	for (size_t i = 0; i < r->nmeasured; i++)
-		if (r->measured[i].stage == (unsigned)stage && !strcmp(r->measured[i].config, config))
-			return &r->measured[i];
-	ALLOC_GROW(r->measured, r->nmeasured + 1, *alloc);
-	struct fit_group *g = &r->measured[r->nmeasured++];
+	for (size_t i = 0; i < g->n; i++) {
+		free(g->v[i].config);
+		free(g->v[i].points);
+	}
+	free(g->v);
 	memset(g, 0, sizeof *g);
-	g->stage = (unsigned)stage;
-	g->config = xstrdup(config);
-	return g;
 }
 
-/* The measured neighbours (data/modelfit.h): every measured candidate of every training
- * entry, where its GEMM was and how much slower than the entry's fastest it ran. */
-static int build_neighbours(const struct judge *J, const double *x, struct learn_result *r,
-			    struct diags *d)
+static void groups_add(struct groups *gs, unsigned stage, const char *config,
+		       const struct fit_point *p)
+{
+	struct fit_group *g = NULL;
+	for (size_t i = 0; i < gs->n && !g; i++)
+		if (gs->v[i].stage == stage && !strcmp(gs->v[i].config, config))
+			g = &gs->v[i];
+	if (!g) {
+		ALLOC_GROW(gs->v, gs->n + 1, gs->alloc);
+		g = &gs->v[gs->n++];
+		memset(g, 0, sizeof *g);
+		g->stage = stage;
+		g->config = xstrdup(config);
+	}
+	size_t n = g->points_count, galloc = n; /* grows one by one: sizes are small */
+	ALLOC_GROW(g->points, n + 1, galloc);
+	g->points[n] = *p;
+	g->points_count++;
+}
+
+/* Every group of each of per[0..n) but per[skip], in order (skip n: none). */
+static void groups_merge(struct groups *out, const struct groups *per, size_t n, size_t skip)
+{
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; i != skip && k < per[i].n; k++)
+			for (unsigned q = 0; q < per[i].v[k].points_count; q++)
+				groups_add(out, per[i].v[k].stage, per[i].v[k].config,
+					   &per[i].v[k].points[q]);
+}
+
+/* One journal's measurements (data/modelfit.h): every measured candidate of every entry,
+ * where its GEMM was and how much slower than the entry's fastest it ran. */
+static int journal_points(const struct judge *J, const struct ljournal *j,
+			  const struct script_value *fit, struct groups *out, struct diags *d)
+{
+	struct lookup_list list;
+	int rc = generate_rank(&j->rq, J->S, fit, J->np, NULL, 0, &list, d);
+	if (rc)
+		return rc;
+	for (size_t q = 0; q < list.n; q++) {
+		const struct lookup_entry *e = &list.v[q];
+		const struct lentry *m = NULL;
+		for (size_t k = 0; k < j->ne && !m; k++)
+			if (j->e[k].stage == e->stage && j->e[k].tokens == e->tokens)
+				m = &j->e[k];
+		if (!m || !m->n || e->experts <= 0 || e->top_k <= 0 || !list.have_list)
+			continue;
+		double best = m->m[0].us;
+		for (size_t k = 1; k < m->n; k++)
+			best = fmin(best, m->m[k].us);
+		for (size_t k = 0; k < m->n; k++) {
+			const struct tactic *t = tactic_lookup(&list.list, e->stage, m->m[k].id, false);
+			if (!t)
+				continue;
+			char config[256];
+			tactic_config(t, config, sizeof config);
+			struct fit_point p = {
+				.l = (double)e->tokens * (double)e->top_k / (double)e->experts,
+				.f = (double)e->features, .k = (double)e->k, .b = e->weight_bits,
+				.r = log(m->m[k].us / best) };
+			groups_add(out, (unsigned)e->stage, config, &p);
+		}
+	}
+	lookup_list_release(&list);
+	return TT_OK;
+}
+
+/* The measured neighbours of the training journals, and the neighbour width (the param
+ * LEARN_WIDTH_PARAM, when the heuristic declares it) chosen by leave-one-training-deployment-
+ * out: for each width of LEARN_WIDTHS, each training journal is judged with the neighbours of
+ * the others; the width with the least regret loss over all of them wins (the first on a tie).
+ * The held-out journals play no part. */
+static const double LEARN_WIDTHS[] = { 0.5, 0.71, 1, 1.41, 2 };
+#define LEARN_WIDTH_PARAM "neighbour_width"
+
+static int build_neighbours(struct judge *J, double *x, struct learn_result *r, struct diags *d)
 {
 	struct script_value *fit = xcalloc(J->np + 1, sizeof *fit);
 	for (size_t k = 0; k < J->np; k++)
 		fit[k] = (struct script_value){ J->p[k].name, x[k] };
-	size_t alloc = 0;
+	struct groups *per = xcalloc(J->nj + 1, sizeof *per);
 	int rc = TT_OK;
-	for (size_t i = 0; i < J->nj && !rc; i++) {
-		const struct ljournal *j = &J->j[i];
-		if (j->held || !j->path) /* no path: a ranking file, no times */
-			continue;
-		struct lookup_list list;
-		if ((rc = generate_rank(&j->rq, J->S, fit, J->np, NULL, 0, &list, d)))
-			break;
-		for (size_t q = 0; q < list.n; q++) {
-			const struct lookup_entry *e = &list.v[q];
-			const struct lentry *m = NULL;
-			for (size_t k = 0; k < j->ne && !m; k++)
-				if (j->e[k].stage == e->stage && j->e[k].tokens == e->tokens)
-					m = &j->e[k];
-			if (!m || !m->n || e->experts <= 0 || e->top_k <= 0 || !list.have_list)
-				continue;
-			double best = m->m[0].us;
-			for (size_t k = 1; k < m->n; k++)
-				best = fmin(best, m->m[k].us);
-			for (size_t k = 0; k < m->n; k++) {
-				const struct tactic *t = tactic_lookup(&list.list, e->stage, m->m[k].id, false);
-				if (!t)
+	size_t ntrain = 0, kw = J->np;
+	for (size_t i = 0; i < J->nj && !rc; i++)
+		if (!J->j[i].held && J->j[i].path) { /* no path: a ranking file, no times */
+			rc = journal_points(J, &J->j[i], fit, &per[i], d);
+			ntrain++;
+		}
+	for (size_t k = 0; k < J->np; k++)
+		if (!strcmp(J->p[k].name, LEARN_WIDTH_PARAM))
+			kw = k;
+	if (!rc && kw < J->np && ntrain > 1) {
+		double best_loss = INFINITY, best_w = x[kw];
+		for (size_t w = 0; w < sizeof LEARN_WIDTHS / sizeof *LEARN_WIDTHS && !rc; w++) {
+			x[kw] = fmin(J->p[kw].max, fmax(J->p[kw].min, LEARN_WIDTHS[w]));
+			struct learn_score s;
+			memset(&s, 0, sizeof s);
+			double sum_log = 0, max_log = 0;
+			for (size_t i = 0; i < J->nj && !rc; i++) {
+				if (J->j[i].held || !J->j[i].path)
 					continue;
-				char config[256];
-				tactic_config(t, config, sizeof config);
-				struct fit_group *g = group_of(r, &alloc, e->stage, config);
-				size_t n = g->points_count, galloc = n; /* grows one by one: sizes are small */
-				ALLOC_GROW(g->points, n + 1, galloc);
-				g->points[n] = (struct fit_point){
-					.l = (double)e->tokens * (double)e->top_k / (double)e->experts,
-					.f = (double)e->features, .k = (double)e->k, .b = e->weight_bits,
-					.r = log(m->m[k].us / best) };
-				g->points_count++;
+				struct groups others = { 0 };
+				groups_merge(&others, per, J->nj, i);
+				J->groups = others.v;
+				J->ngroups = others.n;
+				rc = score_journal(J, &J->j[i], x, &s, &sum_log, &max_log, d);
+				J->groups = NULL;
+				J->ngroups = 0;
+				groups_release(&others);
+			}
+			double loss = s.entries ? sum_log / (double)s.entries + 0.1 * max_log : INFINITY;
+			if (!rc && loss < best_loss - 1e-12) {
+				best_loss = loss;
+				best_w = x[kw];
 			}
 		}
-		lookup_list_release(&list);
+		x[kw] = best_w;
 	}
+	struct groups all = { 0 };
+	if (!rc)
+		groups_merge(&all, per, J->nj, J->nj);
+	r->measured = all.v;
+	r->nmeasured = all.n;
+	for (size_t i = 0; i < J->nj; i++)
+		groups_release(&per[i]);
+	free(per);
 	free(fit);
 	return rc;
 }
