@@ -86,14 +86,19 @@ static void print_text(const struct learn_result *r)
 	size_t npts = 0;
 	for (size_t i = 0; i < r->nmeasured; i++)
 		npts += r->measured[i].points_count;
-	fprintf(stderr, "tunetab: measured neighbours: %zu points of %zu candidate configurations\n",
-		npts, r->nmeasured);
+	if (r->nmeasured)
+		fprintf(stderr, "tunetab: measured neighbours: %zu points of %zu candidate "
+			"configurations\n", npts, r->nmeasured);
 	for (size_t i = 0; i < r->nheld; i++)
 		fprintf(stderr, "tunetab: held out: %s\n", r->held[i]);
 	if (r->nheld) {
 		print_score("held out, defaults", &r->held_default);
-		print_score("held out, fitted params", &r->held_params);
-		print_score("held out, fitted params and measured neighbours", &r->held_fit);
+		if (r->nmeasured) {
+			print_score("held out, fitted params", &r->held_params);
+			print_score("held out, fitted params and measured neighbours", &r->held_fit);
+		} else {
+			print_score("held out, fitted", &r->held_fit);
+		}
 	}
 }
 

@@ -839,7 +839,7 @@ int learn_run(struct tt_data *data, const struct learn_request *rq, struct learn
 	if (!rc)
 		rc = judge(&J, false, def, &r->train_default, NULL, d);
 	int sweeps = rq->sweeps > 0 ? rq->sweeps : 6;
-	r->loss = rq->loss;
+	r->loss = K.nfiles < rq->njournals ? rq->loss : LEARN_LOSS_REGRET; /* rankings: no times */
 	if (!rc && rq->loss != LEARN_LOSS_REGRET && K.nfiles < rq->njournals) { /* journals */
 		J.loss = LEARN_LOSS_TIME;
 		rc = search(&J, sweeps, r->fitted, d);

@@ -39,7 +39,22 @@ print("neighbour groups:", len(fit["measured"]), "points:", n,
 print("every entry's slowdowns as the journals give them:",
       sorted(sorted(v) for v in got.values()) == sorted(sorted(v) for v in want.values()))
 PYEOF
-tunetab learn $J --sweeps 2 --holdout mixtral --json > held.json
+tunetab learn $J --sweeps 2 --holdout mixtral --json -o heldfit.yaml > held.json
+# what learn judged on the held-out deployment is what generate writes with that fit
+tunetab generate --device h200 --model mixtral-8x7b --dtype bf16 --tp 2 --flashinfer 0.7.4 -q \
+    -o heldgen --model-fit heldfit.yaml
+python3 - held.json heldgen/v0_1_trtllm_fused_moe_NVIDIA_H200.py <<'PYEOF'
+import ast, json, sys
+picks = json.load(open(sys.argv[1]))["held"]["picks"]
+table = ast.literal_eval(open(sys.argv[2]).read().split("=", 1)[1])
+got = {}
+for k, v in table.items():
+    op = k.split("'")[1]
+    tokens = int(k.split("((")[1].split(",")[0])
+    got[(1 if op.endswith("gemm1") else 2, tokens)] = v[1]
+same = sum(got.get((p["stage"], p["tokens"])) == p["top"][0] for p in picks)
+print("held-out picks that generate --model-fit also writes: %d of %d" % (same, len(picks)))
+PYEOF
 python3 - held.json <<'PYEOF'
 import json, sys
 r = json.load(open(sys.argv[1]))
@@ -76,6 +91,17 @@ for v in .nan 0.5; do
     run tunetab generate --device h200 --model qwen3-30b-a3b --dtype bf16 --flashinfer 0.7.4 -q \
         -o x --model-fit bad.yaml
 done
+# a fit's measurements: stage, the numbers, one group per stage and configuration
+M='  params: []\n  measured:\n    - config: "128x16x128B cluster 1x1x1 1SM sm90"\n      stage: %s\n      points:\n        - {l: 1, f: 4096, k: 7168, b: 16, r: %s}\n'
+for c in "3 0.1" "1 -0.5" "1 .inf"; do
+    printf "model_fit:\n  heuristic: default\n  device: NVIDIA H200\n  sm: 90\n  method: m\n  trained_on: []\n$M" $c > bad.yaml
+    run tunetab generate --device h200 --model qwen3-30b-a3b --dtype bf16 --flashinfer 0.7.4 -q \
+        -o x --model-fit bad.yaml
+done
+printf "model_fit:\n  heuristic: default\n  device: NVIDIA H200\n  sm: 90\n  method: m\n  trained_on: []\n$M" 1 0.1 > bad.yaml
+sed -n '/^    - config/,$p' bad.yaml >> bad.yaml
+run tunetab generate --device h200 --model qwen3-30b-a3b --dtype bf16 --flashinfer 0.7.4 -q \
+    -o x --model-fit bad.yaml
 test ! -e x && echo "nothing written for a bad fit"
 # --model-fit auto: this GPU's fit from the user's folder, else the shipped configs/fits, else
 # a fit of a GPU with the same SM; none for another architecture. devices says which.
