@@ -26,6 +26,9 @@ Deployments (SwiGLU, no biases, tune_max_num_tokens 8192, hybrid buckets):
   glm45air-bf16-ep2   GLM-4.5-Air bf16, EP2 rank 0: H 4096, I 1408, E 128 (64 local), top-8
   qwen3-235b-fp8-ep4  Qwen3-235B-A22B fp8 per-tensor, EP4 rank 0: H 4096, I 1536, E 128 (32 local), top-8
   mixtral22b-fp8-tp4  Mixtral-8x22B fp8 per-tensor, TP4 rank 0: H 6144, I 16384 (4096 local), E 8, top-2
+  minimax-m2-fp8-ep8  MiniMax-M2 fp8 per-tensor, EP8 rank 0: H 3072, I 1536, E 256 (32 local), top-8
+  glm45-bf16-ep4      GLM-4.5 bf16, EP4 rank 0: H 5120, I 1536, E 160 (40 local), top-8
+  scout-bf16-tp4      Llama-4-Scout-17B-16E bf16, TP4 rank 0: H 5120, I 8192 (2048 local), E 16, top-1
 
 On an H200, with FlashInfer installed under /tmp/site and tunetab built for the GPU:
   export PYTHONPATH=/tmp/site; B=tests/bench/fi_bench.py; O=out/fi
@@ -118,6 +121,13 @@ DEPLOYS = {
                tunetab_args="--model qwen3-235b-a22b --dtype fp8 --ep 4"),
         Deploy("mixtral22b-fp8-tp4", "Mixtral-8x22B", "fp8", 6144, 16384 // 4, 8, 8, 2, tp_size=4,
                tp_rank=0, tunetab_args="--model mixtral-8x22b --dtype fp8 --tp 4"),
+        # issue #17's fresh deployments: never used to fit or to choose anything
+        Deploy("minimax-m2-fp8-ep8", "MiniMax-M2", "fp8", 3072, 1536, 256, 32, 8, ep_size=8, ep_rank=0,
+               tunetab_args="--model minimax-m2 --dtype fp8 --ep 8"),
+        Deploy("glm45-bf16-ep4", "GLM-4.5", "bf16", 5120, 1536, 160, 40, 8, ep_size=4, ep_rank=0,
+               tunetab_args="--model glm-4-5 --dtype bf16 --ep 4"),
+        Deploy("scout-bf16-tp4", "Llama-4-Scout-17B-16E", "bf16", 5120, 8192 // 4, 16, 16, 1, tp_size=4,
+               tp_rank=0, tunetab_args="--model llama-4-scout --dtype bf16 --tp 4"),
     )
 }
 

@@ -21,9 +21,14 @@ declare -A ARGS=([qwen3-bf16]="--model qwen3-30b-a3b --dtype bf16"
                  [mixtral-bf16-tp2]="--model mixtral-8x7b --dtype bf16 --tp 2"
                  [glm45air-bf16-ep2]="--model glm-4-5-air --dtype bf16 --ep 2"
                  [qwen3-235b-fp8-ep4]="--model qwen3-235b-a22b --dtype fp8 --ep 4"
-                 [mixtral22b-fp8-tp4]="--model mixtral-8x22b --dtype fp8 --tp 4")
+                 [mixtral22b-fp8-tp4]="--model mixtral-8x22b --dtype fp8 --tp 4"
+                 [minimax-m2-fp8-ep8]="--model minimax-m2 --dtype fp8 --ep 8"
+                 [glm45-bf16-ep4]="--model glm-4-5 --dtype bf16 --ep 4"
+                 [scout-bf16-tp4]="--model llama-4-scout --dtype bf16 --tp 4")
 DEPLOYS="qwen3-bf16 dsv3-fp8-ep8 mixtral-bf16-tp2"
 LEARN="glm45air-bf16-ep2 qwen3-235b-fp8-ep4 mixtral22b-fp8-tp4"
+FRESH="minimax-m2-fp8-ep8 glm45-bf16-ep4 scout-bf16-tp4"
+FIT_ARGS=${FIT_ARGS:-} # extra generate arguments of tt_runs (e.g. --model-fit FILE)
 step() { echo "== $(date +%T) $*"; }
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,power.limit --format=csv,noheader
 tt_runs() { # D [N]: N (default 2) tunetab runs with the flashinfer backend, FlashInfer's check of the first
@@ -31,10 +36,11 @@ tt_runs() { # D [N]: N (default 2) tunetab runs with the flashinfer backend, Fla
     for r in $(seq 1 "${2:-2}"); do
         step "tunetab flashinfer backend $D run $r"
         ( TIMEFORMAT="process wall %R s"; time TUNETAB_PROF_TIMING=1 $T generate --device auto \
-            ${ARGS[$D]} --profile --backend flashinfer -o "$O/tt-$D-$r" ) > "$O/tt-$D-$r.log" 2>&1 \
+            ${ARGS[$D]} --profile --backend flashinfer $FIT_ARGS -o "$O/tt-$D-$r" ) > "$O/tt-$D-$r.log" 2>&1 \
             || { echo "tunetab $D $r failed"; tail -20 "$O/tt-$D-$r.log"; exit 1; }
         grep -E 'profiled|process wall|answered|module loaded|profiling done|fi-worker timing' "$O/tt-$D-$r.log"
     done
+    [ "${CHECK_LOAD:-1}" = 1 ] || return 0
     step "check-load $D"
     timeout 120 $B check-load $D "$O/tt-$D-1/flashinfer_autotune_NVIDIA_H200.json" 2>&1 | tail -1
 }
@@ -60,6 +66,17 @@ learn) # issue #17: the oracle and one tunetab run (journal) of each further dep
     for D in $LEARN; do
         oracle $D
         ( tt_runs $D 1 ) || echo "learn: tunetab $D failed"
+    done ;;
+fresh) # issue #17: deployments no fit or choice has seen: the oracle, then one tunetab run
+    # with FIT_ARGS (the shipped fit), its journal
+    for D in $FRESH; do
+        oracle $D
+        ( tt_runs $D 1 ) || echo "fresh: tunetab $D failed"
+    done ;;
+withfit) # issue #17: a profiled run of each deployment with its held-out fit (FITDIR/fit-D.yaml,
+    # tests/bench/learn_bench.sh), scored later against the oracles
+    for D in $DEPLOYS $LEARN; do
+        ( FIT_ARGS="--model-fit $3/fit-$D.yaml"; tt_runs $D 1 ) || echo "withfit: tunetab $D failed"
     done ;;
 runs)
     for D in $DEPLOYS; do
