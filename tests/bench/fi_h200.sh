@@ -73,6 +73,8 @@ fresh) # issue #17: deployments no fit or choice has seen: the oracle, then one 
         oracle $D
         ( tt_runs $D 1 ) || echo "fresh: tunetab $D failed"
     done ;;
+freshruns) # issue #17: one tunetab run (journal) of each fresh deployment, with FIT_ARGS
+    for D in $FRESH; do ( tt_runs $D 1 ) || echo "freshruns: tunetab $D failed"; done ;;
 withfit) # issue #17: a profiled run of each deployment with its held-out fit (FITDIR/fit-D.yaml,
     # tests/bench/learn_bench.sh), scored later against the oracles
     for D in $DEPLOYS $LEARN; do
