@@ -1,33 +1,45 @@
 #!/bin/bash
-# learn_bench.sh OUT: issue #17's leave-one-deployment-out evaluation, without a GPU. For each
-# of the six H200 deployments that have a journal of FlashInfer's kernels and a real-kernel
-# oracle (every tactic of every bucket timed; docs/bench/2026-12-01-h200-flashinfer and
-# -h200-learn), fit the heuristic on the other five journals (tunetab learn --holdout), write
-# the heuristic-only table with the defaults and with the fit, and score both against the
-# oracle (fi_bench.py regret). Results: docs/benchmarks.md "Heuristics that learn".
+# learn_bench.sh OUT [nine]: issue #17's leave-one-deployment-out evaluation, without a GPU.
+# For each of the six H200 deployments that have a journal of FlashInfer's kernels and a
+# real-kernel oracle (every tactic of every bucket timed; docs/bench/2026-12-01-h200-flashinfer
+# and -h200-learn), fit the heuristic on the other five journals (tunetab learn --holdout),
+# write the heuristic-only table with the defaults and with the fit, and score both against
+# the oracle (fi_bench.py regret). With `nine`, also the three fresh deployments
+# (docs/bench/2026-12-01-h200-fresh oracles, -h200-learn2/fresh-default journals): nine folds
+# of eight. Then the fit on all of them (OUT/fit-all.yaml, what ships as
+# configs/fits/NVIDIA_H200.yaml). Results: docs/benchmarks.md "Heuristics that learn".
 set -eu
 O=$1
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 T=${TUNETAB:-$ROOT/build/release/tunetab}
 A=$ROOT/docs/bench/2026-12-01-h200-flashinfer
 L=$ROOT/docs/bench/2026-12-01-h200-learn
+F=$ROOT/docs/bench/2026-12-01-h200-fresh
+L2=$ROOT/docs/bench/2026-12-01-h200-learn2
 mkdir -p "$O"
 declare -A ARGS=([qwen3-bf16]="--model qwen3-30b-a3b --dtype bf16"
                  [dsv3-fp8-ep8]="--model deepseek-v3 --dtype fp8 --ep 8"
                  [mixtral-bf16-tp2]="--model mixtral-8x7b --dtype bf16 --tp 2"
                  [glm45air-bf16-ep2]="--model glm-4-5-air --dtype bf16 --ep 2"
                  [qwen3-235b-fp8-ep4]="--model qwen3-235b-a22b --dtype fp8 --ep 4"
-                 [mixtral22b-fp8-tp4]="--model mixtral-8x22b --dtype fp8 --tp 4")
+                 [mixtral22b-fp8-tp4]="--model mixtral-8x22b --dtype fp8 --tp 4"
+                 [minimax-m2-fp8-ep8]="--model minimax-m2 --dtype fp8 --ep 8"
+                 [glm45-bf16-ep4]="--model glm-4-5 --dtype bf16 --ep 4"
+                 [scout-bf16-tp4]="--model llama-4-scout --dtype bf16 --tp 4")
 declare -A LABEL=([qwen3-bf16]="Qwen3-30B-A3B" [dsv3-fp8-ep8]="DeepSeek-V3"
                   [mixtral-bf16-tp2]="Mixtral-8x7B" [glm45air-bf16-ep2]="GLM-4.5-Air"
-                  [qwen3-235b-fp8-ep4]="Qwen3-235B-A22B" [mixtral22b-fp8-tp4]="Mixtral-8x22B")
+                  [qwen3-235b-fp8-ep4]="Qwen3-235B-A22B" [mixtral22b-fp8-tp4]="Mixtral-8x22B"
+                  [minimax-m2-fp8-ep8]="MiniMax-M2" [glm45-bf16-ep4]="GLM-4.5 bf16"
+                  [scout-bf16-tp4]="Llama-4-Scout")
 DEPLOYS="qwen3-bf16 dsv3-fp8-ep8 mixtral-bf16-tp2 glm45air-bf16-ep2 qwen3-235b-fp8-ep4 mixtral22b-fp8-tp4"
+[ "${2:-}" = nine ] && DEPLOYS="$DEPLOYS minimax-m2-fp8-ep8 glm45-bf16-ep4 scout-bf16-tp4"
 J=() # one journal per deployment
 for D in $DEPLOYS; do
     if [ -d "$A/r2-70186cd/tt-$D-1" ]; then J+=("$A/r2-70186cd/tt-$D-1/v0_1_trtllm_fused_moe_NVIDIA_H200.journal")
-    else J+=("$L/tt-$D-1/v0_1_trtllm_fused_moe_NVIDIA_H200.journal"); fi
+    elif [ -d "$L/tt-$D-1" ]; then J+=("$L/tt-$D-1/v0_1_trtllm_fused_moe_NVIDIA_H200.journal")
+    else J+=("$L2/fresh-default/tt-$D-1/v0_1_trtllm_fused_moe_NVIDIA_H200.journal"); fi
 done
-oracle() { if [ -f "$A/oracle_$1.json" ]; then echo "$A/oracle_$1.json"; else echo "$L/oracle_$1.json"; fi; }
+oracle() { local d; for d in "$A" "$L" "$F"; do [ -f "$d/oracle_$1.json" ] && { echo "$d/oracle_$1.json"; return; }; done; }
 table() { # D OUTDIR [--model-fit FIT]
     local D=$1 out=$2; shift 2
     $T generate --device "NVIDIA H200" ${ARGS[$D]} --flashinfer 0.7.4 --format json -q -o "$out" "$@"
