@@ -34,16 +34,25 @@ static json_t *jf(const double *v)
 }
 
 /* What the heuristic's model is for a profile: "fit" (this GPU's own, tunetab learn),
- * "sister" (a fit of another GPU with the same SM), or "datasheet"; *file the fit's path. */
-static const char *model_of(const struct tt_data *data, const struct device_profile *p,
-			    char **file)
-{
+ * "sister" (a fit of another GPU with the same SM), or "datasheet"; *file the fit's path.
+ * The fit folders are read once (fs, filled on the first call), not once per profile. */
+struct fits_seen {
 	char *dirs[2];
-	bool sister;
-	model_fit_dirs(data->root, dirs);
-	*file = model_fit_find((const char *const *)dirs, 2, p->name, device_sm(p), &sister);
-	free(dirs[0]);
-	free(dirs[1]);
+	struct model_fits fs;
+	bool scanned;
+};
+
+static const char *model_of(struct fits_seen *f, const struct device_profile *p, char **file)
+{
+	const char *const *dirs = (const char *const *)f->dirs;
+	bool sister = false;
+	*file = model_fit_own(dirs, 2, p->name);
+	if (!*file) {
+		if (!f->scanned)
+			model_fits_scan(dirs, 2, &f->fs);
+		f->scanned = true;
+		*file = model_fits_pick(&f->fs, p->name, device_sm(p), &sister);
+	}
 	return !*file ? "datasheet" : sister ? "sister" : "fit";
 }
 
@@ -57,6 +66,8 @@ int cmd_devices(int argc, char **argv)
 	rc = cli_load_data(&data, DATA_DEVICES);
 	if (rc)
 		return rc;
+	struct fits_seen seen = { 0 };
+	model_fit_dirs(data.root, seen.dirs);
 	if (json) {
 		json_t *a = json_array();
 		for (size_t i = 0; i < data.devices.n; i++) {
@@ -82,7 +93,7 @@ int cmd_devices(int argc, char **argv)
 			json_object_set_new(o, "dense_tflops", t);
 			json_object_set_new(o, "file", json_string(cli_rel(&data, p->path)));
 			char *fit;
-			const char *kind = model_of(&data, p, &fit);
+			const char *kind = model_of(&seen, p, &fit);
 			json_object_set_new(o, "model", json_pack("{s:s, s:o}", "kind", kind, "fit",
 								  fit ? json_string(cli_rel(&data, fit))
 								      : json_null()));
@@ -105,7 +116,7 @@ int cmd_devices(int argc, char **argv)
 			put_f(f4, sizeof f4, p->dense_tflops.fp4);
 			snprintf(cc, sizeof cc, "%u.%u", p->cc.major, p->cc.minor);
 			char *fit;
-			const char *kind = model_of(&data, p, &fit);
+			const char *kind = model_of(&seen, p, &fit);
 			free(fit);
 			printf("%-26s %-56s %-5s %4s %7s %10s %7s %7s %7s %7s %s\n", p->id, p->name, cc, sms,
 			       smem, l2, bw, b16, f8, f4, kind);
@@ -115,6 +126,9 @@ int cmd_devices(int argc, char **argv)
 		       "auto), 'sister' = a fit of another GPU of its architecture, 'datasheet' = the "
 		       "defaults)\n", data.devices.n);
 	}
+	model_fits_release(&seen.fs);
+	free(seen.dirs[0]);
+	free(seen.dirs[1]);
 	cli_release_data(&data);
 	return TT_OK;
 }

@@ -156,10 +156,68 @@ static int by_name(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-char *model_fit_find(const char *const *dirs, size_t ndirs, const char *device, unsigned sm,
-		     bool *sister)
+void model_fits_scan(const char *const *dirs, size_t ndirs, struct model_fits *out)
+{
+	memset(out, 0, sizeof *out);
+	size_t alloc = 0;
+	for (size_t i = 0; i < ndirs; i++) {
+		DIR *dir = opendir(dirs[i]);
+		if (!dir)
+			continue;
+		char **names = NULL;
+		size_t n = 0, nalloc = 0;
+		for (struct dirent *e; (e = readdir(dir));)
+			if (str_ends(e->d_name, ".yaml")) {
+				ALLOC_GROW(names, n + 1, nalloc);
+				names[n++] = xstrdup(e->d_name);
+			}
+		closedir(dir);
+		qsort(names, n, sizeof *names, by_name);
+		for (size_t k = 0; k < n; k++) {
+			char *p = xasprintf("%s/%s", dirs[i], names[k]), device[256];
+			unsigned sm;
+			if (fit_of(p, device, sizeof device, &sm)) {
+				ALLOC_GROW(out->v, out->n + 1, alloc);
+				out->v[out->n++] = (struct model_fit_ref){ p, xstrdup(names[k]), sm, i };
+			} else {
+				free(p);
+			}
+			free(names[k]);
+		}
+		free(names);
+	}
+}
+
+void model_fits_release(struct model_fits *fs)
+{
+	for (size_t i = 0; i < fs->n; i++) {
+		free(fs->v[i].path);
+		free(fs->v[i].name);
+	}
+	free(fs->v);
+	memset(fs, 0, sizeof *fs);
+}
+
+char *model_fits_pick(const struct model_fits *fs, const char *device, unsigned sm, bool *sister)
 {
 	*sister = false;
+	char *part = firules_device_part(device), *want = xasprintf("%s.yaml", part);
+	free(part);
+	const struct model_fit_ref *own = NULL, *other = NULL;
+	for (size_t i = 0; i < fs->n; i++) {
+		if (!own && !strcmp(fs->v[i].name, want))
+			own = &fs->v[i];
+		if (!other && fs->v[i].sm == sm)
+			other = &fs->v[i];
+	}
+	free(want);
+	if (!own && other)
+		*sister = true;
+	return own ? xstrdup(own->path) : other ? xstrdup(other->path) : NULL;
+}
+
+char *model_fit_own(const char *const *dirs, size_t ndirs, const char *device)
+{
 	char *part = firules_device_part(device);
 	for (size_t i = 0; i < ndirs; i++) {
 		char *p = xasprintf("%s/%s.yaml", dirs[i], part);
@@ -170,34 +228,19 @@ char *model_fit_find(const char *const *dirs, size_t ndirs, const char *device, 
 		free(p);
 	}
 	free(part);
-	for (size_t i = 0; i < ndirs; i++) {
-		DIR *dir = opendir(dirs[i]);
-		if (!dir)
-			continue;
-		char **names = NULL;
-		size_t n = 0, alloc = 0;
-		for (struct dirent *e; (e = readdir(dir));)
-			if (str_ends(e->d_name, ".yaml")) {
-				ALLOC_GROW(names, n + 1, alloc);
-				names[n++] = xstrdup(e->d_name);
-			}
-		closedir(dir);
-		qsort(names, n, sizeof *names, by_name);
-		char *found = NULL;
-		for (size_t k = 0; k < n; k++) {
-			char *p = xasprintf("%s/%s", dirs[i], names[k]), other[256];
-			unsigned osm;
-			if (!found && fit_of(p, other, sizeof other, &osm) && osm == sm)
-				found = p;
-			else
-				free(p);
-			free(names[k]);
-		}
-		free(names);
-		if (found) {
-			*sister = true;
-			return found;
-		}
-	}
 	return NULL;
+}
+
+char *model_fit_find(const char *const *dirs, size_t ndirs, const char *device, unsigned sm,
+		     bool *sister)
+{
+	*sister = false;
+	char *own = model_fit_own(dirs, ndirs, device);
+	if (own)
+		return own;
+	struct model_fits fs;
+	model_fits_scan(dirs, ndirs, &fs);
+	char *p = model_fits_pick(&fs, device, sm, sister);
+	model_fits_release(&fs);
+	return p;
 }
