@@ -2,7 +2,7 @@
 # whose regret against its oracle is over 3%, whether the oracle's best was raced (timed more than
 # once) and what tunetab measured for it and for its pick; run from the repository root.
 import json, sys, glob, collections
-D='docs/bench/2026-12-01-h200-learn2'
+D=sys.argv[1] if len(sys.argv) > 1 else 'docs/bench/2026-12-01-h200-learn2'
 orc={}
 for p in glob.glob('docs/bench/2026-12-01-h200-*/oracle_*.json'):
     orc[p.split('oracle_')[1][:-5]]=p
