@@ -40,11 +40,20 @@ struct ljournal {
 	bool held;
 };
 
-static struct lentry *entry_of(struct ljournal *j, int stage, long tokens)
+/* The journal's measurements of one key, or NULL. */
+static struct lentry *find_entry(const struct ljournal *j, int stage, long tokens)
 {
 	for (size_t i = 0; i < j->ne; i++)
 		if (j->e[i].stage == stage && j->e[i].tokens == tokens)
 			return &j->e[i];
+	return NULL;
+}
+
+static struct lentry *entry_of(struct ljournal *j, int stage, long tokens)
+{
+	struct lentry *found = find_entry(j, stage, tokens);
+	if (found)
+		return found;
 	ALLOC_GROW(j->e, j->ne + 1, j->alloc);
 	struct lentry *e = &j->e[j->ne++];
 	memset(e, 0, sizeof *e);
@@ -71,6 +80,16 @@ static long num_of(const char *s, long def)
 	return s && !parse_long(s, &v) ? v : def;
 }
 
+/* What every request learn ranks with has: both formats, the default script limits, quiet
+ * (no profiling, no output). */
+static void request_defaults(struct generate_request *q)
+{
+	q->format = "both";
+	q->script_mem_mib = 64;
+	q->script_instructions = 100000000LL;
+	q->quiet = true;
+}
+
 /* The deployment a journal's identity names, as generate's request (no profiling, no output). */
 static int journal_request(struct ljournal *j, struct diags *d)
 {
@@ -87,7 +106,7 @@ static int journal_request(struct ljournal *j, struct diags *d)
 	q->model = t->model;
 	q->dtype = t->dtype;
 	q->flashinfer = t->version;
-	q->format = "both";
+	request_defaults(q);
 	q->tp = num_of(t->tp, 1);
 	q->ep = num_of(t->ep, 1);
 	q->tp_rank = num_of(t->tp_rank, 0);
@@ -95,9 +114,6 @@ static int journal_request(struct ljournal *j, struct diags *d)
 	q->top_k = num_of(t->top_k, 0);
 	q->max_tokens = num_of(t->max_tokens, 0);
 	q->no_fused_finalize = t->fused_finalize && !strcmp(t->fused_finalize, "0");
-	q->script_mem_mib = 64;
-	q->script_instructions = 100000000LL;
-	q->quiet = true;
 	j->label = xasprintf("%s %s TP %ld EP %ld", t->model, t->dtype, q->tp, q->ep);
 	return TT_OK;
 }
@@ -226,6 +242,18 @@ int learn_read_ranking(const char *path, struct diags *d)
 
 static bool label_has(const char *label, const char *needle);
 
+/* Files the deployment label under held-out (its label holds the --holdout text) or
+ * training; true when held out. */
+static bool file_label(struct learn_result *r, const char *label, const char *holdout)
+{
+	bool held = holdout && label_has(label, holdout);
+	char ***list = held ? &r->held : &r->train;
+	size_t *n = held ? &r->nheld : &r->ntrain;
+	*list = xrealloc(*list, (*n + 1) * sizeof **list);
+	(*list)[(*n)++] = xstrdup(label);
+	return held;
+}
+
 static const char *base_name(const char *path)
 {
 	const char *s = strrchr(path, '/');
@@ -275,23 +303,16 @@ static int ranking_add(struct tt_data *data, const char *path, const char *holdo
 		q->model = x->model;
 		q->dtype = dtype_name(x->dtype);
 		q->flashinfer = f->flashinfer;
-		q->format = "both";
+		request_defaults(q);
 		q->tp = x->tp ? *x->tp : 1;
 		q->ep = x->ep ? *x->ep : 1;
 		q->tp_rank = x->tp_rank ? *x->tp_rank : 0;
 		q->ep_rank = x->ep_rank ? *x->ep_rank : 0;
 		q->top_k = x->top_k ? *x->top_k : 0;
 		q->max_tokens = x->max_tokens ? *x->max_tokens : 0;
-		q->script_mem_mib = 64;
-		q->script_instructions = 100000000LL;
-		q->quiet = true;
 		k->label = xasprintf("%s %s TP %ld EP %ld, ranking %s of %s", m->name, q->dtype,
 				     q->tp, q->ep, base_name(path), base_name(f->table_path));
-		k->held = holdout && label_has(k->label, holdout);
-		char ***list = k->held ? &r->held : &r->train;
-		size_t *n = k->held ? &r->nheld : &r->ntrain;
-		*list = xrealloc(*list, (*n + 1) * sizeof **list);
-		(*list)[(*n)++] = xstrdup(k->label);
+		k->held = file_label(r, k->label, holdout);
 	}
 	return TT_OK;
 }
@@ -428,12 +449,19 @@ static double entry_time_loss(const struct lookup_entry *e, const struct lentry 
 	return fmax(0, swrr / sw - mean * mean);
 }
 
-static int score_journal(const struct judge *J, struct ljournal *j, const double *x,
-			 struct learn_score *s, double *sum_log, double *max_log, struct diags *d)
+/* The parameter vector x as the script's named values (caller frees). */
+static struct script_value *fit_values(const struct judge *J, const double *x)
 {
 	struct script_value *fit = xcalloc(J->np + 1, sizeof *fit);
 	for (size_t k = 0; k < J->np; k++)
 		fit[k] = (struct script_value){ J->p[k].name, x[k] };
+	return fit;
+}
+
+static int score_journal(const struct judge *J, struct ljournal *j, const double *x,
+			 struct learn_score *s, double *sum_log, double *max_log, struct diags *d)
+{
+	struct script_value *fit = fit_values(J, x);
 	struct lookup_list list;
 	int rc = generate_rank(&j->rq, J->S, fit, J->np, J->groups, J->ngroups, &list, d);
 	free(fit);
@@ -441,10 +469,7 @@ static int score_journal(const struct judge *J, struct ljournal *j, const double
 		return rc;
 	for (size_t i = 0; i < list.n; i++) {
 		const struct lookup_entry *e = &list.v[i];
-		const struct lentry *m = NULL;
-		for (size_t k = 0; k < j->ne && !m; k++)
-			if (j->e[k].stage == e->stage && j->e[k].tokens == e->tokens)
-				m = &j->e[k];
+		const struct lentry *m = find_entry(j, e->stage, e->tokens);
 		if (!m || !m->n || !e->ntop)
 			continue;
 		size_t best = 0;
@@ -499,9 +524,7 @@ static int score_journal(const struct judge *J, struct ljournal *j, const double
 static int score_ranking(const struct judge *J, const struct lrank *k, const double *x,
 			 struct learn_score *s, double *sum, double *max, struct diags *d)
 {
-	struct script_value *fit = xcalloc(J->np + 1, sizeof *fit);
-	for (size_t i = 0; i < J->np; i++)
-		fit[i] = (struct script_value){ J->p[i].name, x[i] };
+	struct script_value *fit = fit_values(J, x);
 	struct lookup_list list;
 	int rc = generate_rank(&k->rq, J->S, fit, J->np, NULL, 0, &list, d);
 	free(fit);
@@ -652,10 +675,7 @@ static int journal_points(const struct judge *J, const struct ljournal *j,
 		return rc;
 	for (size_t q = 0; q < list.n; q++) {
 		const struct lookup_entry *e = &list.v[q];
-		const struct lentry *m = NULL;
-		for (size_t k = 0; k < j->ne && !m; k++)
-			if (j->e[k].stage == e->stage && j->e[k].tokens == e->tokens)
-				m = &j->e[k];
+		const struct lentry *m = find_entry(j, e->stage, e->tokens);
 		if (!m || !m->n || e->experts <= 0 || e->top_k <= 0 || !list.have_list)
 			continue;
 		double best = m->m[0].us;
@@ -688,9 +708,7 @@ static const double LEARN_WIDTHS[] = { 0.5, 0.71, 1, 1.41, 2 };
 
 static int build_neighbours(struct judge *J, double *x, struct learn_result *r, struct diags *d)
 {
-	struct script_value *fit = xcalloc(J->np + 1, sizeof *fit);
-	for (size_t k = 0; k < J->np; k++)
-		fit[k] = (struct script_value){ J->p[k].name, x[k] };
+	struct script_value *fit = fit_values(J, x);
 	struct groups *per = xcalloc(J->nj + 1, sizeof *per);
 	int rc = TT_OK;
 	size_t ntrain = 0, kw = J->np;
@@ -703,28 +721,33 @@ static int build_neighbours(struct judge *J, double *x, struct learn_result *r, 
 		if (!strcmp(J->p[k].name, LEARN_WIDTH_PARAM))
 			kw = k;
 	if (!rc && kw < J->np && ntrain > 1) {
-		double best_loss = INFINITY, best_w = x[kw];
-		for (size_t w = 0; w < sizeof LEARN_WIDTHS / sizeof *LEARN_WIDTHS && !rc; w++) {
-			x[kw] = fmin(J->p[kw].max, fmax(J->p[kw].min, LEARN_WIDTHS[w]));
-			struct learn_score s;
-			memset(&s, 0, sizeof s);
-			double sum_log = 0, max_log = 0;
-			for (size_t i = 0; i < J->nj && !rc; i++) {
-				if (J->j[i].held || !J->j[i].path)
-					continue;
-				struct groups others = { 0 };
-				groups_merge(&others, per, J->nj, i);
-				J->groups = others.v;
-				J->ngroups = others.n;
-				rc = score_journal(J, &J->j[i], x, &s, &sum_log, &max_log, d);
-				J->groups = NULL;
-				J->ngroups = 0;
-				groups_release(&others);
+		enum { NW = sizeof LEARN_WIDTHS / sizeof *LEARN_WIDTHS };
+		struct learn_score s[NW];
+		double sum_log[NW] = { 0 }, max_log[NW] = { 0 }, keep = x[kw];
+		memset(s, 0, sizeof s);
+		/* each training journal against the others' neighbours, merged once for every width */
+		for (size_t i = 0; i < J->nj && !rc; i++) {
+			if (J->j[i].held || !J->j[i].path)
+				continue;
+			struct groups others = { 0 };
+			groups_merge(&others, per, J->nj, i);
+			J->groups = others.v;
+			J->ngroups = others.n;
+			for (size_t w = 0; w < NW && !rc; w++) {
+				x[kw] = fmin(J->p[kw].max, fmax(J->p[kw].min, LEARN_WIDTHS[w]));
+				rc = score_journal(J, &J->j[i], x, &s[w], &sum_log[w], &max_log[w], d);
 			}
-			double loss = s.entries ? sum_log / (double)s.entries + 0.1 * max_log : INFINITY;
-			if (!rc && loss < best_loss - 1e-12) {
+			J->groups = NULL;
+			J->ngroups = 0;
+			groups_release(&others);
+		}
+		double best_loss = INFINITY, best_w = keep;
+		for (size_t w = 0; w < NW && !rc; w++) {
+			double loss = s[w].entries ? sum_log[w] / (double)s[w].entries + 0.1 * max_log[w]
+						   : INFINITY;
+			if (loss < best_loss - 1e-12) {
 				best_loss = loss;
-				best_w = x[kw];
+				best_w = fmin(J->p[kw].max, fmax(J->p[kw].min, LEARN_WIDTHS[w]));
 			}
 		}
 		x[kw] = best_w;
@@ -796,11 +819,7 @@ static int load_all(struct tt_data *data, const struct learn_request *rq, struct
 		else if (strcmp(r->device, js[i].id.device))
 			rc = diag_error(d, TT_INVALID, "learn", js[i].path, 1, 1, "measured on '%s', the "
 					"others on '%s': a fit is for one GPU", js[i].id.device, r->device);
-		js[i].held = rq->holdout && label_has(js[i].label, rq->holdout);
-		char ***list = js[i].held ? &r->held : &r->train;
-		size_t *n = js[i].held ? &r->nheld : &r->ntrain;
-		*list = xrealloc(*list, (*n + 1) * sizeof **list);
-		(*list)[(*n)++] = xstrdup(js[i].label);
+		js[i].held = file_label(r, js[i].label, rq->holdout);
 	}
 	if (!rc && !r->ntrain)
 		rc = diag_error(d, TT_USAGE, DIAG_SHOW_USAGE, NULL, 0, 0, "--holdout '%s' leaves no "
@@ -840,7 +859,7 @@ int learn_run(struct tt_data *data, const struct learn_request *rq, struct learn
 		rc = judge(&J, false, def, &r->train_default, NULL, d);
 	int sweeps = rq->sweeps > 0 ? rq->sweeps : 6;
 	r->loss = K.nfiles < rq->njournals ? rq->loss : LEARN_LOSS_REGRET; /* rankings: no times */
-	if (!rc && rq->loss != LEARN_LOSS_REGRET && K.nfiles < rq->njournals) { /* journals */
+	if (!rc && r->loss != LEARN_LOSS_REGRET) {
 		J.loss = LEARN_LOSS_TIME;
 		rc = search(&J, sweeps, r->fitted, d);
 	}
