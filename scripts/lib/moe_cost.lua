@@ -219,20 +219,37 @@ end
 local PRIOR_WEIGHT = 0.1
 local LOG2 = math.log(2)
 
+-- a group's points as logs, computed once per group (every query of every stage reads them)
+local logs_of = setmetatable({}, { __mode = "k" })
+
+local function group_logs(g)
+  local t = logs_of[g]
+  if not t then
+    t = { l = {}, f = {}, k = {}, b = {} }
+    for i = 1, #g do
+      local p = g[i]
+      t.l[i], t.f[i], t.k[i], t.b[i] = math.log(1 + p.l), math.log(p.f), math.log(p.k), math.log(p.b)
+    end
+    logs_of[g] = t
+  end
+  return t
+end
+
 local function neighbour_score(pts, x, q, dep, c, mrel)
   local g = pts and pts[c.config]
   if not g then return mrel end
   local ll, lf, lk, lb = math.log(1 + x.lambda), math.log(x.F), math.log(x.K), math.log(dep.weight_bits)
   local inv = 1 / (x.p.neighbour_width * x.p.neighbour_width)
   local num, den = PRIOR_WEIGHT * mrel, PRIOR_WEIGHT
+  local t = group_logs(g)
+  local L, F, K, B = t.l, t.f, t.k, t.b
   for i = 1, #g do
-    local p = g[i]
-    local a = math.log(1 + p.l) - ll
-    local b = math.log(p.f) - lf
-    local e = math.log(p.k) - lk
-    local h = (math.log(p.b) - lb) / LOG2
+    local a = L[i] - ll
+    local b = F[i] - lf
+    local e = K[i] - lk
+    local h = (B[i] - lb) / LOG2
     local w = math.exp(-(a * a + b * b + e * e + h * h) * inv)
-    num = num + w * p.r
+    num = num + w * g[i].r
     den = den + w
   end
   return num / den
