@@ -331,13 +331,6 @@ static int by_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* the median of v[0..n), n > 0 (sorts v) */
-static double median(double *v, size_t n)
-{
-	qsort(v, n, sizeof *v, by_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 struct ranked {
 	double v;
 	size_t at;
@@ -412,8 +405,10 @@ void report_fit(const struct report *r, int stage, long tokens, struct rep_fit *
 		}
 	}
 	f->points = n;
-	if (n)
-		f->ratio = median(ratio, n);
+	if (n) {
+		double lo, hi;
+		measure_median_ci(ratio, n, &f->ratio, &lo, &hi);
+	}
 	if (f->buckets)
 		f->spearman = rho_sum / (double)f->buckets;
 	free(ratio);
