@@ -65,6 +65,7 @@ TUNE_MAX = 8192
 OPS = {1: "trtllm::fused_moe::gemm1", 2: "trtllm::fused_moe::gemm2"}
 RUNNER = "MoERunner"
 SWIGLU = 3  # flashinfer/tllm_enums.py ActivationType.Swiglu
+ROUTING_SAMPLES = 16  # GemmProfilerBackend::NUM_ROUTING_SAMPLES (moe_kernels.h), one per call
 RESERVED = ("_metadata", "_records", "_generation")  # JSON cache keys that are not entries
 
 
@@ -820,6 +821,7 @@ def cmd_oracle(args):
     stages = args.stages or [1, 2]
     result = {"deploy": deploy_dict(d), **fi.info(), "passes": args.passes, "repeat_max": args.repeat,
               "repeat_min": args.min_repeat, "window_us": args.window_us, "method": args.method,
+              "routing_cycle": args.cycle,
               "gemm1_tactics": g1, "gemm2_tactics": g2, "buckets": buckets, "entries": {},
               "complete": False}
     say("oracle %s on %s (SM%s), FlashInfer %s: %d GEMM1 + %d GEMM2 tactics, stages %s, %d buckets, "
@@ -898,6 +900,11 @@ def oracle_entry(fi, d, runner, w, stage, bucket, args):
     host_us = fi.host_cost_us(fb)
     probe_us, _ = fi.time_calls(fb, 5, delay_for(host_us, 5))
     repeat = max(args.min_repeat, min(args.repeat, math.ceil(args.window_us / max(probe_us, 1e-3))))
+    if args.cycle > 0:
+        # whole routing cycles: FlashInfer's profiler moves to the next of its 16 fake-router
+        # samples at every call (GemmProfilerBackend::runProfiler, mSampleIndex), so a sample
+        # of fewer calls times each tactic on other routings (cmd_routing measures how much)
+        repeat = args.cycle * max(1, repeat // args.cycle)
     delay_us = delay_for(host_us, repeat)
     if args.method == "flashinfer":
         cfg, batches = fi.tuner.prepare_tactic_profile(tensors, fi.R.tuning_config)
@@ -942,6 +949,82 @@ def oracle_entry(fi, d, runner, w, stage, bucket, args):
         "repeat": repeat, "delay_us": delay_us, "host_us_per_call": host_us, "probe_us": probe_us,
         "host_bound_retimed": retimed,
     }
+
+
+def cmd_routing(args):
+    """Per tactic, the time of one call on each of the profiler's 16 routing samples.
+
+    FlashInfer's profiler (GemmProfilerBackend, cutlass_fused_moe_kernels.cuh) builds 16 fake
+    routings at do_preparation (prepareFakeRouterBuffers: uniform top-k, curand seeded by the
+    sample index) and every later call runs on the next one (runProfiler: mSampleIndex =
+    (mSampleIndex + 1) % 16; prepare sets it to 0 and the preparation call itself runs one).
+    So call n after the preparation (n = 1 for the preparation's own) runs on sample n % 16.
+    Each tactic: 3 warm-up calls, then `cycles` x 16 back-to-back calls with an event between
+    every two (a single call's time, routing sample known), then one whole cycle between two
+    events (16 calls: the mean over all samples, as the oracle times it)."""
+    d = DEPLOYS[args.deploy]
+    os.makedirs(args.out, exist_ok=True)
+    out_path = os.path.join(args.out, "routing_%s.json" % d.name)
+    fi = FI(args.seed)
+    t = fi.torch
+    w = fi.weights(d)
+    runner = fi.runner(d)
+    n16 = ROUTING_SAMPLES
+    result = {"deploy": deploy_dict(d), **fi.info(), "cycles": args.cycles, "entries": {}}
+    for stage, bucket in args.entries:
+        runner.gemm_idx_for_tuning = stage
+        tensors, profile = fi.profile_inputs(d, w, bucket)
+        valid = [int(x) for x in runner.get_valid_tactics(tensors, profile) if int(x) != -1]
+        runner.forward(tensors, tactic=-1, do_preparation=True, gemm_idx=stage)
+        calls = 1  # the preparation's own runProfiler
+        t.cuda.synchronize()
+        entry = {}
+        for tactic in valid:
+            def call():
+                runner.forward(tensors, tactic=tactic, gemm_idx=stage)
+            try:
+                for _ in range(3):
+                    call()
+                calls += 3
+                n = args.cycles * n16
+                ev = [t.cuda.Event(enable_timing=True) for _ in range(n + 1)]
+                t.cuda.synchronize()
+                fi.delay_kernel(2000)
+                ev[0].record()
+                for j in range(n):
+                    call()
+                    ev[j + 1].record()
+                t.cuda.synchronize()
+                per = [[] for _ in range(n16)]
+                for j in range(n):
+                    per[(calls + j + 1) % n16].append(ev[j].elapsed_time(ev[j + 1]) * 1000.0)
+                calls += n
+                e0, e1 = t.cuda.Event(enable_timing=True), t.cuda.Event(enable_timing=True)
+                fi.delay_kernel(2000)
+                e0.record()
+                for _ in range(n16):
+                    call()
+                e1.record()
+                t.cuda.synchronize()
+                calls += n16
+                entry[str(tactic)] = {"per_sample_us": [statistics.median(v) for v in per],
+                                      "cycle_us": e0.elapsed_time(e1) * 1000.0 / n16}
+            except Exception as e:  # noqa: BLE001
+                fi.check_context("tactic %d: %s" % (tactic, e))
+                entry[str(tactic)] = {"error": (str(e).strip().splitlines() or [type(e).__name__])[0][:200]}
+        result["entries"]["%d:%d" % (stage, bucket)] = entry
+        ok = {k: v for k, v in entry.items() if "cycle_us" in v}
+        best = min(ok, key=lambda k: ok[k]["cycle_us"])
+        ps = ok[best]["per_sample_us"]
+        picks = [min(ok, key=lambda k: ok[k]["per_sample_us"][s]) for s in range(n16)]
+        regrets = [ok[p]["cycle_us"] / ok[best]["cycle_us"] - 1 for p in picks]
+        say("%s %d:%d: %d tactics; best by whole cycle %s %.1f us; its samples %.1f..%.1f us (%.1f%% apart); "
+            "the best on one sample alone differs in %d of 16, regret up to %.1f%%"
+            % (d.name, stage, bucket, len(ok), best, ok[best]["cycle_us"], min(ps), max(ps),
+               100 * (max(ps) / min(ps) - 1), sum(p != best for p in picks), 100 * max(regrets)))
+    write_json(out_path, result)
+    say("wrote %s" % out_path)
+    return 0
 
 
 # ----------------------------------------------------------------------------- layer (f)
@@ -1443,10 +1526,22 @@ def main(argv=None):
                         "t_fallback, min-repeat, repeat) (default 5000)")
     s.add_argument("--method", choices=("own", "flashinfer"), default="own",
                    help="own (above) or FlashInfer's AutoTuner.profile_tactic (3 warm-up, mean of 10)")
+    s.add_argument("--cycle", type=int, default=ROUTING_SAMPLES,
+                   help="calls per sample are a multiple of this (default %d, FlashInfer's routing "
+                        "samples; 0: any count)" % ROUTING_SAMPLES)
     s.add_argument("--buckets", type=int_list, help="only these buckets (comma-separated)")
     s.add_argument("--stages", type=int_list, help="only these stages (1,2)")
     s.add_argument("--seed", type=int, default=1234)
     s.set_defaults(fn=cmd_oracle)
+
+    s = sub.add_parser("routing", help="each tactic's time on each of the profiler's routing samples")
+    s.add_argument("deploy", **dep)
+    s.add_argument("entries", type=lambda v: [tuple(int(x) for x in e.split(":")) for e in v.split(",")],
+                   help="STAGE:BUCKET,... (e.g. 1:1280,2:8)")
+    s.add_argument("--out", required=True)
+    s.add_argument("--cycles", type=int, default=4, help="cycles of single timed calls per tactic (default 4)")
+    s.add_argument("--seed", type=int, default=1234)
+    s.set_defaults(fn=cmd_routing)
 
     s = sub.add_parser("regret", help="regret of tables against an oracle (no GPU)")
     s.add_argument("oracle")

@@ -4,6 +4,8 @@
 #   oracle  every tactic of every bucket on the real kernels, long repeats (fi_bench.py oracle)
 #   runs    (a) FlashInfer's own autotuner; (b) tunetab --backend flashinfer twice (d), and
 #           the proxy backend and calibration (e); check-load; (f) the whole layer
+#   routing per-routing-sample times of a few entries (fi_bench.py routing)
+#   oracles D...  the oracle of the deployments named (ORACLE_ARGS adds arguments)
 #   learn   issue #17's further deployments (LEARN): per deployment the oracle, then one tunetab
 #           run with the flashinfer backend (its journal) and check-load
 # Deployments: Qwen3-30B-A3B bf16 TP 1, DeepSeek-V3 fp8 EP 8, Mixtral-8x7B bf16 TP 2; LEARN:
@@ -52,7 +54,7 @@ layer() { # D FI_CACHE: (f) the whole layer with tunetab's table, FlashInfer's o
 }
 oracle() { # D: every tactic of every bucket on FlashInfer's own kernels
     step "oracle $1"
-    timeout 190 $B oracle $1 --out "$O" > "$O/oracle_$1.log" 2>&1 || echo "oracle $1: exit $?"
+    timeout 290 $B oracle $1 --out "$O" ${ORACLE_ARGS:-} > "$O/oracle_$1.log" 2>&1 || echo "oracle $1: exit $?"
     tail -3 "$O/oracle_$1.log"
 }
 case $phase in
@@ -62,6 +64,17 @@ tt) # tunetab's tables again, against FlashInfer's caches of an earlier `runs` (
     for D in $DEPLOYS; do layer $D "$PREV/fi_autotune_$D.json"; done ;;
 oracle)
     for D in $DEPLOYS; do oracle $D; done ;;
+oracles) # the oracle of each deployment named after OUTDIR (ORACLE_ARGS: e.g. --passes 2)
+    shift 2
+    for D in "$@"; do oracle $D; done ;;
+routing) # each tactic on each of FlashInfer's 16 routing samples, for entries tunetab missed
+    for spec in mixtral-bf16-tp2=1:8,1:1280,1:4096,2:1024 glm45air-bf16-ep2=1:4,1:16,2:16 \
+                dsv3-fp8-ep8=1:8,1:32,2:1; do
+        step "routing ${spec%%=*}"
+        timeout 200 $B routing ${spec%%=*} ${spec#*=} --out "$O" > "$O/routing_${spec%%=*}.log" 2>&1 \
+            || echo "routing ${spec%%=*}: exit $?"
+        grep -v '^\[' "$O/routing_${spec%%=*}.log" | tail -5
+    done ;;
 learn) # issue #17: the oracle and one tunetab run (journal) of each further deployment
     for D in $LEARN; do
         oracle $D
