@@ -97,6 +97,13 @@ DTYPES = {  # tunetab dtype -> (activation, weight, output) torch dtype names
 class Kernels:
     """FlashInfer's fused-MoE runner on one GPU."""
 
+    # FlashInfer's profiler builds 16 fake routings at do_preparation and runs each call on the
+    # next one (GemmProfilerBackend::runProfiler: mSampleIndex = (mSampleIndex + 1) % 16,
+    # NUM_ROUTING_SAMPLES in moe_kernels.h; cutlass-moe-tactics.md §1.2). A sample of 16
+    # back-to-back calls is the mean over all of them, whatever sample it starts on; a shorter
+    # one times each tactic on other routings (docs/benchmarks.md "routing samples").
+    routing_cycle = 16
+
     def __init__(self, device):
         # a Python without them says so at once: importing torch alone takes seconds
         for name in ("torch", "flashinfer"):
@@ -381,6 +388,7 @@ class Worker:
         except Exception as e:  # noqa: BLE001
             self.why = f"{type(e).__name__}: {e}"
         self.ready = {}   # candidate -> [tactic, reps] of the prepared job
+        self.light = False  # the prepared job screens (see round())
         self.seen = set()  # tactics launched once in this process (lazy loading paid)
         self.host_us = 0.0  # the host's enqueue time of one call, the most seen
         # where the time goes (stderr at exit with TUNETAB_PROF_TIMING, as tunetab's own)
@@ -407,7 +415,7 @@ class Worker:
         self.k.load(job["dtype"])  # a restarted worker gets no LOAD
         valid = self.k.prepare(job)
         bad = env_id("TUNETAB_TEST_BAD_TACTIC")
-        light = job["reps"] <= 1  # screening: see round()
+        light = self.light = job["reps"] <= 1  # screening: see round()
         for c in cands:
             out(f"START {c}")
             hooks(c)
@@ -455,7 +463,11 @@ class Worker:
         """One sample of each candidate, queued in batches behind a delay kernel long enough
         to cover the host's enqueueing, events between them, one synchronization a batch:
         the GPU runs the round without waiting on Python. Each gets max(min_reps, its reps)
-        calls and one untimed call before them."""
+        calls and one untimed call before them. Every sample but a screening one (a screening
+        job's, not sized by the parent) is whole routing cycles (Kernels.routing_cycle): a
+        race compares its finalists on the same routings, as the oracle does. A screen's
+        ~100 us samples do not (a whole cycle of every tactic would cost 16 calls of each);
+        its margin keeps near-ties."""
         mode, min_reps, k = int(words[0]), int(words[1]), int(words[2])
         asked = {}  # id[:reps]: the parent may size a candidate's samples itself
         for w in words[3:3 + k]:
@@ -477,6 +489,10 @@ class Worker:
             out("END")
             return
         reps = {c: max(min_reps, asked[c] or self.ready[c][1]) for c in ids}
+        cycle = getattr(self.k, "routing_cycle", 1)
+        for c in ids:
+            if asked[c] or not self.light:
+                reps[c] = cycle * math.ceil(reps[c] / cycle)
         t0 = time.perf_counter()
         handles, failed = {}, set()
         for chunk in self.chunks(ids, reps):

@@ -4,7 +4,11 @@ methods (scripts/tunetab-fi-worker.py) and synthetic, deterministic timings: a b
 stage and bucket times a factor per tactic (every 4th tactic 3x slower), with 0.2% noise. SM90 tactic ranges as in
 cutlass-moe-tactics.md §3.0.1. TUNETAB_STUB_UNUSABLE=<text> makes it refuse to start, like a
 Python without FlashInfer; TUNETAB_STUB_VERSION sets the FlashInfer version it claims, TUNETAB_STUB_DELAY_MS slows every
-sample."""
+sample. TUNETAB_STUB_ROUTING=<a> adds FlashInfer's routing samples (scripts/tunetab-fi-worker.py,
+Kernels.routing_cycle): call n after a preparation runs on sample n % 16, and a tactic's time on
+sample s is its time times 1 + a*cos(2*pi*(s + 3*tactic)/16), which averages to its time over
+any 16 consecutive calls and ranks tactics otherwise on fewer."""
+import math
 import os
 import random
 
@@ -12,6 +16,8 @@ RANGES = {"bf16": (45, 81), "fp16": (45, 81), "fp8": (36, 72)}
 
 
 class Kernels:
+    routing_cycle = 16
+
     def __init__(self, device):
         why = os.environ.get("TUNETAB_STUB_UNUSABLE")
         if why:
@@ -20,6 +26,8 @@ class Kernels:
         self.job = None
         self.loaded = False
         self.rng = random.Random(1)
+        self.routing = float(os.environ.get("TUNETAB_STUB_ROUTING", "0"))
+        self.calls = 0  # runner calls since the preparation, its own included
 
     def who(self):
         v = os.environ.get("TUNETAB_STUB_VERSION", "0.7.4")
@@ -40,6 +48,7 @@ class Kernels:
     def prepare(self, job):
         n1, n2 = RANGES[job["dtype"]]
         self.job = job
+        self.calls = 1
         return set(range(n1)) if job["stage"] == 1 else set(range(n1, n1 + n2))
 
     def _time(self, tactic):
@@ -52,7 +61,16 @@ class Kernels:
         slow = 3.0 if tactic % 4 == 0 else 1.0
         return slow * base * (1.0 + 0.25 * ((tactic * 7919 + j["bucket"]) % 13) / 13.0)
 
+    def _calls(self, tactic, n):
+        """The mean time of the next n calls of tactic, each on its routing sample."""
+        t = self._time(tactic)
+        ts = [t * (1.0 + self.routing * math.cos(2 * math.pi * ((self.calls + 1 + i) % 16 + 3 * tactic) / 16))
+              for i in range(n)]
+        self.calls += n
+        return sum(ts) / n
+
     def warm(self, tactic):
+        self._calls(tactic, 6)
         return self._time(tactic), 20.0
 
     def delay(self, us):
@@ -62,12 +80,13 @@ class Kernels:
             time.sleep(int(d) / 1000.0)
 
     def start(self, tactic, reps):
-        return tactic
+        self._calls(tactic, 1)  # the untimed lead-in call
+        return self._calls(tactic, reps)
 
     def elapsed_us(self, handle):
         # the noise is drawn when a sample is read, once per candidate and round, so a batch
         # the worker takes again (its host timing varies) leaves the sequence as it was
-        return self._time(handle) * (1.0 + 0.002 * self.rng.random())
+        return handle * (1.0 + 0.002 * self.rng.random())
 
     def sync(self):
         pass

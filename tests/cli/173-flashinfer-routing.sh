@@ -1,0 +1,13 @@
+# 173-flashinfer-routing: FlashInfer's profiler runs each call on the next of 16 fake routings,
+# so a race that times its finalists on fewer calls compares them on different routings
+# (docs/benchmarks.md "routing samples"). With the stub's routing effect (each tactic +-5% by
+# routing sample, the same on average) the flashinfer backend's races take whole cycles: its
+# table has no regret against the stub's cycle-mean times (samples of 1-3 calls: 1.9% max).
+. "$ROOT/tests/lib.sh"
+export TUNETAB_FI_KERNELS="$ROOT/tests/data/fi-stub/kernels.py"
+unset VIRTUAL_ENV CONDA_PREFIX
+G="tunetab generate --device auto --model qwen3-30b-a3b --dtype bf16 --profile --backend flashinfer -q"
+$G -o plain
+python3 "$ROOT/tests/data/fi-stub/regret.py" plain/flashinfer_autotune_NVIDIA_H200.json
+TUNETAB_STUB_ROUTING=0.05 $G -o routed
+python3 "$ROOT/tests/data/fi-stub/regret.py" routed/flashinfer_autotune_NVIDIA_H200.json
