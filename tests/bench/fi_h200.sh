@@ -30,7 +30,7 @@ declare -A ARGS=([qwen3-bf16]="--model qwen3-30b-a3b --dtype bf16"
 DEPLOYS="qwen3-bf16 dsv3-fp8-ep8 mixtral-bf16-tp2"
 LEARN="glm45air-bf16-ep2 qwen3-235b-fp8-ep4 mixtral22b-fp8-tp4"
 FRESH="minimax-m2-fp8-ep8 glm45-bf16-ep4 scout-bf16-tp4"
-FIT_ARGS=${FIT_ARGS:-} # extra generate arguments of tt_runs (e.g. --model-fit FILE)
+FIT_ARGS=${FIT_ARGS:-} # extra generate arguments of tt_runs (e.g. --model-fit FILE); TT_ARGS: more (withfit sets FIT_ARGS)
 step() { echo "== $(date +%T) $*"; }
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,power.limit --format=csv,noheader
 tt_runs() { # D [N]: N (default 2) tunetab runs with the flashinfer backend, FlashInfer's check of the first
@@ -38,7 +38,7 @@ tt_runs() { # D [N]: N (default 2) tunetab runs with the flashinfer backend, Fla
     for r in $(seq 1 "${2:-2}"); do
         step "tunetab flashinfer backend $D run $r"
         ( TIMEFORMAT="process wall %R s"; time TUNETAB_PROF_TIMING=1 $T generate --device auto \
-            ${ARGS[$D]} --profile --backend flashinfer $FIT_ARGS -o "$O/tt-$D-$r" ) > "$O/tt-$D-$r.log" 2>&1 \
+            ${ARGS[$D]} --profile --backend flashinfer $FIT_ARGS ${TT_ARGS:-} -o "$O/tt-$D-$r" ) > "$O/tt-$D-$r.log" 2>&1 \
             || { echo "tunetab $D $r failed"; tail -20 "$O/tt-$D-$r.log"; exit 1; }
         grep -E 'profiled|process wall|answered|module loaded|profiling done|fi-worker timing' "$O/tt-$D-$r.log"
     done

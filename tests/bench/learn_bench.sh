@@ -16,6 +16,10 @@ A=$ROOT/docs/bench/2026-12-01-h200-flashinfer
 L=$ROOT/docs/bench/2026-12-01-h200-learn
 F=$ROOT/docs/bench/2026-12-01-h200-fresh
 L2=$ROOT/docs/bench/2026-12-01-h200-learn2
+C=$ROOT/docs/bench/2026-12-01-h200-cycle
+# ORACLES=DIR judges against DIR/oracle_D.json (e.g. $C: whole routing cycles) instead of the
+# first oracles; JOURNALS=cycle trains on the runs of $C (races of whole routing cycles)
+ORACLES=${ORACLES:-} JOURNALS=${JOURNALS:-first}
 mkdir -p "$O"
 declare -A ARGS=([qwen3-bf16]="--model qwen3-30b-a3b --dtype bf16"
                  [dsv3-fp8-ep8]="--model deepseek-v3 --dtype fp8 --ep 8"
@@ -35,11 +39,15 @@ DEPLOYS="qwen3-bf16 dsv3-fp8-ep8 mixtral-bf16-tp2 glm45air-bf16-ep2 qwen3-235b-f
 [ "${2:-}" = nine ] && DEPLOYS="$DEPLOYS minimax-m2-fp8-ep8 glm45-bf16-ep4 scout-bf16-tp4"
 J=() # one journal per deployment
 for D in $DEPLOYS; do
-    if [ -d "$A/r2-70186cd/tt-$D-1" ]; then J+=("$A/r2-70186cd/tt-$D-1/v0_1_trtllm_fused_moe_NVIDIA_H200.journal")
+    if [ "$JOURNALS" = cycle ]; then
+        for d in "$C/withfit" "$C/fresh-fit"; do
+            [ -d "$d/tt-$D-1" ] && J+=("$d/tt-$D-1/v0_1_trtllm_fused_moe_NVIDIA_H200.journal")
+        done
+    elif [ -d "$A/r2-70186cd/tt-$D-1" ]; then J+=("$A/r2-70186cd/tt-$D-1/v0_1_trtllm_fused_moe_NVIDIA_H200.journal")
     elif [ -d "$L/tt-$D-1" ]; then J+=("$L/tt-$D-1/v0_1_trtllm_fused_moe_NVIDIA_H200.journal")
     else J+=("$L2/fresh-default/tt-$D-1/v0_1_trtllm_fused_moe_NVIDIA_H200.journal"); fi
 done
-oracle() { local d; for d in "$A" "$L" "$F"; do [ -f "$d/oracle_$1.json" ] && { echo "$d/oracle_$1.json"; return; }; done; }
+oracle() { local d; for d in $ORACLES "$A" "$L" "$F"; do [ -f "$d/oracle_$1.json" ] && { echo "$d/oracle_$1.json"; return; }; done; }
 table() { # D OUTDIR [--model-fit FIT]
     local D=$1 out=$2; shift 2
     $T generate --device "NVIDIA H200" ${ARGS[$D]} --flashinfer 0.7.4 --format json -q -o "$out" "$@"

@@ -1,0 +1,170 @@
+best_configs = {
+    "('trtllm::fused_moe::gemm1', 'MoERunner', ((1, 5120), (40, 3072, 5120), (0,), (40, 5120, 1536), (0,)), (torch.bfloat16, torch.bfloat16, torch.bfloat16, 8, 1, 4, 1, False, False, False, False, False, False, True, 3, False, True))": (
+        0,
+        19,
+    ),
+    "('trtllm::fused_moe::gemm1', 'MoERunner', ((1024, 5120), (40, 3072, 5120), (0,), (40, 5120, 1536), (0,)), (torch.bfloat16, torch.bfloat16, torch.bfloat16, 8, 1, 4, 1, False, False, False, False, False, False, True, 3, False, True))": (
+        0,
+        23,
+    ),
+    "('trtllm::fused_moe::gemm1', 'MoERunner', ((128, 5120), (40, 3072, 5120), (0,), (40, 5120, 1536), (0,)), (torch.bfloat16, torch.bfloat16, torch.bfloat16, 8, 1, 4, 1, False, False, False, False, False, False, True, 3, False, True))": (
+        0,
+        41,
+    ),
+    "('trtllm::fused_moe::gemm1', 'MoERunner', ((1280, 5120), (40, 3072, 5120), (0,), (40, 5120, 1536), (0,)), (torch.bfloat16, torch.bfloat16, torch.bfloat16, 8, 1, 4, 1, False, False, False, False, False, False, True, 3, False, True))": (
+        0,
+        12,
+    ),
+    "('trtllm::fused_moe::gemm1', 'MoERunner', ((1536, 5120), (40, 3072, 5120), (0,), (40, 5120, 1536), (0,)), (torch.bfloat16, torch.bfloat16, torch.bfloat16, 8, 1, 4, 1, False, False, False, False, False, False, True, 3, False, True))": (
+        0,
+        12,
+    ),
+    "('trtllm::fused_moe::gemm1', 'MoERunner', ((16, 5120), (40, 3072, 5120), (0,), (40, 5120, 1536), (0,)), (torch.bfloat16, torch.bfloat16, torch.bfloat16, 8, 1, 4, 1, False, False, False, False, False, False, True, 3, False, True))": (
+        0,
+        19,
+    ),
+    "('trtllm::fused_moe::gemm1', 'MoERunner', ((1792, 5120), (40, 3072, 5120), (0,), (40, 5120, 1536), (0,)), (torch.bfloat16, torch.bfloat16, torch.bfloat16, 8, 1, 4, 1, False, False, False, False, False, False, True, 3, False, True))": (
+        0,
+        12,
+    ),
+    "('trtllm::fused_moe::gemm1', 'MoERunner', ((2, 5120), (40, 3072, 5120), (0,), (40, 5120, 1536), (0,)), (torch.bfloat16, torch.bfloat16, torch.bfloat16, 8, 1, 4, 1, False, False, False, False, False, False, True, 3, False, True))": (
+        0,
+        19,
+    ),
+    "('trtllm::fused_moe::gemm1', 'MoERunner', ((2048, 5120), (40, 3072, 5120), (0,), (40, 5120, 1536), (0,)), (torch.bfloat16, torch.bfloat16, torch.bfloat16, 8, 1, 4, 1, False, False, False, False, False, False, True, 3, False, True))": (
+        0,
+        12,
+    ),
+    "('trtllm::fused_moe::gemm1', 'MoERunner', ((256, 5120), (40, 3072, 5120), (0,), (40, 5120, 1536), (0,)), (torch.bfloat16, torch.bfloat16, torch.bfloat16, 8, 1, 4, 1, False, False, False, False, False, False, True, 3, False, True))": (
+        0,
+        40,
+    ),
+    "('trtllm::fused_moe::gemm1', 'MoERunner', ((2560, 5120), (40, 3072, 5120), (0,), (40, 5120, 1536), (0,)), (torch.bfloat16, torch.bfloat16, torch.bfloat16, 8, 1, 4, 1, False, False, False, False, False, False, True, 3, False, True))": (
+        0,
+        33,
+    ),
+    "('trtllm::fused_moe::gemm1', 'MoERunner', ((3072, 5120), (40, 3072, 5120), (0,), (40, 5120, 1536), (0,)), (torch.bfloat16, torch.bfloat16, torch.bfloat16, 8, 1, 4, 1, False, False, False, False, False, False, True, 3, False, True))": (
+        0,
+        29,
+    ),
+    "('trtllm::fused_moe::gemm1', 'MoERunner', ((32, 5120), (40, 3072, 5120), (0,), (40, 5120, 1536), (0,)), (torch.bfloat16, torch.bfloat16, torch.bfloat16, 8, 1, 4, 1, False, False, False, False, False, False, True, 3, False, True))": (
+        0,
+        19,
+    ),
+    "('trtllm::fused_moe::gemm1', 'MoERunner', ((3584, 5120), (40, 3072, 5120), (0,), (40, 5120, 1536), (0,)), (torch.bfloat16, torch.bfloat16, torch.bfloat16, 8, 1, 4, 1, False, False, False, False, False, False, True, 3, False, True))": (
+        0,
+        11,
+    ),
+    "('trtllm::fused_moe::gemm1', 'MoERunner', ((4, 5120), (40, 3072, 5120), (0,), (40, 5120, 1536), (0,)), (torch.bfloat16, torch.bfloat16, torch.bfloat16, 8, 1, 4, 1, False, False, False, False, False, False, True, 3, False, True))": (
+        0,
+        41,
+    ),
+    "('trtllm::fused_moe::gemm1', 'MoERunner', ((4096, 5120), (40, 3072, 5120), (0,), (40, 5120, 1536), (0,)), (torch.bfloat16, torch.bfloat16, torch.bfloat16, 8, 1, 4, 1, False, False, False, False, False, False, True, 3, False, True))": (
+        0,
+        11,
+    ),
+    "('trtllm::fused_moe::gemm1', 'MoERunner', ((512, 5120), (40, 3072, 5120), (0,), (40, 5120, 1536), (0,)), (torch.bfloat16, torch.bfloat16, torch.bfloat16, 8, 1, 4, 1, False, False, False, False, False, False, True, 3, False, True))": (
+        0,
+        20,
+    ),
+    "('trtllm::fused_moe::gemm1', 'MoERunner', ((64, 5120), (40, 3072, 5120), (0,), (40, 5120, 1536), (0,)), (torch.bfloat16, torch.bfloat16, torch.bfloat16, 8, 1, 4, 1, False, False, False, False, False, False, True, 3, False, True))": (
+        0,
+        41,
+    ),
+    "('trtllm::fused_moe::gemm1', 'MoERunner', ((768, 5120), (40, 3072, 5120), (0,), (40, 5120, 1536), (0,)), (torch.bfloat16, torch.bfloat16, torch.bfloat16, 8, 1, 4, 1, False, False, False, False, False, False, True, 3, False, True))": (
+        0,
+        23,
+    ),
+    "('trtllm::fused_moe::gemm1', 'MoERunner', ((8, 5120), (40, 3072, 5120), (0,), (40, 5120, 1536), (0,)), (torch.bfloat16, torch.bfloat16, torch.bfloat16, 8, 1, 4, 1, False, False, False, False, False, False, True, 3, False, True))": (
+        0,
+        19,
+    ),
+    "('trtllm::fused_moe::gemm1', 'MoERunner', ((8192, 5120), (40, 3072, 5120), (0,), (40, 5120, 1536), (0,)), (torch.bfloat16, torch.bfloat16, torch.bfloat16, 8, 1, 4, 1, False, False, False, False, False, False, True, 3, False, True))": (
+        0,
+        12,
+    ),
+    "('trtllm::fused_moe::gemm2', 'MoERunner', ((1, 5120), (40, 3072, 5120), (0,), (40, 5120, 1536), (0,)), (torch.bfloat16, torch.bfloat16, torch.bfloat16, 8, 1, 4, 1, False, False, False, False, False, False, True, 3, False, True))": (
+        0,
+        100,
+    ),
+    "('trtllm::fused_moe::gemm2', 'MoERunner', ((1024, 5120), (40, 3072, 5120), (0,), (40, 5120, 1536), (0,)), (torch.bfloat16, torch.bfloat16, torch.bfloat16, 8, 1, 4, 1, False, False, False, False, False, False, True, 3, False, True))": (
+        0,
+        104,
+    ),
+    "('trtllm::fused_moe::gemm2', 'MoERunner', ((128, 5120), (40, 3072, 5120), (0,), (40, 5120, 1536), (0,)), (torch.bfloat16, torch.bfloat16, torch.bfloat16, 8, 1, 4, 1, False, False, False, False, False, False, True, 3, False, True))": (
+        0,
+        100,
+    ),
+    "('trtllm::fused_moe::gemm2', 'MoERunner', ((1280, 5120), (40, 3072, 5120), (0,), (40, 5120, 1536), (0,)), (torch.bfloat16, torch.bfloat16, torch.bfloat16, 8, 1, 4, 1, False, False, False, False, False, False, True, 3, False, True))": (
+        0,
+        71,
+    ),
+    "('trtllm::fused_moe::gemm2', 'MoERunner', ((1536, 5120), (40, 3072, 5120), (0,), (40, 5120, 1536), (0,)), (torch.bfloat16, torch.bfloat16, torch.bfloat16, 8, 1, 4, 1, False, False, False, False, False, False, True, 3, False, True))": (
+        0,
+        71,
+    ),
+    "('trtllm::fused_moe::gemm2', 'MoERunner', ((16, 5120), (40, 3072, 5120), (0,), (40, 5120, 1536), (0,)), (torch.bfloat16, torch.bfloat16, torch.bfloat16, 8, 1, 4, 1, False, False, False, False, False, False, True, 3, False, True))": (
+        0,
+        99,
+    ),
+    "('trtllm::fused_moe::gemm2', 'MoERunner', ((1792, 5120), (40, 3072, 5120), (0,), (40, 5120, 1536), (0,)), (torch.bfloat16, torch.bfloat16, torch.bfloat16, 8, 1, 4, 1, False, False, False, False, False, False, True, 3, False, True))": (
+        0,
+        69,
+    ),
+    "('trtllm::fused_moe::gemm2', 'MoERunner', ((2, 5120), (40, 3072, 5120), (0,), (40, 5120, 1536), (0,)), (torch.bfloat16, torch.bfloat16, torch.bfloat16, 8, 1, 4, 1, False, False, False, False, False, False, True, 3, False, True))": (
+        0,
+        102,
+    ),
+    "('trtllm::fused_moe::gemm2', 'MoERunner', ((2048, 5120), (40, 3072, 5120), (0,), (40, 5120, 1536), (0,)), (torch.bfloat16, torch.bfloat16, torch.bfloat16, 8, 1, 4, 1, False, False, False, False, False, False, True, 3, False, True))": (
+        0,
+        69,
+    ),
+    "('trtllm::fused_moe::gemm2', 'MoERunner', ((256, 5120), (40, 3072, 5120), (0,), (40, 5120, 1536), (0,)), (torch.bfloat16, torch.bfloat16, torch.bfloat16, 8, 1, 4, 1, False, False, False, False, False, False, True, 3, False, True))": (
+        0,
+        102,
+    ),
+    "('trtllm::fused_moe::gemm2', 'MoERunner', ((2560, 5120), (40, 3072, 5120), (0,), (40, 5120, 1536), (0,)), (torch.bfloat16, torch.bfloat16, torch.bfloat16, 8, 1, 4, 1, False, False, False, False, False, False, True, 3, False, True))": (
+        0,
+        75,
+    ),
+    "('trtllm::fused_moe::gemm2', 'MoERunner', ((3072, 5120), (40, 3072, 5120), (0,), (40, 5120, 1536), (0,)), (torch.bfloat16, torch.bfloat16, torch.bfloat16, 8, 1, 4, 1, False, False, False, False, False, False, True, 3, False, True))": (
+        0,
+        74,
+    ),
+    "('trtllm::fused_moe::gemm2', 'MoERunner', ((32, 5120), (40, 3072, 5120), (0,), (40, 5120, 1536), (0,)), (torch.bfloat16, torch.bfloat16, torch.bfloat16, 8, 1, 4, 1, False, False, False, False, False, False, True, 3, False, True))": (
+        0,
+        100,
+    ),
+    "('trtllm::fused_moe::gemm2', 'MoERunner', ((3584, 5120), (40, 3072, 5120), (0,), (40, 5120, 1536), (0,)), (torch.bfloat16, torch.bfloat16, torch.bfloat16, 8, 1, 4, 1, False, False, False, False, False, False, True, 3, False, True))": (
+        0,
+        74,
+    ),
+    "('trtllm::fused_moe::gemm2', 'MoERunner', ((4, 5120), (40, 3072, 5120), (0,), (40, 5120, 1536), (0,)), (torch.bfloat16, torch.bfloat16, torch.bfloat16, 8, 1, 4, 1, False, False, False, False, False, False, True, 3, False, True))": (
+        0,
+        100,
+    ),
+    "('trtllm::fused_moe::gemm2', 'MoERunner', ((4096, 5120), (40, 3072, 5120), (0,), (40, 5120, 1536), (0,)), (torch.bfloat16, torch.bfloat16, torch.bfloat16, 8, 1, 4, 1, False, False, False, False, False, False, True, 3, False, True))": (
+        0,
+        74,
+    ),
+    "('trtllm::fused_moe::gemm2', 'MoERunner', ((512, 5120), (40, 3072, 5120), (0,), (40, 5120, 1536), (0,)), (torch.bfloat16, torch.bfloat16, torch.bfloat16, 8, 1, 4, 1, False, False, False, False, False, False, True, 3, False, True))": (
+        0,
+        101,
+    ),
+    "('trtllm::fused_moe::gemm2', 'MoERunner', ((64, 5120), (40, 3072, 5120), (0,), (40, 5120, 1536), (0,)), (torch.bfloat16, torch.bfloat16, torch.bfloat16, 8, 1, 4, 1, False, False, False, False, False, False, True, 3, False, True))": (
+        0,
+        100,
+    ),
+    "('trtllm::fused_moe::gemm2', 'MoERunner', ((768, 5120), (40, 3072, 5120), (0,), (40, 5120, 1536), (0,)), (torch.bfloat16, torch.bfloat16, torch.bfloat16, 8, 1, 4, 1, False, False, False, False, False, False, True, 3, False, True))": (
+        0,
+        103,
+    ),
+    "('trtllm::fused_moe::gemm2', 'MoERunner', ((8, 5120), (40, 3072, 5120), (0,), (40, 5120, 1536), (0,)), (torch.bfloat16, torch.bfloat16, torch.bfloat16, 8, 1, 4, 1, False, False, False, False, False, False, True, 3, False, True))": (
+        0,
+        100,
+    ),
+    "('trtllm::fused_moe::gemm2', 'MoERunner', ((8192, 5120), (40, 3072, 5120), (0,), (40, 5120, 1536), (0,)), (torch.bfloat16, torch.bfloat16, torch.bfloat16, 8, 1, 4, 1, False, False, False, False, False, False, True, 3, False, True))": (
+        0,
+        73,
+    ),
+}
