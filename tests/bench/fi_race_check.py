@@ -1,13 +1,23 @@
-# fi_race_check.py: for every entry of the real profiled runs in docs/bench/2026-12-01-h200-learn2
-# whose regret against its oracle is over 3%, whether the oracle's best was raced (timed more than
+# fi_race_check.py [--oracles DIR] [--over X] [RUNS...]: for every entry of real profiled runs
+# (default: docs/bench/2026-12-01-h200-learn2, its withfit and fresh-* runs) whose regret against
+# its oracle is over X (default 0.03), whether the oracle's best was raced (timed more than
 # once) and what tunetab measured for it and for its pick; run from the repository root.
-import json, sys, glob, collections
-D=sys.argv[1] if len(sys.argv) > 1 else 'docs/bench/2026-12-01-h200-learn2'
+# Oracles: DIR/oracle_D.json (default: the first oracles, docs/bench/2026-12-01-h200-{flashinfer,
+# learn,fresh}; docs/bench/2026-12-01-h200-cycle has the whole-routing-cycle ones).
+import argparse, json, glob, collections
+ap = argparse.ArgumentParser()
+ap.add_argument('--oracles')
+ap.add_argument('--over', type=float, default=0.03)
+ap.add_argument('runs', nargs='*', default=['docs/bench/2026-12-01-h200-learn2/' + s for s in
+                                            ('withfit', 'fresh-default', 'fresh-fit')])
+a = ap.parse_args()
 orc={}
-for p in glob.glob('docs/bench/2026-12-01-h200-*/oracle_*.json'):
-    orc[p.split('oracle_')[1][:-5]]=p
+dirs = [a.oracles] if a.oracles else ['docs/bench/2026-12-01-h200-%s' % d for d in ('flashinfer', 'learn', 'fresh')]
+for d in dirs:
+    for p in glob.glob(d + '/oracle_*.json'):
+        orc[p.split('oracle_')[1][:-5]]=p
 tot=collections.Counter()
-for jp in sorted(glob.glob(D+'/*/tt-*-1/*.journal')):
+for jp in sorted(j for r in a.runs for j in glob.glob(r+'/tt-*-1/*.journal')):
     name=jp.split('/tt-')[1].split('-1/')[0]
     o=json.load(open(orc[name]))['entries']
     meas={}
@@ -21,7 +31,7 @@ for jp in sorted(glob.glob(D+'/*/tt-*-1/*.journal')):
         st=1 if 'gemm1' in k else 2; tok=int(k.split('((')[1].split(',')[0]); tac=v[1]
         t={int(a):b for a,b in o['%d:%d'%(st,tok)]['times_us'].items() if b}
         best=min(t,key=t.get); r=t[tac]/t[best]-1
-        if r>0.03:
+        if r>a.over:
             mb=meas.get((st,tok,best)); mc=meas.get((st,tok,tac))
             raced = mb and mb[3]>1
             tot['raced' if raced else 'not raced']+=1
