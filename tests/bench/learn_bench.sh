@@ -6,8 +6,8 @@
 # write the heuristic-only table with the defaults and with the fit, and score both against
 # the oracle (fi_bench.py regret). With `nine`, also the three fresh deployments
 # (docs/bench/2026-12-01-h200-fresh oracles, -h200-learn2/fresh-default journals): nine folds
-# of eight. Then the fit on all of them (OUT/fit-all.yaml, what ships as
-# configs/fits/NVIDIA_H200.yaml). Results: docs/benchmarks.md "Heuristics that learn".
+# of eight. Then the fit on all of them (OUT/fit-all.yaml; with JOURNALS=cycle and nine, what
+# ships as configs/fits/NVIDIA_H200.yaml). Results: docs/benchmarks.md "Heuristics that learn".
 set -eu
 O=$1
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
