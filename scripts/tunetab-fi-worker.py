@@ -19,7 +19,9 @@ code, which asks for one round at a time.
                                   it raised) per id; END. The round runs as one batch: a
                                   fault is not pinned on one of its candidates.
   A job's reps of 1 asks for screening: no per-entry warm-up (a tactic's first launch in this
-  process is warmed), and about 100 us of back-to-back calls per sample.
+  process is warmed), and about 100 us of back-to-back calls per sample. Every other sample
+  (a race's, sized by the parent, or a job's that does not screen) is whole cycles of
+  FlashInfer's 16 routing samples (Kernels.routing_cycle).
   errors: ERR <text>; FAULT <text> (CUDA context broken after START: exit, parent restarts)
 
 What is timed is what FlashInfer's autotuner times (flashinfer-formats.md §3.5, §5): the
