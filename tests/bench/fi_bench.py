@@ -16,6 +16,8 @@ GPU subcommands (need torch + flashinfer, one NVIDIA GPU; written for an H200):
 No-GPU subcommands (stdlib only):
   regret ORACLE.json TABLE.json... [--journal J] [--label L...] [--json OUT]
   compare A.json B.json [--oracle ORACLE.json]
+  oracles ORACLE.json [--against OTHER.json]
+                                  its passes against each other; its picks judged by OTHER
   list                            the deployments and the tunetab arguments that match them
   selftest                        synthetic oracle/tables/journal through regret/compare/keys
 
@@ -374,6 +376,55 @@ def oracle_noise(oracle):
         if len(ps) >= 2:
             spreads.append((max(ps) - min(ps)) / statistics.median(ps))
     return statistics.median(spreads) if spreads else None
+
+
+def pass_disagreement(oracle):
+    """Per entry, how far the first pass's best is from the best by another pass, judged by
+    that pass (the worse way round, over every pass pair): the oracle's own repeatability."""
+    out = {}
+    for name, e in oracle["entries"].items():
+        ps = {int(t): v for t, v in (e.get("passes_us") or {}).items()
+              if int(t) != -1 and str(t) not in e.get("failed", {})}
+        n = min((len(v) for v in ps.values()), default=0)
+        worst = 0.0
+        for i in range(n):
+            for j in range(n):
+                if i != j:
+                    bi = min(ps, key=lambda t: (ps[t][i], t))
+                    bj = min(ps, key=lambda t: (ps[t][j], t))
+                    worst = max(worst, ps[bi][j] / ps[bj][j] - 1)
+        if n >= 2:
+            out[name] = worst
+    return out
+
+
+def cmd_oracles(args):
+    """The oracle's passes against each other; with --against, its best tactics judged by
+    another oracle of the same deployment."""
+    a = json.load(open(args.oracle))
+    rs = pass_disagreement(a)
+    if rs:
+        worst = max(rs, key=rs.get)
+        say("%s: its passes against each other, regret geomean %s, max %s at %s; entries over 3%%: %d"
+            % (args.oracle, pct(geomean_regret(rs.values())), pct(rs[worst]), worst,
+               sum(r > 0.03 for r in rs.values())))
+    if args.against:
+        b = json.load(open(args.against))
+        rs = {}
+        for name, e in a["entries"].items():
+            best, _ = oracle_best(e)
+            other = b["entries"].get(name)
+            if best is None or other is None:
+                continue
+            status, t = judge_entry(other, best)
+            ob, ot = oracle_best(other)
+            if status == "ok" and ot:
+                rs[name] = t / ot - 1
+        worst = max(rs, key=rs.get)
+        say("%s's best tactics judged by %s: %d entries, regret geomean %s, max %s at %s"
+            % (args.oracle, args.against, len(rs), pct(geomean_regret(rs.values())), pct(rs[worst]),
+               worst))
+    return 0
 
 
 def journal_recall(oracle, journal, tol=0.02):
@@ -1559,6 +1610,12 @@ def main(argv=None):
     s.add_argument("--oracle", help="annotate differences with the oracle's times")
     s.add_argument("--json")
     s.set_defaults(fn=cmd_compare)
+
+    s = sub.add_parser("oracles", help="an oracle's passes against each other; --against: its picks "
+                                       "judged by another oracle (no GPU)")
+    s.add_argument("oracle")
+    s.add_argument("--against", help="another oracle of the same deployment")
+    s.set_defaults(fn=cmd_oracles)
 
     s = sub.add_parser("agree", help="(d): two runs' provenance, same tactic or declared ties (no GPU)")
     s.add_argument("a")
