@@ -63,8 +63,8 @@ class Kernels:
 
     def _calls(self, tactic, n):
         """The mean time of the next n calls of tactic, each on its routing sample."""
-        t = self._time(tactic)
-        ts = [t * (1.0 + self.routing * math.cos(2 * math.pi * ((self.calls + 1 + i) % 16 + 3 * tactic) / 16))
+        t, cycle = self._time(tactic), self.routing_cycle
+        ts = [t * (1.0 + self.routing * math.cos(2 * math.pi * ((self.calls + 1 + i) % cycle + 3 * tactic) / cycle))
               for i in range(n)]
         self.calls += n
         return sum(ts) / n
