@@ -57,6 +57,7 @@ import io
 import json
 import math
 import os
+import re
 import statistics
 import sys
 import tempfile
@@ -424,6 +425,37 @@ def cmd_oracles(args):
         say("%s's best tactics judged by %s: %d entries, regret geomean %s, max %s at %s"
             % (args.oracle, args.against, len(rs), pct(geomean_regret(rs.values())), pct(rs[worst]),
                worst))
+    return 0
+
+
+def cmd_heldout(args):
+    """One line for learn_bench.sh / learn_fresh.sh: the heuristic-only tables' regret (from a
+    `regret --json` file) and a profiled --top 4 run simulated from the oracle: each entry's
+    fastest oracle time among the fit's first four ids, and whether the oracle's best is among
+    them. The fit's rankings come from `learn --json` (held.picks) or TUNETAB_DUMP_RANKING."""
+    r = json.load(open(args.regret_json))
+    cells = ["%s %.2f%% / %.2f%%" % (t["label"], 100 * t["geomean_regret"],
+                                     100 * (t["max_regret"]["regret"] if t["max_regret"] else float("nan")))
+             for t in r["tables"]]
+    rankings = []  # (stage, tokens, ids best first)
+    if args.picks:
+        rankings = [(p["stage"], p["tokens"], p["top"]) for p in json.load(open(args.picks))["held"]["picks"]]
+    for line in open(args.ranking) if args.ranking else ():
+        m = re.match(r"(?:tunetab: )?ranking GEMM(\d) (\d+): (.*)", line.strip())
+        if m:
+            rankings.append((int(m.group(1)), int(m.group(2)), [int(i) for i in m.group(3).split()]))
+    oracle = json.load(open(args.oracle))["entries"]
+    hit, logs = 0, []
+    for stage, tokens, ids in rankings:
+        e = oracle["%d:%d" % (stage, tokens)]
+        times = {int(k): v for k, v in e["times_us"].items() if v is not None}
+        best = min(times, key=lambda k: (times[k], k))
+        top = [i for i in ids if i in times][:4]
+        hit += best in top
+        logs.append(math.log(min(times[i] for i in top) / times[best]))
+    print("%-20s %s; against the oracle, geomean / max: %s; simulated profiled --top 4 with the "
+          "fit: recall %d/%d, regret %.2f%% / %.2f%%" % (args.name, args.kind, "; ".join(cells), hit,
+          len(logs), 100 * (math.exp(sum(logs) / len(logs)) - 1), 100 * (math.exp(max(logs)) - 1)))
     return 0
 
 
@@ -1616,6 +1648,17 @@ def main(argv=None):
     s.add_argument("oracle")
     s.add_argument("--against", help="another oracle of the same deployment")
     s.set_defaults(fn=cmd_oracles)
+
+    s = sub.add_parser("heldout", help="a held-out deployment's line: tables' regret and a simulated "
+                                       "--top 4 (no GPU; learn_bench.sh, learn_fresh.sh)")
+    s.add_argument("name")
+    s.add_argument("regret_json", help="fi_bench.py regret --json output")
+    s.add_argument("oracle")
+    g = s.add_mutually_exclusive_group(required=True)
+    g.add_argument("--picks", help="tunetab learn --json output (its held.picks)")
+    g.add_argument("--ranking", help="TUNETAB_DUMP_RANKING lines of generate --model-fit")
+    s.add_argument("--kind", default="held out", help="how the line calls the deployment")
+    s.set_defaults(fn=cmd_heldout)
 
     s = sub.add_parser("agree", help="(d): two runs' provenance, same tactic or declared ties (no GPU)")
     s.add_argument("a")

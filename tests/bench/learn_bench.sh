@@ -62,27 +62,8 @@ for D in $DEPLOYS; do
     # the held-out regret of the heuristic-only tables, and of a profiled --top 4 run that
     # times the fit's first four ids as the oracle times them (every candidate timed, 3
     # passes): a simulation of the run, not a run
-    python3 - "$D" "$O/regret-$D.json" "$(oracle "$D")" "$O/learn-$D.json" <<'PY'
-import json, math, sys
-r = json.load(open(sys.argv[2]))
-cells = []
-for t in r["tables"]:
-    mx = t["max_regret"]["regret"] if t["max_regret"] else float("nan")
-    cells.append("%s %.2f%% / %.2f%%" % (t["label"], 100 * t["geomean_regret"], 100 * mx))
-oracle = json.load(open(sys.argv[3]))["entries"]
-picks = json.load(open(sys.argv[4]))["held"]["picks"]
-hit, logs = 0, []
-for p in picks:
-    e = oracle["%d:%d" % (p["stage"], p["tokens"])]
-    times = {int(k): v for k, v in e["times_us"].items() if v is not None}
-    best = min(times, key=lambda k: (times[k], k))
-    top = [i for i in p["top"] if i in times][:4]
-    hit += best in top
-    logs.append(math.log(min(times[i] for i in top) / times[best]))
-print("%-20s held out; against the oracle, geomean / max: %s; simulated profiled --top 4 with "
-      "the fit: recall %d/%d, regret %.2f%% / %.2f%%" % (sys.argv[1], "; ".join(cells), hit,
-      len(picks), 100 * (math.exp(sum(logs) / len(logs)) - 1), 100 * (math.exp(max(logs)) - 1)))
-PY
+    python3 "$ROOT/tests/bench/fi_bench.py" heldout "$D" "$O/regret-$D.json" "$(oracle "$D")" \
+        --picks "$O/learn-$D.json"
 done
 # the fit on all six, shipped as data
 $T learn "${J[@]}" -o "$O/fit-all.yaml" 2> "$O/learn-all.log"

@@ -23,27 +23,6 @@ for D in minimax-m2-fp8-ep8 glm45-bf16-ep4 scout-bf16-tp4; do
     python3 "$ROOT/tests/bench/fi_bench.py" regret "$F/oracle_$D.json" \
         "$O/default-$D/flashinfer_autotune_NVIDIA_H200.json" "$O/fitted-$D/flashinfer_autotune_NVIDIA_H200.json" \
         --label default --label fitted --json "$O/regret-$D.json" > "$O/regret-$D.log" 2>&1
-    python3 - "$D" "$O/regret-$D.json" "$F/oracle_$D.json" "$O/ranking-$D.txt" <<'PY'
-import json, math, re, sys
-r = json.load(open(sys.argv[2]))
-cells = []
-for t in r["tables"]:
-    mx = t["max_regret"]["regret"] if t["max_regret"] else float("nan")
-    cells.append("%s %.2f%% / %.2f%%" % (t["label"], 100 * t["geomean_regret"], 100 * mx))
-oracle = json.load(open(sys.argv[3]))["entries"]
-hit, logs = 0, []
-for line in open(sys.argv[4]):
-    m = re.match(r"(?:tunetab: )?ranking GEMM(\d) (\d+): (.*)", line.strip())
-    if not m:
-        continue
-    e = oracle["%s:%s" % (m.group(1), m.group(2))]
-    times = {int(k): v for k, v in e["times_us"].items() if v is not None}
-    best = min(times, key=lambda k: (times[k], k))
-    top = [int(i) for i in m.group(3).split() if int(i) in times][:4]
-    hit += best in top
-    logs.append(math.log(min(times[i] for i in top) / times[best]))
-print("%-20s fresh; against the oracle, geomean / max: %s; simulated profiled --top 4 with the "
-      "fit: recall %d/%d, regret %.2f%% / %.2f%%" % (sys.argv[1], "; ".join(cells), hit, len(logs),
-      100 * (math.exp(sum(logs) / len(logs)) - 1), 100 * (math.exp(max(logs)) - 1)))
-PY
+    python3 "$ROOT/tests/bench/fi_bench.py" heldout "$D" "$O/regret-$D.json" "$F/oracle_$D.json" \
+        --ranking "$O/ranking-$D.txt" --kind fresh
 done
