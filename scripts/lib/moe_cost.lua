@@ -1,9 +1,10 @@
 -- moe_cost.lua: the cost model behind tunetab's default heuristic: a model of FlashInfer's CUTLASS grouped
 -- MoE GEMM (not a lookup table). For one GEMM stage at one token bucket it predicts the time
 -- of every candidate and ranks them. The model, in order:
---  * routing: T tokens x top_k picks spread uniformly over the rank's local experts, as
---    FlashInfer's profiler routes (tactics §1.2): lambda = T * top_k / E tokens per expert;
---    the token count c of one expert is Poisson(lambda);
+--  * routing: T tokens x top_k picks spread uniformly over all experts, every rank's, as
+--    FlashInfer's profiler routes (tactics §1.2: its fake router draws from the local
+--    experts x ep_size): lambda = T * top_k / experts_total tokens per local expert; the
+--    token count c of one expert is Poisson(lambda);
 --  * orientation: swap_ab (and every pre-0.5.3 list) puts tokens on N, else on M (§2);
 --  * tiles: each expert needs E[ceil(c / token_tile)] token tiles (lib/waves) times
 --    ceil(features / feature_tile) feature tiles; CTAs run one per SM in waves;
@@ -126,7 +127,7 @@ local function query_context(q)
   x.stream_sm = x.p.l2_per_sm_factor * x.bw / x.sms
   x.F, x.K, x.E = q.features, q.k, math.max(1, dep.experts)
   x.abytes, x.wbytes = dep.act_bits / 8, dep.weight_bits / 8
-  x.lambda = q.tokens * dep.top_k / x.E
+  x.lambda = q.tokens * dep.top_k / math.max(1, dep.experts_total or dep.experts)
   -- the HBM floor: the active experts' weights, read once
   x.t_hbm = x.E * (1 - math.exp(-x.lambda)) * x.F * x.K * x.wbytes / x.bw * 1e6
   -- GEMM2 without FINALIZE: a separate pass reads the T x top_k permuted rows and writes T
@@ -206,7 +207,7 @@ end
 
 -- Measured neighbours: a fit made by `tunetab learn` carries the training measurements
 -- (device.fit_points[stage][config] = { {l, f, k, b, r}, ... }: where each GEMM was, lambda
--- tokens per expert, features, reduction and weight bits, and r = log(time / that entry's
+-- tokens per local expert (as above), features, reduction and weight bits, and r = log(time / that entry's
 -- fastest)). A candidate's estimate for this query is the kernel-weighted mean of its own
 -- configuration's r, the weight exp(-d^2) falling with the distance
 --   d^2 = (log(1+l) - log(1+l'))^2 + log(f/f')^2 + log(k/k')^2 + log2(b/b')^2

@@ -14,7 +14,7 @@ struct fit_value {
 };
 
 /* One measured candidate of one entry a fit was trained on (`tunetab learn`): where the GEMM
- * was (lam = tokens x top_k / local experts, the output features f, the reduction k, the
+ * was (lam = lookup_tokens_per_expert: tokens x top_k / all experts, the output features f, the reduction k, the
  * weight bits b) and how much slower than that entry's fastest it measured (r = log(t/best)).
  * The default heuristic ranks a new entry's candidates by these, near ones weighing most
  * (scripts/lib/moe_cost.lua, "measured neighbours"). */

@@ -26,6 +26,7 @@ static const cyaml_schema_field_t deployment_fields[] = {
 	OPT_LONG("ep_rank", ep_rank),
 	OPT_LONG("top_k", top_k),
 	OPT_LONG("max_tokens", max_tokens),
+	OPT_LONG("experts", experts),
 	CYAML_FIELD_END
 };
 static const cyaml_schema_value_t deployment_schema = {
@@ -123,6 +124,7 @@ int ranking_load(const char *path, struct ranking **out, struct diags *d)
 		e = e ? e : check_range(d, path, i, "ep_rank", x->ep_rank, 0, (x->ep ? *x->ep : 1) - 1);
 		e = e ? e : check_range(d, path, i, "top_k", x->top_k, 1, 1024);
 		e = e ? e : check_range(d, path, i, "max_tokens", x->max_tokens, 1, RANKING_MAX_TOKENS);
+		e = e ? e : check_range(d, path, i, "experts", x->experts, 1, 1L << 20);
 		if (e)
 			rc = e;
 	}

@@ -19,11 +19,13 @@
 #include "data/dtypes.h"
 
 /* A deployment as generate's options give it; a pointer field is NULL when absent (tp, ep:
- * 1; ranks: 0; top_k: the model's; max_tokens: the FlashInfer version's default). */
+ * 1; ranks: 0; top_k, experts: the model's; max_tokens: the FlashInfer version's default).
+ * experts: the routed experts of all ranks, for a table tuned on a variant of the model (a
+ * 3-tuple key holds the rank's experts but not the ep_size they were routed over). */
 struct ranking_deployment {
 	char *model;
 	enum dtype dtype;
-	long *tp, *ep, *tp_rank, *ep_rank, *top_k, *max_tokens;
+	long *tp, *ep, *tp_rank, *ep_rank, *top_k, *max_tokens, *experts;
 };
 
 struct ranking {

@@ -297,6 +297,16 @@ static int key_flag(const struct fi_rules *s, const struct moe_key *k, const cha
 	return -1;
 }
 
+long key_ep_size(const struct fi_rules *s, const struct moe_key *k)
+{
+	for (unsigned i = 0; s && i < s->key.extras_fields_count; i++)
+		if (!strcmp(s->key.extras_fields[i].name, "ep_size")) {
+			const struct pyv *v = key_extra(k, i);
+			return v && v->kind == PV_INT && v->i > 0 && v->i < 1 << 20 ? (long)v->i : 1;
+		}
+	return 1;
+}
+
 int key_dtypes(const struct fi_rules *s, const struct moe_key *k, enum dtype out[2])
 {
 	/* The flags pick the runner before the tensor dtypes do (binding.cu FusedMoeRunner:

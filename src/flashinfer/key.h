@@ -46,6 +46,9 @@ struct fi_rules;
  * 0 False, 1 True, -1 when its extras hold no such field. GEMM2's tactic list depends on it
  * (cutlass-moe-tactics.md §3). */
 int key_fused_finalize(const struct fi_rules *s, const struct moe_key *k);
+/* The ep_size a key was built for, by schema s's extras fields (0.6.13 on); 1 when its
+ * extras hold none (a 3-tuple key, or an older schema): the key's experts are then all. */
+long key_ep_size(const struct fi_rules *s, const struct moe_key *k);
 /* The runner dtype a key implies: from the quantisation flags among schema s's extras fields
  * (0.6.18 on; s may be NULL), then from the extras dtypes when present, else from packing.
  * Returns the number of candidates written to out (0: unknown; 2: bf16 or fp8). */

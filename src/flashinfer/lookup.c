@@ -160,6 +160,13 @@ static int build_key(const struct fi_rules *s, const struct fr_op *op, const str
 	return TT_OK;
 }
 
+double lookup_tokens_per_expert(const struct lookup_entry *e, long top_k)
+{
+	long k = e->top_k > 0 ? e->top_k : top_k;
+	long all = e->experts_total > 0 ? e->experts_total : e->experts;
+	return k > 0 && all > 0 ? (double)e->tokens * (double)k / (double)all : 0;
+}
+
 int lookup_deploy(const struct fi_rules *s, const struct deployment *dep, struct lookup_list *p,
 		    struct diags *d)
 {
@@ -195,6 +202,7 @@ int lookup_deploy(const struct fi_rules *s, const struct deployment *dep, struct
 			e.tokens = (long)buckets[b];
 			e.key = xstrdup(key.buf);
 			e.experts = experts;
+			e.experts_total = dep->experts_total;
 			e.inter = inter;
 			e.top_k = dep->top_k;
 			e.weight_bits = (int)dep->dt->weight_bits;
@@ -346,6 +354,7 @@ int lookup_keys_file(const struct fi_rules *s, const char *path, const struct de
 		e.tokens = k.tokens;
 		e.key = xstrdup(line);
 		e.experts = k.e1;
+		e.experts_total = k.e1 * key_ep_size(s, &k);
 		e.inter = k.inter;
 		e.features = op->stage == 1 ? k.n1 : k.hidden;
 		e.k = op->stage == 1 ? k.hidden : k.inter;

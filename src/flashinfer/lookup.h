@@ -38,6 +38,7 @@ struct lookup_entry {
 	char *key;
 	long features, k;         /* the GEMM: output features and reduction size */
 	long experts, inter;      /* per rank */
+	long experts_total;       /* of every rank: what FlashInfer's profiler routes over */
 	long top_k;               /* experts per token (0 for --keys entries) */
 	int weight_bits;          /* 0 for --keys entries */
 	int tactic, fallback;
@@ -55,6 +56,13 @@ struct lookup_entry {
 	int nties;
 	int failed;               /* candidates that crashed or hung */
 };
+
+/* Tokens each local expert gets at e's bucket as FlashInfer's profiler routes them: T x top_k
+ * picks drawn uniformly over every rank's experts (prepareFakeRouterBuffers is given
+ * num_experts = local experts x ep_size), the local ones kept, so T x top_k / experts_total
+ * (cutlass-moe-tactics.md §1.2, with E the total). top_k: the deployment's when e has none
+ * (a --keys entry). 0 when it is unknown. */
+double lookup_tokens_per_expert(const struct lookup_entry *e, long top_k);
 
 struct lookup_list {
 	struct lookup_entry *v;

@@ -338,7 +338,7 @@ int generate_deploy(const struct tt_data *data, const struct dtype_set *dtypes,
 		.model_name = model ? model->name : "(keys)",
 		.hidden = model ? (long)model->hidden_size : 0,
 		.inter_total = model ? (long)model->moe_intermediate_size : 0,
-		.experts_total = model ? (long)model->routed_experts : 0,
+		.experts_total = a->experts ? a->experts : model ? (long)model->routed_experts : 0,
 		.top_k = a->top_k ? a->top_k : model ? (long)model->top_k : 8,
 		.activation = model ? model->activation : ACT_SWIGLU,
 		.biases = model && model->activation == ACT_SWIGLU_BIAS,
@@ -609,7 +609,7 @@ static int run_rank(struct run *R, struct diags *d)
 	struct deploy_args da = { .cmd = "generate", .model = o->model, .weight_view = o->weight_view,
 				  .dt = R->dt, .tp = o->tp, .ep = o->ep, .tp_rank = o->tp_rank,
 				  .ep_rank = o->ep_rank, .top_k = o->top_k, .max_tokens = o->max_tokens,
-				  .no_fused_finalize = o->no_fused_finalize };
+				  .experts = o->experts, .no_fused_finalize = o->no_fused_finalize };
 	int rc = generate_deploy(data, S->dtypes, &da, R->sdev.sm, R->rules, &R->dep, &R->own_model, d);
 	if (rc)
 		return rc;
@@ -648,8 +648,9 @@ static int run_rank(struct run *R, struct diags *d)
 		sdep.inter = e0->inter;
 		sdep.experts = e0->experts;
 		sdep.hidden = e0->stage == 1 ? e0->k : e0->features;
-		if (!sdep.experts_total)
-			sdep.experts_total = sdep.experts;
+		/* a key's ep_size (lookup_keys_file), else the deployment's, else no EP */
+		if (e0->experts_total > e0->experts || !sdep.experts_total)
+			sdep.experts_total = e0->experts_total;
 	}
 	if ((rc = check_fit(R, d)) || (rc = script_set_context(R->sc, &R->sdev, &sdep, d)))
 		return rc;

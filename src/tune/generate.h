@@ -33,6 +33,7 @@ struct generate_request {
 	const char *backend, *python;  /* --backend (NULL: auto), --python */
 	const char *command;           /* the command line as typed, for journal and report */
 	long tp, ep, tp_rank, ep_rank, top_k, max_tokens;
+	long experts;                  /* routed experts of all ranks (0: the model's; ranking files) */
 	bool tp_rank_all, ep_rank_all; /* --tp-rank all, --ep-rank all */
 	bool no_fused_finalize;        /* --fused-finalize off */
 	char **metas;                  /* --metadata KEY=VALUE */
@@ -137,6 +138,7 @@ struct deploy_args {
 	const char *model, *weight_view;
 	enum dtype dt;
 	long tp, ep, tp_rank, ep_rank, top_k, max_tokens;
+	long experts;           /* routed experts of all ranks; 0: the model's */
 	bool no_fused_finalize; /* generate --fused-finalize off */
 };
 int generate_deploy(const struct tt_data *data, const struct dtype_set *dtypes,

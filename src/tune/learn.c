@@ -310,8 +310,12 @@ static int ranking_add(struct tt_data *data, const char *path, const char *holdo
 		q->ep_rank = x->ep_rank ? *x->ep_rank : 0;
 		q->top_k = x->top_k ? *x->top_k : 0;
 		q->max_tokens = x->max_tokens ? *x->max_tokens : 0;
-		k->label = xasprintf("%s %s TP %ld EP %ld, ranking %s of %s", m->name, q->dtype,
-				     q->tp, q->ep, base_name(path), base_name(f->table_path));
+		q->experts = x->experts ? *x->experts : 0;
+		char experts[32] = "";
+		if (q->experts)
+			snprintf(experts, sizeof experts, " E%ld", q->experts);
+		k->label = xasprintf("%s%s %s TP %ld EP %ld, ranking %s of %s", m->name, experts,
+				     q->dtype, q->tp, q->ep, base_name(path), base_name(f->table_path));
 		k->held = file_label(r, k->label, holdout);
 	}
 	return TT_OK;
@@ -688,7 +692,7 @@ static int journal_points(const struct judge *J, const struct ljournal *j,
 			char config[256];
 			tactic_config(t, config, sizeof config);
 			struct fit_point p = {
-				.l = (double)e->tokens * (double)e->top_k / (double)e->experts,
+				.l = lookup_tokens_per_expert(e, 0),
 				.f = (double)e->features, .k = (double)e->k, .b = e->weight_bits,
 				.r = log(m->m[k].us / best) };
 			groups_add(out, (unsigned)e->stage, config, &p);
@@ -948,7 +952,7 @@ char *learn_yaml(const struct learn_result *r)
 	for (size_t k = 0; k < r->nparams; k++)
 		sb_addf(&sb, "    - {name: %s, value: %.6g}\n", r->params[k].name, r->fitted[k]);
 	if (r->nmeasured)
-		sb_adds(&sb, "  # the measurements, by candidate configuration: l = tokens x top_k / local "
+		sb_adds(&sb, "  # the measurements, by candidate configuration: l = tokens x top_k / all "
 			     "experts,\n  # f, k = the GEMM's output features and reduction, b = weight bits,"
 			     "\n  # r = log(time / the entry's fastest)\n  measured:\n");
 	for (size_t i = 0; i < r->nmeasured; i++) {

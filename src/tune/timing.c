@@ -279,16 +279,17 @@ static size_t first_candidates(const struct run *R, const struct lookup_entry *e
 }
 
 /* The job for one entry's candidates. The proxy GEMM: one batched GEMM over the local experts
- * with the tokens each gets from uniform top-k routing (as FlashInfer's profiler routes,
- * tactics §1.2); the flashinfer backend runs the MoE layer itself, from the fields after
+ * with the tokens each gets from uniform top-k routing over all experts (as FlashInfer's
+ * profiler routes: lookup_tokens_per_expert); below one token per expert, one GEMM of one
+ * token per local routed row. The flashinfer backend runs the MoE layer itself, from the fields after
  * method. */
 static struct prof_shape entry_shape(const struct run *R, const struct lookup_entry *e, int top_k)
 {
 	const struct timing_opts *o = R->o;
-	double lambda = (double)e->tokens * R->dep->top_k / (double)e->experts;
+	double lambda = lookup_tokens_per_expert(e, R->dep->top_k);
 	struct prof_shape s = {
 		.dtype = R->dep->dt->name,
-		.batch = lambda >= 1 ? e->experts : (long)fmax(1, round(e->tokens * R->dep->top_k)),
+		.batch = lambda >= 1 ? e->experts : (long)fmax(1, round(lambda * (double)e->experts)),
 		.tokens = lambda >= 1 ? (long)round(lambda) : 1,
 		.features = e->features,
 		.k = e->k,

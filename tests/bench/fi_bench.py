@@ -18,6 +18,8 @@ No-GPU subcommands (stdlib only):
   compare A.json B.json [--oracle ORACLE.json]
   oracles ORACLE.json [--against OTHER.json]
                                   its passes against each other; its picks judged by OTHER
+  journal ORACLE.json -o OUT      the oracle as a tunetab journal (every tactic's median of
+                                  passes): training data for `tunetab learn`
   list                            the deployments and the tunetab arguments that match them
   selftest                        synthetic oracle/tables/journal through regret/compare/keys
 
@@ -425,6 +427,38 @@ def cmd_oracles(args):
         say("%s's best tactics judged by %s: %d entries, regret geomean %s, max %s at %s"
             % (args.oracle, args.against, len(rs), pct(geomean_regret(rs.values())), pct(rs[worst]),
                worst))
+    return 0
+
+
+def cmd_journal(args):
+    """The oracle as a tunetab journal (src/tune/journal.h): the identity of its deployment and
+    one M line per tactic timed (the median of its passes, the range, the count), so that
+    `tunetab learn` trains on every tactic of every entry timed by whole routing cycles rather
+    than on a profiled run's screen. Written to a temp file and renamed."""
+    o = json.load(open(args.oracle))
+    d = o["deploy"]
+    lines = ["# tunetab journal v1 version=%s device=%s model=%s dtype=%s tp=%d ep=%d tp_rank=%d "
+             "ep_rank=%d top_k=%d max=%d\n" % (o["flashinfer_version"], o["gpu"], d["model"], d["dtype"],
+                                             d["tp_size"], d["ep_size"], d["tp_rank"], d["ep_rank"],
+                                             d["top_k"], max(int(k.split(":")[1]) for k in o["entries"])),
+             "# command fi_bench.py journal %s\n" % args.oracle,
+             "# backend flashinfer %s (torch %s): fi_bench.py oracle, %d passes\n"
+             % (o["flashinfer_version"], o["torch_version"], o["passes"])]
+    n = 0
+    for name, e in o["entries"].items():
+        stage, tokens = name.split(":")
+        for t, ps in (e.get("passes_us") or {}).items():
+            ps = [p for p in ps if p is not None]
+            if t == "-1" or t in e.get("failed", {}) or not ps:
+                continue
+            lines.append("M %s %s %s 0 %.4f %.4f %.4f %d -\n"
+                         % (stage, tokens, t, statistics.median(ps), min(ps), max(ps), len(ps)))
+            n += 1
+    tmp = args.o + ".tmp"
+    with open(tmp, "w") as f:
+        f.writelines(lines)
+    os.replace(tmp, args.o)
+    say("%s: %d entries, %d tactics timed -> %s" % (args.oracle, len(o["entries"]), n, args.o))
     return 0
 
 
@@ -1110,6 +1144,87 @@ def cmd_routing(args):
     return 0
 
 
+def cmd_regimes(args):
+    """A few tactics of one entry timed three ways, to tell the oracle's measurement from the
+    tunetab worker's (scripts/tunetab-fi-worker.py, batch()) on the same kernels:
+      gap    the oracle's: per sample synchronize, a delay kernel, then the calls (the GPU
+             idles ~1 ms before each sample, as FlashInfer's own profiler does);
+      chain  the worker's: one delay kernel, then every tactic's sample back to back (one
+             untimed lead-in call each), one synchronize: the GPU never idles;
+      chain+gap  the worker's, with a 2 ms delay kernel before each tactic's lead-in call.
+    Samples are whole routing cycles (16 calls); rounds rotate the order. After each round the
+    SM clock and the power draw as NVML reads them."""
+    d = DEPLOYS[args.deploy]
+    os.makedirs(args.out, exist_ok=True)
+    out_path = os.path.join(args.out, "regimes_%s.json" % d.name)
+    fi = FI(args.seed)
+    t = fi.torch
+    w = fi.weights(d)
+    runner = fi.runner(d)
+    n = ROUTING_SAMPLES
+    result = {"deploy": deploy_dict(d), **fi.info(), "rounds": args.rounds, "entries": {}}
+    for spec in args.entries:
+        stage, bucket, tactics = spec
+        runner.gemm_idx_for_tuning = stage
+        tensors, profile = fi.profile_inputs(d, w, bucket)
+        runner.forward(tensors, tactic=-1, do_preparation=True, gemm_idx=stage)
+        t.cuda.synchronize()
+
+        def call(tac):
+            runner.forward(tensors, tactic=tac, gemm_idx=stage)
+        for tac in tactics:
+            for _ in range(3):
+                call(tac)
+        host = fi.host_cost_us(lambda: call(tactics[0]))
+        times = {r: {str(x): [] for x in tactics} for r in ("gap", "chain", "chain+gap")}
+        clocks = {r: [] for r in times}
+        for rnd in range(args.rounds):
+            order = tactics[rnd % len(tactics):] + tactics[:rnd % len(tactics)]
+            for regime in ("gap", "chain", "chain+gap"):
+                if regime == "gap":
+                    for tac in order:
+                        us, _ = fi.time_calls(lambda: call(tac), n, delay_for(host, n))
+                        times[regime][str(tac)].append(us)
+                else:
+                    t.cuda.synchronize()
+                    ev = {}
+                    fi.delay_kernel(int(min(200000, 1.5 * host * (n + 1) * len(order) + 100)))
+                    for tac in order:
+                        if regime == "chain+gap":
+                            fi.delay_kernel(2000)
+                        call(tac)
+                        e0, e1 = t.cuda.Event(enable_timing=True), t.cuda.Event(enable_timing=True)
+                        e0.record()
+                        for _ in range(n):
+                            call(tac)
+                        e1.record()
+                        ev[tac] = (e0, e1)
+                    t.cuda.synchronize()
+                    for tac, (e0, e1) in ev.items():
+                        times[regime][str(tac)].append(e0.elapsed_time(e1) * 1000.0 / n)
+                try:
+                    clocks[regime].append((t.cuda.clock_rate(fi.dev), t.cuda.power_draw(fi.dev) / 1000.0))
+                except Exception:  # noqa: BLE001 -- NVML absent: no clocks
+                    pass
+        name = "%d:%d" % (stage, bucket)
+        entry = {}
+        for regime, per in times.items():
+            med = {k: statistics.median(v) for k, v in per.items()}
+            best = min(med, key=med.get)
+            cl = clocks[regime]
+            entry[regime] = {"median_us": med, "samples_us": per, "best": best,
+                             "sm_mhz": statistics.median(c[0] for c in cl) if cl else None,
+                             "watts": statistics.median(c[1] for c in cl) if cl else None}
+            say("%s %s %-9s best %s; %s; SM %s MHz, %s W" % (
+                d.name, name, regime, best,
+                " ".join("%s %.1f us (+%.1f%%)" % (k, v, 100 * (v / med[best] - 1)) for k, v in med.items()),
+                "%.0f" % entry[regime]["sm_mhz"] if cl else "-", "%.0f" % entry[regime]["watts"] if cl else "-"))
+        result["entries"][name] = entry
+    write_json(out_path, result)
+    say("wrote %s" % out_path)
+    return 0
+
+
 # ----------------------------------------------------------------------------- layer (f)
 
 def chosen_tactics(fi, d, w, inp):
@@ -1617,6 +1732,16 @@ def main(argv=None):
     s.add_argument("--seed", type=int, default=1234)
     s.set_defaults(fn=cmd_oracle)
 
+    s = sub.add_parser("regimes", help="a few tactics of an entry timed as the oracle and as the worker time them")
+    s.add_argument("deploy", **dep)
+    s.add_argument("entries", nargs="+",
+                   type=lambda v: (int(v.split(":")[0]), int(v.split(":")[1]), [int(x) for x in v.split(":")[2].split("/")]),
+                   help="STAGE:BUCKET:T1/T2/... (e.g. 1:1280:32/33/12)")
+    s.add_argument("--out", required=True)
+    s.add_argument("--rounds", type=int, default=7)
+    s.add_argument("--seed", type=int, default=1234)
+    s.set_defaults(fn=cmd_regimes)
+
     s = sub.add_parser("routing", help="each tactic's time on each of the profiler's routing samples")
     s.add_argument("deploy", **dep)
     s.add_argument("entries", type=lambda v: [tuple(int(x) for x in e.split(":")) for e in v.split(",")],
@@ -1648,6 +1773,11 @@ def main(argv=None):
     s.add_argument("oracle")
     s.add_argument("--against", help="another oracle of the same deployment")
     s.set_defaults(fn=cmd_oracles)
+
+    s = sub.add_parser("journal", help="the oracle as a tunetab journal, for tunetab learn (no GPU)")
+    s.add_argument("oracle")
+    s.add_argument("-o", required=True, help="the journal to write")
+    s.set_defaults(fn=cmd_journal)
 
     s = sub.add_parser("heldout", help="a held-out deployment's line: tables' regret and a simulated "
                                        "--top 4 (no GPU; learn_bench.sh, learn_fresh.sh)")

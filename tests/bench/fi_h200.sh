@@ -75,6 +75,14 @@ routing) # each tactic on each of FlashInfer's 16 routing samples, for entries t
             || echo "routing ${spec%%=*}: exit $?"
         grep -v '^\[' "$O/routing_${spec%%=*}.log" | tail -5
     done ;;
+regimes) # the oracle's measurement against the worker's on entries where they disagreed
+    for spec in "mixtral-bf16-tp2 1:1280:32/33/12 1:4096:32/33/29 2:8192:113/73/75" \
+                "mixtral22b-fp8-tp4 1:8192:32/10/11/33 1:3072:12/33" "glm45-bf16-ep4 1:4096:34/12/11/10" \
+                "glm45air-bf16-ep2 2:8192:114/73" "qwen3-bf16 1:2560:29/10 2:8:99/100" "dsv3-fp8-ep8 1:1:19/21"; do
+        step "regimes ${spec%% *}"
+        timeout 120 $B regimes $spec --out "$O" > "$O/regimes_${spec%% *}.log" 2>&1 || echo "regimes ${spec%% *}: exit $?"
+        grep -v '^\[' "$O/regimes_${spec%% *}.log" | tail -16
+    done ;;
 learn) # issue #17: the oracle and one tunetab run (journal) of each further deployment
     for D in $LEARN; do
         oracle $D
@@ -89,8 +97,10 @@ fresh) # issue #17: deployments no fit or choice has seen: the oracle, then one 
 freshruns) # issue #17: one tunetab run (journal) of each fresh deployment, with FIT_ARGS
     for D in $FRESH; do ( tt_runs $D 1 ) || echo "freshruns: tunetab $D failed"; done ;;
 withfit) # issue #17: a profiled run of each deployment with its held-out fit (FITDIR/fit-D.yaml,
-    # tests/bench/learn_bench.sh), scored later against the oracles
-    for D in $DEPLOYS $LEARN; do
+    # tests/bench/learn_bench.sh; a deployment without one is skipped), scored later against
+    # the oracles
+    for D in $DEPLOYS $LEARN $FRESH; do
+        [ -f "$3/fit-$D.yaml" ] || continue
         ( FIT_ARGS="--model-fit $3/fit-$D.yaml"; tt_runs $D 1 ) || echo "withfit: tunetab $D failed"
     done ;;
 runs)

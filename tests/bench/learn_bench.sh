@@ -18,7 +18,9 @@ F=$ROOT/docs/bench/2026-12-01-h200-fresh
 L2=$ROOT/docs/bench/2026-12-01-h200-learn2
 C=$ROOT/docs/bench/2026-12-01-h200-cycle
 # ORACLES=DIR judges against DIR/oracle_D.json (e.g. $C: whole routing cycles) instead of the
-# first oracles; JOURNALS=cycle trains on the runs of $C (races of whole routing cycles)
+# first oracles; JOURNALS=cycle trains on the runs of $C (races of whole routing cycles),
+# JOURNALS=oracle on the oracles themselves (every tactic of every entry, as journals; the
+# held-out deployment's never: learn --holdout leaves its journal out)
 ORACLES=${ORACLES:-} JOURNALS=${JOURNALS:-first}
 mkdir -p "$O"
 declare -A ARGS=([qwen3-bf16]="--model qwen3-30b-a3b --dtype bf16"
@@ -37,9 +39,14 @@ declare -A LABEL=([qwen3-bf16]="Qwen3-30B-A3B" [dsv3-fp8-ep8]="DeepSeek-V3"
                   [scout-bf16-tp4]="Llama-4-Scout")
 DEPLOYS="qwen3-bf16 dsv3-fp8-ep8 mixtral-bf16-tp2 glm45air-bf16-ep2 qwen3-235b-fp8-ep4 mixtral22b-fp8-tp4"
 [ "${2:-}" = nine ] && DEPLOYS="$DEPLOYS minimax-m2-fp8-ep8 glm45-bf16-ep4 scout-bf16-tp4"
+oracle() { local d; for d in $ORACLES "$A" "$L" "$F"; do [ -f "$d/oracle_$1.json" ] && { echo "$d/oracle_$1.json"; return; }; done; }
 J=() # one journal per deployment
 for D in $DEPLOYS; do
-    if [ "$JOURNALS" = cycle ]; then
+    if [ "$JOURNALS" = oracle ]; then # the oracles themselves (fi_bench.py journal)
+        mkdir -p "$O/journals"
+        python3 "$ROOT/tests/bench/fi_bench.py" journal "$(oracle "$D")" -o "$O/journals/$D.journal" >/dev/null
+        J+=("$O/journals/$D.journal")
+    elif [ "$JOURNALS" = cycle ]; then
         for d in "$C/withfit" "$C/fresh-fit"; do
             [ -d "$d/tt-$D-1" ] && J+=("$d/tt-$D-1/v0_1_trtllm_fused_moe_NVIDIA_H200.journal")
         done
@@ -47,12 +54,12 @@ for D in $DEPLOYS; do
     elif [ -d "$L/tt-$D-1" ]; then J+=("$L/tt-$D-1/v0_1_trtllm_fused_moe_NVIDIA_H200.journal")
     else J+=("$L2/fresh-default/tt-$D-1/v0_1_trtllm_fused_moe_NVIDIA_H200.journal"); fi
 done
-oracle() { local d; for d in $ORACLES "$A" "$L" "$F"; do [ -f "$d/oracle_$1.json" ] && { echo "$d/oracle_$1.json"; return; }; done; }
 table() { # D OUTDIR [--model-fit FIT]
     local D=$1 out=$2; shift 2
     $T generate --device "NVIDIA H200" ${ARGS[$D]} --flashinfer 0.7.4 --format json -q -o "$out" "$@"
 }
-for D in $DEPLOYS; do
+fold() { # D: fit without D, D's tables and its held-out line
+    local D=$1
     $T learn "${J[@]}" --holdout "${LABEL[$D]}" -o "$O/fit-$D.yaml" --json > "$O/learn-$D.json" 2> "$O/learn-$D.log"
     table "$D" "$O/default-$D"
     table "$D" "$O/fitted-$D" --model-fit "$O/fit-$D.yaml"
@@ -64,7 +71,17 @@ for D in $DEPLOYS; do
     # passes): a simulation of the run, not a run
     python3 "$ROOT/tests/bench/fi_bench.py" heldout "$D" "$O/regret-$D.json" "$(oracle "$D")" \
         --picks "$O/learn-$D.json"
+}
+# PARALLEL=N runs N folds at a time (each is one process; the lines still print in order)
+P=${PARALLEL:-1} n=0
+# the fit on all of them, shipped as data (beside the folds when in parallel)
+[ "$P" -gt 1 ] && { $T learn "${J[@]}" -o "$O/fit-all.yaml" 2> "$O/learn-all.log" & n=1; }
+for D in $DEPLOYS; do
+    if [ "$P" -le 1 ]; then fold "$D"; continue; fi
+    fold "$D" > "$O/heldout-$D.txt" &
+    n=$((n + 1)); [ $((n % P)) -eq 0 ] && wait
 done
-# the fit on all six, shipped as data
-$T learn "${J[@]}" -o "$O/fit-all.yaml" 2> "$O/learn-all.log"
+wait
+if [ "$P" -gt 1 ]; then for D in $DEPLOYS; do cat "$O/heldout-$D.txt"; done; fi
+[ "$P" -gt 1 ] || $T learn "${J[@]}" -o "$O/fit-all.yaml" 2> "$O/learn-all.log"
 cat "$O/learn-all.log"

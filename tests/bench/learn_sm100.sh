@@ -2,7 +2,7 @@
 # learn_sm100.sh OUT: issue #17's SM100 evaluation, without a GPU: FlashInfer's shipped B200
 # cutlass MoE table (v0_1, FlashInfer 0.4.0, DeepSeek-V3 NVFP4) as ranking data for
 # `tunetab learn`, cross-fold. Fold A = the table's TP 8 keys (256 experts per rank, E256),
-# fold B = its EP 8 keys (32 experts per rank, E32): fit on one fold, report agreement on the
+# fold B = its 32-expert keys (E32, the reference's "EP8-style", tuned with 32 routed experts): fit on one fold, report agreement on the
 # other (learn --holdout), beside the defaults' agreement on the same keys. Also on the older
 # v0_2_8 table, which is NOT independent of v0_1: the same 58 keys, 50 of the tactics equal.
 # Every agreement learn reports is checked by generating the tables with the fit and
@@ -35,12 +35,14 @@ learn all-v0_2_8 v0_2_8 "$R/b200-v0_1-tp8.yaml" "$R/b200-v0_1-ep8.yaml" \
     "$R/b200-v0_2_8-tp8.yaml" "$R/b200-v0_2_8-ep8.yaml"
 learn v0_1 "" "$R/b200-v0_1-tp8.yaml" "$R/b200-v0_1-ep8.yaml"
 # the tables each fit (and the defaults) write, for the independent check
-G=(--device "NVIDIA B200" --model deepseek-v3 --dtype nvfp4 --flashinfer 0.4.0 --max-tokens 16384 -q)
+# (the E32 keys' deployment from a model YAML of 32 routed experts, as the ranking files'
+# experts: 32 says it: tests/data/rankings/b200-v0_1-ep8.yaml)
+G=(--device "NVIDIA B200" --dtype nvfp4 --flashinfer 0.4.0 --max-tokens 16384 -q)
 for f in defaults A-v0_1 B-v0_1 v0_1; do
     fit=()
     [ "$f" = defaults ] || fit=(--model-fit "$O/fit-$f.yaml")
-    $T generate "${G[@]}" --tp 8 -o "$O/gen-$f-tp8" ${fit[@]+"${fit[@]}"}
-    $T generate "${G[@]}" --ep 8 -o "$O/gen-$f-ep8" ${fit[@]+"${fit[@]}"}
+    $T generate "${G[@]}" --model deepseek-v3 --tp 8 -o "$O/gen-$f-tp8" ${fit[@]+"${fit[@]}"}
+    $T generate "${G[@]}" --model "$ROOT/tests/data/models/deepseek-v3-e32.yaml" -o "$O/gen-$f-ep8" ${fit[@]+"${fit[@]}"}
 done
 if [ -f "$ROOT/configs/fits/NVIDIA_B200.yaml" ]; then
     cmp -s "$O/fit-v0_1.yaml" "$ROOT/configs/fits/NVIDIA_B200.yaml" &&

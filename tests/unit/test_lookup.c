@@ -113,6 +113,7 @@ TEST(gen_deploy_keys_as_flashinfer)
 		CHECK_INT(e->stage, i < 21 ? 1 : 2);
 		CHECK_INT(e->tokens, buckets[i % 21]);
 		CHECK_INT(e->experts, 128);
+		CHECK_INT(e->experts_total, 128);
 		CHECK_INT(e->inter, 768);
 		CHECK_INT(e->features, e->stage == 1 ? 1536 : 2048);
 		CHECK_INT(e->k, e->stage == 1 ? 2048 : 768);
@@ -135,6 +136,9 @@ TEST(gen_deploy_keys_as_flashinfer)
 	check_keys_match(&p, "tests/data/tables/ok-py-b200-0.4.0/v0_1_trtllm_fused_moe_NVIDIA_B200.py", 8);
 	e = find(&p, 1, 4);
 	CHECK(e && e->experts == 32 && e->inter == 2048 && e->features == 4096 && e->k == 7168);
+	/* FlashInfer's profiler routes over all 256 experts: 4 x 8 / 256 per local expert, not
+	 * 4 x 8 / 32 */
+	CHECK(e && e->experts_total == 256 && lookup_tokens_per_expert(e, 0) == 0.125);
 	lookup_list_release(&p);
 
 	/* with use_fused_finalize off and TP 2 at rank 1: the extras say so */
@@ -275,7 +279,19 @@ TEST(gen_key_files)
 		CHECK_STR(p.v[1].key, K1);
 		CHECK(p.v[1].stage == 1 && p.v[1].tokens == 4 && p.v[1].features == 1536 &&
 		      p.v[1].k == 2048);
+		CHECK(p.v[1].experts_total == 128 && lookup_tokens_per_expert(&p.v[1], 8) == 0.25);
 	}
+	lookup_list_release(&p);
+	tmp_done(path);
+	/* the same GEMM on EP 2's rank 1: 64 local experts of 128 (the key's ep_size); a key
+	 * carries no top_k field of its own here, so the deployment's */
+	path = tmp_file("keys-ep.txt", "('trtllm::fused_moe::gemm1', 'MoERunner', ((4, 2048), "
+			"(64, 1536, 2048), (0,), (64, 2048, 768), (0,)), (torch.bfloat16, "
+			"torch.bfloat16, torch.bfloat16, 8, 1, 0, 2, 1, 1, 0, False, False, False, "
+			"False, False, False, True, 3, False, True))\n");
+	CHECK_INT(lookup_keys_file(rules_of("0.6.18"), path, &dep, dtypes, &p, &d), TT_OK);
+	CHECK(p.n == 1 && p.v[0].experts == 64 && p.v[0].experts_total == 128 &&
+	      lookup_tokens_per_expert(&p.v[0], 8) == 0.25);
 	lookup_list_release(&p);
 	tmp_done(path);
 	diags_release(&d);
