@@ -13,6 +13,9 @@ GPU subcommands (need torch + flashinfer, one NVIDIA GPU; written for an H200):
                                   the whole cutlass_fused_moe layer per token count with
                                   FlashInfer's fallback and with each cache loaded
   check-load DEPLOY TABLE.json    FlashInfer's own load_configs + lookup for every bucket/op
+  regimes DEPLOY S:B:T1/T2... --out DIR
+                                  a few tactics of an entry timed as the oracle times them and
+                                  as the tunetab worker does (back to back, with/without gaps)
 No-GPU subcommands (stdlib only):
   regret ORACLE.json TABLE.json... [--journal J] [--label L...] [--json OUT]
   compare A.json B.json [--oracle ORACLE.json]
@@ -1068,6 +1071,15 @@ def oracle_entry(fi, d, runner, w, stage, bucket, args):
     }
 
 
+def probe_setup(args, kind):
+    """What routing and regimes start from: the deployment, their JSON's path (OUT/KIND_D.json),
+    FlashInfer, the weights and the MoERunner."""
+    d = DEPLOYS[args.deploy]
+    os.makedirs(args.out, exist_ok=True)
+    fi = FI(args.seed)
+    return d, os.path.join(args.out, "%s_%s.json" % (kind, d.name)), fi, fi.weights(d), fi.runner(d)
+
+
 def cmd_routing(args):
     """Per tactic, the time of one call on each of the profiler's 16 routing samples.
 
@@ -1079,13 +1091,8 @@ def cmd_routing(args):
     Each tactic: 3 warm-up calls, then `cycles` x 16 back-to-back calls with an event between
     every two (a single call's time, routing sample known), then one whole cycle between two
     events (16 calls: the mean over all samples, as the oracle times it)."""
-    d = DEPLOYS[args.deploy]
-    os.makedirs(args.out, exist_ok=True)
-    out_path = os.path.join(args.out, "routing_%s.json" % d.name)
-    fi = FI(args.seed)
+    d, out_path, fi, w, runner = probe_setup(args, "routing")
     t = fi.torch
-    w = fi.weights(d)
-    runner = fi.runner(d)
     n16 = ROUTING_SAMPLES
     result = {"deploy": deploy_dict(d), **fi.info(), "cycles": args.cycles, "entries": {}}
     for stage, bucket in args.entries:
@@ -1154,13 +1161,8 @@ def cmd_regimes(args):
       chain+gap  the worker's, with a 2 ms delay kernel before each tactic's lead-in call.
     Samples are whole routing cycles (16 calls); rounds rotate the order. After each round the
     SM clock and the power draw as NVML reads them."""
-    d = DEPLOYS[args.deploy]
-    os.makedirs(args.out, exist_ok=True)
-    out_path = os.path.join(args.out, "regimes_%s.json" % d.name)
-    fi = FI(args.seed)
+    d, out_path, fi, w, runner = probe_setup(args, "regimes")
     t = fi.torch
-    w = fi.weights(d)
-    runner = fi.runner(d)
     n = ROUTING_SAMPLES
     result = {"deploy": deploy_dict(d), **fi.info(), "rounds": args.rounds, "entries": {}}
     for spec in args.entries:

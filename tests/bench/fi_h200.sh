@@ -6,6 +6,9 @@
 #           the proxy backend and calibration (e); check-load; (f) the whole layer
 #   routing per-routing-sample times of a few entries (fi_bench.py routing)
 #   oracles D...  the oracle of the deployments named (ORACLE_ARGS adds arguments)
+#   regimes a few entries' contenders timed as the oracle and as the worker time them
+#           (fi_bench.py regimes)
+#   withfit FITDIR  one profiled run of each deployment with FITDIR/fit-D.yaml (held-out fits)
 #   learn   issue #17's further deployments (LEARN): per deployment the oracle, then one tunetab
 #           run with the flashinfer backend (its journal) and check-load
 # Deployments: Qwen3-30B-A3B bf16 TP 1, DeepSeek-V3 fp8 EP 8, Mixtral-8x7B bf16 TP 2; LEARN:
