@@ -446,7 +446,7 @@ def cmd_journal(args):
                                              d["top_k"], max(int(k.split(":")[1]) for k in o["entries"])),
              "# command fi_bench.py journal %s\n" % args.oracle,
              "# backend flashinfer %s (torch %s): fi_bench.py oracle, %d passes\n"
-             % (o["flashinfer_version"], o["torch_version"], o["passes"])]
+             % (o["flashinfer_version"], o.get("torch_version", "?"), o["passes"])]
     n = 0
     for name, e in o["entries"].items():
         stage, tokens = name.split(":")
@@ -1647,6 +1647,18 @@ def cmd_selftest(args):
         main(["compare", a, c])
     check("1 (stage, bucket) entries are in both under different key strings" in buf.getvalue(),
           "compare notes same entry under another key")
+    # journal: the oracle as training data for tunetab learn, every tactic's median of passes
+    jo = os.path.join(tmp, "oracle.journal")
+    with contextlib.redirect_stdout(io.StringIO()):
+        main(["journal", opath, "-o", jo])
+    head = open(jo).readline()
+    check(head.startswith("# tunetab journal v1 version=0.7.4 device=synthetic model=Qwen3-30B-A3B "
+                          "dtype=bf16 tp=1 ep=1 "), "journal: the deployment's identity")
+    got, nm = load_journal(jo)
+    want = {(st, b): {t: v for t, v in tab[b].items()} for st, tab in ((1, t1), (2, t2)) for b in buckets}
+    check(nm == 12 and set(got) == set(want) and all(
+        abs(got[e][t] - v) < 1e-3 for e in want for t, v in want[e].items()),
+          "journal: one M line per tactic timed, its median of passes")
     if fails:
         say("selftest: %d check(s) failed (files in %s)" % (len(fails), tmp))
         return 1
