@@ -207,9 +207,10 @@ end
 
 -- Measured neighbours: a fit made by `tunetab learn` carries the training measurements
 -- (device.fit_points[stage][config] = { {l, f, k, b, r}, ... }: where each GEMM was, lambda
--- tokens per local expert (as above), features, reduction and weight bits, and r = log(time / that entry's
--- fastest)). A candidate's estimate for this query is the kernel-weighted mean of its own
--- configuration's r, the weight exp(-d^2) falling with the distance
+-- tokens per local expert (as above), features, reduction and weight bits, and
+-- r = log(time / that entry's fastest)). A candidate's estimate for this query is the
+-- kernel-weighted mean of its own configuration's r, the weight exp(-d^2) falling with the
+-- distance
 --   d^2 = (log(1+l) - log(1+l'))^2 + log(f/f')^2 + log(k/k')^2 + log2(b/b')^2
 -- over width^2 (width = the param neighbour_width; at 1, one unit per term: a factor e in
 -- lambda+1, features or reduction, or double the weight bits), shrunk toward the model's own

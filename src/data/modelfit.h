@@ -14,10 +14,10 @@ struct fit_value {
 };
 
 /* One measured candidate of one entry a fit was trained on (`tunetab learn`): where the GEMM
- * was (lam = lookup_tokens_per_expert: tokens x top_k / all experts, the output features f, the reduction k, the
- * weight bits b) and how much slower than that entry's fastest it measured (r = log(t/best)).
- * The default heuristic ranks a new entry's candidates by these, near ones weighing most
- * (scripts/lib/moe_cost.lua, "measured neighbours"). */
+ * was (lam = lookup_tokens_per_expert: tokens x top_k / all experts; the output features f,
+ * the reduction k, the weight bits b) and how much slower than that entry's fastest it
+ * measured (r = log(t/best)). The default heuristic ranks a new entry's candidates by these,
+ * near ones weighing most (scripts/lib/moe_cost.lua, "measured neighbours"). */
 struct fit_point {
 	double l, f, k, b, r;
 };
