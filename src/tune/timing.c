@@ -281,8 +281,8 @@ static size_t first_candidates(const struct run *R, const struct lookup_entry *e
 /* The job for one entry's candidates. The proxy GEMM: one batched GEMM over the local experts
  * with the tokens each gets from uniform top-k routing over all experts (as FlashInfer's
  * profiler routes: lookup_tokens_per_expert); below one token per expert, one GEMM of one
- * token per local routed row. The flashinfer backend runs the MoE layer itself, from the fields after
- * method. */
+ * token per local routed row. The flashinfer backend runs the MoE layer itself, from the
+ * fields after method. */
 static struct prof_shape entry_shape(const struct run *R, const struct lookup_entry *e, int top_k)
 {
 	const struct timing_opts *o = R->o;

@@ -457,10 +457,7 @@ def cmd_journal(args):
             lines.append("M %s %s %s 0 %.4f %.4f %.4f %d -\n"
                          % (stage, tokens, t, statistics.median(ps), min(ps), max(ps), len(ps)))
             n += 1
-    tmp = args.o + ".tmp"
-    with open(tmp, "w") as f:
-        f.writelines(lines)
-    os.replace(tmp, args.o)
+    write_text(args.o, "".join(lines))
     say("%s: %d entries, %d tactics timed -> %s" % (args.oracle, len(o["entries"]), n, args.o))
     return 0
 
@@ -482,17 +479,17 @@ def cmd_heldout(args):
         if m:
             rankings.append((int(m.group(1)), int(m.group(2)), [int(i) for i in m.group(3).split()]))
     oracle = json.load(open(args.oracle))["entries"]
-    hit, logs = 0, []
+    hit, rs = 0, []
     for stage, tokens, ids in rankings:
         e = oracle["%d:%d" % (stage, tokens)]
         times = {int(k): v for k, v in e["times_us"].items() if v is not None}
-        best = min(times, key=lambda k: (times[k], k))
+        best, best_us = oracle_best(e)
         top = [i for i in ids if i in times][:4]
         hit += best in top
-        logs.append(math.log(min(times[i] for i in top) / times[best]))
+        rs.append(min(times[i] for i in top) / best_us - 1)
     print("%-20s %s; against the oracle, geomean / max: %s; simulated profiled --top 4 with the "
           "fit: recall %d/%d, regret %.2f%% / %.2f%%" % (args.name, args.kind, "; ".join(cells), hit,
-          len(logs), 100 * (math.exp(sum(logs) / len(logs)) - 1), 100 * (math.exp(max(logs)) - 1)))
+          len(rs), 100 * geomean_regret(rs), 100 * max(rs)))
     return 0
 
 
@@ -640,14 +637,18 @@ def cmd_compare(args):
     return 0
 
 
-def write_json(path, obj):
+def write_text(path, text):
+    """path's new content, written to a temp file beside it and renamed over it."""
     d = os.path.dirname(os.path.abspath(path))
     os.makedirs(d, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=d, prefix=".fi_bench_", suffix=".tmp")
     with os.fdopen(fd, "w") as f:
-        json.dump(obj, f, indent=1, sort_keys=False)
-        f.write("\n")
+        f.write(text)
     os.replace(tmp, path)
+
+
+def write_json(path, obj):
+    write_text(path, json.dumps(obj, indent=1, sort_keys=False) + "\n")
 
 
 def cmd_list(args):

@@ -72,16 +72,22 @@ fold() { # D: fit without D, D's tables and its held-out line
     python3 "$ROOT/tests/bench/fi_bench.py" heldout "$D" "$O/regret-$D.json" "$(oracle "$D")" \
         --picks "$O/learn-$D.json"
 }
-# PARALLEL=N runs N folds at a time (each is one process; the lines still print in order)
-P=${PARALLEL:-1} n=0
-# the fit on all of them, shipped as data (beside the folds when in parallel)
-[ "$P" -gt 1 ] && { $T learn "${J[@]}" -o "$O/fit-all.yaml" 2> "$O/learn-all.log" & n=1; }
-for D in $DEPLOYS; do
-    if [ "$P" -le 1 ]; then fold "$D"; continue; fi
-    fold "$D" > "$O/heldout-$D.txt" &
-    n=$((n + 1)); [ $((n % P)) -eq 0 ] && wait
-done
-wait
-if [ "$P" -gt 1 ]; then for D in $DEPLOYS; do cat "$O/heldout-$D.txt"; done; fi
-[ "$P" -gt 1 ] || $T learn "${J[@]}" -o "$O/fit-all.yaml" 2> "$O/learn-all.log"
+# the fit on all of them, shipped as data
+fit_all() { $T learn "${J[@]}" -o "$O/fit-all.yaml" 2> "$O/learn-all.log"; }
+# PARALLEL=N runs N processes at a time, the fit on all beside the folds (the lines still
+# print in order)
+P=${PARALLEL:-1}
+if [ "$P" -le 1 ]; then
+    for D in $DEPLOYS; do fold "$D"; done
+    fit_all
+else
+    fit_all &
+    n=1
+    for D in $DEPLOYS; do
+        fold "$D" > "$O/heldout-$D.txt" &
+        n=$((n + 1)); [ $((n % P)) -eq 0 ] && wait
+    done
+    wait
+    for D in $DEPLOYS; do cat "$O/heldout-$D.txt"; done
+fi
 cat "$O/learn-all.log"
