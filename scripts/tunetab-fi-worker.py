@@ -41,6 +41,7 @@ TUNETAB_TEST_HANG=<id> hangs there, TUNETAB_TEST_BAD_TACTIC=<id> asks FlashInfer
 tactic in its place (FlashInfer's own failure path). TUNETAB_FI_KERNELS=<file.py> replaces
 FlashInfer with that file's `Kernels` class (CPU tests: tests/data/fi-stub/).
 """
+import importlib
 import importlib.util
 import math
 import os
@@ -87,6 +88,31 @@ class Unusable(Exception):
     """No FlashInfer or no CUDA here: `auto` falls back, `flashinfer` is an error."""
 
 
+def import_flashinfer():
+    """FlashInfer's package with only what the fused-MoE runner needs imported.
+
+    `import flashinfer` runs the package's __init__, which imports every op family (attention,
+    GEMMs, sampling, ...: 385 modules in 0.7.4, seconds of a worker's start on an H200:
+    docs/benchmarks.md "Start-up"). The package module is made from its spec without running
+    that __init__; the runner's modules (flashinfer.fused_moe.core now, the rest where they are
+    used) then import as FlashInfer's own code imports them, and run the same kernels. Where
+    that fails (a FlashInfer whose modules need its __init__), `import flashinfer` as usual."""
+    if "flashinfer" in sys.modules:
+        return sys.modules["flashinfer"]
+    spec = importlib.util.find_spec("flashinfer")
+    pkg = importlib.util.module_from_spec(spec)
+    sys.modules["flashinfer"] = pkg
+    try:
+        importlib.import_module("flashinfer.fused_moe.core")
+        pkg.__version__ = importlib.import_module("flashinfer.version").__version__
+        return pkg
+    except Exception:  # noqa: BLE001
+        for name in [m for m in sys.modules if m == "flashinfer" or m.startswith("flashinfer.")]:
+            del sys.modules[name]
+    import flashinfer
+    return flashinfer
+
+
 # --- FlashInfer ------------------------------------------------------------------------------
 
 DTYPES = {  # tunetab dtype -> (activation, weight, output) torch dtype names
@@ -118,7 +144,7 @@ class Kernels:
         if not torch.cuda.is_available():
             raise Unusable(f"torch {torch.__version__} sees no CUDA GPU")
         try:
-            import flashinfer
+            flashinfer = import_flashinfer()
         except Exception as e:  # noqa: BLE001
             raise Unusable(f"this Python cannot import flashinfer ({type(e).__name__}: {e})")
         self.torch, self.fi = torch, flashinfer

@@ -162,7 +162,9 @@ static const struct cli_option generate_options[] = {
 	  .help = "with --profile: one worker per GPU, all or these indices",
 	  .doc = "with `--profile`: one worker per GPU (all visible ones, or these indices) taking "
 		 "entries off one queue; only GPUs of the first one's model join, others are named and "
-		 "left out. The rule that decides an entry does not depend on which GPU measured it" },
+		 "left out. The workers start together (for `all`, as many as `CUDA_VISIBLE_DEVICES` "
+		 "or the driver lists), so a Python worker's seconds of start-up are paid once, not "
+		 "once per GPU. The rule that decides an entry does not depend on which GPU measured it" },
 	{ .name = "verbose", .id = 'v', .short_name = 'v',
 	  .help = "with --profile: each candidate's time and the decision" },
 	{ .name = "quiet", .id = 'q', .short_name = 'q', .flags = OPT_BRIEF,

@@ -29,6 +29,9 @@ struct backend {
 
 extern const struct backend backend_proxy, backend_fake;
 
+/* The fake backend's GPUs: TUNETAB_FAKE_GPUS (default 1). */
+int fake_gpu_count(void);
+
 /* "proxy", "fake" or "flashinfer". */
 const char *backend_kind_name(enum backend_kind k);
 

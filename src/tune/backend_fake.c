@@ -13,10 +13,16 @@
 #include <string.h>
 #include <unistd.h>
 
+int fake_gpu_count(void)
+{
+	const char *fn = getenv("TUNETAB_FAKE_GPUS");
+	return fn && atoi(fn) > 0 ? atoi(fn) : 1;
+}
+
 static int fake_query(int device, struct worker_device *o, char *err, size_t errlen)
 {
-	const char *fn = getenv("TUNETAB_FAKE_GPUS"), *mixed = getenv("TUNETAB_FAKE_MIXED");
-	int count = fn && atoi(fn) > 0 ? atoi(fn) : 1;
+	const char *mixed = getenv("TUNETAB_FAKE_MIXED");
+	int count = fake_gpu_count();
 	if (device >= count) {
 		snprintf(err, errlen, "no GPU %d (%d visible)", device, count);
 		return 1;

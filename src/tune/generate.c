@@ -87,6 +87,8 @@ static void timing(const struct generate_session *S, const char *what)
 
 /* ---------------------------------------------------------------- the session and its workers */
 
+static void stop_early(struct generate_session *S);
+
 int generate_session_init(struct generate_session *S, struct tt_data *data,
 			  const struct generate_hooks *hooks, struct diags *d)
 {
@@ -102,6 +104,7 @@ int generate_session_init(struct generate_session *S, struct tt_data *data,
 void generate_session_release(struct generate_session *S)
 {
 	timing(S, "done; stopping the workers");
+	stop_early(S);
 	for (size_t k = 0; k < S->nworkers; k++)
 		worker_detach(&S->workers[k]);
 	S->nworkers = 0;
@@ -118,6 +121,71 @@ static int start_worker(const struct generate_session *S, const struct generate_
 	if (S->backend == BACKEND_FLASHINFER)
 		return worker_start_python(w, device, o->timeout, S->python, S->script, d);
 	return worker_start(w, device, o->timeout, d);
+}
+
+/* The GPUs --devices wants beside the first: the list given, or for `all` every GPU below
+ * visible but the first one. */
+static size_t further_gpus(const struct generate_session *S, int visible, int *want)
+{
+	size_t n = 0;
+	if (!S->all_gpus) {
+		for (size_t k = 1; k < S->ngpu_ids; k++)
+			want[n++] = S->gpu_ids[k];
+		return n;
+	}
+	for (int k = 0; k < visible && n < GENERATE_MAX_WORKERS - 1; k++)
+		if (k != S->gpu_ids[0])
+			want[n++] = k;
+	return n;
+}
+
+static void stop_early(struct generate_session *S)
+{
+	for (size_t k = 0; k < S->nearly; k++)
+		worker_stop(&S->early[k]);
+	free(S->early);
+	S->early = NULL;
+	S->nearly = 0;
+}
+
+/* The first worker, and with --devices the further GPUs' workers at the same time, each sent
+ * its start-up requests at once (worker_ask_ahead): their start-up (a Python worker's imports
+ * take 7-9 s on an H200, docs/benchmarks.md "Start-up") runs beside the first one's instead of
+ * after it. For `all` the count is worker_visible_guess()'s; start_more_workers keeps the
+ * early workers the first worker's own count wants and starts any it lacks. An early worker
+ * that fails to start is not an error here: start_more_workers starts it again and reports. */
+static int start_first(struct generate_session *S, const struct generate_request *o,
+		       struct diags *d)
+{
+	int rc = start_worker(S, o, &S->workers[0], S->gpu_ids[0], d);
+	if (rc)
+		return rc;
+	worker_ask_ahead(&S->workers[0], o->dtype);
+	int want[GENERATE_MAX_WORKERS];
+	size_t n = further_gpus(S, S->all_gpus ? worker_visible_guess() : 0, want);
+	S->early = n ? xcalloc(n, sizeof *S->early) : NULL;
+	for (size_t k = 0; k < n; k++) {
+		struct diags quiet = DIAGS_INIT;
+		struct worker *w = &S->early[S->nearly];
+		if (start_worker(S, o, w, want[k], &quiet) == TT_OK) {
+			worker_ask_ahead(w, o->dtype);
+			S->nearly++;
+		}
+		diags_release(&quiet);
+	}
+	return TT_OK;
+}
+
+/* GPU device's early worker moved into *w (true), or false when none was started for it. */
+static bool take_early(struct generate_session *S, int device, struct worker *w)
+{
+	for (size_t k = 0; k < S->nearly; k++)
+		if (S->early[k].device == device && S->early[k].pid > 0) {
+			*w = S->early[k];
+			S->early[k] = (struct worker){ .pid = -1 };
+			return true;
+		}
+	return false;
 }
 
 /* --backend (README "Measurement backends"): flashinfer times FlashInfer's own kernels in a
@@ -141,7 +209,7 @@ static int choose_backend(struct generate_session *S, const struct generate_requ
 			 "folder (reinstall tunetab)");
 	if (S->python && S->script) {
 		S->backend = BACKEND_FLASHINFER;
-		int rc = start_worker(S, o, &S->workers[0], S->gpu_ids[0], d);
+		int rc = start_first(S, o, d);
 		if (rc)
 			return rc;
 		timing(S, "flashinfer worker started");
@@ -151,6 +219,7 @@ static int choose_backend(struct generate_session *S, const struct generate_requ
 			return TT_OK;
 		}
 		worker_stop(&S->workers[0]);
+		stop_early(S);
 		snprintf(why, sizeof why, "%s (python %s, from %s)", S->wb.why, S->python, from);
 		S->backend = own;
 	}
@@ -203,24 +272,19 @@ static int start_more_workers(struct generate_session *S, const struct generate_
 {
 	const struct worker_device *first = &S->wd;
 	int want[GENERATE_MAX_WORKERS];
-	size_t nwant = 0;
-	if (S->all_gpus)
-		for (int k = 0; k < first->visible && nwant < GENERATE_MAX_WORKERS; k++) {
-			if (k != S->workers[0].device)
-				want[nwant++] = k;
-		}
-	else
-		for (size_t k = 1; k < S->ngpu_ids; k++)
-			want[nwant++] = S->gpu_ids[k];
-	for (size_t k = 0; k < nwant; k++) {
+	size_t nwant = further_gpus(S, first->visible, want);
+	int rc = TT_OK;
+	for (size_t k = 0; k < nwant && !rc; k++) {
 		struct worker_device wd;
 		struct worker *w = &S->workers[S->nworkers];
-		int rc = start_worker(S, o, w, want[k], d);
-		if (rc)
-			return rc;
+		if (!take_early(S, want[k], w)) {
+			if ((rc = start_worker(S, o, w, want[k], d)))
+				break;
+			worker_ask_ahead(w, o->dtype);
+		}
 		if ((rc = ready_worker(S, o, w, &wd, d))) {
 			worker_stop(w);
-			return rc;
+			break;
 		}
 		if (strcmp(wd.gpu.name, first->gpu.name) || wd.gpu.cc_major != first->gpu.cc_major ||
 		    wd.gpu.cc_minor != first->gpu.cc_minor || wd.gpu.sm_count != first->gpu.sm_count) {
@@ -233,7 +297,8 @@ static int start_more_workers(struct generate_session *S, const struct generate_
 		}
 		S->nworkers++;
 	}
-	return TT_OK;
+	stop_early(S); /* those for GPUs the first worker does not see */
+	return rc;
 }
 
 static int start_workers(struct generate_session *S, const struct generate_request *o,
@@ -246,12 +311,13 @@ static int start_workers(struct generate_session *S, const struct generate_reque
 	if (rc || S->backend == BACKEND_NONE)
 		return rc;
 	if (!S->nworkers) {
-		if ((rc = start_worker(S, o, &S->workers[0], S->gpu_ids[0], d)))
+		if ((rc = start_first(S, o, d)))
 			return rc;
 		timing(S, "worker process started");
 		S->nworkers = 1;
 	}
 	if ((rc = ready_worker(S, o, &S->workers[0], &S->wd, d))) {
+		stop_early(S);
 		if (S->gpu_why && *S->gpu_why)
 			diags_add(d, SEV_NOTE, "gpu", NULL, 0, 0, "GPU %d is this process's local rank (%s): "
 				  "start at most one process per visible GPU, or give --devices", S->gpu_ids[0],

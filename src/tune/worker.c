@@ -25,6 +25,7 @@
  * Errors: ERR <text>. */
 #include "tune/worker.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -153,6 +154,7 @@ static int restart(struct worker *w, struct diags *d)
 	close_worker(w, true, 0);
 	w->restarts++;
 	w->len = 0;
+	w->ahead = 0;
 	return spawn(w, d);
 }
 
@@ -217,11 +219,40 @@ static void hex_decode(const char *h, char *out, size_t n)
 	out[i] = '\0';
 }
 
+enum { ASK_WHO = 1, ASK_INFO = 2, ASK_LOAD = 4 };
+
+int worker_ask_ahead(struct worker *w, const char *dtype)
+{
+	char req[96];
+	if (w->python)
+		snprintf(req, sizeof req, "WHO\nINFO\nLOAD %s\n", dtype ? dtype : "bf16");
+	else
+		snprintf(req, sizeof req, "INFO\n");
+	w->ahead = w->python ? ASK_WHO | ASK_INFO | ASK_LOAD : ASK_INFO;
+	return send_line(w, req);
+}
+
+/* Sends req unless worker_ask_ahead sent it already: 0 sent, -1 the worker is gone. The
+ * one-line answers to requests sent ahead of it and not read (a further GPU's WHO) are read
+ * and dropped first. */
+static int ask(struct worker *w, unsigned which, const char *req)
+{
+	char line[4096];
+	for (unsigned before = 1; before < which; before <<= 1)
+		if ((w->ahead & before) && read_line(w, line, sizeof line) > 0)
+			w->ahead &= ~before;
+	if (w->ahead & which) {
+		w->ahead &= ~which;
+		return 0;
+	}
+	return send_line(w, req);
+}
+
 int worker_who(struct worker *w, struct worker_backend *o, struct diags *d)
 {
 	memset(o, 0, sizeof *o);
 	char line[4096], hex[2048];
-	int r = send_line(w, "WHO\n") ? 0 : read_line(w, line, sizeof line);
+	int r = ask(w, ASK_WHO, "WHO\n") ? 0 : read_line(w, line, sizeof line);
 	if (r <= 0) {
 		snprintf(o->why, sizeof o->why, "the worker %s before it said what it is (%s)",
 			 r < 0 ? "hung" : "exited", w->python ? w->python : "tunetab");
@@ -238,7 +269,7 @@ int worker_who(struct worker *w, struct worker_backend *o, struct diags *d)
 int worker_info(struct worker *w, struct worker_device *o, struct diags *d)
 {
 	memset(o, 0, sizeof *o);
-	if (send_line(w, "INFO\n"))
+	if (ask(w, ASK_INFO, "INFO\n"))
 		return diag_error(d, TT_GPU, "worker", NULL, 0, 0, "the GPU worker is gone");
 	char line[4096], hex[600];
 	int r = read_line(w, line, sizeof line);
@@ -268,7 +299,7 @@ int worker_load(struct worker *w, const char *dtype, void (*note)(void *ctx, con
 {
 	char line[4096], text[2048];
 	snprintf(line, sizeof line, "LOAD %s\n", dtype);
-	int r = send_line(w, line) ? 0 : 1;
+	int r = ask(w, ASK_LOAD, line) ? 0 : 1;
 	while (r > 0 && (r = read_line(w, line, sizeof line)) > 0) {
 		if (str_starts(line, "NOTE ")) {
 			hex_decode(line + 5, text, sizeof text);
@@ -668,6 +699,28 @@ bool worker_is_fake(void)
 {
 	const char *v = getenv("TUNETAB_FAKE_GPU");
 	return v && !strcmp(v, "1");
+}
+
+int worker_visible_guess(void)
+{
+	if (worker_is_fake())
+		return fake_gpu_count();
+	const char *cvd = getenv("CUDA_VISIBLE_DEVICES");
+	int n = 0;
+	if (cvd) { /* CUDA ignores the entries after an empty one */
+		for (const char *p = cvd; *p && *p != ','; n++) {
+			p += strcspn(p, ",");
+			p += *p == ',';
+		}
+		return n;
+	}
+	DIR *dir = opendir("/proc/driver/nvidia/gpus"); /* one folder per GPU (its PCI address) */
+	if (!dir)
+		return 1;
+	for (struct dirent *e; (e = readdir(dir));)
+		n += e->d_name[0] != '.';
+	closedir(dir);
+	return n ? n : 1;
 }
 
 int worker_main(int argc, char **argv)

@@ -24,6 +24,7 @@ struct worker {
 	int restarts;
 	char *python, *script; /* the flashinfer worker's interpreter and script; NULL: tunetab's */
 	bool careful;          /* one candidate a round request (after a crash inside a batch) */
+	unsigned ahead;        /* requests sent ahead, answers not read yet (worker_ask_ahead) */
 };
 
 /* What a worker measures with (its WHO reply). */
@@ -47,11 +48,22 @@ struct worker_device {
 
 /* Whether workers are the fake backend (TUNETAB_FAKE_GPU=1 in the environment they inherit). */
 bool worker_is_fake(void);
+/* How many GPUs a worker will see, guessed without CUDA (the parent never touches it): the
+ * fake backend's count, CUDA_VISIBLE_DEVICES's entries, else the driver's GPUs
+ * (/proc/driver/nvidia/gpus), else 1. Only which workers start early depends on it; the
+ * first worker's own count (worker_info) decides. */
+int worker_visible_guess(void);
 
 int worker_start(struct worker *w, int device, double timeout_s, struct diags *d);
 /* The flashinfer backend's worker: `python script DEVICE`. */
 int worker_start_python(struct worker *w, int device, double timeout_s, const char *python,
 			const char *script, struct diags *d);
+/* Sends a new worker its start-up requests at once, before their answers are wanted: INFO,
+ * and for a Python worker WHO and LOAD dtype (NULL: bf16). The worker takes them as soon as
+ * it has started (a Python worker's imports take seconds), so that workers started together
+ * start up together; worker_who, worker_info and worker_load then read the answers, in that
+ * order. Nonzero when the worker is already gone (the reads say so). */
+int worker_ask_ahead(struct worker *w, const char *dtype);
 /* What the worker measures with. TT_GPU with out->why when it cannot run (no FlashInfer, no
  * CUDA torch, ...): nothing is added to d then, the caller decides how to say it. */
 int worker_who(struct worker *w, struct worker_backend *out, struct diags *d);

@@ -9,6 +9,10 @@
 #   regimes a few entries' contenders timed as the oracle and as the worker time them
 #           (fi_bench.py regimes)
 #   withfit FITDIR  one profiled run of each deployment with FITDIR/fit-D.yaml (held-out fits)
+#   startup issue #18 on one GPU: where a worker's start-up goes (fi_startup.py), then per
+#           deployment of SHARDS (REPEATS times): the whole table in one process, its two
+#           shards one after the other (--shard I/2), tunetab merge; every process's wall time
+#           and TUNETAB_PROF_TIMING lines
 #   learn   issue #17's further deployments (LEARN): per deployment the oracle, then one tunetab
 #           run with the flashinfer backend (its journal) and check-load
 # Deployments: Qwen3-30B-A3B bf16 TP 1, DeepSeek-V3 fp8 EP 8, Mixtral-8x7B bf16 TP 2; LEARN:
@@ -105,6 +109,25 @@ withfit) # issue #17: a profiled run of each deployment with its held-out fit (F
     for D in $DEPLOYS $LEARN $FRESH; do
         [ -f "$3/fit-$D.yaml" ] || continue
         ( FIT_ARGS="--model-fit $3/fit-$D.yaml"; tt_runs $D 1 ) || echo "withfit: tunetab $D failed"
+    done ;;
+startup)
+    step "start-up steps"
+    python3 "$ROOT/tests/bench/fi_startup.py" ${PROBE_REPEATS:-3} 2>&1 | tee "$O/startup.txt"
+    for r in $(seq 1 "${REPEATS:-2}"); do
+        for D in ${SHARDS:-qwen3-bf16 dsv3-fp8-ep8}; do
+            order="single 0 1"; [ $((r % 2)) = 0 ] && order="1 0 single"
+            for part in $order; do
+                d="$O/$D-$r-single" sh=""
+                [ "$part" = single ] || { d="$O/$D-$r-shards" sh="--shard $part/2"; }
+                step "$D run $r: $part"
+                ( TIMEFORMAT="process wall %R s"; time TUNETAB_PROF_TIMING=1 $T generate --device auto \
+                    ${ARGS[$D]} --profile --backend flashinfer -q $sh ${TT_ARGS:-} -o "$d" ) \
+                    > "$O/$D-$r-$part.log" 2>&1 || { echo "$D $part failed"; tail -5 "$O/$D-$r-$part.log"; }
+                grep -E 'tunetab-timing|process wall|fi-worker timing|profiled in' "$O/$D-$r-$part.log"
+            done
+            ( TIMEFORMAT="merge wall %R s"; time $T merge "$O/$D-$r-merged" "$O/$D-$r-shards"/shard-* ) 2>&1 | tail -1
+            python3 "$ROOT/tests/bench/fleet_bench.py" --compare "$O/$D-$r-single" "$O/$D-$r-merged" "$O/$D-$r-shards"/shard-* || true
+        done
     done ;;
 runs)
     for D in $DEPLOYS; do

@@ -1,22 +1,24 @@
 #!/usr/bin/env python3
-"""fleet_bench.py TUNETAB OUTDIR [REPEATS] (FLEET_ONLY=a,b: only deployments whose name has a or b): issue #8's acceptance run on a machine with two GPUs
-of one model (docs/fleet.md).
+"""fleet_bench.py TUNETAB OUTDIR [REPEATS] (FLEET_ONLY=a,b: only deployments whose name has a or b;
+FLEET_ARGS="--backend flashinfer": more generate arguments for every arm; FLEET_DEVICES_ALL=1: a
+third arm): issues #8 and #18's acceptance run on a machine with two GPUs of one model
+(docs/fleet.md).
 
 For each deployment, REPEATS times (default 2), alternating the order of the two arms:
  (1) single: one process on GPU 0 profiles the whole table (process wall time);
  (2) fleet: two launcher-style processes started at once (OMPI_COMM_WORLD_RANK/SIZE and
      OMPI_COMM_WORLD_LOCAL_RANK set as `mpirun -np 2` sets them, so each takes its shard from
      the launcher and its GPU from the local rank), then `tunetab merge`; wall time from the
-     launch of the first process to the end of the merge.
+     launch of the first process to the end of the merge;
+ (3) with FLEET_DEVICES_ALL=1: one process with `--devices all` (a worker per GPU, one queue).
 Then it checks the merged table against the single run's, key by key, and sorts every difference:
 a tie the single run declared (its provenance lists the merged tactic among the candidates whose
 interval overlapped the chosen one's), a tie only the shard declared, or undeclared. Prints one
-JSON line per run and writes OUTDIR/fleet_bench.json."""
-import json, os, subprocess, sys, time
+JSON line per run and writes OUTDIR/fleet_bench.json.
 
-T, OUT = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
-REPEATS = int(sys.argv[3]) if len(sys.argv) > 3 else 2
-os.makedirs(OUT, exist_ok=True)
+fleet_bench.py --compare SINGLE MERGED SHARD...: only that check, of tables already made (the
+one-GPU stand-in of tests/bench/fi_h200.sh startup); one JSON line."""
+import json, os, shlex, subprocess, sys, time
 DEPLOYS = [("deepseek-v3-fp8-ep8", ["--model", "deepseek-v3", "--dtype", "fp8", "--ep", "8"]),
            ("qwen3-30b-a3b-bf16", ["--model", "qwen3-30b-a3b", "--dtype", "bf16"]),
            ("deepseek-v3-fp8-ep8-top8", ["--model", "deepseek-v3", "--dtype", "fp8", "--ep", "8",
@@ -25,7 +27,7 @@ DEPLOYS = [("deepseek-v3-fp8-ep8", ["--model", "deepseek-v3", "--dtype", "fp8", 
                                                "--top", "all"])]
 if os.environ.get("FLEET_ONLY"):  # e.g. FLEET_ONLY=exhaustive,top8
     DEPLOYS = [d for d in DEPLOYS if any(w in d[0] for w in os.environ["FLEET_ONLY"].split(","))]
-BASE = [T, "generate", "--device", "auto", "--profile", "-q"]
+BASE = ["generate", "--device", "auto", "--profile", "-q"] + shlex.split(os.environ.get("FLEET_ARGS", ""))
 CLEAN = {k: v for k, v in os.environ.items()
          if not k.startswith(("OMPI_", "SLURM_", "PMI_")) and k != "CUDA_VISIBLE_DEVICES"}
 
@@ -43,7 +45,7 @@ def table(d):
 
 def single(args, d):
     t0 = time.perf_counter()
-    r = subprocess.run(BASE + args + ["-o", d], env=CLEAN, capture_output=True, text=True)
+    r = subprocess.run([T] + BASE + args + ["-o", d], env=CLEAN, capture_output=True, text=True)
     dt = time.perf_counter() - t0
     if r.returncode:
         sys.exit("single run failed: " + r.stderr[-2000:])
@@ -56,7 +58,7 @@ def fleet(args, d):
     for rank in range(2):
         env = dict(CLEAN, OMPI_COMM_WORLD_RANK=str(rank), OMPI_COMM_WORLD_SIZE="2",
                    OMPI_COMM_WORLD_LOCAL_RANK=str(rank))
-        procs.append(subprocess.Popen(BASE + args + ["-o", d], env=env, stdout=subprocess.PIPE,
+        procs.append(subprocess.Popen([T] + BASE + args + ["-o", d], env=env, stdout=subprocess.PIPE,
                                       stderr=subprocess.PIPE, text=True))
     shard_s = []
     for p in procs:
@@ -98,24 +100,41 @@ def compare(sdir, mdir, shard_dirs):
             "undeclared_detail": bad[:5]}
 
 
-rep = {"gpu": subprocess.run(["nvidia-smi", "--query-gpu=name,driver_version,clocks.max.sm",
-                              "--format=csv,noheader"], capture_output=True, text=True).stdout.strip(),
-       "runs": []}
-for name, args in DEPLOYS:
-    for i in range(REPEATS):
-        sd, fd = os.path.join(OUT, f"{name}-{i}-single"), os.path.join(OUT, f"{name}-{i}-fleet")
-        if i % 2 == 0:
-            ts = single(args, sd)
-            tf, shard_s, merged = fleet(args, fd)
-        else:
-            tf, shard_s, merged = fleet(args, fd)
-            ts = single(args, sd)
-        shards = [os.path.join(fd, "shard-0-of-2"), os.path.join(fd, "shard-1-of-2")]
-        r = {"deployment": name, "repeat": i, "single_s": round(ts, 3), "fleet_s": round(tf, 3),
-             "shard_done_s": [round(x, 3) for x in shard_s], "ratio": round(tf / ts, 3)}
-        r.update(compare(sd, merged, shards))
-        rep["runs"].append(r)
-        print(json.dumps(r), flush=True)
-json.dump(rep, open(os.path.join(OUT, "fleet_bench.json"), "w"), indent=1)
-print(json.dumps({"max_ratio": max(r["ratio"] for r in rep["runs"]),
-                  "undeclared": sum(r["undeclared"] for r in rep["runs"])}))
+def main():
+    global T
+    if sys.argv[1] == "--compare":
+        print(json.dumps(compare(sys.argv[2], sys.argv[3], sys.argv[4:])))
+        return
+    T, out = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+    repeats = int(sys.argv[3]) if len(sys.argv) > 3 else 2
+    os.makedirs(out, exist_ok=True)
+    rep = {"gpu": subprocess.run(["nvidia-smi", "--query-gpu=name,driver_version,clocks.max.sm",
+                                  "--format=csv,noheader"], capture_output=True, text=True).stdout.strip(),
+           "args": BASE, "runs": []}
+    for name, args in DEPLOYS:
+        for i in range(repeats):
+            sd, fd = os.path.join(out, f"{name}-{i}-single"), os.path.join(out, f"{name}-{i}-fleet")
+            if i % 2 == 0:
+                ts = single(args, sd)
+                tf, shard_s, merged = fleet(args, fd)
+            else:
+                tf, shard_s, merged = fleet(args, fd)
+                ts = single(args, sd)
+            shards = [os.path.join(fd, "shard-0-of-2"), os.path.join(fd, "shard-1-of-2")]
+            r = {"deployment": name, "repeat": i, "single_s": round(ts, 3), "fleet_s": round(tf, 3),
+                 "shard_done_s": [round(x, 3) for x in shard_s], "ratio": round(tf / ts, 3)}
+            r.update(compare(sd, merged, shards))
+            if os.environ.get("FLEET_DEVICES_ALL") == "1":
+                dd = os.path.join(out, f"{name}-{i}-devices-all")
+                ta = single(args + ["--devices", "all"], dd)
+                r.update(devices_all_s=round(ta, 3), devices_all_ratio=round(ta / ts, 3),
+                         devices_all=compare(sd, dd, [dd]))
+            rep["runs"].append(r)
+            print(json.dumps(r), flush=True)
+    json.dump(rep, open(os.path.join(out, "fleet_bench.json"), "w"), indent=1)
+    print(json.dumps({"max_ratio": max(r["ratio"] for r in rep["runs"]),
+                      "undeclared": sum(r["undeclared"] for r in rep["runs"])}))
+
+
+if __name__ == "__main__":
+    main()

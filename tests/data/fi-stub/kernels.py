@@ -7,10 +7,14 @@ Python without FlashInfer; TUNETAB_STUB_VERSION sets the FlashInfer version it c
 sample. TUNETAB_STUB_ROUTING=<a> adds FlashInfer's routing samples (scripts/tunetab-fi-worker.py,
 Kernels.routing_cycle): call n after a preparation runs on sample n % 16, and a tactic's time on
 sample s is its time times 1 + a*cos(2*pi*(s + 3*tactic)/16), which averages to its time over
-any 16 consecutive calls and ranks tactics otherwise on fewer."""
+any 16 consecutive calls and ranks tactics otherwise on fewer. TUNETAB_FAKE_GPUS=N: it sees N
+GPUs (default 1) and refuses a device beyond them; TUNETAB_STUB_RENDEZVOUS=DIR[:S]: a worker's start
+waits (up to S s, default 10) until the workers of all N GPUs have started, as workers started one after
+the other never would (the test of `--devices` starting them together)."""
 import math
 import os
 import random
+import time
 
 RANGES = {"bf16": (45, 81), "fp16": (45, 81), "fp8": (36, 72)}
 
@@ -22,6 +26,20 @@ class Kernels:
         why = os.environ.get("TUNETAB_STUB_UNUSABLE")
         if why:
             raise RuntimeError(why)
+        self.visible = int(os.environ.get("TUNETAB_FAKE_GPUS") or 1)
+        if device >= self.visible:
+            raise RuntimeError(f"no GPU {device} ({self.visible} visible)")
+        meet = os.environ.get("TUNETAB_STUB_RENDEZVOUS")
+        if meet:
+            meet, _, wait = meet.partition(":")
+            wait = float(wait or 10)
+            open(os.path.join(meet, f"started-{device}"), "w").close()
+            end = time.monotonic() + wait
+            while len([f for f in os.listdir(meet) if f.startswith("started-")]) < self.visible:
+                if time.monotonic() > end:
+                    raise RuntimeError(f"GPU {device}'s worker waited {wait:g} s for the other "
+                                       "GPUs' workers: they were not started together")
+                time.sleep(0.02)
         self.device = device
         self.job = None
         self.loaded = False
@@ -35,7 +53,7 @@ class Kernels:
 
     def info(self):
         return ("NVIDIA H200", 9, 0, 132, 232448, 233472, 62914560, 150109880320, 1980.0,
-                4814.0, 1, 13000, 13000)
+                4814.0, self.visible, 13000, 13000)
 
     def load(self, dtype):
         if dtype not in RANGES:
@@ -76,7 +94,6 @@ class Kernels:
     def delay(self, us):
         d = os.environ.get("TUNETAB_STUB_DELAY_MS")
         if d:  # slow runs, for kill tests
-            import time
             time.sleep(int(d) / 1000.0)
 
     def start(self, tactic, reps):
