@@ -150,7 +150,7 @@ static void stop_early(struct generate_session *S)
 
 /* The first worker, and with --devices the further GPUs' workers at the same time, each sent
  * its start-up requests at once (worker_ask_ahead): their start-up (a Python worker's imports
- * take 7-9 s on an H200, docs/benchmarks.md "Start-up") runs beside the first one's instead of
+ * take 5-8 s on an H200, docs/benchmarks.md "Start-up") runs beside the first one's instead of
  * after it. For `all` the count is worker_visible_guess()'s; start_more_workers keeps the
  * early workers the first worker's own count wants and starts any it lacks. An early worker
  * that fails to start is not an error here: start_more_workers starts it again and reports. */

@@ -9,8 +9,9 @@
 #   regimes a few entries' contenders timed as the oracle and as the worker time them
 #           (fi_bench.py regimes)
 #   withfit FITDIR  one profiled run of each deployment with FITDIR/fit-D.yaml (held-out fits)
-#   startup issue #18 on one GPU: where a worker's start-up goes (fi_startup.py), then per
-#           deployment of SHARDS (REPEATS times): the whole table in one process, its two
+#   startup issue #18 on one GPU: where a worker's start-up goes (fi_startup.py, PROBE_REPEATS
+#           times; 0 skips it), then per deployment of SHARDS (REPEATS times, numbered from
+#           FIRST): the whole table in one process, its two
 #           shards one after the other (--shard I/2), tunetab merge; every process's wall time
 #           and TUNETAB_PROF_TIMING lines
 #   learn   issue #17's further deployments (LEARN): per deployment the oracle, then one tunetab
@@ -111,16 +112,22 @@ withfit) # issue #17: a profiled run of each deployment with its held-out fit (F
         ( FIT_ARGS="--model-fit $3/fit-$D.yaml"; tt_runs $D 1 ) || echo "withfit: tunetab $D failed"
     done ;;
 startup)
-    step "start-up steps"
-    python3 "$ROOT/tests/bench/fi_startup.py" ${PROBE_REPEATS:-3} 2>&1 | tee "$O/startup.txt"
-    for r in $(seq 1 "${REPEATS:-2}"); do
+    if [ "${PROBE_REPEATS:-3}" != 0 ]; then
+        step "start-up steps"
+        python3 "$ROOT/tests/bench/fi_startup.py" ${PROBE_REPEATS:-3} 2>&1 | tee "$O/startup.txt"
+    fi
+    first=${FIRST:-1}
+    # PROF_TIMING=0: process walls as users get them (no timing lines, no wait for the
+    # worker's exit summary)
+    if [ "${PROF_TIMING:-1}" = 1 ]; then export TUNETAB_PROF_TIMING=1; else unset TUNETAB_PROF_TIMING; fi
+    for r in $(seq "$first" $((first + ${REPEATS:-2} - 1))); do
         for D in ${SHARDS:-qwen3-bf16 dsv3-fp8-ep8}; do
             order="single 0 1"; [ $((r % 2)) = 0 ] && order="1 0 single"
             for part in $order; do
                 d="$O/$D-$r-single" sh=""
                 [ "$part" = single ] || { d="$O/$D-$r-shards" sh="--shard $part/2"; }
                 step "$D run $r: $part"
-                ( TIMEFORMAT="process wall %R s"; time TUNETAB_PROF_TIMING=1 $T generate --device auto \
+                ( TIMEFORMAT="process wall %R s"; time $T generate --device auto \
                     ${ARGS[$D]} --profile --backend flashinfer -q $sh ${TT_ARGS:-} -o "$d" ) \
                     > "$O/$D-$r-$part.log" 2>&1 || { echo "$D $part failed"; tail -5 "$O/$D-$r-$part.log"; }
                 grep -E 'tunetab-timing|process wall|fi-worker timing|profiled in' "$O/$D-$r-$part.log"
