@@ -13,12 +13,16 @@ For each deployment, REPEATS times (default 2), alternating the order of the two
  (3) with FLEET_DEVICES_ALL=1: one process with `--devices all` (a worker per GPU, one queue).
 Then it checks the merged table against the single run's, key by key, and sorts every difference:
 a tie the single run declared (its provenance lists the merged tactic among the candidates whose
-interval overlapped the chosen one's), a tie only the shard declared, or undeclared. Prints one
+interval overlapped the chosen one's), a tie only the shard declared, or undeclared; for an
+undeclared one, how each run's journal timed the other's pick (raced or screened out, and how
+far from its own). Prints one
 JSON line per run and writes OUTDIR/fleet_bench.json.
 
 fleet_bench.py --compare SINGLE MERGED SHARD...: only that check, of tables already made (the
-one-GPU stand-in of tests/bench/fi_h200.sh startup); one JSON line."""
-import json, os, shlex, subprocess, sys, time
+one-GPU stand-in of tests/bench/fi_h200.sh startup); one JSON line.
+fleet_bench.py --pairs RUN...: the same check between every two whole-table runs (the first of
+a pair as "single", the second as its own shard): how often runs disagree with no sharding."""
+import json, os, re, shlex, subprocess, sys, time
 DEPLOYS = [("deepseek-v3-fp8-ep8", ["--model", "deepseek-v3", "--dtype", "fp8", "--ep", "8"]),
            ("qwen3-30b-a3b-bf16", ["--model", "qwen3-30b-a3b", "--dtype", "bf16"]),
            ("deepseek-v3-fp8-ep8-top8", ["--model", "deepseek-v3", "--dtype", "fp8", "--ep", "8",
@@ -75,12 +79,41 @@ def fleet(args, d):
     return dt, shard_s, merged
 
 
+def journal_times(d):
+    """(stage, bucket, tactic) -> (median us, "raced" or "screened out") from d's journal."""
+    got = {}
+    for f in os.listdir(d):
+        if not f.endswith(".journal"):
+            continue
+        for line in open(os.path.join(d, f)):
+            w = line.split()
+            if len(w) >= 10 and w[0] == "M":
+                got[(int(w[1]), int(w[2]), int(w[3]))] = (
+                    float(w[5]), "screened out" if w[9] == "screened_out" else "raced")
+    return got
+
+
+def in_run(times, key, pick, other):
+    """How the run of times measured other against its own pick for key: 'raced, +0.8%'."""
+    m = re.search(r"gemm(\d)', 'MoERunner', \(\((\d+),", key)
+    if not m:
+        return "?"
+    stage, bucket = int(m.group(1)), int(m.group(2))
+    mine, them = times.get((stage, bucket, pick)), times.get((stage, bucket, other))
+    if not them:
+        return "not timed"
+    return f"{them[1]}, {100 * (them[0] / mine[0] - 1):+.1f}%" if mine else them[1]
+
+
 def compare(sdir, mdir, shard_dirs):
     a, b = table(sdir), table(mdir)
     pa = prov(sdir)["entries"]
     pb = {}
     for sd in shard_dirs:
         pb.update(prov(sd)["entries"])
+    ja, jb = journal_times(sdir), {}
+    for sd in shard_dirs:
+        jb.update(journal_times(sd))
     same = ties = shard_ties = other = 0
     bad = []
     assert set(a) == set(b), "the merged table has other keys than the single run's"
@@ -94,7 +127,10 @@ def compare(sdir, mdir, shard_dirs):
         else:
             other += 1
             bad.append({"key": k[:80], "single": a[k], "merged": b[k], "single_entry": pa[k],
-                        "shard_entry": pb[k]})
+                        "shard_entry": pb[k],
+                        # the merged pick in the single run, and the single pick in the shard's
+                        "merged_in_single": in_run(ja, k, a[k], b[k]),
+                        "single_in_shard": in_run(jb, k, b[k], a[k])})
     return {"entries": len(a), "same": same, "tie_declared_by_single": ties,
             "tie_declared_by_shard_only": shard_ties, "undeclared": other,
             "undeclared_detail": bad[:5]}
@@ -104,6 +140,20 @@ def main():
     global T
     if sys.argv[1] == "--compare":
         print(json.dumps(compare(sys.argv[2], sys.argv[3], sys.argv[4:])))
+        return
+    if sys.argv[1] == "--pairs":
+        runs, differing = sys.argv[2:], 0
+        for i, a in enumerate(runs):
+            for b in runs[i + 1:]:
+                r = compare(a, b, [b])
+                differing += r["undeclared"] > 0
+                print(json.dumps({"first": os.path.basename(a), "second": os.path.basename(b),
+                                  "undeclared": r["undeclared"],
+                                  "detail": [{k: u[k] for k in ("key", "single", "merged",
+                                              "merged_in_single", "single_in_shard")}
+                                             for u in r["undeclared_detail"]]}))
+        n = len(runs) * (len(runs) - 1) // 2
+        print(json.dumps({"pairs": n, "pairs_with_undeclared": differing}))
         return
     T, out = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
     repeats = int(sys.argv[3]) if len(sys.argv) > 3 else 2
