@@ -110,6 +110,7 @@ def import_flashinfer():
         for name in [m for m in sys.modules if m == "flashinfer" or m.startswith("flashinfer.")]:
             del sys.modules[name]
     import flashinfer
+    importlib.import_module("flashinfer.fused_moe.core")
     return flashinfer
 
 
