@@ -19,7 +19,8 @@ code, which asks for one round at a time.
                                   it raised) per id; END. The round runs as one batch: a
                                   fault is not pinned on one of its candidates.
   A job's reps of 1 asks for screening: no per-entry warm-up (a tactic's first launch in this
-  process is warmed), and about 100 us of back-to-back calls per sample. Every other sample
+  process is warmed), and about 100 us of back-to-back calls per sample, or a whole routing
+  cycle where that takes at most SCREEN_CYCLE_US. Every other sample
   (a race's, sized by the parent, or a job's that does not screen) is whole cycles of
   FlashInfer's 16 routing samples (Kernels.routing_cycle).
   errors: ERR <text>; FAULT <text> (CUDA context broken after START: exit, parent restarts)
@@ -370,6 +371,12 @@ def cuda_attributes(device):
 
 # --- the protocol ----------------------------------------------------------------------------
 
+# A screening sample is a whole routing cycle where that takes at most this long (kernels up to
+# 40 us at FlashInfer's 16 routings); above it about 100 us of calls. Partial cycles misjudged
+# small buckets of DeepSeek-V3 EP 8 by up to 43%, so that runs differed in which near-equal
+# tactic they raced (docs/benchmarks.md "Start-up", Tables).
+SCREEN_CYCLE_US = 640.0
+
 JOB_FIELDS = ("dtype", "batch", "tokens", "features", "k", "rounds", "reps", "method", "stage",
               "bucket", "hidden", "inter", "experts", "top_k", "tp", "tp_rank", "ep", "ep_rank",
               "act", "biases")
@@ -483,6 +490,11 @@ class Worker:
                 del self.ready[c0]
                 t0 = 100.0
             reps = max(1, min(16, math.ceil(100.0 / max(t0, 1e-3))))
+            cycle = getattr(self.k, "routing_cycle", 1)
+            if t0 * cycle <= SCREEN_CYCLE_US:
+                # a whole routing cycle is cheap here: every candidate screened on the same
+                # routings (short kernels are where a part of the cycle misjudges most)
+                reps = max(reps, cycle)
             for c in self.ready:
                 self.ready[c][1] = reps
                 out(f"READY {c} {reps}")

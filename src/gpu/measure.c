@@ -46,7 +46,8 @@ static void summarize(const double *samples, size_t cnt, double *scratch, double
 	measure_median_ci(scratch, cnt, med, lo, hi);
 }
 
-/* After the screening round: the keep fastest go on, and any within the margin of the last. */
+/* After the screening round (with keep x MEASURE_SEMIFINAL) and again after the first round
+ * after it (with keep): the keep fastest go on, and any within the margin of the last. */
 static void screen(const double *samples, int rounds, const size_t *cnt, bool *active, size_t n,
 		   int keep)
 {
@@ -119,16 +120,18 @@ int measure_rounds(struct prof_result *out, size_t n, int rounds, int method, in
 			}
 			samples[i * (size_t)rounds + cnt[i]++] = us[j];
 		}
-		if (r == 0 && keep > 0 && method != 1) {
-			screen(samples, rounds, cnt, active, n, keep);
+		if (r <= 1 && keep > 0 && method != 1) {
+			/* round 0 screens to the semifinalists, round 1 (the first full samples)
+			 * to the finalists */
+			screen(samples, rounds, cnt, active, n, r == 0 ? keep * MEASURE_SEMIFINAL : keep);
 			for (size_t i = 0; i < n; i++) {
-				if (out[i].status != PROF_OK || !cnt[i])
+				if (out[i].status != PROF_OK || !cnt[i] || measure_screened_out(&out[i]))
 					continue;
-				if (active[i]) {
-					out[i].median_us = samples[i * (size_t)rounds];
-					cnt[i] = 0; /* the finalists' results come from the rounds after */
-				} else {
+				if (!active[i])
 					snprintf(out[i].why, sizeof out[i].why, "%s", MEASURE_SCREENED_OUT);
+				else if (r == 0) {
+					out[i].median_us = samples[i * (size_t)rounds];
+					cnt[i] = 0; /* the results come from the rounds after */
 				}
 			}
 		}

@@ -17,6 +17,7 @@ extern "C" {
 #define MEASURE_SCREEN_ROUNDS 10 /* with a screen: the screen and 9 rounds of its finalists */
 #define MEASURE_RACE_MIN 5 /* racing starts after this many rounds */
 #define MEASURE_SCREEN_MARGIN 0.03 /* a screen keeps near-ties of its last finalist */
+#define MEASURE_SEMIFINAL 3 /* a screen's first cut keeps this many times keep */
 #define MEASURE_INDIFFERENCE 0.005 /* a screened race stops timing who can beat the leader by
 				    * no more than this */
 #define MEASURE_SCREENED_OUT "screened out" /* the why of a candidate a screen dropped */
@@ -27,13 +28,15 @@ typedef int (*measure_round_fn)(void *ctx, int r, const size_t *idx, size_t k, d
 
 /* Times the candidates i with out[i].status == PROF_OK over `rounds` rounds (0: the default)
  * and fills their median, interval and sample count. A time below 0 from the callback marks
- * that candidate failed (the callback has written out[i].why). keep > 0 screens: after the
- * first round only the keep fastest candidates, and any within MEASURE_SCREEN_MARGIN of the
- * slowest of those, go on (the others keep their one sample), and the rounds after it make
- * their results (a screening sample may be taken with fewer calls): a finalist's screening
- * time is left in out[i].median_us for the callback to size its samples by. The candidates
- * dropped keep their one sample, status PROF_OK and why MEASURE_SCREENED_OUT: timed, but not
- * well enough to be chosen (measure_screened_out). Method 0 races: from round
+ * that candidate failed (the callback has written out[i].why). keep > 0 screens in two cuts:
+ * after the first round (a screening sample, which may be taken with fewer calls) the
+ * keep x MEASURE_SEMIFINAL fastest candidates, and any within MEASURE_SCREEN_MARGIN of the
+ * slowest of those, go on; after the second round (their first full sample) the keep fastest
+ * of those and their near-ties the same way. The rounds after the screening one make the
+ * results: a semifinalist's screening time is left in out[i].median_us for the callback to size
+ * its samples by. The candidates dropped keep their one sample (their full one after the
+ * second cut), status PROF_OK and why MEASURE_SCREENED_OUT: timed, but not well enough to be
+ * chosen (measure_screened_out). Method 0 races: from round
  * MEASURE_RACE_MIN on, a candidate whose interval lies wholly above the leader's is dropped
  * (it can neither win nor tie), after a screen also one whose interval starts less than
  * MEASURE_INDIFFERENCE below the leader's end (it could win by no more than that), and the

@@ -103,8 +103,9 @@ static void note_ties(struct lookup_entry *e, const int *ids, const struct prof_
 
 /* The rule: a candidate replaces the fallback only if its whole interval lies below the
  * fallback's; among those, the lowest median. Ties with the fallback go to the fallback, so
- * none is slower; what another run may choose instead is declared (note_ties). A candidate a screen dropped after one
- * sample is neither chosen nor a tie (the fallback's one sample still bounds the others). */
+ * none is slower; what another run may choose instead is declared (note_ties). A candidate a
+ * screen dropped after one sample (either cut) is neither chosen nor a tie (the fallback's one
+ * sample still bounds the others). */
 static void decide(struct lookup_entry *e, const int *ids, const struct prof_result *r, size_t n)
 {
 	const struct prof_result *fb = NULL;

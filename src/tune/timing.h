@@ -27,8 +27,9 @@ struct timing_opts {
 				* < 0: every dispatchable candidate of the stage (exhaustive) */
 	int method;            /* 0 tunetab's measurement, 1 FlashInfer's (for comparisons) */
 	bool screen;           /* every dispatchable candidate gets one sample, the top_k fastest
-				* go on to the rounds (the flashinfer backend's default); those more
-				* than 2x slower than the best a bucket below are left out (pruned) */
+				* go on to the rounds after two cuts (measure.h; the flashinfer
+				* backend's default); those more than 2x slower than the best a
+				* bucket below are left out (pruned) */
 	double budget_s;       /* stop measuring after this long (<= 0: no budget) */
 	int rounds, reps;
 	const char *journal;   /* path */

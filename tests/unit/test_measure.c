@@ -9,6 +9,7 @@
 /* times[i] plus a small deterministic wobble; fail_at: candidate that fails in round 2 */
 struct fake {
 	double times[8];
+	double screen[8]; /* > 0: candidate i's time in round 0 (a screening sample) instead */
 	double wobble; /* 0: 0.1% steps */
 	int fail_at;
 	int calls[8];
@@ -24,7 +25,8 @@ static int fake_round(void *vp, int r, const size_t *idx, size_t k, double *us)
 	for (size_t j = 0; j < k; j++) {
 		size_t i = idx[j];
 		f->calls[i]++;
-		us[j] = f->times[i] * (1.0 + (f->wobble ? f->wobble : 0.001) * ((r * 7 + (int)i) % 5));
+		double t = r == 0 && f->screen[i] > 0 ? f->screen[i] : f->times[i];
+		us[j] = t * (1.0 + (f->wobble ? f->wobble : 0.001) * ((r * 7 + (int)i) % 5));
 		if ((int)i == f->fail_at && r == 2)
 			us[j] = -1;
 	}
@@ -72,23 +74,45 @@ TEST(measure_racing_drops_the_slow)
 
 TEST(measure_screen_keeps_the_fastest)
 {
-	/* 6 candidates, keep 2: 0 and 1 go on, and 5 too (within the margin of the 2nd) */
-	struct fake f = { .times = { 10, 11, 20, 30, 40, 11.2 }, .fail_at = -1 };
-	struct prof_result out[6];
-	reset(out, 6);
-	CHECK_INT(measure_rounds(out, 6, 9, 0, 2, fake_round, &f), 0);
-	for (int i = 0; i < 6; i++) {
-		int finalist = i == 0 || i == 1 || i == 5;
+	/* 8 candidates, keep 2: the first cut keeps 2 x MEASURE_SEMIFINAL = 6 (0, 1, 5, 2, 3,
+	 * 4), the second, on their first full sample, 0 and 1, and 5 too (within the margin of
+	 * the 2nd) */
+	struct fake f = { .times = { 10, 11, 20, 30, 40, 11.2, 50, 60 }, .fail_at = -1 };
+	struct prof_result out[8];
+	reset(out, 8);
+	CHECK_INT(measure_rounds(out, 8, 9, 0, 2, fake_round, &f), 0);
+	for (int i = 0; i < 8; i++) {
+		int finalist = i == 0 || i == 1 || i == 5, semifinalist = i < 6;
 		CHECK_INT(measure_screened_out(&out[i]), !finalist);
 		CHECK_INT(out[i].status, PROF_OK);
 		if (!finalist) {
-			CHECK_INT(out[i].n, 1); /* its screening sample is its result */
-			CHECK_INT(f.calls[i], 1);
+			CHECK_INT(out[i].n, 1); /* its last sample is its result */
+			CHECK_INT(f.calls[i], semifinalist ? 2 : 1);
+			CHECK(fabs(out[i].median_us - f.times[i]) < 0.01 * f.times[i]);
 		}
 	}
 	/* the finalists' results come from the rounds after the screen (8 of 9 at most) */
 	CHECK(out[0].n >= 1 && out[0].n <= 8);
 	CHECK(fabs(out[0].median_us - 10) < 0.1);
+}
+
+TEST(measure_second_cut_rescues_a_misjudged_screen)
+{
+	/* candidate 5 is the fastest (9) but its screening sample (14) ranks 6th: the first cut
+	 * (keep 2: 6 semifinalists) lets it through, its full sample puts it first, it wins; 6
+	 * (screened at 15, 7th) is dropped at the first cut whatever it is */
+	struct fake f = { .times = { 10, 11, 12, 13, 13.5, 9, 8, 20 },
+			  .screen = { 10, 11, 12, 13, 13.5, 14, 15, 20 }, .fail_at = -1 };
+	struct prof_result out[8];
+	reset(out, 8);
+	CHECK_INT(measure_rounds(out, 8, 9, 0, 2, fake_round, &f), 0);
+	CHECK_INT(measure_screened_out(&out[5]), 0);
+	CHECK(fabs(out[5].median_us - 9) < 0.1);
+	CHECK_INT(measure_screened_out(&out[6]), 1);
+	CHECK_INT(f.calls[6], 1);
+	for (int i = 0; i < 8; i++)
+		if (i != 5 && !measure_screened_out(&out[i]))
+			CHECK(out[i].median_us > out[5].median_us);
 }
 
 TEST(measure_screened_race_stops_near_ties)
@@ -150,6 +174,7 @@ TTEST_SUITE(measure_tests) = {
 	{ "measure_full_runs_every_round", measure_full_runs_every_round },
 	{ "measure_racing_drops_the_slow", measure_racing_drops_the_slow },
 	{ "measure_screen_keeps_the_fastest", measure_screen_keeps_the_fastest },
+	{ "measure_second_cut_rescues_a_misjudged_screen", measure_second_cut_rescues_a_misjudged_screen },
 	{ "measure_screened_race_stops_near_ties", measure_screened_race_stops_near_ties },
 	{ "measure_screen_default_rounds", measure_screen_default_rounds },
 	{ "measure_failure_while_timed", measure_failure_while_timed },
