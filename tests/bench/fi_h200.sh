@@ -14,6 +14,9 @@
 #           FIRST): the whole table in one process, its two
 #           shards one after the other (--shard I/2), tunetab merge; every process's wall time
 #           and TUNETAB_PROF_TIMING lines
+#   fleet   issue #18's Done-when, on the 2 x H200 machine: fleet_bench.py with the flashinfer
+#           backend, five repeats of DeepSeek-V3 fp8 EP 8 and Qwen3-30B-A3B bf16, each the
+#           single run, two launcher-style shard processes + merge, and --devices all
 #   learn   issue #17's further deployments (LEARN): per deployment the oracle, then one tunetab
 #           run with the flashinfer backend (its journal) and check-load
 # Deployments: Qwen3-30B-A3B bf16 TP 1, DeepSeek-V3 fp8 EP 8, Mixtral-8x7B bf16 TP 2; LEARN:
@@ -111,6 +114,10 @@ withfit) # issue #17: a profiled run of each deployment with its held-out fit (F
         [ -f "$3/fit-$D.yaml" ] || continue
         ( FIT_ARGS="--model-fit $3/fit-$D.yaml"; tt_runs $D 1 ) || echo "withfit: tunetab $D failed"
     done ;;
+fleet)
+    FLEET_ARGS="--backend flashinfer" FLEET_DEVICES_ALL=1 \
+    FLEET_ONLY=deepseek-v3-fp8-ep8,qwen3-30b-a3b-bf16 python3 "$ROOT/tests/bench/fleet_bench.py" \
+        "$T" "$O" "${REPEATS:-5}" 2>&1 | tee "$O/fleet.txt" ;;
 startup)
     if [ "${PROBE_REPEATS:-3}" != 0 ]; then
         step "start-up steps"

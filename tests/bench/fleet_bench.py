@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""fleet_bench.py TUNETAB OUTDIR [REPEATS] (FLEET_ONLY=a,b: only deployments whose name has a or b;
+"""fleet_bench.py TUNETAB OUTDIR [REPEATS] (FLEET_ONLY=a,b: only deployments whose name has a or b,
+or is a or b where that is a whole name;
 FLEET_ARGS="--backend flashinfer": more generate arguments for every arm; FLEET_DEVICES_ALL=1: a
 third arm): issues #8 and #18's acceptance run on a machine with two GPUs of one model
 (docs/fleet.md).
@@ -29,8 +30,11 @@ DEPLOYS = [("deepseek-v3-fp8-ep8", ["--model", "deepseek-v3", "--dtype", "fp8", 
                                          "--top", "8"]),
            ("deepseek-v3-fp8-ep8-exhaustive", ["--model", "deepseek-v3", "--dtype", "fp8", "--ep", "8",
                                                "--top", "all"])]
-if os.environ.get("FLEET_ONLY"):  # e.g. FLEET_ONLY=exhaustive,top8
-    DEPLOYS = [d for d in DEPLOYS if any(w in d[0] for w in os.environ["FLEET_ONLY"].split(","))]
+if os.environ.get("FLEET_ONLY"):  # e.g. FLEET_ONLY=exhaustive,top8; a whole name: only that one
+    _words = os.environ["FLEET_ONLY"].split(",")
+    _names = [d[0] for d in DEPLOYS]
+    DEPLOYS = [d for d in DEPLOYS
+               if any(w == d[0] or (w not in _names and w in d[0]) for w in _words)]
 BASE = ["generate", "--device", "auto", "--profile", "-q"] + shlex.split(os.environ.get("FLEET_ARGS", ""))
 CLEAN = {k: v for k, v in os.environ.items()
          if not k.startswith(("OMPI_", "SLURM_", "PMI_")) and k != "CUDA_VISIBLE_DEVICES"}
@@ -158,9 +162,12 @@ def main():
     T, out = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
     repeats = int(sys.argv[3]) if len(sys.argv) > 3 else 2
     os.makedirs(out, exist_ok=True)
-    rep = {"gpu": subprocess.run(["nvidia-smi", "--query-gpu=name,driver_version,clocks.max.sm",
-                                  "--format=csv,noheader"], capture_output=True, text=True).stdout.strip(),
-           "args": BASE, "runs": []}
+    try:
+        gpu = subprocess.run(["nvidia-smi", "--query-gpu=name,driver_version,clocks.max.sm",
+                              "--format=csv,noheader"], capture_output=True, text=True).stdout.strip()
+    except OSError:
+        gpu = "no nvidia-smi"  # a dry run with the fake backend or the FlashInfer stub
+    rep = {"gpu": gpu, "args": BASE, "runs": []}
     for name, args in DEPLOYS:
         for i in range(repeats):
             sd, fd = os.path.join(out, f"{name}-{i}-single"), os.path.join(out, f"{name}-{i}-fleet")
