@@ -274,7 +274,7 @@ static int start_more_workers(struct generate_session *S, const struct generate_
 	int want[GENERATE_MAX_WORKERS];
 	size_t nwant = further_gpus(S, first->visible, want);
 	int rc = TT_OK;
-	for (size_t k = 0; k < nwant && !rc; k++) {
+	for (size_t k = 0; k < nwant; k++) {
 		struct worker_device wd;
 		struct worker *w = &S->workers[S->nworkers];
 		if (!take_early(S, want[k], w)) {

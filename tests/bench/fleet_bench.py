@@ -23,7 +23,10 @@ fleet_bench.py --compare SINGLE MERGED SHARD...: only that check, of tables alre
 one-GPU stand-in of tests/bench/fi_h200.sh startup); one JSON line.
 fleet_bench.py --pairs RUN...: the same check between every two whole-table runs (the first of
 a pair as "single", the second as its own shard): how often runs disagree with no sharding."""
-import json, os, re, shlex, subprocess, sys, time
+import json, os, shlex, subprocess, sys, time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from fi_bench import key_entry  # noqa: E402
 DEPLOYS = [("deepseek-v3-fp8-ep8", ["--model", "deepseek-v3", "--dtype", "fp8", "--ep", "8"]),
            ("qwen3-30b-a3b-bf16", ["--model", "qwen3-30b-a3b", "--dtype", "bf16"]),
            ("deepseek-v3-fp8-ep8-top8", ["--model", "deepseek-v3", "--dtype", "fp8", "--ep", "8",
@@ -99,10 +102,7 @@ def journal_times(d):
 
 def in_run(times, key, pick, other):
     """How the run of times measured other against its own pick for key: 'raced, +0.8%'."""
-    m = re.search(r"gemm(\d)', 'MoERunner', \(\((\d+),", key)
-    if not m:
-        return "?"
-    stage, bucket = int(m.group(1)), int(m.group(2))
+    stage, bucket, _ = key_entry(key)
     mine, them = times.get((stage, bucket, pick)), times.get((stage, bucket, other))
     if not them:
         return "not timed"
