@@ -26,7 +26,9 @@ code, which asks for one round at a time.
   errors: ERR <text>; FAULT <text> (CUDA context broken after START: exit, parent restarts)
 
 What is timed is what FlashInfer's autotuner times (flashinfer-formats.md §3.5, §5): the
-`MoERunner` of `get_cutlass_fused_moe_module(<sm>)`, `forward(inputs, tactic, gemm_idx=stage)`
+`MoERunner` of `get_cutlass_fused_moe_module(<sm>)`, built as the job's key names it (dtypes, top-k,
+TP/EP sizes and ranks, activation, use_fused_finalize: with it off GEMM2's ids mean other configs,
+cutlass-moe-tactics.md §3), `forward(inputs, tactic, gemm_idx=stage)`
 on the inputs its tuning config makes for the bucket (input `[bucket, hidden]` from its default
 initializer, the expert weights, `do_preparation` once per bucket; the routing is the runner's
 own). Mode 0 (tunetab's method): one sample is one untimed call, then `reps` back-to-back
@@ -234,7 +236,7 @@ class Kernels:
         from flashinfer.utils import device_support_pdl
         xd, wd, od = (getattr(t, n) for n in DTYPES[job["dtype"]])
         key = (job["dtype"], job["top_k"], job["tp"], job["tp_rank"], job["ep"], job["ep_rank"],
-               job["act"])
+               job["act"], job["finalize"])
         if key not in self.runners:
             self.runners[key] = self.module.MoERunner(
                 x_dtype=xd, weight_dtype=wd, output_dtype=od, top_k=job["top_k"],
@@ -244,7 +246,7 @@ class Kernels:
                 use_mxfp8_act_scaling=False, min_latency_mode=False,
                 enable_pdl=device_support_pdl(t.device("cuda", self.device)),
                 activation_type=ActivationType(job["act"]), use_packed_weights=False,
-                use_fused_finalize=True, use_wfp4afp8_humming=False)
+                use_fused_finalize=bool(job["finalize"]), use_wfp4afp8_humming=False)
         return self.runners[key], xd, wd, od
 
     def _weights(self, job, wd, od):
@@ -379,7 +381,7 @@ SCREEN_CYCLE_US = 640.0
 
 JOB_FIELDS = ("dtype", "batch", "tokens", "features", "k", "rounds", "reps", "method", "stage",
               "bucket", "hidden", "inter", "experts", "top_k", "tp", "tp_rank", "ep", "ep_rank",
-              "act", "biases")
+              "act", "biases", "finalize")
 
 
 def parse_job(words):

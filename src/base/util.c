@@ -159,6 +159,24 @@ void sb_reset(struct strbuf *sb)
 		sb->buf[0] = '\0';
 }
 
+void sb_add_shell(struct strbuf *sb, const char *s)
+{
+	bool plain = *s;
+	for (const char *p = s; *p && plain; p++)
+		plain = isalnum((unsigned char)*p) || strchr("_./:=@%+,-", *p);
+	if (plain) {
+		sb_adds(sb, s);
+		return;
+	}
+	sb_addc(sb, '\'');
+	for (const char *p = s; *p; p++)
+		if (*p == '\'')
+			sb_adds(sb, "'\\''");
+		else
+			sb_addc(sb, *p);
+	sb_addc(sb, '\'');
+}
+
 char *sb_detach(struct strbuf *sb)
 {
 	char *p = sb->buf ? sb->buf : xstrdup("");

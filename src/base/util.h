@@ -58,6 +58,10 @@ void sb_reset(struct strbuf *sb);
 void sb_addll(struct strbuf *sb, long long v);
 /* Returns the buffer (never NULL) and leaves sb empty; caller frees. */
 char *sb_detach(struct strbuf *sb);
+/* Appends s as one POSIX shell word: as it is when it holds only [A-Za-z0-9_./:=@%+,-] (and
+ * is not empty), else in single quotes ('\'' for a quote), so a printed command runs as
+ * printed. */
+void sb_add_shell(struct strbuf *sb, const char *s);
 void sb_release(struct strbuf *sb);
 
 /* The first `digits` (1 to 64) lowercase hex digits of the SHA-256 of data, NUL-terminated in

@@ -139,7 +139,7 @@ int install_plan(const struct consumer_version *v, consumer_var_fn var, void *ct
 		before += key[0] != '_';
 	json_object_foreach(ours, key, val) {
 		json_t *have = json_object_get(merged, key);
-		if (key[0] == '_') { /* _metadata, _generation: theirs stay */
+		if (key[0] == '_') { /* _metadata, _records: theirs stay; _generation is redone */
 			if (!have)
 				json_object_set(merged, key, val);
 			continue;
@@ -173,11 +173,13 @@ int install_plan(const struct consumer_version *v, consumer_var_fn var, void *ct
 		snprintf(r->meta_field, sizeof r->meta_field, "%s", field);
 		json_object_set(merged, "_metadata", mine);
 	}
-	r->bytes = json_dumps(merged, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	/* as FlashInfer's save_configs writes it: its order, and a _generation of this content
+	 * (the files' own one is stale after the merge) */
+	struct strbuf sb = STRBUF_INIT;
+	table_json_canonical(merged, &sb);
 	json_decref(merged);
-	if (!r->bytes)
-		return diag_error(d, TT_INTERNAL, "install", NULL, 0, 0, "cannot encode the cache");
-	r->len = strlen(r->bytes);
+	r->len = sb.len;
+	r->bytes = sb_detach(&sb);
 	return TT_OK;
 }
 

@@ -22,7 +22,7 @@ struct table_entry {
 	int line, col;        /* of the key */
 	int vline, vcol;      /* of the value */
 	const struct pyv *value;   /* the whole value as read (py: tuple; json: array as tuple) */
-	bool value_ok;        /* a 2-element (runner, tactic) value */
+	bool value_ok;        /* (runner, tactic): py a 2-tuple; json [runner, tactic, ...] */
 	long long runner_id;  /* py: slot 0 (an int) */
 	const char *runner;   /* json: runner class name */
 	const struct pyv *tactic;  /* int, or nested tuple */
@@ -48,6 +48,8 @@ struct table {
 	struct table_meta *meta;
 	size_t n_meta, meta_alloc;
 	void *records;        /* opaque JSON value of _records, or NULL */
+	void *doc;            /* json: the document as read (entries' policy and selection
+			       * elements are written back from it), or NULL */
 	bool records_is_object;
 	const char *generation; /* NULL when absent or not a string */
 	bool has_generation;
@@ -83,6 +85,10 @@ int table_write_json(const struct table *t, bool with_generation, struct strbuf 
  * else indent=N; object keys sorted when sort_keys, else in their order. */
 struct json_t;
 void table_py_json(struct json_t *j, int indent, bool sort_keys, struct strbuf *out);
+/* A JSON cache document (any _generation in it dropped) as FlashInfer's save_configs writes
+ * it (§2.2, §2.5): _metadata, _records when not empty, the entries sorted by key, _generation
+ * recomputed over them; json.dump(indent=2). */
+void table_json_canonical(struct json_t *doc, struct strbuf *out);
 /* Lowercase hex SHA-256 of the compact sort_keys JSON of everything but _generation. */
 int table_generation(const struct table *t, char hex[65]);
 /* The JSON half of table_read (table_json.c); table.c dispatches to it. */

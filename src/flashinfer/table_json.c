@@ -2,6 +2,7 @@
  * written byte for byte as Python's json.dump(indent=2) writes it, and _generation as the
  * SHA-256 (libcrypto) of the compact sort_keys form. */
 #include <jansson.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -206,7 +207,9 @@ int table_json_read(const char *name, const char *text, size_t len, struct table
 		struct pyv *pv = arena_alloc(&t->arena, sizeof *pv);
 		if (to_pyv(v, pv, &t->arena) == 0) {
 			e.value = pv;
-			if (pv->kind == PV_TUPLE && pv->n == 2 && pv->items[0].kind == PV_STR) {
+			/* [runner, tactic], with 0.7.1+'s profiling policy and selection record
+			 * after them (formats §2.4) */
+			if (pv->kind == PV_TUPLE && pv->n >= 2 && pv->items[0].kind == PV_STR) {
 				e.value_ok = true;
 				e.runner = pv->items[0].s;
 				e.tactic = &pv->items[1];
@@ -219,7 +222,7 @@ int table_json_read(const char *name, const char *text, size_t len, struct table
 		free(pos[j].key);
 	free(pos);
 	(void)dups;
-	json_decref(root);
+	t->doc = root;
 	return TT_OK;
 }
 
@@ -227,7 +230,9 @@ void table_json_release(struct table *t)
 {
 	if (t->records)
 		json_decref((json_t *)t->records);
-	t->records = NULL;
+	if (t->doc)
+		json_decref((json_t *)t->doc);
+	t->records = t->doc = NULL;
 }
 
 void table_set_meta(struct table *t, const char *name, const char *value)
@@ -247,6 +252,53 @@ void table_set_meta(struct table *t, const char *name, const char *value)
 }
 
 /* --- Python-compatible emitter ---------------------------------------------- */
+
+/* A float as Python's json.dumps writes it (float.__repr__): the shortest digits that read
+ * back as the same double, positional for decimal exponents -4 to 15 (with ".0" when
+ * integral), else d.ddde+XX; "NaN", "Infinity" for what JSON has no spelling of. */
+static void emit_float(double x, struct strbuf *out)
+{
+	if (isnan(x) || isinf(x)) {
+		sb_adds(out, isnan(x) ? "NaN" : x > 0 ? "Infinity" : "-Infinity");
+		return;
+	}
+	char e[40];
+	for (int p = 0; p <= 17; p++) { /* d.ddd...e±XX with p digits after the point */
+		snprintf(e, sizeof e, "%.*e", p, x);
+		if (strtod(e, NULL) == x)
+			break;
+	}
+	char *ex = strchr(e, 'e');
+	int exp10 = atoi(ex + 1);
+	*ex = '\0';
+	char digits[24];
+	size_t nd = 0;
+	bool neg = e[0] == '-';
+	for (const char *q = e + neg; *q; q++)
+		if (*q != '.')
+			digits[nd++] = *q;
+	digits[nd] = '\0';
+	if (neg)
+		sb_addc(out, '-');
+	if (exp10 < -4 || exp10 >= 16) {
+		sb_addc(out, digits[0]);
+		if (nd > 1) {
+			sb_addc(out, '.');
+			sb_adds(out, digits + 1);
+		}
+		sb_addf(out, "e%c%02d", exp10 < 0 ? '-' : '+', abs(exp10));
+	} else if (exp10 < 0) {
+		sb_adds(out, "0.");
+		for (int i = -1; i > exp10; i--)
+			sb_addc(out, '0');
+		sb_adds(out, digits);
+	} else {
+		for (int i = 0; i <= exp10; i++)
+			sb_addc(out, i < (int)nd ? digits[i] : '0');
+		sb_addc(out, '.');
+		sb_adds(out, (int)nd > exp10 + 1 ? digits + exp10 + 1 : "0");
+	}
+}
 
 /* json.dumps(ensure_ascii=True) string escaping. */
 static void emit_str(const char *s, size_t len, struct strbuf *out)
@@ -363,12 +415,9 @@ static void emit_json(json_t *j, int indent, int level, int sort, struct strbuf 
 	case JSON_TRUE: sb_adds(out, "true"); return;
 	case JSON_FALSE: sb_adds(out, "false"); return;
 	case JSON_NULL: sb_adds(out, "null"); return;
-	case JSON_REAL: {
-		char *s = json_dumps(j, JSON_ENCODE_ANY | JSON_REAL_PRECISION(17));
-		sb_adds(out, s ? s : "null");
-		free(s);
+	case JSON_REAL:
+		emit_float(json_real_value(j), out);
 		return;
-	}
 	}
 }
 
@@ -415,6 +464,12 @@ static json_t *build_doc(const struct table *t)
 		json_t *val = json_array();
 		json_array_append_new(val, json_string(e->runner ? e->runner : "MoERunner"));
 		json_array_append_new(val, pyv_to_json(e->tactic));
+		/* a read entry's policy and selection record stay as read (they are in
+		 * _generation) */
+		json_t *orig = t->doc && e->value && e->tactic == &e->value->items[1]
+				       ? json_object_getn((json_t *)t->doc, e->key, e->key_len) : NULL;
+		for (size_t k = 2; k < json_array_size(orig); k++)
+			json_array_append(val, json_array_get(orig, k));
 		json_object_setn_new(doc, e->key, e->key_len, val);
 	}
 	return doc;
@@ -423,6 +478,40 @@ static json_t *build_doc(const struct table *t)
 void table_py_json(json_t *j, int indent, bool sort_keys, struct strbuf *out)
 {
 	emit_json(j, indent, 0, sort_keys, out);
+}
+
+static int cmp_key(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+void table_json_canonical(json_t *doc, struct strbuf *out)
+{
+	json_t *o = json_object();
+	json_t *meta = json_object_get(doc, "_metadata"), *rec = json_object_get(doc, "_records");
+	if (meta)
+		json_object_set(o, "_metadata", meta);
+	if (rec && !(json_is_object(rec) && json_object_size(rec) == 0))
+		json_object_set(o, "_records", rec);
+	size_t n = 0;
+	const char **keys = xcalloc(json_object_size(doc) + 1, sizeof *keys);
+	const char *k;
+	json_t *v;
+	json_object_foreach(doc, k, v)
+		if (strcmp(k, "_metadata") && strcmp(k, "_records") && strcmp(k, "_generation"))
+			keys[n++] = k;
+	qsort(keys, n, sizeof *keys, cmp_key); /* UTF-8 byte order is code-point order */
+	for (size_t i = 0; i < n; i++)
+		json_object_set(o, keys[i], json_object_get(doc, keys[i]));
+	free(keys);
+	struct strbuf c = STRBUF_INIT;
+	emit_json(o, -1, 0, 1, &c);
+	char hex[65];
+	sha256_hex(c.buf, c.len, 64, hex);
+	sb_release(&c);
+	json_object_set_new(o, "_generation", json_string(hex));
+	emit_json(o, 2, 0, 0, out);
+	json_decref(o);
 }
 
 int table_generation(const struct table *t, char hex[65])

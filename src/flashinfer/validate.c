@@ -923,10 +923,18 @@ static void check_json(struct vctx *c)
 		char hex[65];
 		if (!t->generation)
 			ERR(c, "json-generation", 1, 1, "_generation must be a string");
-		else if (table_generation(t, hex) == 0 && strcmp(hex, t->generation))
-			ERR(c, "json-generation", 1, 1, "_generation is %.16s..., but the SHA-256 of the "
-			    "content is %.16s...: the file was edited after it was written", t->generation,
-			    hex);
+		else if (table_generation(t, hex) == 0 && strcmp(hex, t->generation)) {
+			/* load_configs pops it unchecked; save_configs compares the file's with what
+			 * it said at load, so a stale one never fails (0.7.4 autotuner.py:4879-4881,
+			 * 4693-4709; formats §2.2, §2.5) */
+			struct strbuf q = STRBUF_INIT;
+			sb_add_shell(&q, t->path);
+			WARN(c, "json-generation", 1, 1, "_generation is %.16s..., but the SHA-256 of "
+			     "the content is %.16s...: the file was edited after it was written (FlashInfer "
+			     "%s does not check it on load); to write a correct one, run: tunetab convert %s "
+			     "-o %s", t->generation, hex, c->r->version, q.buf, q.buf);
+			sb_release(&q);
+		}
 	}
 }
 

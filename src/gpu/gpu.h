@@ -59,6 +59,8 @@ struct prof_shape {
 	long tp, tp_rank, ep, ep_rank;
 	int activation;   /* FlashInfer's ActivationType */
 	int biases;
+	int finalize;     /* the runner's use_fused_finalize: 1 on (FlashInfer's default), 0 off
+			   * (SGLang's default); GEMM2's tactic ids mean other configs with it off */
 	int keep;         /* screening (flashinfer backend): after one sample each, this many go on */
 };
 

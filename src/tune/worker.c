@@ -379,10 +379,10 @@ static void send_job(struct worker *w, const char *verb, const struct prof_shape
 	for (size_t i = 0; i < ncand; i++)
 		n += !done[i];
 	struct strbuf job = STRBUF_INIT;
-	sb_addf(&job, "%s %s %ld %ld %ld %ld %d %d %d %d %ld %ld %ld %ld %ld %ld %ld %ld %ld %d %d %zu",
+	sb_addf(&job, "%s %s %ld %ld %ld %ld %d %d %d %d %ld %ld %ld %ld %ld %ld %ld %ld %ld %d %d %d %zu",
 		verb, s->dtype, s->batch, s->tokens, s->features, s->k, s->rounds, s->reps, s->method,
 		s->stage, s->bucket, s->hidden, s->inter, s->experts, s->top_k, s->tp, s->tp_rank,
-		s->ep, s->ep_rank, s->activation, s->biases, n);
+		s->ep, s->ep_rank, s->activation, s->biases, s->finalize, n);
 	for (size_t i = 0; i < ncand; i++) {
 		if (done[i])
 			continue;
@@ -667,10 +667,11 @@ static void hex_encode(const char *s, char *out, size_t n)
 int worker_parse_job(const char *line, struct prof_shape *s, char *dtype, size_t *n, int *off)
 {
 	memset(s, 0, sizeof *s);
-	if (sscanf(line, "%*s %15s %ld %ld %ld %ld %d %d %d %d %ld %ld %ld %ld %ld %ld %ld %ld %ld %d %d %zu%n",
+	if (sscanf(line, "%*s %15s %ld %ld %ld %ld %d %d %d %d %ld %ld %ld %ld %ld %ld %ld %ld %ld %d %d %d %zu%n",
 		   dtype, &s->batch, &s->tokens, &s->features, &s->k, &s->rounds, &s->reps, &s->method,
 		   &s->stage, &s->bucket, &s->hidden, &s->inter, &s->experts, &s->top_k, &s->tp,
-		   &s->tp_rank, &s->ep, &s->ep_rank, &s->activation, &s->biases, n, off) != 21 ||
+		   &s->tp_rank, &s->ep, &s->ep_rank, &s->activation, &s->biases, &s->finalize, n,
+		   off) != 22 ||
 	    *n > 4096)
 		return -1;
 	s->dtype = dtype;

@@ -72,4 +72,30 @@ with open("cache.json", "w") as f:
 r = subprocess.run([tunetab, "convert", "cache.json", "-o", "again.json"], capture_output=True, text=True)
 same = open("cache.json", "rb").read() == open("again.json", "rb").read()
 print("json cache round trip identical:", same, r.returncode)
+
+# (3) 0.7.4's entries [runner, tactic, policy, selection] and _records with floats: the same
+#     bytes back, and _generation (which covers them) is the content's, as Python computes it
+import random
+rnd = random.Random(7)
+floats = [0.1, -0.0, 1.0, 1e16, 1e15, 123456789012345.6, 1e-05, 0.0001, 2.5e-07, 1.7976931348623157e308,
+          5e-324, 3.141592653589793, 100.0, 1e22, 0.30000000000000004] + \
+         [rnd.uniform(-1e6, 1e6) for _ in range(40)] + [rnd.random() * 10 ** rnd.randint(-30, 30) for _ in range(40)]
+doc = {"_metadata": {"flashinfer_version": "0.7.4", "cuda_version": "13.0", "cublas_version": "13.1.0",
+                     "cudnn_version": "91900", "cudnn_frontend_version": "1.25.0", "cutlass_dsl_version": "*",
+                     "gpu": "NVIDIA H200"},
+       "_records": {"trtllm_moe_da": {"r0": {"schema": 1, "values": floats}}}}
+for i, (key, canon) in enumerate(cases[:20]):
+    doc[canon] = ["MoERunner", i, ["cuda_graph_profile_replays", None, "l2_cache_policy", "hot"],
+                  {"tie": floats[i], "n": i}]
+ordered = {"_metadata": doc["_metadata"], "_records": doc["_records"]}
+for k in sorted(k for k in doc if not k.startswith("_")):
+    ordered[k] = doc[k]
+ordered["_generation"] = hashlib.sha256(json.dumps(ordered, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+with open("policy.json", "w") as f:
+    json.dump(ordered, f, indent=2)
+r = subprocess.run([tunetab, "convert", "policy.json", "-o", "policy2.json"], capture_output=True, text=True)
+same = open("policy.json", "rb").read() == open("policy2.json", "rb").read()
+print("policies, selection records and float records round trip identical:", same, r.returncode)
+v = subprocess.run([tunetab, "validate", "--format", "json", "policy.json"], capture_output=True, text=True)
+print("json-generation findings on it:", v.stdout.count('"json-generation"'))
 PY

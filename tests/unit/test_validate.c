@@ -73,11 +73,23 @@ static char *report(const char *dir, const char *file, const char *args)
 		const struct diag *x = &d.v[i];
 		CHECK(documented(x->id));
 		const char *f = x->file && !strcmp(x->file, path) ? file : x->file ? x->file : file;
+		/* a message that names the file (a command to run) names it as the CLI is given it */
+		struct strbuf msg = STRBUF_INIT;
+		for (const char *m = x->msg, *at; *m; m = at + strlen(path)) {
+			if (!(at = strstr(m, path))) {
+				sb_adds(&msg, m);
+				break;
+			}
+			sb_add(&msg, m, (size_t)(at - m));
+			sb_adds(&msg, file);
+		}
 		if (x->line)
 			sb_addf(&out, "%s:%d:%d: %s: %s [%s]\n", f, x->line, x->col, diag_sev_name(x->sev),
-				x->msg, x->id);
+				msg.buf ? msg.buf : "", x->id);
 		else
-			sb_addf(&out, "%s: %s: %s [%s]\n", f, diag_sev_name(x->sev), x->msg, x->id);
+			sb_addf(&out, "%s: %s: %s [%s]\n", f, diag_sev_name(x->sev), msg.buf ? msg.buf : "",
+				x->id);
+		sb_release(&msg);
 	}
 	size_t ne = diags_count(&d, SEV_ERROR), nw = diags_count(&d, SEV_WARNING),
 	       nn = diags_count(&d, SEV_NOTE);
@@ -142,7 +154,7 @@ TEST(validate_table_corpus)
 		free(dir);
 		free(cases[i]);
 	}
-	CHECK_INT(failing, 49); /* broken tables; the ok-* ones and those with warnings only pass */
+	CHECK_INT(failing, 48); /* broken tables; the ok-* ones and those with warnings only pass */
 }
 
 TEST(validate_check_list)

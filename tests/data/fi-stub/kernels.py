@@ -65,9 +65,16 @@ class Kernels:
 
     def prepare(self, job):
         n1, n2 = RANGES[job["dtype"]]
+        rec = os.environ.get("TUNETAB_STUB_RECORD")
+        if rec:
+            with open(rec, "a") as f:
+                f.write("dtype {dtype} stage {stage} finalize {finalize} act {act} biases {biases} "
+                        "tp {tp} ep {ep} top_k {top_k}\n".format(**job))
         self.job = job
         self.calls = 1
-        return set(range(n1)) if job["stage"] == 1 else set(range(n1, n1 + n2))
+        if job["stage"] == 1:
+            return set(range(n1))
+        return set(range(n1, n1 + (n2 if job.get("finalize", 1) else n1)))
 
     def _time(self, tactic):
         j = self.job
@@ -77,7 +84,9 @@ class Kernels:
         # every 4th tactic, the first of each stage's list among them (FlashInfer's fallback
         # for gemm1), is 3x slower at every bucket: what a screen may leave out a bucket later
         slow = 3.0 if tactic % 4 == 0 else 1.0
-        return slow * base * (1.0 + 0.25 * ((tactic * 7919 + j["bucket"]) % 13) / 13.0)
+        # GEMM2 without the fused finalize: another epilogue, other winners
+        salt = 7919 if j["stage"] == 1 or j.get("finalize", 1) else 104729
+        return slow * base * (1.0 + 0.25 * ((tactic * salt + j["bucket"]) % 13) / 13.0)
 
     def _calls(self, tactic, n):
         """The mean time of the next n calls of tactic, each on its routing sample."""

@@ -1,6 +1,7 @@
-"""regret.py TABLE.json: the regret of a flashinfer-backend table made with the stub
+"""regret.py TABLE.json [off]: the regret of a flashinfer-backend table made with the stub
 (tests/data/fi-stub/kernels.py, Qwen3-30B-A3B bf16) against the stub's own times averaged over
-its routing samples (the time without TUNETAB_STUB_ROUTING): prints the geomean and max."""
+its routing samples (the time without TUNETAB_STUB_ROUTING): prints the geomean and max. `off`:
+judged on the runner with use_fused_finalize off (generate --fused-finalize off)."""
 import importlib.util
 import os
 import sys
@@ -13,7 +14,8 @@ spec = importlib.util.spec_from_file_location("stub", os.path.join(HERE, "kernel
 stub = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(stub)
 k = stub.Kernels(0)
-job = dict(dtype="bf16", top_k=8, hidden=2048, inter=768)
+job = dict(dtype="bf16", top_k=8, hidden=2048, inter=768,
+           finalize=0 if sys.argv[2:] == ["off"] else 1)
 rs = []
 for e in load_table(sys.argv[1])["entries"].values():
     valid = k.prepare(dict(job, stage=e["stage"], bucket=e["bucket"]))
