@@ -89,7 +89,7 @@ GPU_SRC     := src/gpu/measure.c src/gpu/trace.c
 DATA_SRC    := src/data/datadir.c src/data/data.c src/data/yamlload.c src/data/device.c src/data/model.c \
                src/data/catalog.c src/data/firules.c src/data/dtypes.c src/data/calibration.c \
                src/data/fleetplan.c src/data/consumer.c src/data/datafile.c \
-               src/data/modelfit.c src/data/ranking.c
+               src/data/modelfit.c src/data/ranking.c src/data/hfconfig.c
 SCRIPT_SRC  := src/script/script.c
 FI_SRC      := src/flashinfer/pylit.c src/flashinfer/key.c src/flashinfer/table.c \
                src/flashinfer/table_json.c src/flashinfer/validate.c src/flashinfer/provenance.c \

@@ -172,6 +172,8 @@ void sb_add_shell(struct strbuf *sb, const char *s)
 	for (const char *p = s; *p; p++)
 		if (*p == '\'')
 			sb_adds(sb, "'\\''");
+		else if (*p == '\n') /* one line: bash's $'\n' */
+			sb_adds(sb, "'$'\\n''");
 		else
 			sb_addc(sb, *p);
 	sb_addc(sb, '\'');

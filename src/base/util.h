@@ -59,8 +59,8 @@ void sb_addll(struct strbuf *sb, long long v);
 /* Returns the buffer (never NULL) and leaves sb empty; caller frees. */
 char *sb_detach(struct strbuf *sb);
 /* Appends s as one POSIX shell word: as it is when it holds only [A-Za-z0-9_./:=@%+,-] (and
- * is not empty), else in single quotes ('\'' for a quote), so a printed command runs as
- * printed. */
+ * is not empty), else in single quotes ('\'' for a quote, '$'\n'' for a newline, which
+ * bash and zsh read), so a printed command runs as printed. */
 void sb_add_shell(struct strbuf *sb, const char *s);
 void sb_release(struct strbuf *sb);
 

@@ -184,26 +184,8 @@ char *cli_command_line(int argc, char **argv)
 	struct strbuf sb = STRBUF_INIT;
 	sb_adds(&sb, "tunetab");
 	for (int i = 0; i < argc; i++) {
-		const char *a = argv[i];
-		bool plain = *a != '\0';
-		for (const char *p = a; *p && plain; p++)
-			plain = strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
-				       "-_./=,:+@%", *p) != NULL;
 		sb_addc(&sb, ' ');
-		if (plain) {
-			sb_adds(&sb, a);
-			continue;
-		}
-		sb_addc(&sb, '\'');
-		for (const char *p = a; *p; p++) {
-			if (*p == '\'')
-				sb_adds(&sb, "'\\''");
-			else if (*p == '\n')
-				sb_adds(&sb, "'$'\\n''");
-			else
-				sb_addc(&sb, *p);
-		}
-		sb_addc(&sb, '\'');
+		sb_add_shell(&sb, argv[i]);
 	}
 	return sb_detach(&sb);
 }

@@ -907,7 +907,8 @@ static int gather_cands(struct mctx *m, struct cand **out, size_t *nout)
 					  "merge", mt->t.entries[last[root]].line);
 				continue;
 			}
-			if (!e->value_ok || !e->tactic) {
+			if (!e->value_ok || !e->tactic ||
+			    (e->value && e->value->kind == PV_TUPLE && e->value->n > 2)) {
 				rc = diag_error(m->d, TT_INVALID, "value-shape", mt->name, e->vline, e->vcol,
 						"%s: merge keeps only (runner, tactic) values", mt->t.kind == TABLE_PY
 						? "the value is not a 2-tuple (runner_id, tactic)"

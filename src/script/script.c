@@ -31,6 +31,9 @@ struct script {
 	void (*print)(const char *line); /* the caller's, for print(); NULL: dropped */
 	struct script_param *params;     /* declared by tunetab.heuristic{ params = ... } */
 	size_t nparams;
+	bool consumer;                   /* a consumer script (tunetab.consumer) */
+	int parse_ref, resolve_ref;      /* its functions */
+	int opts_ref;                    /* what parse returned */
 };
 
 static void count_hook(lua_State *L, lua_Debug *ar);
@@ -364,6 +367,25 @@ static int api_heuristic(lua_State *L)
 	return 0;
 }
 
+static int api_consumer(lua_State *L)
+{
+	struct script *s = self(L);
+	luaL_checktype(L, 1, LUA_TTABLE);
+	if (!s->consumer)
+		return luaL_error(L, "tunetab.consumer{...} belongs in scripts/consumers/, not a heuristic");
+	static const char *const fns[] = { "parse", "resolve" };
+	int *refs[] = { &s->parse_ref, &s->resolve_ref };
+	for (size_t i = 0; i < ARRAY_SIZE(fns); i++) {
+		lua_getfield(L, 1, fns[i]);
+		if (!lua_isfunction(L, -1))
+			return luaL_error(L, "tunetab.consumer{...} needs a '%s' function", fns[i]);
+		if (*refs[i] != LUA_NOREF)
+			luaL_unref(L, LUA_REGISTRYINDEX, *refs[i]);
+		*refs[i] = luaL_ref(L, LUA_REGISTRYINDEX);
+	}
+	return 0;
+}
+
 static void new_env(lua_State *L)
 {
 	/* a fresh _ENV whose reads fall through to the sandbox globals */
@@ -418,6 +440,7 @@ static int api_lib(lua_State *L)
 
 static const luaL_Reg api[] = {
 	{ "heuristic", api_heuristic },
+	{ "consumer", api_consumer },
 	{ "lib", api_lib },
 	{ NULL, NULL },
 };
@@ -475,8 +498,8 @@ static int open_sandbox(lua_State *L)
 	return 0;
 }
 
-int script_open(struct script **out, const char *data_root, const char *path,
-		const struct script_limits *lim, struct diags *d)
+static int open_script(struct script **out, const char *data_root, const char *path,
+		       const struct script_limits *lim, bool consumer, struct diags *d)
 {
 	*out = NULL;
 	char *text;
@@ -494,6 +517,8 @@ int script_open(struct script **out, const char *data_root, const char *path,
 	s->budget = lim->instructions;
 	s->print = lim->print;
 	s->rank_ref = s->ctx_ref = s->cands_ref = LUA_NOREF;
+	s->parse_ref = s->resolve_ref = s->opts_ref = LUA_NOREF;
+	s->consumer = consumer;
 	s->L = lua_newstate(capped_alloc, s);
 	if (!s->L) {
 		free(text);
@@ -519,16 +544,32 @@ int script_open(struct script **out, const char *data_root, const char *path,
 	}
 	free(chunk);
 	free(text);
-	if (!rc && s->rank_ref == LUA_NOREF)
+	if (!rc && !consumer && s->rank_ref == LUA_NOREF)
 		rc = diag_error(d, TT_SCRIPT, "script", path, 0, 0,
 				"the script registered no heuristic: call tunetab.heuristic{ name = ..., "
 				"rank = function(q) ... end }");
+	if (!rc && consumer && s->parse_ref == LUA_NOREF)
+		rc = diag_error(d, TT_SCRIPT, "script", path, 0, 0,
+				"the script registered no consumer: call tunetab.consumer{ parse = "
+				"function(words, env) ... end, resolve = function(opts, facts) ... end }");
 	if (rc) {
 		script_close(s);
 		return rc;
 	}
 	*out = s;
 	return TT_OK;
+}
+
+int script_open(struct script **out, const char *data_root, const char *path,
+		const struct script_limits *lim, struct diags *d)
+{
+	return open_script(out, data_root, path, lim, false, d);
+}
+
+int script_open_consumer(struct script **out, const char *data_root, const char *path,
+			 const struct script_limits *lim, struct diags *d)
+{
+	return open_script(out, data_root, path, lim, true, d);
 }
 
 void script_close(struct script *s)
@@ -891,5 +932,218 @@ int script_rank(struct script *s, int stage, long tokens, long features, long k,
 		return diag_error(d, TT_SCRIPT, "script", s->path, 0, 0, "rank() returned %s at "
 				  "position %lld, which is not a candidate id of GEMM%d",
 				  r.bad_isnum ? "an unknown id" : "a non-integer", (long long)r.bad, stage);
+	return TT_OK;
+}
+
+/* --- consumer scripts ------------------------------------------------------------------ */
+
+void script_fields_free(struct script_field *v, size_t n)
+{
+	for (size_t i = 0; v && i < n; i++) {
+		free(v[i].name);
+		free(v[i].s);
+	}
+	free(v);
+}
+
+static void push_field(lua_State *L, const struct script_field *f)
+{
+	switch (f->kind) {
+	case SK_STR: lua_pushstring(L, f->s); break;
+	case SK_INT: lua_pushinteger(L, f->i); break;
+	case SK_BOOL: lua_pushboolean(L, f->b); break;
+	}
+}
+
+/* (fields, n) -> a table, "a.b" nested as t.a.b */
+static int build_fields(lua_State *L)
+{
+	const struct script_field *v = lua_touserdata(L, 1);
+	size_t n = (size_t)lua_tointeger(L, 2);
+	lua_newtable(L);
+	for (size_t i = 0; i < n; i++) {
+		if (v[i].kind == SK_STR && !v[i].s)
+			continue; /* nil */
+		lua_pushvalue(L, 3);
+		const char *name = v[i].name;
+		const char *dot;
+		while ((dot = strchr(name, '.'))) {
+			lua_pushlstring(L, name, (size_t)(dot - name));
+			if (lua_rawget(L, -2) != LUA_TTABLE) {
+				lua_pop(L, 1);
+				lua_newtable(L);
+				lua_pushlstring(L, name, (size_t)(dot - name));
+				lua_pushvalue(L, -2);
+				lua_rawset(L, -4);
+			}
+			lua_remove(L, -2);
+			name = dot + 1;
+		}
+		push_field(L, &v[i]);
+		lua_setfield(L, -2, name);
+		lua_pop(L, 1);
+	}
+	return 1;
+}
+
+static int build_words(lua_State *L)
+{
+	char *const *w = lua_touserdata(L, 1);
+	size_t n = (size_t)lua_tointeger(L, 2);
+	lua_createtable(L, (int)n, 0);
+	for (size_t i = 0; i < n; i++) {
+		lua_pushstring(L, w[i]);
+		lua_rawseti(L, -2, (lua_Integer)i + 1);
+	}
+	return 1;
+}
+
+struct field_list {
+	struct script_field *v;
+	size_t n, alloc;
+	char **notes;
+	size_t nnotes, notes_alloc;
+	char why[256];
+};
+
+/* (table, list): the table's string, integer and boolean fields, and its notes */
+static int read_fields(lua_State *L)
+{
+	struct field_list *fl = lua_touserdata(L, 2);
+	lua_pushnil(L);
+	while (lua_next(L, 1)) {
+		if (lua_type(L, -2) != LUA_TSTRING) {
+			lua_pop(L, 1);
+			continue;
+		}
+		const char *k = lua_tostring(L, -2);
+		struct script_field f = { 0 };
+		int t = lua_type(L, -1);
+		if (!strcmp(k, "notes") && t == LUA_TTABLE) {
+			for (lua_Integer i = 1; lua_rawgeti(L, -1, i) == LUA_TSTRING; i++) {
+				ALLOC_GROW(fl->notes, fl->nnotes + 1, fl->notes_alloc);
+				fl->notes[fl->nnotes++] = xstrdup(lua_tostring(L, -1));
+				lua_pop(L, 1);
+			}
+			lua_pop(L, 2);
+			continue;
+		}
+		if (t == LUA_TSTRING) {
+			f.kind = SK_STR;
+			f.s = xstrdup(lua_tostring(L, -1));
+		} else if (t == LUA_TNUMBER && lua_isinteger(L, -1)) {
+			f.kind = SK_INT;
+			f.i = lua_tointeger(L, -1);
+		} else if (t == LUA_TBOOLEAN) {
+			f.kind = SK_BOOL;
+			f.b = lua_toboolean(L, -1);
+		} else {
+			lua_pop(L, 1);
+			continue; /* tables the script keeps for itself */
+		}
+		f.name = xstrdup(k);
+		ALLOC_GROW(fl->v, fl->n + 1, fl->alloc);
+		fl->v[fl->n++] = f;
+		lua_pop(L, 1);
+	}
+	return 0;
+}
+
+/* The function's results on the stack (table, or nil and a message) into out; the table is
+ * left on the stack. */
+static int take_result(struct script *s, const char *what, struct field_list *fl, struct diags *d)
+{
+	lua_State *L = s->L;
+	if (lua_type(L, -2) != LUA_TTABLE) {
+		const char *msg = lua_tostring(L, -1);
+		int rc = diag_error(d, TT_USAGE, "launch", NULL, 0, 0, "%s",
+				    msg ? msg : "the consumer script's result is not a table");
+		lua_pop(L, 2);
+		(void)what;
+		return rc;
+	}
+	lua_pop(L, 1);
+	lua_pushcfunction(L, read_fields);
+	lua_pushvalue(L, -2);
+	lua_pushlightuserdata(L, fl);
+	int rc = script_call(s, 2, 0, d, what);
+	if (rc) {
+		script_fields_free(fl->v, fl->n);
+		for (size_t i = 0; i < fl->nnotes; i++)
+			free(fl->notes[i]);
+		free(fl->notes);
+		memset(fl, 0, sizeof *fl);
+	}
+	return rc;
+}
+
+int script_consumer_parse(struct script *s, char *const *words, size_t nwords,
+			  const struct script_field *env, size_t nenv, struct script_field **out,
+			  size_t *nout, struct diags *d)
+{
+	lua_State *L = s->L;
+	*out = NULL;
+	*nout = 0;
+	lua_rawgeti(L, LUA_REGISTRYINDEX, s->parse_ref);
+	lua_pushcfunction(L, build_words);
+	lua_pushlightuserdata(L, (void *)words);
+	lua_pushinteger(L, (lua_Integer)nwords);
+	int rc = script_call(s, 2, 1, d, "reading the launch command");
+	if (rc) {
+		lua_pop(L, 1);
+		return rc;
+	}
+	lua_pushcfunction(L, build_fields);
+	lua_pushlightuserdata(L, (void *)env);
+	lua_pushinteger(L, (lua_Integer)nenv);
+	if ((rc = script_call(s, 2, 1, d, "reading the launch command"))) {
+		lua_pop(L, 2);
+		return rc;
+	}
+	if ((rc = script_call(s, 2, 2, d, "reading the launch command")))
+		return rc;
+	struct field_list fl = { 0 };
+	if ((rc = take_result(s, "reading the launch command", &fl, d)))
+		return rc;
+	for (size_t i = 0; i < fl.nnotes; i++)
+		free(fl.notes[i]);
+	free(fl.notes);
+	if ((rc = script_ref(s, &s->opts_ref, d, "reading the launch command"))) {
+		script_fields_free(fl.v, fl.n);
+		return rc;
+	}
+	*out = fl.v;
+	*nout = fl.n;
+	return TT_OK;
+}
+
+int script_consumer_resolve(struct script *s, const struct script_field *facts, size_t nfacts,
+			    struct script_field **out, size_t *nout, char ***notes, size_t *nnotes,
+			    struct diags *d)
+{
+	lua_State *L = s->L;
+	*out = NULL;
+	*nout = *nnotes = 0;
+	*notes = NULL;
+	lua_rawgeti(L, LUA_REGISTRYINDEX, s->resolve_ref);
+	lua_rawgeti(L, LUA_REGISTRYINDEX, s->opts_ref);
+	lua_pushcfunction(L, build_fields);
+	lua_pushlightuserdata(L, (void *)facts);
+	lua_pushinteger(L, (lua_Integer)nfacts);
+	int rc = script_call(s, 2, 1, d, "resolving the deployment");
+	if (rc) {
+		lua_pop(L, 2);
+		return rc;
+	}
+	if ((rc = script_call(s, 2, 2, d, "resolving the deployment")))
+		return rc;
+	struct field_list fl = { 0 };
+	if ((rc = take_result(s, "resolving the deployment", &fl, d)))
+		return rc;
+	lua_pop(L, 1);
+	*out = fl.v;
+	*nout = fl.n;
+	*notes = fl.notes;
+	*nnotes = fl.nnotes;
 	return TT_OK;
 }

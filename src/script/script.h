@@ -93,4 +93,41 @@ int script_rank(struct script *s, int stage, long tokens, long features, long k,
 /* Instructions used so far (budget accounting, for reports). */
 unsigned long long script_instructions(const struct script *s);
 
+/* --- consumer scripts -------------------------------------------------------------------
+ * scripts/consumers/<id>.lua reads a serving stack's launch command as that stack reads it
+ * (scripts/README.md): tunetab.consumer{ parse = function(words, env) ... end,
+ * resolve = function(opts, facts) ... end }. The values exchanged are flat fields. */
+
+enum script_kind { SK_STR, SK_INT, SK_BOOL };
+
+struct script_field {
+	char *name;   /* dotted for nesting: "model.hidden" is facts.model.hidden */
+	enum script_kind kind;
+	char *s;
+	long long i;
+	bool b;
+};
+
+void script_fields_free(struct script_field *v, size_t n);
+
+/* Opens a consumer script in the sandbox; it must call tunetab.consumer{...}. */
+int script_open_consumer(struct script **out, const char *data_root, const char *path,
+			 const struct script_limits *lim, struct diags *d);
+
+/* parse(words, env): words is the command without the VAR=VALUE words before it, env the
+ * server's environment. The options table it returns stays in the state for resolve; *out
+ * gets its string, integer and boolean fields (caller frees with script_fields_free). A
+ * script that returns nil and a message (a command it does not read) fails TT_USAGE with that
+ * message; an error in it, TT_SCRIPT at its line. */
+int script_consumer_parse(struct script *s, char *const *words, size_t nwords,
+			  const struct script_field *env, size_t nenv, struct script_field **out,
+			  size_t *nout, struct diags *d);
+
+/* resolve(opts, facts): facts as nested tables (dotted names). Its table's string, integer
+ * and boolean fields go to *out, its `notes` (a list of strings) to *notes. nil and a
+ * message (what cannot be derived, asked for by name): TT_USAGE with the message. */
+int script_consumer_resolve(struct script *s, const struct script_field *facts, size_t nfacts,
+			    struct script_field **out, size_t *nout, char ***notes, size_t *nnotes,
+			    struct diags *d);
+
 #endif

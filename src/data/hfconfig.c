@@ -1,0 +1,344 @@
+/* hfconfig.c: Hugging Face config.json files found and read (hfconfig.h). */
+#include "data/hfconfig.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "base/util.h"
+#include "data/yamlload.h"
+
+/* --- configs/hf/model-types.yaml ------------------------------------------------------- */
+
+struct types_doc {
+	struct hf_model_type *types;
+	unsigned types_count;
+};
+
+static const cyaml_schema_field_t type_fields[] = {
+	CYAML_FIELD_STRING_PTR("model_type", CYAML_FLAG_POINTER, struct hf_model_type, model_type,
+			       1, 64),
+	CYAML_FIELD_STRING_PTR("config_class", CYAML_FLAG_POINTER, struct hf_model_type,
+			       config_class, 1, 128),
+	CYAML_FIELD_STRING_PTR("since", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL,
+			       struct hf_model_type, since, 1, 32),
+	CYAML_FIELD_STRING_PTR("hidden", CYAML_FLAG_POINTER, struct hf_model_type, hidden, 1, 128),
+	CYAML_FIELD_STRING_PTR("intermediate", CYAML_FLAG_POINTER, struct hf_model_type,
+			       intermediate, 1, 128),
+	CYAML_FIELD_STRING_PTR("experts", CYAML_FLAG_POINTER, struct hf_model_type, experts, 1, 128),
+	CYAML_FIELD_STRING_PTR("top_k", CYAML_FLAG_POINTER, struct hf_model_type, top_k, 1, 128),
+	CYAML_FIELD_STRING_PTR("activation", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL,
+			       struct hf_model_type, activation, 1, 64),
+	CYAML_FIELD_STRING_PTR("activation_field", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL,
+			       struct hf_model_type, activation_field, 1, 128),
+	CYAML_FIELD_BOOL("biases", CYAML_FLAG_OPTIONAL, struct hf_model_type, biases),
+	CYAML_FIELD_STRING_PTR("read", CYAML_FLAG_POINTER, struct hf_model_type, read, 1, 512),
+	CYAML_FIELD_END
+};
+
+static const cyaml_schema_value_t type_schema = {
+	CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, struct hf_model_type, type_fields),
+};
+
+static const cyaml_schema_field_t doc_fields[] = {
+	CYAML_FIELD_SEQUENCE("hf_model_types", CYAML_FLAG_POINTER, struct types_doc, types,
+			     &type_schema, 1, 256),
+	CYAML_FIELD_END
+};
+
+static const cyaml_schema_value_t doc_schema = {
+	CYAML_VALUE_MAPPING(CYAML_FLAG_POINTER, struct types_doc, doc_fields),
+};
+
+void hf_types_free(struct hf_types *t)
+{
+	if (!t)
+		return;
+	struct types_doc doc = { t->v, t->n };
+	struct types_doc *dp = xcalloc(1, sizeof *dp);
+	*dp = doc;
+	yamldoc_free(&doc_schema, dp);
+	free(t->path);
+	free(t);
+}
+
+int hf_types_load_file(const char *path, struct hf_types **out, struct diags *d)
+{
+	*out = NULL;
+	struct types_doc *doc;
+	int rc = yamldoc_load(path, &doc_schema, (void **)&doc, d);
+	if (rc)
+		return rc;
+	for (unsigned i = 0; i < doc->types_count && !rc; i++) {
+		const struct hf_model_type *x = &doc->types[i];
+		char yp[64];
+		snprintf(yp, sizeof yp, "hf_model_types[%u]", i);
+		if (!x->activation == !x->activation_field)
+			rc = yaml_error_at(d, path, yp, "give activation or activation_field, one of them");
+		for (unsigned j = 0; j < i && !rc; j++)
+			if (!strcmp(doc->types[j].model_type, x->model_type))
+				rc = yaml_error_at(d, path, yp, "model_type '%s' twice", x->model_type);
+	}
+	struct hf_types *t = xcalloc(1, sizeof *t);
+	t->v = doc->types;
+	t->n = doc->types_count;
+	t->path = xstrdup(path);
+	free(doc);
+	if (rc) {
+		hf_types_free(t);
+		return rc;
+	}
+	*out = t;
+	return TT_OK;
+}
+
+int hf_types_load(const char *data_root, struct hf_types **out, struct diags *d)
+{
+	char *path = xasprintf("%s/configs/hf/model-types.yaml", data_root);
+	int rc = hf_types_load_file(path, out, d);
+	free(path);
+	return rc;
+}
+
+const struct hf_model_type *hf_type_find(const struct hf_types *t, const char *model_type)
+{
+	for (unsigned i = 0; t && i < t->n; i++)
+		if (!strcmp(t->v[i].model_type, model_type))
+			return &t->v[i];
+	return NULL;
+}
+
+/* --- finding config.json ------------------------------------------------------------- */
+
+static bool is_dir(const char *p)
+{
+	struct stat st;
+	return p && !stat(p, &st) && S_ISDIR(st.st_mode);
+}
+
+static bool is_file(const char *p)
+{
+	struct stat st;
+	return !stat(p, &st) && S_ISREG(st.st_mode);
+}
+
+/* The hub cache folder, as huggingface_hub's constants compute it. Caller frees. */
+static char *hub_cache(void)
+{
+	const char *v;
+	if ((v = getenv("HF_HUB_CACHE")) && *v)
+		return xstrdup(v);
+	if ((v = getenv("HUGGINGFACE_HUB_CACHE")) && *v)
+		return xstrdup(v);
+	if ((v = getenv("HF_HOME")) && *v)
+		return xasprintf("%s/hub", v);
+	if ((v = getenv("XDG_CACHE_HOME")) && *v)
+		return xasprintf("%s/huggingface/hub", v);
+	const char *home = getenv("HOME");
+	return xasprintf("%s/.cache/huggingface/hub", home && *home ? home : ".");
+}
+
+static bool hex40(const char *s)
+{
+	size_t n = strspn(s, "0123456789abcdef");
+	return n == 40 && !s[n];
+}
+
+char *hf_config_find(const char *model_path, const char *revision, struct diags *d)
+{
+	if (is_dir(model_path)) {
+		char *p = xasprintf("%s/config.json", model_path);
+		if (is_file(p))
+			return p;
+		diag_error(d, TT_INVALID, "model-config", NULL, 0, 0, "the model folder '%s' has no "
+			   "config.json", model_path);
+		free(p);
+		return NULL;
+	}
+	const char *slash = strchr(model_path, '/');
+	if (!slash || slash == model_path || strchr(slash + 1, '/') || model_path[0] == '.') {
+		diag_error(d, TT_INVALID, "model-config", NULL, 0, 0, "'%s' is neither a folder nor a "
+			   "Hugging Face model id (ORG/NAME)", model_path);
+		return NULL;
+	}
+	char *cache = hub_cache();
+	struct strbuf repo = STRBUF_INIT;
+	sb_addf(&repo, "%s/models--", cache);
+	for (const char *p = model_path; *p; p++)
+		if (*p == '/')
+			sb_adds(&repo, "--");
+		else
+			sb_addc(&repo, *p);
+	const char *rev = revision ? revision : "main";
+	char *commit = NULL;
+	if (hex40(rev)) {
+		commit = xstrdup(rev);
+	} else {
+		char *ref = xasprintf("%s/refs/%s", repo.buf, rev), *text = NULL;
+		size_t len;
+		if (!read_file(ref, 4096, &text, &len)) {
+			text[strcspn(text, " \r\n")] = '\0';
+			if (hex40(text))
+				commit = xstrdup(text);
+		}
+		free(text);
+		free(ref);
+	}
+	char *p = commit ? xasprintf("%s/snapshots/%s/config.json", repo.buf, commit) : NULL;
+	if (!p || !is_file(p)) {
+		diag_error(d, TT_INVALID, "model-config", NULL, 0, 0, "no config.json of '%s' "
+			   "(revision %s) here: not a folder, and not in the Hugging Face cache (%s); "
+			   "download it there (huggingface-cli download %s config.json) or give "
+			   "--model-config FILE", model_path, rev, repo.buf, model_path);
+		free(p);
+		p = NULL;
+	}
+	free(commit);
+	sb_release(&repo);
+	free(cache);
+	return p;
+}
+
+/* --- reading it ----------------------------------------------------------------------- */
+
+/* The value at a dotted path ("text_config.hidden_size"). */
+static json_t *at_path(json_t *root, const char *path)
+{
+	json_t *v = root;
+	const char *p = path;
+	while (v && *p) {
+		size_t n = strcspn(p, ".");
+		v = json_is_object(v) ? json_object_getn(v, p, n) : NULL;
+		p += n + (p[n] == '.');
+	}
+	return v;
+}
+
+static int number(const char *file, json_t *root, const char *mt, const char *field,
+		  const char *what, long *out, struct diags *d)
+{
+	json_t *v = at_path(root, field);
+	if (!json_is_integer(v) || json_integer_value(v) < 1)
+		return diag_error(d, TT_INVALID, "model-config", file, 0, 0, "%s '%s' (%s's %s, "
+				  "configs/hf/model-types.yaml) must be a positive integer", v ? "" : "no",
+				  field, mt, what);
+	*out = (long)json_integer_value(v);
+	return TT_OK;
+}
+
+static char *str_or_null(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+	return json_is_string(v) ? xstrdup(json_string_value(v)) : NULL;
+}
+
+/* The quantization a checkpoint declares: quantization_config, else (old ModelOpt exports)
+ * hf_quant_config.json's "quantization" beside config.json. */
+static void read_quant(json_t *root, const char *config_path, struct hf_model *m)
+{
+	json_t *q = json_object_get(root, "quantization_config"), *other = NULL;
+	const char *from = config_path;
+	char *alt = NULL;
+	if (!json_is_object(q)) {
+		const char *slash = strrchr(config_path, '/');
+		alt = xasprintf("%.*shf_quant_config.json", slash ? (int)(slash - config_path + 1) : 0,
+				config_path);
+		other = json_load_file(alt, 0, NULL);
+		q = json_object_get(other, "quantization");
+		if (json_is_object(q)) {
+			from = alt;
+			if (!json_object_get(q, "quant_method"))
+				m->quant_method = xstrdup("modelopt");
+		}
+	}
+	if (json_is_object(q)) {
+		m->quantized = true;
+		m->quant_from = xstrdup(from);
+		if (!m->quant_method)
+			m->quant_method = str_or_null(q, "quant_method");
+		m->quant_algo = str_or_null(q, "quant_algo");
+		m->activation_scheme = str_or_null(q, "activation_scheme");
+		json_t *b = json_object_get(q, "weight_block_size");
+		if (json_array_size(b) == 2) {
+			m->weight_block = true;
+			m->block[0] = (long)json_integer_value(json_array_get(b, 0));
+			m->block[1] = (long)json_integer_value(json_array_get(b, 1));
+		}
+	}
+	json_decref(other);
+	free(alt);
+}
+
+int hf_model_read(const struct hf_types *types, const char *config_path, struct hf_model *m,
+		  struct diags *d)
+{
+	memset(m, 0, sizeof *m);
+	m->config_path = xstrdup(config_path);
+	json_error_t err;
+	json_t *root = json_load_file(config_path, 0, &err);
+	if (!root)
+		return diag_error(d, TT_INVALID, "model-config", config_path, err.line > 0 ? err.line : 1,
+				  err.column > 0 ? err.column : 1, "not JSON: %s", err.text);
+	int rc = TT_OK;
+	json_t *mt = json_object_get(root, "model_type");
+	if (!json_is_string(mt)) {
+		rc = diag_error(d, TT_INVALID, "model-config", config_path, 1, 1, "no \"model_type\": "
+				"not a Hugging Face model config");
+		goto out;
+	}
+	m->model_type = xstrdup(json_string_value(mt));
+	if (!(m->type = hf_type_find(types, m->model_type))) {
+		struct strbuf known = STRBUF_INIT;
+		for (unsigned i = 0; i < types->n; i++)
+			sb_addf(&known, "%s%s", i ? ", " : "", types->v[i].model_type);
+		rc = diag_error(d, TT_INVALID, "model-config", config_path, 0, 0, "model_type '%s' is "
+				"not in %s (known: %s): add it there (its config class and where its "
+				"config.json keeps the experts' numbers)", m->model_type, types->path,
+				known.buf);
+		sb_release(&known);
+		goto out;
+	}
+	const struct hf_model_type *t = m->type;
+	if ((rc = number(config_path, root, t->model_type, t->hidden, "hidden size", &m->hidden, d)) ||
+	    (rc = number(config_path, root, t->model_type, t->intermediate, "expert intermediate size",
+			 &m->inter, d)) ||
+	    (rc = number(config_path, root, t->model_type, t->experts, "routed experts", &m->experts, d)) ||
+	    (rc = number(config_path, root, t->model_type, t->top_k, "experts per token", &m->top_k, d)))
+		goto out;
+	if (t->activation) {
+		m->activation = xstrdup(t->activation);
+	} else {
+		json_t *a = at_path(root, t->activation_field);
+		if (!json_is_string(a)) {
+			rc = diag_error(d, TT_INVALID, "model-config", config_path, 0, 0, "no '%s' (%s's "
+					"activation, configs/hf/model-types.yaml)", t->activation_field,
+					t->model_type);
+			goto out;
+		}
+		m->activation = xstrdup(json_string_value(a));
+	}
+	m->biases = t->biases;
+	/* transformers 5 writes "dtype", 4 "torch_dtype" */
+	m->torch_dtype = str_or_null(root, "dtype");
+	if (!m->torch_dtype)
+		m->torch_dtype = str_or_null(root, "torch_dtype");
+	read_quant(root, config_path, m);
+out:
+	json_decref(root);
+	return rc;
+}
+
+void hf_model_release(struct hf_model *m)
+{
+	free(m->config_path);
+	free(m->model_type);
+	free(m->activation);
+	free(m->torch_dtype);
+	free(m->quant_method);
+	free(m->quant_algo);
+	free(m->quant_from);
+	free(m->activation_scheme);
+	memset(m, 0, sizeof *m);
+}
