@@ -19,6 +19,23 @@
 	{ .name = "dtype", .id = 't', .arg = ARG_REQUIRED, .arg_name = "D",                        \
 	  .help = "the dtype where the keys cannot tell (bf16 or fp8)" }
 
+/* The server's launch command after "--": generate, install and doctor (deploy/serve.h). */
+#define O_LAUNCH_FOR(id_)                                                                         \
+	{ .name = "for", .id = id_, .arg = ARG_REQUIRED, .arg_name = "sglang|vllm|flashinfer",  \
+	  .help = "the serving stack; with -- LAUNCH...: the deployment from its launch command",  \
+	  .doc = "the serving stack (configs/consumers/). Followed by `-- LAUNCH...`, the "         \
+		 "command that starts the server: tunetab derives the deployment the server will "  \
+		 "look up from it (scripts/consumers/<id>.lua), the model's config.json, the GPU "   \
+		 "and the server's Python environment (README \"From the launch command\")" }
+#define O_MODEL_CONFIG(id_)                                                                       \
+	{ .name = "model-config", .id = id_, .arg = ARG_REQUIRED, .arg_name = "FILE",            \
+	  .help = "with a launch command: the model's config.json (default: found as the server)", \
+	  .doc = "with a launch command: the model's `config.json` (default: `MODEL/config.json` "  \
+		 "for a folder, else the Hugging Face cache's snapshot: `$HF_HUB_CACHE`, "           \
+		 "`$HF_HOME/hub`, `~/.cache/huggingface/hub`)" }
+#define O_CONSUMER_VERSION(id_, what)                                                             \
+	{ .name = "consumer-version", .id = id_, .arg = ARG_REQUIRED, .arg_name = "V", .help = what }
+
 static const struct cli_option detect_options[] = {
 	O_JSON("print one JSON object: driver, runtime and every GPU"),
 	{ NULL },
@@ -96,6 +113,12 @@ static const struct cli_option generate_options[] = {
 		 "`gpu`; the rest is `\"*\"`)" },
 	{ .name = "weight-view", .id = 'w', .arg = ARG_REQUIRED, .arg_name = "V",
 	  .help = "the weights' view (nvfp4: int64, the default, or uint8)" },
+	{ .name = "input-view", .id = 'i', .arg = ARG_REQUIRED, .arg_name = "V", .flags = OPT_BRIEF,
+	  .help = "the input as the server passes it (nvfp4: bf16, SGLang's; default packed fp4)",
+	  .doc = "how the server passes the MoE input, where that differs from the dtype's own "
+		 "(configs/dtypes.yaml `input_views`): nvfp4 `bf16` is SGLang's, whose runner "
+		 "quantizes the input itself, so its keys hold `torch.bfloat16` and the full hidden "
+		 "size; by default the input is packed FP4 (vLLM's). A launch command sets it" },
 	{ .name = "script-mem", .id = 'S', .arg = ARG_REQUIRED, .arg_name = "MIB", .flags = OPT_BRIEF,
 	  .help = "the heuristic's memory cap (default 64 MiB, at most 16384)" },
 	{ .name = "script-instructions", .id = 'I', .arg = ARG_REQUIRED, .arg_name = "N",
@@ -184,6 +207,9 @@ static const struct cli_option generate_options[] = {
 	  .help = "also write the HTML report of this run",
 	  .doc = "also write the HTML report of this run (measured, or heuristic-only: predicted "
 		 "times, labelled so)" },
+	O_LAUNCH_FOR(0x101),
+	O_CONSUMER_VERSION(0x102, "with a launch command: the consumer's version (default: installed)"),
+	O_MODEL_CONFIG(0x103),
 	{ .name = "into-flashinfer", .id = 'J',
 	  .help = "allow -o to be an installed FlashInfer's tuning_configs folder",
 	  .doc = "allow `-o` to be an installed FlashInfer's `flashinfer/tuning_configs` folder "
@@ -258,10 +284,21 @@ static const struct cli_option merge_options[] = {
 };
 
 static const struct cli_option install_options[] = {
-	{ .name = "for", .id = 'c', .arg = ARG_REQUIRED, .arg_name = "sglang|vllm|flashinfer",
-	  .help = "the consumer (configs/consumers/)" },
+	O_LAUNCH_FOR('c'),
 	{ .name = "from", .id = 'i', .arg = ARG_REQUIRED, .arg_name = "CACHE.json",
-	  .help = "the JSON autotune cache `tunetab generate` wrote" },
+	  .help = "the JSON autotune cache `tunetab generate` wrote",
+	  .doc = "the JSON autotune cache `tunetab generate` wrote; with a launch command and no "
+		 "`--from`, install generates the table for exactly the keys that server looks up "
+		 "(heuristic, or `--profile`) and installs it" },
+	O_MODEL_CONFIG('G'),
+	{ .name = "device", .id = 'D', .arg = ARG_REQUIRED, .arg_name = "auto|NAME",
+	  .help = "with a launch command: the server's GPU (default auto: GPU 0)" },
+	{ .name = "profile", .id = 'R',
+	  .help = "with a launch command and no --from: measure the table (generate --profile)" },
+	{ .name = "output", .id = 'o', .short_name = 'o', .arg = ARG_REQUIRED, .arg_name = "DIR",
+	  .help = "with a launch command and no --from: keep the generated tables there" },
+	{ .name = "force", .id = 'x',
+	  .help = "install a table whose keys the server will not look up (refused otherwise)" },
 	{ .name = "model-path", .id = 'm', .arg = ARG_REQUIRED, .arg_name = "P",
 	  .help = "SGLang: the server's --model-path (a hash input)" },
 	{ .name = "hf-config-class", .id = 'H', .arg = ARG_REQUIRED, .arg_name = "C",
@@ -363,7 +400,10 @@ static const struct cli_option doctor_options[] = {
 	O_JSON("print one JSON object"),
 	/* seen before parsing: `doctor --for ...` is `install ... --check` */
 	{ .name = "for", .id = 0x100, .arg = ARG_REQUIRED, .arg_name = "sglang|vllm|flashinfer",
-	  .help = "a serving stack's chain: install --check (install's options)" },
+	  .help = "a serving stack's chain: install --check (install's options, -- LAUNCH...)",
+	  .doc = "a serving stack's chain, as `install --check` follows it (install's options): "
+		 "with `-- LAUNCH...`, every key that server looks up against the files it reads; "
+		 "exit 1 names the cause of each miss and the one command that fixes it" },
 	{ NULL },
 };
 
@@ -412,7 +452,8 @@ const struct cli_command cmd_table[] = {
 	  "[--heuristic FILE] [-o DIR] [--metadata KEY=VALUE]... [--weight-view V] [--top-k N] "
 	  "[--calibration FILE] [--profile [--backend auto|flashinfer|proxy] [--python PATH] [--top N|all] [--method tunetab|full|flashinfer] [--rounds N] "
 	  "[--budget S] [--timeout S] [--devices all|I,J,...] [-v]] [--shard I/N] [--report FILE.html] [--into-flashinfer] [--fused-finalize on|off] | --plan FILE.yaml "
-	  "[--device NAME] [--profile] [-o ROOT]",
+	  "[--device NAME] [--profile] [-o ROOT] | --for sglang|vllm [--consumer-version V] "
+	  "[--model-config FILE] [options] -- LAUNCH...",
 	  "Builds every key the target FlashInfer version looks up for the deployment (both GEMM\n"
 	  "stages, every token bucket up to --max-tokens, shapes from the model, TP and EP, the\n"
 	  "dtype's packing, the version's extras), asks the Lua heuristic to rank the candidates\n"
@@ -488,7 +529,9 @@ const struct cli_command cmd_table[] = {
 	  "[--tp N] [--pp N] [--dp N] [--attn-dp N] [--ep N] [--torch-dtype D] [--quantization Q] "
 	  "[--moe-runner-backend B] [--skip-ops A,B] [--consumer-version V] [--flashinfer V] "
 	  "[--sm N] [--cache-dir DIR] [--cache-file PATH] [--metadata env|wildcard|from] "
-	  "[--python PY] [--replace] [--dry-run | --check]",
+	  "[--python PY] [--replace] [--dry-run | --check] [--force] | --for sglang|vllm "
+	  "[--from CACHE.json | --profile [-o DIR]] [--model-config FILE] [--device auto|NAME] "
+	  "[options] -- LAUNCH...",
 	  "Writes CACHE.json (tunetab generate's JSON cache) where the consumer reads it at start\n"
 	  "for this deployment, for every rank. The rules per consumer version are data:\n"
 	  "configs/consumers/<id>.yaml. SGLang: $SGLANG_CACHE_DIR/flashinfer/autotune/<flashinfer>/\n"
@@ -541,7 +584,7 @@ const struct cli_command cmd_table[] = {
 	  "say what FlashInfer will look up here and what falls back",
 	  "[--flashinfer-dir DIR | --flashinfer VERSION] [--device auto|NAME] [--cache FILE] "
 	  "[--model NAME|FILE --dtype D [--tp N] [--ep N] [--max-tokens N] ...] [--json] | "
-	  "--for sglang INSTALL-OPTIONS",
+	  "--for sglang INSTALL-OPTIONS [-- LAUNCH...]",
 	  "--for sglang ... is `tunetab install ... --check`: the cache path the server opens for\n"
 	  "the deployment, every rank, and whether it reads CACHE's entries (see install).\n"
 	  "Finds the installed FlashInfer (its package files, no Python import) and the GPU, and\n"

@@ -68,7 +68,49 @@ local function convert(o, name, v)
   return v
 end
 
-function M.parse(words, start, options)
+-- Options from rows of { "--a --b", dest, nargs } (argparse's own table: nargs "0" a flag,
+-- "" one value, "+"/"*" a list, "?" an optional value).
+function M.from_rows(rows)
+  local kinds = { ["0"] = "flag", [""] = "str", ["+"] = "list", ["*"] = "list", ["?"] = "opt" }
+  local options = {}
+  for _, r in ipairs(rows) do
+    local names, i = {}, 1
+    while i <= #r[1] do
+      local j = string.find(r[1], " ", i, true) or (#r[1] + 1)
+      names[#names + 1] = string.sub(r[1], i, j - 1)
+      i = j + 1
+    end
+    options[#options + 1] = { names = names, key = r[2], kind = kinds[r[3]] or "str" }
+  end
+  return options
+end
+
+-- argparse's allow_abbrev: an exact name, else the one option some long name of which starts
+-- with the given text; several: ambiguous (argparse exits with "ambiguous option").
+local function lookup(by_name, options, name, abbrev)
+  if by_name[name] then return by_name[name] end
+  if not abbrev or not starts(name, "--") then return nil end
+  local found, which = nil, {}
+  for _, o in ipairs(options) do
+    for _, n in ipairs(o.names) do
+      if starts(n, "--") and starts(n, name) then
+        if found ~= o then which[#which + 1] = n end
+        if found and found ~= o then found = false end
+        if found == nil then found = o end
+        break
+      end
+    end
+  end
+  if found == false then
+    return nil, "ambiguous option: " .. name .. " could match " .. table.concat(which, ", ")
+  end
+  return found
+end
+
+-- parse(words, start, options [, abbrev]): opts[key] for each option given (flags true, or
+-- false for a --no-... name), opts.unknown, opts.positional; nil and why on what the server's
+-- parser refuses too (a value missing, an ambiguous abbreviation).
+function M.parse(words, start, options, abbrev)
   local by_name = {}
   for _, o in ipairs(options) do
     for _, n in ipairs(o.names) do by_name[n] = o end
@@ -85,7 +127,9 @@ function M.parse(words, start, options)
     if starts(w, "--") and eq then
       name, inline = string.sub(w, 1, eq - 1), string.sub(w, eq + 1)
     end
-    local o = by_name[name]
+    local o, amb = nil, nil
+    if is_option(w) and w ~= "--" then o, amb = lookup(by_name, options, name, abbrev) end
+    if amb then return nil, amb end
     if w == "--" then
       i = i + 1
     elseif not is_option(w) then
@@ -103,7 +147,8 @@ function M.parse(words, start, options)
       i = i + 1
     elseif o.kind == "flag" then
       if inline then return nil, name .. " takes no value" end
-      if o.value == nil then opts[o.key] = true else opts[o.key] = o.value end
+      if o.value ~= nil then opts[o.key] = o.value
+      else opts[o.key] = not starts(name, "--no-") end
       i = i + 1
     elseif o.kind == "list" then
       local list = {}
@@ -116,12 +161,15 @@ function M.parse(words, start, options)
       opts[o.key] = list
     else
       local v = inline
-      if not v then
+      if not v and o.kind == "opt" and (words[i + 1] == nil or is_option(words[i + 1])) then
+        v = true
+      elseif not v then
         v = words[i + 1]
         if v == nil then return nil, name .. " needs a value" end
         i = i + 1
       end
-      local cv, why = convert(o, name, v)
+      local cv, why = v, nil
+      if v ~= true then cv, why = convert(o, name, v) end
       if cv == nil then return nil, why end
       opts[o.key] = cv
       i = i + 1

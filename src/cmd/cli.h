@@ -17,6 +17,7 @@
 #include "data/data.h"
 #include "inspect/doctor.h"
 #include "data/model.h"
+#include "deploy/serve.h"
 
 /* Upper limits of numeric options (README, "Limits"); above them: usage error, exit 2. */
 #define CLI_MAX_TOKENS_LIMIT 1048576L /* --max-tokens: buckets up to 2^20 tokens */
@@ -105,5 +106,24 @@ int cli_pick_schema(const struct tt_data *data, const char *version, struct fi_v
 int cli_deploy(const struct tt_data *data, const struct dtype_set *dtypes,
 	       const struct deploy_args *a, int sm, const struct fi_rules *rules,
 	       struct deployment *dep, struct model_profile **own_model, struct diags *d);
+
+/* The server's launch command: when argv[optind_ - 1] is "--" (getopt stopped there), the
+ * words after it go to q (true). */
+bool cli_launch_words(int argc, char **argv, int optind_, struct serve_request *q);
+/* serve_derive with its errors printed, then (unless quiet) what was derived, on stderr. */
+int cli_launch_derive(const struct tt_data *data, const struct serve_request *q,
+		      struct serve_deployment *s, bool quiet);
+void cli_launch_print(const struct serve_deployment *s, FILE *f);
+/* The generate request that writes the table of s's keys (m: serve_model_profile's). */
+void cli_launch_request(const struct serve_deployment *s, const struct model_profile *m,
+			struct generate_request *o);
+/* Every key s's server looks up (keys), by the rules of the FlashInfer version it imports. */
+int cli_launch_keys(const struct tt_data *data, const struct serve_deployment *s,
+		    struct lookup_list *keys, const struct fi_rules **rules);
+/* "tunetab install --for CONSUMER [the options q was given] [extra] -- LAUNCH...", each word
+ * quoted for the shell: the one command that puts the right table where the server reads it.
+ * Caller frees. */
+char *cli_launch_fix(const char *consumer, const struct serve_request *q, const char *cache_dir,
+		     const char *extra);
 
 #endif

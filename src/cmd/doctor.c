@@ -174,10 +174,12 @@ int cmd_doctor(int argc, char **argv)
 	/* doctor --for CONSUMER ...: the serving stack's chain, as install --check sees it */
 	for (int i = 1; i < argc; i++)
 		if (!strcmp(argv[i], "--for") || !strncmp(argv[i], "--for=", 6)) {
+			/* --check before any "-- LAUNCH..." */
 			char **args = xcalloc((size_t)argc + 2, sizeof *args);
-			for (int k = 0; k < argc; k++)
-				args[k] = argv[k];
-			args[argc] = (char *)"--check";
+			args[0] = argv[0];
+			args[1] = (char *)"--check";
+			for (int k = 1; k < argc; k++)
+				args[k + 1] = argv[k];
 			int rc = cmd_install(argc + 1, args);
 			free(args);
 			return rc;

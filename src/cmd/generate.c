@@ -92,6 +92,8 @@ static const char *real_env(const char *name)
 struct args {
 	struct generate_request o;
 	const char *devices, *shard;
+	struct serve_request launch;   /* --for CONSUMER -- LAUNCH...: the deployment from it */
+	bool have_launch, ff_given;
 };
 
 static int parse_args(int argc, char **argv, struct args *a)
@@ -130,6 +132,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 		case 'o': o->outdir = optarg; break;
 		case 'K': o->keys = optarg; break;
 		case 'w': o->weight_view = optarg; break;
+		case 'i': o->input_view = optarg; break;
 		case 'q': o->quiet = 1; break;
 		case 'v': o->verbose = 1; break;
 		case 'P': o->profile = 1; break;
@@ -140,6 +143,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 						       "'%s'", optarg);
 			}
 			o->no_fused_finalize = !strcmp(optarg, "off");
+			a->ff_given = true;
 			break;
 		case 'C': o->calibration = optarg; break;
 		case 'g': o->model_fit = optarg; break;
@@ -147,6 +151,9 @@ static int parse_args(int argc, char **argv, struct args *a)
 		case 'Z': a->shard = optarg; break;
 		case 'L': o->plan = optarg; break;
 		case 'Y': o->report = optarg; break;
+		case 0x101: a->launch.consumer = optarg; break;
+		case 0x102: a->launch.consumer_version = optarg; break;
+		case 0x103: a->launch.model_config = optarg; break;
 		case 'p': o->python = optarg; break;
 		case 'b':
 			if (strcmp(optarg, "auto") && strcmp(optarg, "flashinfer") && strcmp(optarg, "proxy")) {
@@ -182,8 +189,45 @@ static int parse_args(int argc, char **argv, struct args *a)
 		}
 	}
 #undef NUM
-	if (optind < argc)
+	a->have_launch = cli_launch_words(argc, argv, optind, &a->launch);
+	if (a->have_launch != (a->launch.consumer != NULL))
+		return cli_usage_error("generate", a->have_launch ? "a launch command after '--' needs "
+				       "--for CONSUMER" : "--for needs the server's launch command after "
+				       "'--'");
+	if (optind < argc && !a->have_launch)
 		return cli_usage_error("generate", "unexpected argument '%s'", argv[optind]);
+	if (!a->have_launch && (a->launch.consumer_version || a->launch.model_config))
+		return cli_usage_error("generate", "--consumer-version and --model-config go with a "
+				       "launch command (--for CONSUMER -- LAUNCH...)");
+	return TT_OK;
+}
+
+/* --for CONSUMER -- LAUNCH...: the deployment the server looks up, as the request. */
+static int from_launch(struct args *a, const struct tt_data *data, struct serve_deployment *s,
+		       struct model_profile *m)
+{
+	struct generate_request *o = &a->o;
+	if (o->model || o->keys || o->dtype || o->plan || o->tp != 1 || o->ep != 1 ||
+	    o->max_tokens || a->ff_given)
+		return cli_usage_error("generate", "with a launch command the deployment is the "
+				       "server's: no --model, --keys, --dtype, --tp, --ep, --max-tokens, "
+				       "--fused-finalize or --plan");
+	a->launch.device = o->device;
+	a->launch.flashinfer = o->flashinfer; /* the version the server imports, when not found */
+	a->launch.python = o->python;
+	int rc = cli_launch_derive(data, &a->launch, s, o->quiet);
+	if (rc)
+		return rc;
+	if (!s->tunes)
+		return cli_error(TT_INVALID, "%s does not tune FlashInfer's CUTLASS MoE at start for "
+				 "this command, so it reads no table: %s", s->consumer_name, s->why_not);
+	struct diags d = DIAGS_INIT;
+	rc = serve_model_profile(s, m, &d);
+	cli_print_diags(&d);
+	diags_release(&d);
+	if (rc)
+		return rc;
+	cli_launch_request(s, m, o);
 	return TT_OK;
 }
 
@@ -196,7 +240,7 @@ static int check_args(struct args *a, struct shard *sh, struct generate_session 
 	if (o->plan && (o->model || o->keys || o->dtype || a->shard || o->report))
 		return cli_usage_error("generate", "--plan gives the deployments: no --model, --keys, "
 				       "--dtype, --shard or --report with it");
-	if (!o->plan && (!o->device || !o->dtype || (!o->model && !o->keys)))
+	if (!o->plan && !a->have_launch && (!o->device || !o->dtype || (!o->model && !o->keys)))
 		return cli_usage_error("generate", "--device, --dtype and --model (or --keys) are required");
 	if (o->tp_rank >= o->tp || o->ep_rank >= o->ep)
 		return cli_usage_error("generate", "ranks must be below --tp/--ep");
@@ -210,7 +254,7 @@ static int check_args(struct args *a, struct shard *sh, struct generate_session 
 	if (a->devices && !S->all_gpus && fleet_parse_gpu_list(a->devices, S->gpu_ids, GENERATE_MAX_WORKERS, &S->ngpu_ids))
 		return cli_usage_error("generate", "--devices wants 'all' or GPU indices like 0,1,3 "
 				       "(at most %d), not '%s'", GENERATE_MAX_WORKERS, a->devices);
-	if ((o->backend || o->python) && !o->profile)
+	if ((o->backend || (o->python && !a->have_launch)) && !o->profile)
 		return cli_usage_error("generate", "--backend and --python only apply with --profile");
 	if (a->devices && !o->profile)
 		return cli_usage_error("generate", "--devices only applies with --profile");
@@ -267,6 +311,15 @@ int cmd_generate(int argc, char **argv)
 		return rc;
 	}
 	struct generate_request *o = &a.o;
+	struct serve_deployment served;
+	struct model_profile served_model;
+	memset(&served, 0, sizeof served);
+	if (a.have_launch && (rc = from_launch(&a, &data, &served, &served_model))) {
+		serve_release(&served);
+		cli_release_data(&data);
+		free(a.o.metas);
+		return rc;
+	}
 	char *command = cli_command_line(argc, argv);
 	o->command = command;
 	struct doctor_fi fi;
@@ -292,6 +345,7 @@ int cmd_generate(int argc, char **argv)
 	print_failure(&d);
 	diags_release(&d);
 	cli_release_data(&data);
+	serve_release(&served);
 	free(o->metas);
 	free(command);
 	return rc;

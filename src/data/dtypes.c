@@ -53,6 +53,8 @@ static const cyaml_schema_field_t info_fields[] = {
 	CYAML_FIELD_UINT("weight_bits", CYAML_FLAG_DEFAULT, struct dtype_info, weight_bits),
 	CYAML_FIELD_SEQUENCE("weight_views", CYAML_FLAG_POINTER, struct dtype_info, weight_views,
 			     &view_schema, 1, 8),
+	CYAML_FIELD_SEQUENCE("input_views", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL,
+			     struct dtype_info, input_views, &view_schema, 0, 8),
 	CYAML_FIELD_SEQUENCE("flags", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL, struct dtype_info,
 			     flags, &flag_schema, 0, 8),
 	CYAML_FIELD_UINT("align", CYAML_FLAG_OPTIONAL, struct dtype_info, align),
@@ -98,6 +100,9 @@ int dtypes_load(const char *path, struct dtype_set **out, struct diags *d)
 		for (unsigned j = 0; j < t->weight_views_count; j++)
 			if (!t->weight_views[j].pack)
 				rc = yaml_error_at(d, path, yp, "weight view pack must be positive");
+		for (unsigned j = 0; j < t->input_views_count; j++)
+			if (!t->input_views[j].pack)
+				rc = yaml_error_at(d, path, yp, "input view pack must be positive");
 		if (t->align > 4096)
 			rc = yaml_error_at(d, path, yp, "align %u is larger than any tile", t->align);
 		for (unsigned j = 0; j < i; j++)
@@ -142,5 +147,18 @@ const struct weight_view *dtype_weight_view(const struct dtype_info *t, const ch
 	for (unsigned i = 0; i < t->weight_views_count; i++)
 		if (str_ieq(t->weight_views[i].view, view))
 			return &t->weight_views[i];
+	return NULL;
+}
+
+const struct weight_view *dtype_input_view(const struct dtype_info *t, const char *view,
+					   int *unknown)
+{
+	*unknown = 0;
+	if (!view)
+		return NULL;
+	for (unsigned i = 0; i < t->input_views_count; i++)
+		if (str_ieq(t->input_views[i].view, view))
+			return &t->input_views[i];
+	*unknown = 1;
 	return NULL;
 }

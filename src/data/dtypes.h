@@ -36,6 +36,10 @@ struct dtype_info {
 	unsigned weight_bits;
 	struct weight_view *weight_views;
 	unsigned weight_views_count;
+	/* other ways callers pass the input than act_torch/act_pack (SGLang passes NVFP4's input
+	 * as bf16 and the kernel quantizes it); none: only the default */
+	struct weight_view *input_views;
+	unsigned input_views_count;
 	char **flags;         /* MoERunner extras set True for this dtype ("use_w4_group_scaling") */
 	unsigned flags_count;
 	unsigned align;       /* hidden and per-rank intermediate rounded up to this (0: none) */
@@ -56,5 +60,9 @@ int dtype_has_flag(const struct dtype_info *t, const char *flag);
 /* n rounded up to the dtype's align (n itself when it has none). */
 long dtype_align(const struct dtype_info *t, long n);
 const struct weight_view *dtype_weight_view(const struct dtype_info *t, const char *view);
+/* The named input view among input_views; NULL when view is NULL (the default input) or
+ * unknown (*unknown then set). */
+const struct weight_view *dtype_input_view(const struct dtype_info *t, const char *view,
+					   int *unknown);
 
 #endif

@@ -289,6 +289,8 @@ int hf_model_read(const struct hf_types *types, const char *config_path, struct 
 		goto out;
 	}
 	m->model_type = xstrdup(json_string_value(mt));
+	json_t *arch = json_array_get(json_object_get(root, "architectures"), 0);
+	m->architecture = json_is_string(arch) ? xstrdup(json_string_value(arch)) : NULL;
 	if (!(m->type = hf_type_find(types, m->model_type))) {
 		struct strbuf known = STRBUF_INIT;
 		for (unsigned i = 0; i < types->n; i++)
@@ -334,6 +336,7 @@ void hf_model_release(struct hf_model *m)
 {
 	free(m->config_path);
 	free(m->model_type);
+	free(m->architecture);
 	free(m->activation);
 	free(m->torch_dtype);
 	free(m->quant_method);

@@ -39,6 +39,7 @@ const struct hf_model_type *hf_type_find(const struct hf_types *t, const char *m
 struct hf_model {
 	char *config_path;           /* the file read */
 	char *model_type;
+	char *architecture;          /* architectures[0] ("DeepseekV3ForCausalLM"), or NULL */
 	const struct hf_model_type *type;
 	long hidden, inter, experts, top_k;
 	char *activation;            /* as the serving code names it ("silu", "swigluoai") */

@@ -69,6 +69,16 @@ const char *model_activation_name(enum model_activation a)
 	return "unknown";
 }
 
+int model_activation_parse(const char *name, enum model_activation *out)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(activation_strings); i++)
+		if (!strcmp(activation_strings[i].str, name)) {
+			*out = (enum model_activation)activation_strings[i].val;
+			return 0;
+		}
+	return -1;
+}
+
 int model_activation_gated(enum model_activation a)
 {
 	return a == ACT_SWIGLU || a == ACT_GEGLU || a == ACT_SWIGLU_BIAS;

@@ -47,6 +47,8 @@ const struct model_profile *model_find(const struct model_set *set, const char *
 /* Up to max model ids for a name model_find does not know, best first (suggest_names). */
 size_t model_nearest(const struct model_set *set, const char *name, const char **out, size_t max);
 const char *model_activation_name(enum model_activation a);
+/* The activation named name (configs/models' spelling); -1 when none is. */
+int model_activation_parse(const char *name, enum model_activation *out);
 /* Gated activations fuse two halves into fc1: N1 = 2 * intermediate (§3.1). */
 int model_activation_gated(enum model_activation a);
 

@@ -10,6 +10,7 @@
 
 #include "base/arena.h"
 #include "flashinfer/key.h"
+#include "flashinfer/keydiff.h"
 #include "flashinfer/table.h"
 #include "base/util.h"
 #include "base/version.h"
@@ -64,8 +65,8 @@ static void free_conflicts(struct install_conflict *v, size_t n)
 }
 
 int install_plan(const struct consumer_version *v, consumer_var_fn var, void *ctx, int tp, int pp,
-		 int dp, json_t *ours, json_t *env_meta, bool replace, struct install_result *r,
-		 struct diags *d)
+		 int dp, int attn_dp, json_t *ours, json_t *env_meta, bool replace,
+		 struct install_result *r, struct diags *d)
 {
 	memset(r, 0, sizeof *r);
 	struct rank_ctx x = { .var = var, .ctx = ctx };
@@ -84,8 +85,9 @@ int install_plan(const struct consumer_version *v, consumer_var_fn var, void *ct
 			for (int ti = 0; ti < tp && !rc; ti++) {
 				snprintf(x.tp_rank, sizeof x.tp_rank, "%d", ti);
 				snprintf(x.pp_rank, sizeof x.pp_rank, "%d", pi);
-				snprintf(x.dp_rank, sizeof x.dp_rank, "%d", di);
-				snprintf(x.world_rank, sizeof x.world_rank, "%d", pi * tp + ti);
+				snprintf(x.dp_rank, sizeof x.dp_rank, "%d",
+					 attn_dp > 1 ? ti / (tp / attn_dp) : di);
+				snprintf(x.world_rank, sizeof x.world_rank, "%d", (di * pp + pi) * tp + ti);
 				char *name = consumer_render(v, v->file, rank_var, &x, d);
 				if (!name) {
 					rc = TT_USAGE;
@@ -121,6 +123,18 @@ int install_plan(const struct consumer_version *v, consumer_var_fn var, void *ct
 				json_object_foreach(theirs, key, val)
 					if (!json_object_get(merged, key))
 						json_object_set(merged, key, val);
+				json_object_foreach(theirs, key, val) {
+					if (key[0] == '_')
+						continue;
+					bool seen = false;
+					for (size_t k = 0; k < r->ntheirs && !seen; k++)
+						seen = !strcmp(r->theirs_keys[k], key);
+					if (!seen) {
+						r->theirs_keys = xrealloc(r->theirs_keys,
+									  (r->ntheirs + 1) * sizeof *r->theirs_keys);
+						r->theirs_keys[r->ntheirs++] = xstrdup(key);
+					}
+				}
 				if (!first)
 					first = json_incref(theirs);
 				else if (!json_equal(first, theirs))
@@ -191,6 +205,9 @@ void install_result_release(struct install_result *r)
 	free(r->paths);
 	free(r->exists);
 	free(r->bytes);
+	for (size_t i = 0; i < r->ntheirs; i++)
+		free(r->theirs_keys[i]);
+	free(r->theirs_keys);
 	free_conflicts(r->conflicts, r->nconflicts);
 	memset(r, 0, sizeof *r);
 }
@@ -532,7 +549,7 @@ char *install_finalize_env(const struct consumer *cons, int ff)
 static int read_sources(const struct install_request *q, struct install_job *j, struct diags *d)
 {
 	json_error_t err;
-	j->ours = json_load_file(q->from, 0, &err);
+	j->ours = q->cache ? json_deep_copy(q->cache) : json_load_file(q->from, 0, &err);
 	if (!json_is_object(j->ours))
 		return j->ours ? diag_error(d, TT_INVALID, "install", NULL, 0, 0, "%s:1:1: not a JSON "
 					    "object: not a FlashInfer autotune cache", q->from)
@@ -732,7 +749,8 @@ static int plan_files(const struct install_request *q, struct install_job *j, st
 		set_var(j, "key", j->key);
 	/* a variable given no value (model path, config class) stays NULL: rendering a
 	 * template that needs it fails, naming it */
-	int rc = install_plan(v, get_var, j, tp, pp, dp, j->ours, j->env_meta, q->replace, &j->res, d);
+	int rc = install_plan(v, get_var, j, tp, pp, dp, (int)q->attn_dp, j->ours, j->env_meta,
+			      q->replace, &j->res, d);
 	if (rc == TT_USAGE)
 		usage_error(j, d, "%s needs that value: --model-path (as the server is started), "
 			    "--hf-config-class (the model config's class, e.g. Qwen3MoeConfig)",
@@ -829,4 +847,195 @@ bool install_check_ok(const struct install_job *j)
 	const struct install_result *r = &j->res;
 	return j->tunes && r->existing == r->npaths && !r->differ &&
 	       r->same == r->added + r->same + r->nconflicts && !r->meta_mismatch;
+}
+
+/* --- a server's lookups against what it reads ------------------------------------------ */
+
+static void add_cause(struct install_cause *c, size_t *n, const struct keydiff *kd)
+{
+	for (size_t k = 0; k < kd->n; k++) {
+		size_t i = 0;
+		while (i < *n && strcmp(c[i].field, kd->f[k].field))
+			i++;
+		if (i == *n) {
+			if (*n == INSTALL_CAUSES_MAX)
+				continue;
+			c[i].field = kd->f[k].field;
+			c[i].count = 0;
+			snprintf(c[i].want, sizeof c[i].want, "%s", kd->f[k].want);
+			snprintf(c[i].have, sizeof c[i].have, "%s", kd->f[k].have);
+			(*n)++;
+		}
+		c[i].count++;
+	}
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+size_t install_missing(const struct fi_rules *rules, const char *const *want, size_t nwant,
+		       const char *const *have, size_t nhave, struct install_cause *causes,
+		       size_t *n, size_t *unmatched)
+{
+	const char **sorted = xcalloc(nhave ? nhave : 1, sizeof *sorted);
+	memcpy(sorted, have, nhave * sizeof *have);
+	qsort(sorted, nhave, sizeof *sorted, cmp_str);
+	size_t missing = 0;
+	for (size_t i = 0; i < nwant; i++) {
+		if (bsearch(&want[i], sorted, nhave, sizeof *sorted, cmp_str))
+			continue;
+		missing++;
+		struct keydiff kd;
+		keydiff(rules, want[i], have, nhave, &kd);
+		if (!kd.nearest)
+			(*unmatched)++;
+		else
+			add_cause(causes, n, &kd);
+	}
+	free(sorted);
+	return missing;
+}
+
+/* The entry keys of a JSON cache file (caller frees each and the array); 0 when unreadable. */
+static size_t file_keys(const char *path, char ***out, json_t **meta)
+{
+	*out = NULL;
+	json_t *doc = json_load_file(path, 0, NULL);
+	size_t n = 0;
+	const char *key;
+	json_t *val;
+	if (meta)
+		*meta = json_incref(json_object_get(doc, "_metadata"));
+	json_object_foreach(doc, key, val) {
+		if (key[0] == '_')
+			continue;
+		*out = xrealloc(*out, (n + 1) * sizeof **out);
+		(*out)[n++] = xstrdup(key);
+	}
+	json_decref(doc);
+	return n;
+}
+
+static void free_keys(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+/* A folder beside the server's that holds a file of the rank-0 name. */
+static void consider_folder(struct install_diagnosis *g, const char *dir, const char *file,
+			    const char *why, const char *const *want, size_t nwant,
+			    const struct fi_rules *rules)
+{
+	char *path = xasprintf("%s/%s", dir, file);
+	char **keys;
+	size_t n = file_keys(path, &keys, NULL);
+	free(path);
+	if (!n)
+		return;
+	g->folders = xrealloc(g->folders, (g->nfolders + 1) * sizeof *g->folders);
+	struct install_folder *f = &g->folders[g->nfolders++];
+	memset(f, 0, sizeof *f);
+	f->dir = xstrdup(dir);
+	f->why = xstrdup(why);
+	size_t unmatched = 0;
+	f->hits = nwant - install_missing(rules, want, nwant, (const char *const *)keys, n,
+					  f->causes, &f->ncauses, &unmatched);
+	free_keys(keys, n);
+}
+
+/* Other key folders beside dir, and the same key under other FlashInfer versions
+ * (SGLang's <root>/flashinfer/autotune/<flashinfer>/sm<NN>/<key>). */
+static void scan_folders(struct install_diagnosis *g, const char *dir, const char *file,
+			 const char *version, const char *const *want, size_t nwant,
+			 const struct fi_rules *rules)
+{
+	char *parent = xstrdup(dir);
+	char *slash = strrchr(parent, '/');
+	if (!slash) {
+		free(parent);
+		return;
+	}
+	*slash = '\0';
+	const char *key = dir + (slash + 1 - parent);
+	DIR *dh = opendir(parent);
+	struct dirent *de;
+	while (dh && (de = readdir(dh))) {
+		if (de->d_name[0] == '.' || !strcmp(de->d_name, key))
+			continue;
+		char *sib = xasprintf("%s/%s", parent, de->d_name);
+		consider_folder(g, sib, file, "another deployment's folder (another cache key)", want,
+				nwant, rules);
+		free(sib);
+	}
+	if (dh)
+		closedir(dh);
+	/* .../<flashinfer>/<sm>/<key>: the version two levels above the key */
+	char *sm = strrchr(parent, '/');
+	if (sm) {
+		*sm = '\0';
+		char *verdir = strrchr(parent, '/');
+		if (verdir && !strcmp(verdir + 1, version)) {
+			*verdir = '\0';
+			dh = opendir(parent);
+			while (dh && (de = readdir(dh))) {
+				if (de->d_name[0] == '.' || !strcmp(de->d_name, version))
+					continue;
+				char *other = xasprintf("%s/%s/%s/%s", parent, de->d_name, sm + 1, key);
+				char *why = xasprintf("the folder of FlashInfer %s, which the server does "
+						      "not import (it imports %s)", de->d_name, version);
+				consider_folder(g, other, file, why, want, nwant, rules);
+				free(why);
+				free(other);
+			}
+			if (dh)
+				closedir(dh);
+		}
+	}
+	free(parent);
+}
+
+void install_diagnose(const struct install_job *j, const char *const *want, size_t nwant,
+		      const struct fi_rules *rules, struct install_diagnosis *g)
+{
+	memset(g, 0, sizeof *g);
+	g->wanted = nwant;
+	if (j->managed) {
+		g->hits = j->store.same + j->store.nconflicts;
+		return;
+	}
+	const struct install_result *r = &j->res;
+	size_t missing = install_missing(rules, want, nwant, (const char *const *)r->theirs_keys,
+					 r->ntheirs, g->causes, &g->ncauses, &g->unmatched);
+	g->hits = nwant - missing;
+	/* the files' own version, where no environment was read to judge their _metadata */
+	for (size_t i = 0; i < r->npaths && !g->meta_fi[0]; i++) {
+		if (!r->exists[i])
+			continue;
+		char **keys;
+		json_t *meta = NULL;
+		size_t nk = file_keys(r->paths[i], &keys, &meta);
+		free_keys(keys, nk);
+		const char *fi = json_string_value(json_object_get(meta, "flashinfer_version"));
+		if (fi && strcmp(fi, "*") && strcmp(fi, j->flashinfer))
+			snprintf(g->meta_fi, sizeof g->meta_fi, "%s", fi);
+		json_decref(meta);
+	}
+	if (!r->existing && r->npaths) {
+		const char *file = strrchr(r->paths[0], '/');
+		scan_folders(g, r->dir, file ? file + 1 : r->paths[0], j->flashinfer, want, nwant, rules);
+	}
+}
+
+void install_diagnosis_release(struct install_diagnosis *g)
+{
+	for (size_t i = 0; i < g->nfolders; i++) {
+		free(g->folders[i].dir);
+		free(g->folders[i].why);
+	}
+	free(g->folders);
+	memset(g, 0, sizeof *g);
 }

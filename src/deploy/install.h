@@ -28,6 +28,8 @@ struct install_result {
 	size_t len;
 	size_t added, same, kept_theirs, replaced; /* our entries: new, equal, conflicts */
 	size_t theirs_only;  /* entries of the existing files we do not have */
+	char **theirs_keys;  /* every entry key of the existing files */
+	size_t ntheirs;
 	struct install_conflict *conflicts;
 	size_t nconflicts, conflicts_alloc;
 	char meta_field[64];  /* the existing files' _metadata field that differs from env_meta
@@ -46,11 +48,14 @@ int install_meta_mismatch(json_t *saved, json_t *current, const char **field);
  * rank variables are filled here), reads the rank files already there (all of them, so every
  * rank gets the same content: SGLang drops files that differ), merges: an entry we do not
  * have is kept, ours is added, a key whose tactic differs keeps theirs unless replace. The
- * existing files' _metadata is kept when there is one. TT_INVALID for an existing file that
+ * existing files' _metadata is kept when there is one. Ranks: tp fastest, then pp, then dp
+ * (replicas); {world_rank} counts over all three (vLLM offsets it by the DP rank); with
+ * attention DP (attn_dp > 1, SGLang) a rank's {dp_rank} is its attention-DP group,
+ * tp_rank / (tp / attn_dp). TT_INVALID for an existing file that
  * is not a JSON object (named with its line and column). */
 int install_plan(const struct consumer_version *v, consumer_var_fn var, void *ctx, int tp, int pp,
-		 int dp, json_t *ours, json_t *env_meta, bool replace, struct install_result *r,
-		 struct diags *d);
+		 int dp, int attn_dp, json_t *ours, json_t *env_meta, bool replace,
+		 struct install_result *r, struct diags *d);
 void install_result_release(struct install_result *r);
 
 /* FlashInfer's managed store for one environment (consumer_store): its manifest, and one
@@ -94,6 +99,8 @@ int install_keys_fused_finalize(json_t *cache, const struct fi_rules *rules);
 /* What install is asked (its options). */
 struct install_request {
 	const char *consumer, *from;  /* the consumer's id; the JSON autotune cache */
+	json_t *cache;                /* the cache itself when there is no file (from NULL): a
+				       * table just generated, or the keys a check looks for */
 	const char *consumer_version; /* NULL: the newest rule (not a version: a usage error) */
 	const char *flashinfer;       /* NULL: the environment's version, else the cache's (not
 				       * a version: a usage error) */
@@ -156,6 +163,51 @@ int install_write(const struct install_job *j, struct diags *d);
 
 /* What --check concludes: the server reads this cache and every entry hits. */
 bool install_check_ok(const struct install_job *j);
+
+/* --- a server's lookups against what it reads (install --check / doctor --for with a launch
+ * command) ----------------------------------------------------------------------------- */
+
+/* A field in which missed keys differ from the nearest key the files have (keydiff.h). */
+struct install_cause {
+	const char *field;        /* keydiff's name: "use_fused_finalize", "tp_size", "fc1", ... */
+	size_t count;             /* missed keys that differ in it */
+	char want[64], have[64];  /* the server's value and the files', from the first such key */
+};
+
+#define INSTALL_CAUSES_MAX 12
+
+struct install_folder {
+	char *dir;                /* a folder beside the one the server reads */
+	char *why;                /* "another FlashInfer version (0.7.2)", "another key" */
+	size_t hits;              /* of the server's keys, how many its rank-0 file holds */
+	struct install_cause causes[INSTALL_CAUSES_MAX];
+	size_t ncauses;
+};
+
+struct install_diagnosis {
+	size_t wanted, hits;      /* the server's lookups; present in its files */
+	struct install_cause causes[INSTALL_CAUSES_MAX];
+	size_t ncauses;
+	size_t unmatched;         /* missed keys with no key of their op in the files */
+	char meta_fi[64];         /* the files' _metadata.flashinfer_version when it is not the
+				   * version the server imports ("" otherwise) */
+	struct install_folder *folders; /* when no file is there: files for other deployments */
+	size_t nfolders;
+};
+
+/* The server's keys (want) against the job's rank files (res, planned with an `ours` holding
+ * exactly those keys): hits, and for the misses the fields they differ in from the files'
+ * nearest keys; with no file there, the folders beside it that hold files of this name, and
+ * how their keys differ. rules: the version the server imports. */
+void install_diagnose(const struct install_job *j, const char *const *want, size_t nwant,
+		      const struct fi_rules *rules, struct install_diagnosis *out);
+void install_diagnosis_release(struct install_diagnosis *g);
+
+/* The causes of the keys of want that `have` lacks: the fields in which each differs from its
+ * nearest key there (added to causes, *n of them); returns how many want keys have lacks. */
+size_t install_missing(const struct fi_rules *rules, const char *const *want, size_t nwant,
+		       const char *const *have, size_t nhave, struct install_cause *causes,
+		       size_t *n, size_t *unmatched);
 
 /* What the server's environment must say for keys built with use_fused_finalize ff (1, 0,
  * or -1 unknown), in words, or NULL when nothing. Caller frees. */

@@ -325,6 +325,9 @@ int key_dtypes(const struct fi_rules *s, const struct moe_key *k, enum dtype out
 	if (x && w && x->kind == PV_NAME && w->kind == PV_NAME) {
 		if (!strcmp(x->s, "torch.uint8") && (!strcmp(w->s, "torch.int64") || !strcmp(w->s, "torch.uint8")))
 			return out[0] = DT_NVFP4, 1;
+		/* NVFP4's runner given its input unquantized (dtypes.yaml input_views) */
+		if (!strcmp(x->s, "torch.bfloat16") && !strcmp(w->s, "torch.int64"))
+			return out[0] = DT_NVFP4, 1;
 		if (!strcmp(x->s, "torch.float8_e4m3fn") && !strcmp(w->s, "torch.float8_e4m3fn"))
 			return out[0] = DT_FP8, 1;
 		if (!strcmp(x->s, "torch.bfloat16") && !strcmp(w->s, "torch.bfloat16"))

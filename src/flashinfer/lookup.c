@@ -60,8 +60,10 @@ static int extras_value(const char *field, const char *src, const struct deploym
 	const char *n = src + 1;
 	if (!strcmp(n, "act_torch") || !strcmp(n, "weight_torch") || !strcmp(n, "out_torch")) {
 		v->kind = PV_NAME;
-		v->s = !strcmp(n, "act_torch") ? dep->dt->act_torch
-		       : !strcmp(n, "weight_torch") ? dep->wv->torch : "torch.bfloat16";
+		v->s = !strcmp(n, "act_torch") ? (dep->iv ? dep->iv->torch : dep->dt->act_torch)
+		       : !strcmp(n, "weight_torch") ? dep->wv->torch
+		       : dep->out_torch ? dep->out_torch
+		       : dep->dtype == DT_FP16 ? "torch.float16" : "torch.bfloat16";
 		v->len = strlen(v->s);
 		return 0;
 	}
@@ -103,7 +105,7 @@ static int build_key(const struct fi_rules *s, const struct fr_op *op, const str
 	long n1 = model_activation_gated(dep->activation) ? 2 * inter : inter;
 	struct pyv in[2], w1[3], b1[2], w2[3], b2[2], shapes[5], top[4];
 	pv_int(&in[0], tokens);
-	pv_int(&in[1], hidden / dep->dt->act_pack);
+	pv_int(&in[1], hidden / (dep->iv ? dep->iv->pack : dep->dt->act_pack));
 	pv_int(&w1[0], experts);
 	pv_int(&w1[1], n1);
 	pv_int(&w1[2], hidden / dep->wv->pack);

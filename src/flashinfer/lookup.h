@@ -21,6 +21,9 @@ struct deployment {
 	const struct dtype_info *dt;
 	enum dtype dtype;
 	const struct weight_view *wv;
+	const struct weight_view *iv; /* the input as the caller passes it; NULL: the dtype's */
+	const char *out_torch;    /* the output dtype ("torch.float16"); NULL: torch.float16 for
+				   * fp16, else torch.bfloat16 */
 	int sm;                   /* device SM version (pdl, catalog) */
 	bool no_fused_finalize;   /* the runner's use_fused_finalize is off (SGLang's default) */
 	unsigned max_tokens;

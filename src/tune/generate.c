@@ -377,7 +377,9 @@ int generate_deploy(const struct tt_data *data, const struct dtype_set *dtypes,
 	const struct model_profile *model = NULL;
 	int rc;
 	*own_model = NULL;
-	if (a->model) {
+	if (a->model_profile) {
+		model = a->model_profile;
+	} else if (a->model) {
 		if (str_ends(a->model, ".yaml")) {
 			if ((rc = model_load_file(a->model, own_model, d)))
 				return rc;
@@ -400,14 +402,22 @@ int generate_deploy(const struct tt_data *data, const struct dtype_set *dtypes,
 	if (!wv)
 		return diag_error(d, TT_USAGE, DIAG_SHOW_USAGE, NULL, 0, 0, "dtype %s has no weight view '%s'",
 				  dti->name, a->weight_view);
+	int unknown_view;
+	const struct weight_view *iv = dtype_input_view(dti, a->input_view, &unknown_view);
+	if (unknown_view)
+		return diag_error(d, TT_USAGE, DIAG_SHOW_USAGE, NULL, 0, 0, "dtype %s has no input view "
+				  "'%s'%s", dti->name, a->input_view, dti->input_views_count ? ""
+				  : " (it has only its default input)");
 	*dep = (struct deployment){
+		.iv = iv, .out_torch = a->out_torch,
 		.model_name = model ? model->name : "(keys)",
 		.hidden = model ? (long)model->hidden_size : 0,
 		.inter_total = model ? (long)model->moe_intermediate_size : 0,
 		.experts_total = a->experts ? a->experts : model ? (long)model->routed_experts : 0,
 		.top_k = a->top_k ? a->top_k : model ? (long)model->top_k : 8,
 		.activation = model ? model->activation : ACT_SWIGLU,
-		.biases = model && model->activation == ACT_SWIGLU_BIAS,
+		.biases = a->model_profile && a->biases >= 0 ? a->biases != 0
+			  : model && model->activation == ACT_SWIGLU_BIAS,
 		.tp = a->tp, .ep = a->ep, .tp_rank = a->tp_rank, .ep_rank = a->ep_rank,
 		.dt = dti, .dtype = a->dt, .wv = wv, .sm = sm,
 		.no_fused_finalize = a->no_fused_finalize,
@@ -673,6 +683,8 @@ static int run_rank(struct run *R, struct diags *d)
 	struct generate_session *S = R->S;
 	const struct tt_data *data = S->data;
 	struct deploy_args da = { .cmd = "generate", .model = o->model, .weight_view = o->weight_view,
+				  .model_profile = o->model_profile, .biases = o->biases,
+				  .input_view = o->input_view, .out_torch = o->out_torch,
 				  .dt = R->dt, .tp = o->tp, .ep = o->ep, .tp_rank = o->tp_rank,
 				  .ep_rank = o->ep_rank, .top_k = o->top_k, .max_tokens = o->max_tokens,
 				  .experts = o->experts, .no_fused_finalize = o->no_fused_finalize };

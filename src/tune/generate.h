@@ -28,6 +28,12 @@
 /* What the command line asked (README, generate's options). */
 struct generate_request {
 	const char *device, *model, *dtype, *flashinfer, *format, *heuristic, *outdir, *keys;
+	/* the model as a server's config.json describes it (generate --for CONSUMER -- LAUNCH),
+	 * instead of model; biases: the experts' biases (-1: as the model's activation says) */
+	const struct model_profile *model_profile;
+	int biases;
+	const char *input_view;        /* --input-view: how the caller passes the input (dtypes.yaml) */
+	const char *out_torch;         /* the output dtype ("torch.float16"); NULL: the dtype's */
 	const char *weight_view, *calibration, *plan, *report;
 	const char *model_fit;         /* --model-fit FILE (tunetab learn), or NULL */
 	const char *backend, *python;  /* --backend (NULL: auto), --python */
@@ -138,6 +144,10 @@ void generate_summary(const struct generate_result *r, struct strbuf *out);
 struct deploy_args {
 	const char *cmd;        /* the command, for its usage line */
 	const char *model, *weight_view;
+	const struct model_profile *model_profile; /* instead of model, when set */
+	const char *input_view, *out_torch; /* generate_request's */
+	int biases;             /* the experts' biases; -1 (or 0 in a zeroed struct with no
+				 * profile): as the model's activation says */
 	enum dtype dt;
 	long tp, ep, tp_rank, ep_rank, top_k, max_tokens;
 	long experts;           /* routed experts of all ranks; 0: the model's */

@@ -95,6 +95,20 @@ char *python_worker_script(void)
 
 json_t *python_fi_env(const char *python, char *why, size_t n)
 {
+	json_t *out = python_env_probe(python, why, n);
+	if (!out)
+		return NULL;
+	const char *msg = json_string_value(json_object_get(out, "error"));
+	if (msg || !json_string_value(json_object_get(out, "version"))) {
+		snprintf(why, n, "FlashInfer does not import (%s)", msg ? msg : "no version");
+		json_decref(out);
+		return NULL;
+	}
+	return out;
+}
+
+json_t *python_env_probe(const char *python, char *why, size_t n)
+{
 	char *script = data_script("tunetab-fi-env.py");
 	if (!script) {
 		snprintf(why, n, "scripts/tunetab-fi-env.py is missing from tunetab's data folder");
@@ -131,12 +145,6 @@ json_t *python_fi_env(const char *python, char *why, size_t n)
 	waitpid(pid, &st, 0);
 	if (!json_is_object(out) || !WIFEXITED(st) || WEXITSTATUS(st)) {
 		snprintf(why, n, "scripts/tunetab-fi-env.py failed");
-		json_decref(out);
-		return NULL;
-	}
-	const char *msg = json_string_value(json_object_get(out, "error"));
-	if (msg || !json_string_value(json_object_get(out, "version"))) {
-		snprintf(why, n, "FlashInfer does not import (%s)", msg ? msg : "no version");
 		json_decref(out);
 		return NULL;
 	}

@@ -17,5 +17,8 @@ char *python_worker_script(void);
  * why when the script cannot run or FlashInfer does not import. Caller json_decref()s. */
 struct json_t;
 struct json_t *python_fi_env(const char *python, char *why, size_t n);
+/* The same script's whole answer, also when FlashInfer does not import (then "error" says
+ * why): "consumers" holds the serving stacks' versions. NULL with why when it cannot run. */
+struct json_t *python_env_probe(const char *python, char *why, size_t n);
 
 #endif

@@ -39,7 +39,10 @@ PY
         [ "$q" = None ] || args+=(--quantization "$q")
         mapfile -t ours < <("$T" install "${args[@]}" 2>/dev/null)
         i=0
-        for ((d = 0; d < dp; d++)); do for ((p = 0; p < pp; p++)); do for ((r = 0; r < tp; r++)); do
+        # with attention DP a rank's dp index is its attention-DP group (SGLang 0.5.23
+        # managers/data_parallel_controller.py:718-724: tp_rank // (tp / attn_dp))
+        for ((d0 = 0; d0 < dp; d0++)); do for ((p = 0; p < pp; p++)); do for ((r = 0; r < tp; r++)); do
+            d=$d0; [ "$adp" -gt 1 ] && d=$((r / (tp / adp)))
             qj=null; [ "$q" = None ] || qj="\"$q\""
             sk=$(python3 -c 'import json,sys; print(json.dumps([s for s in sys.argv[1].split(",") if s]))' "$skip")
             theirs=$(python3 "$here/sglang_path.py" "$site" "{\"model_path\": \"$mp\", \"dtype\": \"$dt\", \"quantization\": $qj, \"moe_runner_backend\": \"$be\", \"tp\": $tp, \"pp\": $pp, \"attn_dp\": $adp, \"ep\": $ep, \"hf_config_class\": \"$hf\", \"skip_ops\": $sk, \"tp_rank\": $r, \"pp_rank\": $p, \"dp_rank\": $d, \"sm\": \"90\", \"flashinfer\": \"0.7.4\", \"cache_dir\": \"$scratch/root\"}")
@@ -54,7 +57,7 @@ PY
     done <<'CASES'
 Qwen/Qwen3-30B-A3B|bfloat16|None|flashinfer_cutlass|1|1|1|1|1|Qwen3MoeConfig|
 Qwen/Qwen3-30B-A3B|bfloat16|None|flashinfer_cutlass|4|1|1|1|4|Qwen3MoeConfig|
-deepseek-ai/DeepSeek-V3|bfloat16|fp8|flashinfer_trtllm|8|1|2|2|8|DeepseekV3Config|
+deepseek-ai/DeepSeek-V3|bfloat16|fp8|flashinfer_trtllm|8|1|1|2|8|DeepseekV3Config|
 /models/mixtral 8x7b (local)|float16|None|flashinfer_cutlass|2|2|1|1|1|MixtralConfig|b_op,a_op
 CASES
 done

@@ -88,9 +88,11 @@ def main():
         print(root)
         return
     # resolve_rank_flashinfer_autotune_file per rank, as each rank's process computes it
+    # the world group spans every DP rank: a process's rank is offset by its DP rank times the
+    # engine's world size (vllm/distributed/parallel_state.py:1858-1872)
     for d in range(case["dp"]):
         for r in range(case["tp"] * case["pp"]):
-            world.rank_in_group = r
+            world.rank_in_group = d * case["tp"] * case["pp"] + r
             runner = ns(vllm_config=ns(parallel_config=ns(data_parallel_rank=d)))
             print(mod.resolve_rank_flashinfer_autotune_file(runner))
 

@@ -1,0 +1,318 @@
+-- sglang.lua: an SGLang launch command read as SGLang 0.5.22 / 0.5.23 reads it, the cache key
+-- it hashes and the FlashInfer CUTLASS fused-MoE runner it builds. Every rule is from the
+-- released wheels (pip download sglang==0.5.23 --no-deps); paths below are under sglang/srt/
+-- of 0.5.23 (0.5.22's line where it differs). tests/consumers/sglang_launch.py runs SGLang's
+-- own parser and resolution on the same commands (make test-consumers).
+local launch = tunetab.lib("launch")
+local TABLES = tunetab.lib("sglang_options")   -- SGLang's own option tables, per release
+
+local COMMANDS = {
+  { "python*", "-m", "sglang.launch_server" },
+  { "sglang", "serve" },
+}
+
+local function version_less(a, b)
+  local function parts(v)
+    local t = {}
+    local i = 1
+    while i <= #v do
+      local j = string.find(v, ".", i, true) or (#v + 1)
+      t[#t + 1] = math.tointeger(tonumber(string.sub(v, i, j - 1))) or 0
+      i = j + 1
+    end
+    return t
+  end
+  local x, y = parts(a), parts(b)
+  for i = 1, math.max(#x, #y) do
+    if (x[i] or 0) ~= (y[i] or 0) then return (x[i] or 0) < (y[i] or 0) end
+  end
+  return false
+end
+
+-- the newest table of a release not newer than version (the oldest for older ones)
+local function options_for(version)
+  local best, oldest
+  for v, rows in pairs(TABLES) do
+    if not oldest or version_less(v, oldest) then oldest = v end
+    if not version_less(version, v) and (not best or version_less(best, v)) then best = v end
+  end
+  local v = best or oldest
+  return launch.from_rows(TABLES[v]), v
+end
+
+local function read(words, start, version)
+  local options, table_version = options_for(version)
+  -- argparse's allow_abbrev is on: --tp and --dp are prefixes of --tp-size and --dp-size
+  -- (server_args.py:668-720 builds the parser; SGLang's own parser checked the prefixes)
+  local o, why = launch.parse(words, start, options, true)
+  if not o then return nil, why end
+  return o, table_version
+end
+
+local function parse(words, env)
+  local cmd, why = launch.command(words, COMMANDS)
+  if not cmd then return nil, why end
+  local o, err = read(words, cmd.start, "999")
+  if not o then return nil, "sglang: " .. err end
+  if not o.model_path then return nil, "sglang needs --model-path (arg_groups/fields/model.py:51)" end
+  return { model_path = o.model_path, revision = o.revision, python = cmd.python,
+           words = words, start = cmd.start }
+end
+
+local function int(v, default)
+  if v == nil then return default end
+  return math.tointeger(tonumber(v))
+end
+
+local function contains(list, x)
+  for _, v in ipairs(list) do
+    if v == x then return true end
+  end
+  return false
+end
+
+-- the model families SGLang's overrides name by architecture (arg_groups/overrides.py:745-760,
+-- model_overrides/qwen3_moe.py:29-50, glm4_moe.py:15-33)
+local DEEPSEEK = { "DeepseekV3ForCausalLM", "DeepseekV32ForCausalLM", "GlmMoeDsaForCausalLM",
+                   "KimiK25ForConditionalGeneration", "MistralLarge3ForCausalLM" }
+local QWEN3 = { "Qwen3MoeForCausalLM", "Qwen3VLMoeForConditionalGeneration", "Qwen3NextForCausalLM",
+                "Qwen3_5MoeForCausalLM", "Qwen3_5ForCausalLM" }
+
+-- the config classes SGLang registers itself (utils/hf_transformers/common.py:117-233; the
+-- config is re-loaded with them, config.py:281-297)
+local OWN_CLASS = { deepseek_v32 = "_DeepseekV32ConfigAlias", kimi_k2 = "_KimiK2ConfigAlias",
+                    deepseek_v4 = "_DeepseekV4ConfigAlias", kimi_k25 = "KimiK25Config",
+                    qwen3_next = "Qwen3NextConfig", glm5_next = "Glm5NextConfig" }
+
+-- a2a backends that span experts over the TP group: ep_size = tp_size (overrides.py:1578-1621)
+local EP_SPANNING = { "deepep", "deepep_v2", "megamoe", "mooncake", "nixl", "ascend_fuseep",
+                      "flashinfer", "flashinfer_megamoe", "mori", "pplx" }
+
+-- the checkpoint's quantization as SGLang's ModelConfig names it (configs/model_config.py:1850-1900)
+local function checkpoint_quant(m)
+  if not m.quantized then return nil end
+  if m.quant_method == "modelopt" then
+    if m.quant_algo and (string.find(m.quant_algo, "FP4", 1, true)) then return "modelopt_fp4" end
+    if m.quant_algo == "FP8" then return "modelopt_fp8" end
+    if m.quant_algo == "MXFP8" then return "mxfp8" end
+    return "modelopt"
+  end
+  return m.quant_method
+end
+
+-- the flashinfer_cutlass runner's tune_max_num_tokens
+local function tune_max(version, o, gpu, tp, attn_dp)
+  local mem = gpu.memory_gib
+  if not version_less(version, "0.5.23") then
+    -- 0.5.23 moe_runner/flashinfer_cutlass.py:168-181: min(prefill chunk x attention DP, 8192);
+    -- the chunk by GPU memory (arg_groups/memory_hook.py:47-180), divided over attention DP
+    -- (parallel_hook.py:327-332) and multiplied back
+    if o.disaggregation_mode == "decode" then
+      return nil, "prefill-decode disaggregation (decode): SGLang 0.5.23 tunes the power of two " ..
+        "of each call's tokens; tunetab does not know them"
+    end
+    local chunk = int(o.chunked_prefill_size)
+    local from = "--chunked-prefill-size"
+    if chunk == nil then
+      if not mem then
+        return nil, "SGLang sizes its prefill chunk by GPU memory, which tunetab does not " ..
+          "know for '" .. gpu.name .. "': give --chunked-prefill-size in the command"
+      end
+      if mem < 20 then chunk = 2048 elseif mem < 60 then chunk = 4096
+      elseif mem < 160 then chunk = 8192 else chunk = 16384 end
+      from = string.format("SGLang's prefill chunk for a %d GiB GPU", mem)
+    end
+    if chunk <= 0 then chunk, from = int(o.max_prefill_tokens, 16384), "--max-prefill-tokens" end
+    return math.min(chunk, 8192), "min(" .. from .. ", 8192), as SGLang 0.5.23 passes it"
+  end
+  -- 0.5.22 (moe_runner/flashinfer_cutlass.py:315): the power of two of the call's tokens; the
+  -- warm-up's one call is decode-shaped at the CUDA graph's largest batch (base_runner.py,
+  -- decode_cuda_graph_runner.py:345, memory_hook.py:47-180)
+  local bs = int(o.cuda_graph_max_bs_decode)
+  local from = "--cuda-graph-max-bs-decode"
+  if o.disable_cuda_graph then
+    return nil, "--disable-cuda-graph: SGLang 0.5.22 tunes at its eager runner's batch size, " ..
+      "which tunetab does not know"
+  end
+  if not bs then
+    if not mem then
+      return nil, "SGLang 0.5.22 tunes up to its CUDA graph's largest decode batch, sized by GPU " ..
+        "memory, which tunetab does not know for '" .. gpu.name .. "': give " ..
+        "--cuda-graph-max-bs-decode in the command"
+    end
+    if mem < 20 then bs = 8
+    elseif mem < 35 then bs = tp < 4 and 48 or 160
+    elseif mem < 60 then bs = tp < 4 and 32 or 160
+    else bs = tp < 4 and 256 or 512 end
+    from = string.format("SGLang 0.5.22's largest decode batch for a %d GiB GPU at TP %d", mem, tp)
+  end
+  local mrr = int(o.max_running_requests)
+  if mrr and mrr < bs then bs, from = mrr, "--max-running-requests" end
+  local p = 1
+  while p < bs do p = p * 2 end
+  return p, "the power of two of " .. from .. " (" .. bs .. "), as SGLang 0.5.22 passes it"
+end
+
+local function resolve(p, f)
+  local version = f.version
+  local o, table_version = read(p.words, p.start, version)
+  if not o then return nil, "sglang " .. version .. ": " .. table_version end
+  local m, gpu, env = f.model, f.gpu, f.env
+  local major = gpu.sm // 10
+  local notes = {}
+  for _, u in ipairs(o.unknown) do
+    notes[#notes + 1] = "option " .. u.name .. " is not in SGLang " .. table_version ..
+      "'s parser: the server would refuse it"
+  end
+  -- parallel widths (arg_groups/parallel_hook.py:39-61, :287-292; runtime_context.py:106-171)
+  local tp, pp, dp = int(o.tp_size, 1), int(o.pp_size, 1), int(o.dp_size, 1)
+  local attn_dp = int(o.attn_dp_size, 1)
+  if o.enable_dp_attention then attn_dp, dp = dp, 1 end
+  if attn_dp > 1 and dp > 1 then
+    return nil, "SGLang refuses attention DP together with --dp-size replicas (parallel_hook.py:287-292)"
+  end
+  local a2a = o.moe_a2a_backend or "none"
+  local ep = int(o.ep_size, 1)
+  if contains(EP_SPANNING, a2a) then ep = tp end
+  local moe_dp = int(o.moe_dp_size, 1)
+  if tp % (ep * moe_dp) ~= 0 then
+    return nil, string.format("TP %d does not split into EP %d x MoE DP %d", tp, ep, moe_dp)
+  end
+  -- quantization as hashed: the command's, filled from the checkpoint only on SM10x for these
+  -- families (overrides.py:764-841, qwen3_moe.py:29-50, glm4_moe.py:15-33);
+  -- "unquant" is None (serving_hook.py:692-703)
+  local ckpt = checkpoint_quant(m)
+  local q = o.quantization
+  if q == "unquant" then q = nil end
+  if not q and major == 10 and (contains(DEEPSEEK, m.architecture) or contains(QWEN3, m.architecture)
+                                or m.architecture == "Glm4MoeForCausalLM") then
+    q = ckpt
+  end
+  local runtime_q = q or ckpt
+  -- the model's dtype (configs/model_config.py:2284-2345): the config's, float32 -> float16 with
+  -- auto; an MXFP4 gpt-oss checkpoint sets bfloat16 (model_overrides/gpt_oss.py:56-63)
+  local dtype = o.dtype or "auto"
+  if m.model_type == "gpt_oss" and ckpt == "mxfp4" and dtype == "auto" then dtype = "bfloat16" end
+  if dtype == "auto" then
+    dtype = m.torch_dtype or "float32"
+    if dtype == "float32" then
+      dtype = string.find(m.model_type, "gemma", 1, true) == 1 and "bfloat16" or "float16"
+    end
+  elseif dtype == "half" then dtype = "float16"
+  elseif dtype == "float" then dtype = "float32" end
+  -- the MoE runner backend as hashed (overrides.py:1449-1525, moe_hook.py, model_overrides/)
+  local backend = o.moe_runner_backend or "auto"
+  if backend == "auto" then
+    if a2a == "megamoe" or a2a == "flashinfer_megamoe" then backend = "flashinfer_megamoe"
+    elseif a2a == "deepep_v2" or a2a == "pplx" then backend = "deep_gemm"
+    elseif m.model_type == "gpt_oss" and ckpt == "mxfp4" and (major == 10 or major == 12) then
+      backend = "flashinfer_mxfp4"
+    elseif major == 10 and a2a == "none" and contains(DEEPSEEK, m.architecture) and
+        (q == nil or contains({ "fp8", "modelopt_fp8", "modelopt_fp4", "modelopt_mixed" }, q)) then
+      backend = "flashinfer_trtllm"
+    elseif major == 10 and a2a == "none" and contains(QWEN3, m.architecture) and
+        (q == nil or contains({ "fp8", "modelopt_fp4", "modelopt_mixed" }, q)) then
+      backend = "flashinfer_trtllm"
+    elseif major == 10 and a2a == "none" and m.architecture == "Glm4MoeForCausalLM" and
+        (q == nil or q == "modelopt_fp4") then
+      backend = "flashinfer_trtllm"
+    elseif q == "nvfp4_online" or q == "mxfp8" then backend = "flashinfer_trtllm"
+    elseif q == "modelopt_fp4" and (gpu.sm == 120 or gpu.sm == 121 or gpu.sm == 110) then
+      backend = "flashinfer_cutlass"
+    end
+    if a2a == "deepep" and backend == "flashinfer_trtllm" then backend = "flashinfer_trtllm_routed" end
+  end
+  if backend == "flashinfer_cutlass" then -- moe_hook.py:80-92
+    if q and not contains({ "modelopt_fp4", "modelopt_fp8", "modelopt_mixed" }, q) then
+      return nil, "--moe-runner-backend flashinfer_cutlass with quantization '" .. q .. "': " ..
+        "SGLang refuses it at start (moe_hook.py:80-92)"
+    end
+    if ep ~= 1 and ep ~= tp then
+      return nil, "--moe-runner-backend flashinfer_cutlass needs --ep-size 1 or equal to TP " ..
+        "(moe_hook.py:80-92)"
+    end
+  end
+  -- FlashInfer's CUTLASS MoE as the runner calls it (moe_runner/flashinfer_cutlass.py:297-396,
+  -- layers/quantization/mxfp4.py:1275-1424)
+  local tunes, why_not, tdtype, input_view = true, nil, nil, nil
+  if backend == "flashinfer_cutlass" then
+    if not m.quantized then
+      tdtype = dtype == "float16" and "fp16" or "bf16"
+    elseif runtime_q == "modelopt_fp4" then
+      tdtype = "nvfp4"
+      -- bf16 in, quantized by the kernel, unless the attention-DP all-gather quantizes first
+      -- (token_dispatcher/standard.py:157-211; moe/utils.py:707-718)
+      local fp4_gather = attn_dp > 1 and ep == attn_dp and a2a == "none" and q == "modelopt_fp4"
+        and not o.disable_flashinfer_cutlass_moe_fp4_allgather
+      if not fp4_gather then input_view = "bf16" end
+    elseif runtime_q == "modelopt_fp8" then
+      tdtype = "fp8"  -- the input quantized to fp8 by SGLang (flashinfer_cutlass.py:261)
+    else
+      tunes, why_not = false, "a " .. tostring(runtime_q) .. " checkpoint runs other MoE kernels " ..
+        "than FlashInfer's CUTLASS even with --moe-runner-backend flashinfer_cutlass (block fp8: " ..
+        "Triton, layers/quantization/fp8.py:2974-2984)"
+    end
+  elseif backend == "flashinfer_mxfp4" and ckpt == "mxfp4" and (gpu.sm == 90 or major == 12) then
+    -- the MXFP4 CUTLASS path (moe_runner/flashinfer_cutlass.py:483-619): bf16 x mxfp4 with
+    -- w4 group scaling on SM90, mxfp8 activations on SM12x
+    tdtype = gpu.sm == 90 and "w4a16_mxfp4" or "fp8_mxfp4"
+  elseif backend == "auto" then
+    tunes, why_not = false, "the MoE runner backend stays 'auto' (" ..
+      (q and ("quantization " .. q) or "no --quantization") .. " on SM" .. gpu.sm ..
+      "), and SGLang tunes no MoE kernel then (flashinfer_autotune.py:117-124)" ..
+      (ckpt == "modelopt_fp4" and (major == 12 or gpu.sm == 110)
+       and "; with --quantization modelopt_fp4 it picks flashinfer_cutlass (overrides.py:1511-1521)" or "")
+  else
+    tunes, why_not = false, "MoE runner backend " .. backend .. ": not FlashInfer's CUTLASS fused MoE"
+  end
+  if tunes then
+    if major < 9 then
+      tunes, why_not = false, "SGLang tunes FlashInfer only on SM90 and up (flashinfer_autotune.py:155)"
+    elseif o.disable_flashinfer_autotune then
+      tunes, why_not = false, "--disable-flashinfer-autotune"
+    elseif o.enable_deterministic_inference then
+      tunes, why_not = false, "--enable-deterministic-inference turns FlashInfer autotuning off"
+    elseif o.enable_kv_cache_sharding and not version_less(version, "0.5.23") then
+      tunes, why_not = false, "--enable-kv-cache-sharding turns FlashInfer autotuning off (0.5.23)"
+    end
+  end
+  -- the activation (moe_runner/flashinfer_cutlass.py:184-205; flashinfer_trtllm.py:717-740):
+  -- gated silu is Swiglu, gelu Geglu; non-gated relu2 Relu2
+  local acts = { silu = "swiglu", gelu = "geglu", swigluoai = "swiglu", relu2 = "relu2" }
+  local act = acts[m.activation]
+  if tunes and not act then
+    tunes, why_not = false, "activation '" .. m.activation .. "': tunetab does not know what SGLang " ..
+      "passes FlashInfer for it"
+  end
+  -- use_fused_finalize (flashinfer_cutlass.py:391; environ.py:1251, EnvBool: true/1/yes/y)
+  local ff_env = "SGLANG_FLASHINFER_MOE_FUSED_FINALIZE"
+  local ff = launch.env_bool(env, ff_env, false, { "true", "1", "yes", "y" })
+  local ff_from = launch.env(env, ff_env) and (ff_env .. "=" .. env[ff_env])
+    or (ff_env .. " unset: SGLang's default, off")
+  local max_tokens, why = nil, nil
+  if tunes then
+    max_tokens, why = tune_max(version, o, gpu, tp, attn_dp)
+    if not max_tokens then return nil, why end
+    notes[#notes + 1] = "tunes token buckets up to " .. max_tokens .. " (" .. why .. ")"
+  end
+  local skip = o.flashinfer_autotune_skip_ops or {}
+  table.sort(skip)
+  return {
+    model_path = p.model_path,
+    torch_dtype = "torch." .. dtype,
+    quantization = q or "None",
+    moe_runner_backend = backend,
+    skip_ops = table.concat(skip, ","),
+    hf_config_class = OWN_CLASS[m.model_type] or m.config_class,
+    tp = tp, pp = pp, dp = dp, attn_dp = attn_dp, moe_ep = ep,
+    dtype = tdtype, input_view = input_view, activation = act or m.activation,
+    biases = m.biases,
+    runner_tp = tp // ep // moe_dp, runner_ep = ep,
+    fused_finalize = ff, fused_finalize_from = ff_from,
+    max_tokens = max_tokens or 0,
+    tunes = tunes, why_not = why_not,
+    notes = notes,
+  }
+end
+
+tunetab.consumer{ parse = parse, resolve = resolve }

@@ -1,0 +1,194 @@
+-- vllm.lua: a vLLM launch command read as vLLM 0.33.0 reads it, and the FlashInfer CUTLASS
+-- fused-MoE runner it builds from it. Every rule is from the released wheel
+-- (pip download vllm==0.33.0 --no-deps); V: is its vllm/ folder, FI: flashinfer-python
+-- 0.7.2.post1 (the version it pins, METADATA:90).
+local launch = tunetab.lib("launch")
+
+local COMMANDS = {
+  { "vllm", "serve" },
+  { "python*", "-m", "vllm.entrypoints.openai.api_server" },
+  { "python*", "-m", "vllm.entrypoints.cli.main", "serve" },
+}
+
+-- V:engine/arg_utils.py (line of each add_argument), defaults from the config dataclasses
+local OPTIONS = {
+  { names = { "--model" }, key = "model" },                                        -- :963
+  { names = { "--revision" }, key = "revision" },
+  { names = { "--tensor-parallel-size", "-tp" }, key = "tp", kind = "int", default = 1 },  -- :1208
+  { names = { "--pipeline-parallel-size", "-pp" }, key = "pp", kind = "int", default = 1 }, -- :1170
+  { names = { "--data-parallel-size", "-dp" }, key = "dp", kind = "int", default = 1 },     -- :1240
+  { names = { "--prefill-context-parallel-size", "-pcp" }, key = "pcp", kind = "int", default = 1 },
+  { names = { "--enable-expert-parallel", "-ep" }, key = "ep", kind = "flag", default = false }, -- :1304
+  { names = { "--disable-expert-parallel" }, key = "ep", kind = "flag", value = false },
+  { names = { "--quantization", "-q" }, key = "quantization" },                    -- :992
+  { names = { "--dtype" }, key = "dtype", default = "auto" },                      -- :977
+  { names = { "--max-num-batched-tokens" }, key = "max_num_batched_tokens", kind = "int" }, -- :1739
+  { names = { "--performance-mode" }, key = "performance_mode" },
+  { names = { "--moe-backend" }, key = "moe_backend", default = "auto" },          -- :1843
+  { names = { "--enable-flashinfer-autotune" }, key = "autotune", kind = "flag", value = true },
+  { names = { "--disable-flashinfer-autotune" }, key = "autotune", kind = "flag", value = false },
+  { names = { "--optimization-level", "-O" }, key = "opt_level" },                 -- :1911
+  { names = { "--trust-remote-code" }, key = "trust_remote_code", kind = "flag" },
+}
+
+local function parse(words, env)
+  local cmd, why = launch.command(words, COMMANDS)
+  if not cmd then return nil, why end
+  local o, err = launch.parse(words, cmd.start, OPTIONS)
+  if not o then return nil, "vllm: " .. err end
+  o.model_path = o.model or o.positional[1]
+  if not o.model_path then return nil, "vllm serve needs the model (vllm serve MODEL)" end
+  if o.model and o.positional[1] then
+    return nil, "vllm: the model is given twice ('" .. o.positional[1] .. "' and --model)"
+  end
+  o.python = cmd.python
+  return o
+end
+
+-- the experts' activation as FlashInfer's ActivationType (tunetab's model names):
+-- V:model_executor/layers/quantization/utils/flashinfer_utils.py:31-52
+local ACTIVATION = { silu = "swiglu", swigluoai = "swiglu", gelu_tanh = "geglu",
+                     gelu_pytorch_tanh = "geglu", relu2 = "relu2" }
+
+-- What vLLM runs the experts with, and whether it is FlashInfer's CUTLASS fused MoE
+-- (V:model_executor/layers/fused_moe/oracle/*.py; flashinfer_cutlass_moe.py:127-199).
+local function experts(o, m, sm, ep_on, dp, python)
+  local family = sm // 10
+  local explicit = o.moe_backend ~= "auto"
+  local q = o.quantization
+  local method, dtype
+  -- V:config/model.py:1383-1468, transformers_utils/model_arch_config_convertor.py:247-270
+  if not m.quantized then
+    method, dtype = "unquantized", nil
+  elseif m.quant_method == "fp8" then
+    if m.weight_block then method, dtype = "fp8_block", "fp8_block"
+    elseif m.activation_scheme == "static" then method, dtype = "fp8_static", "fp8"
+    else method = "fp8_dynamic" end
+  elseif m.quant_method == "modelopt" and m.quant_algo == "NVFP4" then
+    method, dtype = "nvfp4", "nvfp4"
+  elseif m.quant_method == "modelopt" and m.quant_algo == "FP8" then
+    method, dtype = "fp8_static", "fp8"
+  elseif m.quant_method == "mxfp4" and m.model_type == "gpt_oss" then
+    method, dtype = "gpt_oss_mxfp4", "w4a16_mxfp4"
+  else
+    return nil, "a " .. tostring(m.quant_method) .. (m.quant_algo and (" " .. m.quant_algo) or "") ..
+      " checkpoint: tunetab does not know which MoE kernels vLLM 0.33.0 runs it with"
+  end
+  if q and q ~= "fp8" and q ~= "modelopt" and q ~= "modelopt_fp4" and q ~= "mxfp4" and q ~= "gpt_oss_mxfp4" then
+    return nil, "--quantization " .. q .. ": tunetab does not know which MoE kernels vLLM runs it with"
+  end
+  local fi, why
+  if method == "unquantized" then
+    -- oracle/unquantized.py:62-106: TRT-LLM-gen first on SM10x, Triton ahead on SM90, and
+    -- FlashInfer CUTLASS behind Triton when DP > 1 (:85-94)
+    if family == 12 and dp == 1 then fi = true
+    elseif family == 9 then why = "vLLM runs Triton's fused MoE for bf16 on SM90 (oracle/unquantized.py:85-94)"
+    elseif family == 10 then why = "vLLM runs TRT-LLM-gen's bf16 MoE on SM10x (oracle/unquantized.py:62-106)"
+    else why = "vLLM prefers Triton's fused MoE here (DP > 1, oracle/unquantized.py:85-94)" end
+  elseif method == "fp8_dynamic" then
+    why = "per-tensor fp8 with dynamic activation scales: FlashInfer's CUTLASS MoE does not take " ..
+      "it (flashinfer_cutlass_moe.py:155-161)"
+  elseif method == "fp8_static" then
+    if family == 9 or family == 12 then fi = true
+    else why = "vLLM runs TRT-LLM's fp8 MoE on SM10x (oracle/fp8.py:88-104)" end
+  elseif method == "fp8_block" then
+    if sm == 90 and ep_on then fi = true
+    elseif sm == 90 then why = "block fp8 without expert parallelism runs Triton's MoE (oracle/fp8.py:122-132); with --enable-expert-parallel it is FlashInfer's CUTLASS"
+    else why = "block fp8 runs FlashInfer's CUTLASS MoE on SM90 only (flashinfer_cutlass_moe.py:163-171)" end
+  elseif method == "nvfp4" then
+    if family == 12 then fi = true
+    elseif family == 10 then why = "vLLM runs TRT-LLM-gen's NVFP4 MoE on SM10x (oracle/nvfp4.py:191-320)"
+    else why = "NVFP4 needs SM100 or newer for FlashInfer's CUTLASS MoE" end
+  elseif method == "gpt_oss_mxfp4" then
+    if sm == 90 and not python.triton_kernels then fi = true
+    elseif sm == 90 then why = "gpt-oss on SM90 runs OpenAI's triton_kernels MoE when they are installed (oracle/mxfp4.py:402-435), and they are"
+    else why = "gpt-oss runs TRT-LLM-gen (SM10x) or Marlin (SM12x) MoE (oracle/mxfp4.py:614-631)" end
+  end
+  if explicit and o.moe_backend == "flashinfer_cutlass" and not fi then
+    return nil, "--moe-backend flashinfer_cutlass is not supported for this model here, and " ..
+      "vLLM raises at start (" .. (why or "?") .. ")"
+  elseif explicit and o.moe_backend ~= "flashinfer_cutlass" then
+    fi, why = false, "--moe-backend " .. o.moe_backend .. ": not FlashInfer's CUTLASS fused MoE"
+  end
+  return { fi = fi, why = why, method = method, dtype = dtype }
+end
+
+local function hybrid_default_tokens(o, gpu)
+  -- V:engine/arg_utils.py:2940-3037 (get_batch_defaults, vllm serve) and :3184-3186
+  if o.max_num_batched_tokens then return o.max_num_batched_tokens, "--max-num-batched-tokens" end
+  local mem = gpu.memory_gib
+  if not mem then return nil end
+  local t
+  local a100 = string.find(gpu.name, "A100", 1, true) ~= nil
+  local gb10 = string.find(gpu.name, "GB10", 1, true) ~= nil
+  if mem >= 160 then t = 16384
+  elseif mem >= 70 and not a100 and not gb10 then t = 8192
+  else t = 2048 end
+  if o.performance_mode == "throughput" then t = t * 2 end
+  return t, string.format("vllm serve's default for a %d GiB GPU", mem)
+end
+
+local function resolve(o, f)
+  local m, gpu = f.model, f.gpu
+  local notes = {}
+  local tp, pp, dp, pcp = o.tp, o.pp, o.dp, o.pcp
+  local world = tp * pp * pcp
+  -- V:model_executor/layers/fused_moe/config.py:1106-1245 (FusedMoEParallelConfig.make)
+  local flat = dp * pcp * tp
+  local ep_on = o.ep and flat > 1
+  local runner_tp, runner_ep = flat, 1
+  if ep_on then runner_tp, runner_ep = 1, flat end
+  local act = ACTIVATION[m.activation]
+  -- torch dtype: V:config/model.py:2423-2464 (auto: the config's, float32 -> bfloat16)
+  local td = o.dtype
+  if td == "auto" then
+    td = m.torch_dtype or "bfloat16"
+    if td == "float32" then td = "bfloat16" end
+    if not m.torch_dtype then
+      notes[#notes + 1] = "config.json names no dtype: bfloat16 assumed (vLLM reads the " ..
+        "weights' dtype from the safetensors then)"
+    end
+  elseif td == "half" then td = "float16"
+  elseif td == "float" then td = "float32" end
+  local x, why = experts(o, m, gpu.sm, ep_on, dp, f.python or {})
+  if not x then return nil, why end
+  local dtype = x.dtype or (td == "float16" and "fp16" or "bf16")
+  local tokens, tfrom = hybrid_default_tokens(o, gpu)
+  if not tokens then
+    return nil, "vLLM's default --max-num-batched-tokens depends on the GPU's memory, which " ..
+      "tunetab does not know for '" .. gpu.name .. "': give --max-num-batched-tokens in the command"
+  end
+  notes[#notes + 1] = string.format("tunes token buckets up to %d (%s)", tokens, tfrom)
+  local autotune = o.autotune
+  if autotune == nil then autotune = o.opt_level ~= "0" end
+  local tunes, why_not = x.fi == true, x.why
+  if not act and tunes then
+    tunes, why_not = false, "activation '" .. m.activation .. "' does not reach FlashInfer's " ..
+      "CUTLASS MoE (flashinfer_cutlass_moe.py:183-191)"
+  end
+  if tunes and gpu.sm < 90 then
+    tunes, why_not = false, "vLLM tunes FlashInfer only on SM90 and up (kernel_warmup.py:265-272)"
+  elseif tunes and not autotune then
+    tunes, why_not = false, "FlashInfer autotuning is off (--disable-flashinfer-autotune or -O0)"
+  end
+  return {
+    model_path = o.model_path,
+    torch_dtype = "torch." .. td,
+    quantization = tostring(o.quantization or x.method),
+    moe_runner_backend = tunes and "flashinfer_cutlass" or tostring(o.moe_backend),
+    skip_ops = launch.env(f.env, "VLLM_FLASHINFER_AUTOTUNE_SKIP_OPS") or "",
+    hf_config_class = m.config_class,
+    tp = tp, pp = pp, dp = dp, attn_dp = 1, moe_ep = runner_ep,
+    dtype = dtype, activation = act or m.activation,
+    biases = m.biases,
+    runner_tp = runner_tp, runner_ep = runner_ep,
+    -- vLLM passes no use_fused_finalize: FlashInfer's default, True (FI fused_moe/core.py:1309)
+    fused_finalize = true,
+    fused_finalize_from = "vLLM passes none: FlashInfer's default (on)",
+    max_tokens = tokens,
+    tunes = tunes, why_not = why_not,
+    notes = notes,
+  }
+end
+
+tunetab.consumer{ parse = parse, resolve = resolve }

@@ -1,0 +1,392 @@
+/* serve.c: a deployment derived from a server's launch command (serve.h). */
+#include "deploy/serve.h"
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/util.h"
+#include "base/version.h"
+#include "data/consumer.h"
+#include "data/model.h"
+#include "gpu/gpu.h"
+#include "script/script.h"
+#include "tune/python.h"
+
+extern char **environ;
+
+/* NAME=VALUE with NAME a shell variable name */
+static bool env_word(const char *w)
+{
+	const char *eq = strchr(w, '=');
+	if (!eq || eq == w || (w[0] >= '0' && w[0] <= '9'))
+		return false;
+	for (const char *p = w; p < eq; p++)
+		if (!(*p == '_' || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		      (*p >= '0' && *p <= '9')))
+			return false;
+	return true;
+}
+
+const char *serve_getenv(const struct serve_deployment *s, const char *name)
+{
+	size_t n = strlen(name);
+	for (size_t i = s->nenv; i-- > 0;)
+		if (!strncmp(s->env[i], name, n) && s->env[i][n] == '=')
+			return s->env[i] + n + 1;
+	return getenv(name);
+}
+
+void serve_add_field(struct script_field **v, size_t *n, size_t *alloc, const char *name,
+		      enum script_kind kind, const char *str, long long i)
+{
+	ALLOC_GROW(*v, *n + 1, *alloc);
+	struct script_field *f = &(*v)[(*n)++];
+	memset(f, 0, sizeof *f);
+	f->name = xstrdup(name);
+	f->kind = kind;
+	f->s = str ? xstrdup(str) : NULL;
+	f->i = i;
+	f->b = i != 0;
+}
+
+static const struct script_field *field(const struct script_field *v, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(v[i].name, name))
+			return &v[i];
+	return NULL;
+}
+
+/* An executable named word: as given when it has a '/', else found on PATH. Caller frees. */
+static char *which(const char *word)
+{
+	if (strchr(word, '/'))
+		return access(word, X_OK) ? NULL : xstrdup(word);
+	const char *path = getenv("PATH");
+	for (const char *p = path ? path : ""; *p;) {
+		size_t n = strcspn(p, ":");
+		char *cand = xasprintf("%.*s/%s", (int)n, p, word);
+		struct stat st;
+		if (n && !stat(cand, &st) && S_ISREG(st.st_mode) && !access(cand, X_OK))
+			return cand;
+		free(cand);
+		p += n + (p[n] == ':');
+	}
+	return NULL;
+}
+
+/* The server's Python environment: FlashInfer's version and the consumer's. */
+static void probe_env(const struct serve_request *q, const char *cmd_python,
+		      struct serve_deployment *s)
+{
+	char why[512] = "";
+	const char *from = NULL;
+	char *py = NULL;
+	if (q->python) {
+		py = xstrdup(q->python);
+		from = "--python";
+	} else if (cmd_python && (py = which(cmd_python))) {
+		from = "the launch command's interpreter";
+	} else {
+		py = python_find(NULL, &from, why, sizeof why);
+	}
+	json_t *env = NULL;
+	if (py && !getenv("TUNETAB_TEST_IGNORE_INSTALLED"))
+		env = python_env_probe(py, why, sizeof why);
+	s->python = py;
+	s->python_from = xstrdup(from ? from : "none");
+	const char *fi = json_string_value(json_object_get(env, "version"));
+	if (q->flashinfer) {
+		s->flashinfer = xstrdup(q->flashinfer);
+		s->flashinfer_from = xstrdup("--flashinfer");
+	} else if (fi && !json_object_get(env, "error")) {
+		s->flashinfer = xstrdup(fi);
+		s->flashinfer_from = xasprintf("what %s imports", py);
+	}
+	const char *cv = json_string_value(json_object_get(json_object_get(env, "consumers"), q->consumer));
+	if (q->consumer_version) {
+		s->consumer_version = xstrdup(q->consumer_version);
+		s->consumer_version_from = xstrdup("--consumer-version");
+	} else if (cv) {
+		s->consumer_version = xstrdup(cv);
+		s->consumer_version_from = xasprintf("installed for %s", py);
+	}
+	json_t *mods = json_object_get(env, "modules");
+	const char *name;
+	json_t *val;
+	json_object_foreach(mods, name, val)
+		if (json_is_boolean(val)) {
+			char *f = xasprintf("python.%s", name);
+			serve_add_field(&s->probed, &s->nprobed, &s->probed_alloc, f, SK_BOOL, NULL,
+				  json_is_true(val));
+			free(f);
+		}
+	json_decref(env);
+}
+
+/* The GPU the server runs on: --device NAME (a profile, or the name as given with --sm), else
+ * GPU 0 through the CUDA Runtime. */
+static int find_device(const struct serve_request *q, const struct device_set *devices,
+		       struct serve_deployment *s, long *mem_gib, struct diags *d)
+{
+	*mem_gib = 0;
+	if (q->device && strcmp(q->device, "auto")) {
+		const struct device_profile *p = device_find(devices, q->device);
+		if (!p && !q->sm)
+			return diag_error(d, TT_USAGE, "launch", NULL, 0, 0, "--device '%s' is not a "
+					  "known GPU (tunetab devices): give --sm N too", q->device);
+		s->device = xstrdup(p ? p->name : q->device);
+		s->sm = q->sm ? (int)q->sm : (int)device_sm(p);
+		if (p && p->memory_bytes)
+			*mem_gib = (long)(*p->memory_bytes >> 30);
+		return TT_OK;
+	}
+	struct gpu_info *g;
+	int n;
+	struct gpu_env env;
+	char err[512];
+	if (gpu_query(&g, &n, &env, err, sizeof err))
+		return diag_error(d, TT_USAGE, "launch", NULL, 0, 0, "no GPU here (%s): give --device "
+				  "NAME, the server's GPU", err);
+	s->device = xstrdup(g[0].name);
+	s->sm = q->sm ? (int)q->sm : g[0].cc_major * 10 + g[0].cc_minor;
+	*mem_gib = (long)(g[0].total_mem >> 30);
+	free(g);
+	return TT_OK;
+}
+
+/* The resolve() result's fields into s; TT_SCRIPT naming the first one missing. */
+static int take(const char *script, const struct script_field *v, size_t n,
+		struct serve_deployment *s, struct diags *d)
+{
+	static const struct { const char *name; enum script_kind kind; size_t off; bool optional; } want[] = {
+#define S(f, o) { #f, SK_STR, offsetof(struct serve_deployment, f), o }
+#define I(f) { #f, SK_INT, offsetof(struct serve_deployment, f), false }
+#define B(f) { #f, SK_BOOL, offsetof(struct serve_deployment, f), false }
+		S(model_path, false), S(torch_dtype, false), S(quantization, false),
+		S(moe_runner_backend, false), S(skip_ops, false), S(hf_config_class, false),
+		I(tp), I(pp), I(dp), I(attn_dp), I(moe_ep), S(dtype, true), S(activation, true), S(input_view, true),
+		B(biases), I(runner_tp), I(runner_ep), B(fused_finalize), S(fused_finalize_from, true),
+		I(max_tokens), B(tunes), S(why_not, true),
+#undef S
+#undef I
+#undef B
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(want); i++) {
+		const struct script_field *f = field(v, n, want[i].name);
+		char *at = (char *)s + want[i].off;
+		if (f && f->kind != want[i].kind)
+			return diag_error(d, TT_SCRIPT, "script", script, 0, 0, "resolve() returned '%s' "
+					  "as a %s, not a %s", want[i].name, f->kind == SK_STR ? "string"
+					  : f->kind == SK_INT ? "integer" : "boolean", want[i].kind == SK_STR
+					  ? "string" : want[i].kind == SK_INT ? "integer" : "boolean");
+		if (!f) {
+			if (want[i].optional)
+				continue;
+			return diag_error(d, TT_SCRIPT, "script", script, 0, 0, "resolve() returned no "
+					  "'%s'", want[i].name);
+		}
+		if (want[i].kind == SK_STR)
+			*(char **)at = xstrdup(f->s);
+		else if (want[i].kind == SK_INT)
+			*(long *)at = (long)f->i;
+		else
+			*(bool *)at = f->b;
+	}
+	if (s->tunes && (!s->dtype || !s->activation))
+		return diag_error(d, TT_SCRIPT, "script", script, 0, 0, "resolve() says the server tunes "
+				  "but names no dtype or activation");
+	if (!s->tunes && !s->why_not)
+		return diag_error(d, TT_SCRIPT, "script", script, 0, 0, "resolve() says the server "
+				  "does not tune but not why (why_not)");
+	return TT_OK;
+}
+
+static void model_facts(const struct hf_model *m, struct script_field **v, size_t *n, size_t *a)
+{
+	serve_add_field(v, n, a, "model.model_type", SK_STR, m->model_type, 0);
+	serve_add_field(v, n, a, "model.architecture", SK_STR, m->architecture, 0);
+	serve_add_field(v, n, a, "model.config_class", SK_STR, m->type->config_class, 0);
+	serve_add_field(v, n, a, "model.config_path", SK_STR, m->config_path, 0);
+	serve_add_field(v, n, a, "model.hidden", SK_INT, NULL, m->hidden);
+	serve_add_field(v, n, a, "model.intermediate", SK_INT, NULL, m->inter);
+	serve_add_field(v, n, a, "model.experts", SK_INT, NULL, m->experts);
+	serve_add_field(v, n, a, "model.top_k", SK_INT, NULL, m->top_k);
+	serve_add_field(v, n, a, "model.activation", SK_STR, m->activation, 0);
+	serve_add_field(v, n, a, "model.biases", SK_BOOL, NULL, m->biases);
+	serve_add_field(v, n, a, "model.torch_dtype", SK_STR, m->torch_dtype, 0);
+	serve_add_field(v, n, a, "model.quantized", SK_BOOL, NULL, m->quantized);
+	serve_add_field(v, n, a, "model.quant_method", SK_STR, m->quant_method, 0);
+	serve_add_field(v, n, a, "model.quant_algo", SK_STR, m->quant_algo, 0);
+	serve_add_field(v, n, a, "model.weight_block", SK_BOOL, NULL, m->weight_block);
+	serve_add_field(v, n, a, "model.activation_scheme", SK_STR, m->activation_scheme, 0);
+}
+
+int serve_derive(const struct serve_request *q, const char *data_root,
+		 const struct device_set *devices, struct serve_deployment *s, struct diags *d)
+{
+	memset(s, 0, sizeof *s);
+	s->consumer = xstrdup(q->consumer);
+	size_t i = 0;
+	if (i < q->nwords && !strcmp(q->words[i], "env"))
+		i++;
+	size_t env_alloc = 0;
+	for (; i < q->nwords && env_word(q->words[i]); i++) {
+		ALLOC_GROW(s->env, s->nenv + 1, env_alloc);
+		s->env[s->nenv++] = xstrdup(q->words[i]);
+	}
+	if (i == q->nwords)
+		return diag_error(d, TT_USAGE, "launch", NULL, 0, 0, "give the server's launch command "
+				  "after '--' (e.g. -- python -m sglang.launch_server --model-path ...)");
+	struct consumer *cons = NULL;
+	struct script *sc = NULL;
+	struct hf_types *types = NULL;
+	struct script_field *opts = NULL, *facts = NULL, *res = NULL;
+	size_t nopts = 0, nfacts = 0, facts_alloc = 0, nres = 0;
+	char *script_path = xasprintf("%s/scripts/consumers/%s.lua", data_root, q->consumer);
+	char *config = NULL;
+	int rc = consumer_load(data_root, q->consumer, &cons, d);
+	if (rc)
+		goto out;
+	s->consumer_name = xstrdup(cons->name);
+	if (access(script_path, R_OK)) {
+		rc = diag_error(d, TT_USAGE, "launch", NULL, 0, 0, "tunetab reads no %s launch command "
+				"(no %s): give the deployment's options instead", cons->name, script_path);
+		goto out;
+	}
+	/* the server's environment: tunetab's own, then the command's VAR=VALUE words */
+	size_t env_fields_alloc = 0;
+	struct script_field *envf = NULL;
+	size_t nenvf = 0;
+	for (char **e = environ; e && *e; e++) {
+		const char *eq = strchr(*e, '=');
+		if (!eq)
+			continue;
+		char *name = xstrndup(*e, (size_t)(eq - *e));
+		serve_add_field(&envf, &nenvf, &env_fields_alloc, name, SK_STR, eq + 1, 0);
+		free(name);
+	}
+	for (size_t k = 0; k < s->nenv; k++) {
+		const char *eq = strchr(s->env[k], '=');
+		char *name = xstrndup(s->env[k], (size_t)(eq - s->env[k]));
+		serve_add_field(&envf, &nenvf, &env_fields_alloc, name, SK_STR, eq + 1, 0);
+		free(name);
+	}
+	struct script_limits lim = { .mem_bytes = 64u << 20, .instructions = 100000000ull };
+	if (!(rc = script_open_consumer(&sc, data_root, script_path, &lim, d)))
+		rc = script_consumer_parse(sc, q->words + i, q->nwords - i, envf, nenvf, &opts, &nopts, d);
+	if (rc) {
+		script_fields_free(envf, nenvf);
+		goto out;
+	}
+	const struct script_field *mp = field(opts, nopts, "model_path");
+	const struct script_field *rev = field(opts, nopts, "revision");
+	const struct script_field *py = field(opts, nopts, "python");
+	if (!mp || mp->kind != SK_STR) {
+		script_fields_free(envf, nenvf);
+		rc = diag_error(d, TT_USAGE, "launch", NULL, 0, 0, "the launch command names no model "
+				"(%s's model path option)", cons->name);
+		goto out;
+	}
+	probe_env(q, py && py->kind == SK_STR ? py->s : NULL, s);
+	/* the model's config.json */
+	if (!(rc = hf_types_load(data_root, &types, d))) {
+		config = q->model_config ? xstrdup(q->model_config)
+					 : hf_config_find(mp->s, rev && rev->kind == SK_STR ? rev->s : NULL, d);
+		if (!config)
+			rc = TT_USAGE;
+	}
+	if (!rc)
+		rc = hf_model_read(types, config, &s->model, d);
+	long mem_gib = 0;
+	if (!rc)
+		rc = find_device(q, devices, s, &mem_gib, d);
+	if (rc) {
+		script_fields_free(envf, nenvf);
+		goto out;
+	}
+	if (!s->consumer_version) {
+		const struct consumer_version *v = consumer_pick(cons, NULL);
+		s->consumer_version = xstrdup(v->min);
+		s->consumer_version_from = xasprintf("no %s installed for %s: the newest rule tunetab "
+						     "has; give --consumer-version", cons->name,
+						     s->python ? s->python : "any Python found");
+	}
+	/* what resolve() knows */
+	facts = envf;
+	nfacts = nenvf;
+	facts_alloc = env_fields_alloc;
+	for (size_t k = 0; k < nfacts; k++) { /* env.NAME */
+		char *n = xasprintf("env.%s", facts[k].name);
+		free(facts[k].name);
+		facts[k].name = n;
+	}
+	model_facts(&s->model, &facts, &nfacts, &facts_alloc);
+	serve_add_field(&facts, &nfacts, &facts_alloc, "gpu.name", SK_STR, s->device, 0);
+	serve_add_field(&facts, &nfacts, &facts_alloc, "gpu.sm", SK_INT, NULL, s->sm);
+	if (mem_gib)
+		serve_add_field(&facts, &nfacts, &facts_alloc, "gpu.memory_gib", SK_INT, NULL, mem_gib);
+	serve_add_field(&facts, &nfacts, &facts_alloc, "flashinfer", SK_STR, s->flashinfer, 0);
+	for (size_t k = 0; k < s->nprobed; k++)
+		serve_add_field(&facts, &nfacts, &facts_alloc, s->probed[k].name, SK_BOOL, NULL,
+			  s->probed[k].b);
+	serve_add_field(&facts, &nfacts, &facts_alloc, "version", SK_STR, s->consumer_version, 0);
+	rc = script_consumer_resolve(sc, facts, nfacts, &res, &nres, &s->notes, &s->nnotes, d);
+	if (!rc)
+		rc = take(script_path, res, nres, s, d);
+	if (!rc && !s->flashinfer)
+		rc = diag_error(d, TT_USAGE, "launch", NULL, 0, 0, "which FlashInfer does the server "
+				"import? No Python with FlashInfer found (%s): give --python (the server's "
+				"interpreter) or --flashinfer VERSION", s->python ? s->python : "none");
+out:
+	script_fields_free(opts, nopts);
+	script_fields_free(facts, nfacts);
+	script_fields_free(res, nres);
+	script_close(sc);
+	hf_types_free(types);
+	consumer_free(cons);
+	free(config);
+	free(script_path);
+	return rc;
+}
+
+void serve_release(struct serve_deployment *s)
+{
+	char **strs[] = { &s->consumer, &s->consumer_name, &s->consumer_version,
+			  &s->consumer_version_from, &s->python, &s->python_from, &s->flashinfer,
+			  &s->flashinfer_from, &s->device, &s->model_path, &s->torch_dtype,
+			  &s->quantization, &s->moe_runner_backend, &s->skip_ops, &s->hf_config_class,
+			  &s->dtype, &s->activation, &s->input_view, &s->fused_finalize_from, &s->why_not };
+	for (size_t i = 0; i < ARRAY_SIZE(strs); i++)
+		free(*strs[i]);
+	hf_model_release(&s->model);
+	script_fields_free(s->probed, s->nprobed);
+	for (size_t i = 0; i < s->nnotes; i++)
+		free(s->notes[i]);
+	free(s->notes);
+	for (size_t i = 0; i < s->nenv; i++)
+		free(s->env[i]);
+	free(s->env);
+	memset(s, 0, sizeof *s);
+}
+
+int serve_model_profile(const struct serve_deployment *s, struct model_profile *m, struct diags *d)
+{
+	memset(m, 0, sizeof *m);
+	if (model_activation_parse(s->activation, &m->activation))
+		return diag_error(d, TT_SCRIPT, "script", NULL, 0, 0, "resolve() named activation '%s', "
+				  "which configs/models does not know", s->activation);
+	m->id = s->model.model_type;
+	m->name = s->model_path;
+	m->hidden_size = (unsigned)s->model.hidden;
+	m->moe_intermediate_size = (unsigned)s->model.inter;
+	m->routed_experts = (unsigned)s->model.experts;
+	m->top_k = (unsigned)s->model.top_k;
+	m->path = s->model.config_path;
+	return TT_OK;
+}

@@ -1,0 +1,88 @@
+/* serve.h: a deployment as a serving stack runs it, derived from the command that starts the
+ * server (the launch command the user pastes): what the consumer's script
+ * (scripts/consumers/<id>.lua) reads of it, the model's config.json (data/hfconfig.h), the GPU,
+ * and the Python environment the server runs in (its FlashInfer and consumer versions). One
+ * description for generate, install and doctor, so the keys written are the keys looked up.
+ * Fills structs and diagnostics; never prints. */
+#ifndef TUNETAB_SERVE_H
+#define TUNETAB_SERVE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "base/diag.h"
+#include "data/device.h"
+#include "data/hfconfig.h"
+#include "script/script.h"
+
+/* What the user gave besides the launch command; NULL/0: derived. */
+struct serve_request {
+	const char *consumer;          /* --for */
+	char *const *words;            /* the launch command (VAR=VALUE words first allowed) */
+	size_t nwords;
+	const char *consumer_version;  /* --consumer-version */
+	const char *flashinfer;        /* --flashinfer */
+	const char *python;            /* --python: the server's interpreter */
+	const char *model_config;      /* --model-config: the model's config.json */
+	const char *device;            /* --device NAME, or NULL/"auto": GPU 0 */
+	long sm;                       /* --sm (when the device is not known) */
+};
+
+struct serve_deployment {
+	char *consumer, *consumer_name;
+	char *consumer_version;        /* the consumer's version the rules are for */
+	char *consumer_version_from;   /* where that came from */
+	char *python;                  /* the server's interpreter, NULL when none was found */
+	char *python_from;
+	char *flashinfer;              /* the FlashInfer version the server imports */
+	char *flashinfer_from;
+	/* the GPU */
+	char *device;                  /* its name (profile or detected) */
+	int sm;
+	/* the model */
+	struct hf_model model;
+	/* the consumer's cache key and files (configs/consumers/ template variables) */
+	char *model_path, *torch_dtype, *quantization, *moe_runner_backend, *skip_ops;
+	char *hf_config_class;
+	long tp, pp, dp, attn_dp, moe_ep;
+	/* FlashInfer's CUTLASS MoE runner as the server builds it */
+	char *dtype;                   /* configs/dtypes.yaml name */
+	char *activation;              /* model activation name (configs/models) */
+	char *input_view;              /* how the input is passed (dtypes.yaml input_views), or NULL */
+	bool biases;
+	long runner_tp, runner_ep;     /* the tp_size and ep_size it is given */
+	bool fused_finalize;
+	char *fused_finalize_from;     /* why that value */
+	long max_tokens;               /* the largest token bucket it tunes */
+	/* does the server read a cache of these keys at start */
+	bool tunes;
+	char *why_not;                 /* when it does not: why */
+	char **notes;                  /* what the script says of its choices */
+	size_t nnotes;
+	char **env;                    /* the server's environment: the VAR=VALUE words */
+	size_t nenv;
+	struct script_field *probed;   /* what the server's Python has ("python.triton_kernels") */
+	size_t nprobed, probed_alloc;
+};
+
+/* Appends a field (a copy of name and str) to v. */
+void serve_add_field(struct script_field **v, size_t *n, size_t *alloc, const char *name,
+		     enum script_kind kind, const char *str, long long i);
+
+/* Derives the deployment. TT_USAGE with an error naming what is missing (asked for by name,
+ * never guessed), TT_INVALID for a config.json tunetab cannot read, TT_SCRIPT for an error in
+ * the consumer's script. */
+int serve_derive(const struct serve_request *q, const char *data_root,
+		 const struct device_set *devices, struct serve_deployment *out, struct diags *d);
+void serve_release(struct serve_deployment *s);
+
+/* The model as configs/models describes one (for generate's deployment): pointers into s. */
+struct model_profile;
+int serve_model_profile(const struct serve_deployment *s, struct model_profile *out,
+			struct diags *d);
+
+/* The server's environment variable name as the launch command sets it, else tunetab's own
+ * environment's; NULL when unset. */
+const char *serve_getenv(const struct serve_deployment *s, const char *name);
+
+#endif
