@@ -411,7 +411,11 @@ static int check_launch(const struct install_job *j, const struct serve_deployme
 	       g->wanted);
 	for (size_t i = 0; i < g->ncauses; i++)
 		print_cause(&g->causes[i], s, "  cause               ");
-	if (g->unmatched)
+	if (!j->managed && !j->res.existing)
+		printf("  cause               no rank file there: nothing was installed for this "
+		       "deployment (its cache key: model path, torch dtype, quantization, backend, "
+		       "TP/PP/DP/EP, config class, skip ops)\n");
+	else if (g->unmatched)
 		printf("  cause               %zu key%s of an op the files have no key of\n", g->unmatched,
 		       g->unmatched == 1 ? "" : "s");
 	for (size_t i = 0; i < g->nfolders; i++) {

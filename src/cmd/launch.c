@@ -97,7 +97,8 @@ int cli_launch_keys(const struct tt_data *data, const struct serve_deployment *s
 					 .dt = dt, .tp = s->runner_tp, .ep = s->runner_ep,
 					 .max_tokens = s->max_tokens,
 					 .no_fused_finalize = !s->fused_finalize };
-		rc = generate_deploy(data, dtypes, &a, s->sm, *rules, &dep, NULL, &d);
+		struct model_profile *own = NULL; /* stays NULL: the model is m */
+		rc = generate_deploy(data, dtypes, &a, s->sm, *rules, &dep, &own, &d);
 	}
 	if (!rc)
 		rc = lookup_deploy(*rules, &dep, keys, &d);

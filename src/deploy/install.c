@@ -186,6 +186,16 @@ int install_plan(const struct consumer_version *v, consumer_var_fn var, void *ct
 	if (env_meta && saved && mine && (r->meta_mismatch = install_meta_mismatch(saved, env_meta, &field))) {
 		snprintf(r->meta_field, sizeof r->meta_field, "%s", field);
 		json_object_set(merged, "_metadata", mine);
+	} else if (!env_meta && saved && mine) {
+		/* no environment to judge by: the version ours is for is the server's, and a
+		 * file stamped for another is ignored whole there */
+		const char *a = json_string_value(json_object_get(saved, "flashinfer_version"));
+		const char *b = json_string_value(json_object_get(mine, "flashinfer_version"));
+		if (a && b && strcmp(a, "*") && strcmp(b, "*") && strcmp(a, b)) {
+			r->meta_mismatch = 2;
+			snprintf(r->meta_field, sizeof r->meta_field, "flashinfer_version");
+			json_object_set(merged, "_metadata", mine);
+		}
 	}
 	/* as FlashInfer's save_configs writes it: its order, and a _generation of this content
 	 * (the files' own one is stale after the merge) */
@@ -616,6 +626,16 @@ static int stamp_metadata(const struct install_request *q, struct install_job *j
 	} else if (!mode && !q->check) {
 		j->meta_as_is = true;
 	}
+	/* kept as the table says: FlashInfer compares flashinfer_version exactly, so a table
+	 * stamped for another version is ignored whole where the server imports this one */
+	const char *kept = json_string_value(json_object_get(json_object_get(j->ours, "_metadata"),
+							     "flashinfer_version"));
+	if (!q->check && kept && strcmp(kept, "*") && strcmp(kept, j->flashinfer))
+		return diag_error(d, TT_INVALID, "install", NULL, 0, 0, "%s's _metadata says FlashInfer "
+				  "%s, and the server imports %s: FlashInfer %s ignores the whole file "
+				  "(a hard mismatch); generate the table for %s (tunetab generate "
+				  "--flashinfer %s ...), or give --metadata wildcard", q->from, kept,
+				  j->flashinfer, j->flashinfer, j->flashinfer, j->flashinfer);
 	return TT_OK;
 }
 
