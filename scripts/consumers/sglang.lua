@@ -102,7 +102,7 @@ end
 
 -- the flashinfer_cutlass runner's tune_max_num_tokens
 local function tune_max(version, o, gpu, tp, attn_dp)
-  local mem = gpu.memory_gib
+  local mem = gpu.memory_mib   -- SGLang's thresholds are MiB (arg_groups/memory_hook.py:90-170)
   if not version_less(version, "0.5.23") then
     -- 0.5.23 moe_runner/flashinfer_cutlass.py:168-181: min(prefill chunk x attention DP, 8192);
     -- the chunk by GPU memory (arg_groups/memory_hook.py:47-180), divided over attention DP
@@ -118,9 +118,9 @@ local function tune_max(version, o, gpu, tp, attn_dp)
         return nil, "SGLang sizes its prefill chunk by GPU memory, which tunetab does not " ..
           "know for '" .. gpu.name .. "': give --chunked-prefill-size in the command"
       end
-      if mem < 20 then chunk = 2048 elseif mem < 60 then chunk = 4096
-      elseif mem < 160 then chunk = 8192 else chunk = 16384 end
-      from = string.format("SGLang's prefill chunk for a %d GiB GPU", mem)
+      if mem < 20 * 1024 then chunk = 2048 elseif mem < 60 * 1024 then chunk = 4096
+      elseif mem < 160 * 1024 then chunk = 8192 else chunk = 16384 end
+      from = string.format("SGLang's prefill chunk for a %d MiB GPU", mem)
     end
     if chunk <= 0 then chunk, from = int(o.max_prefill_tokens, 16384), "--max-prefill-tokens" end
     return math.min(chunk, 8192), "min(" .. from .. ", 8192), as SGLang 0.5.23 passes it"
@@ -140,11 +140,12 @@ local function tune_max(version, o, gpu, tp, attn_dp)
         "memory, which tunetab does not know for '" .. gpu.name .. "': give " ..
         "--cuda-graph-max-bs-decode in the command"
     end
-    if mem < 20 then bs = 8
-    elseif mem < 35 then bs = tp < 4 and 48 or 160
-    elseif mem < 60 then bs = tp < 4 and 32 or 160
-    else bs = tp < 4 and 256 or 512 end
-    from = string.format("SGLang 0.5.22's largest decode batch for a %d GiB GPU at TP %d", mem, tp)
+    if mem < 20 * 1024 then bs = 8
+    elseif mem < 35 * 1024 then bs = tp < 4 and 48 or 160
+    elseif mem < 60 * 1024 then bs = tp < 4 and 32 or 160
+    elseif mem < 160 * 1024 then bs = tp < 4 and 256 or 512
+    else bs = 512 end
+    from = string.format("SGLang 0.5.22's largest decode batch for a %d MiB GPU at TP %d", mem, tp)
   end
   local mrr = int(o.max_running_requests)
   if mrr and mrr < bs then bs, from = mrr, "--max-running-requests" end

@@ -457,15 +457,23 @@ static int install_launch(struct install_args *a, int argc, char **argv)
 	if ((rc = cli_launch_derive(&data, sq, &s, false)))
 		goto out;
 	fix = cli_launch_fix(a->consumer_id, sq, a->cache_dir, NULL);
-	if (!s.tunes) {
+	if (!s.tunes && !a->dry) {
 		rc = cli_error(TT_INVALID, "%s does not tune FlashInfer's CUTLASS MoE at start for this "
 			       "command, so it reads no table: %s", s.consumer_name, s.why_not);
 		goto out;
 	}
-	if ((rc = cli_launch_keys(&data, &s, &keys, &rules)))
+	struct fi_version fv;
+	int keys_rc = s.tunes ? cli_launch_keys(&data, &s, &keys, &rules) : TT_OK;
+	if (keys_rc && !a->dry) {
+		rc = keys_rc;
+		goto out;
+	}
+	if (!rules && (rc = cli_pick_schema(&data, s.flashinfer, &fv, &rules, false)))
 		goto out;
 	const char **want = key_strings(&keys);
-	if (a->check) {
+	if (!s.tunes || keys_rc) { /* --dry-run: where its files are, all the same */
+		cache = wanted_cache(&s, &keys);
+	} else if (a->check) {
 		cache = wanted_cache(&s, &keys);
 	} else {
 		const char *from = a->from;
@@ -553,6 +561,11 @@ static int install_launch(struct install_args *a, int argc, char **argv)
 		rc = j.managed ? install_store_files(&j, q.replace, a->dry, &d)
 			       : install_rank_files(&j, &q, a->dry, &d);
 	}
+	if (!rc && !s.tunes)
+		rc = cli_error(TT_INVALID, "%s does not tune FlashInfer's CUTLASS MoE at start for this "
+			       "command, so it reads no table: %s", s.consumer_name, s.why_not);
+	else if (!rc && keys_rc)
+		rc = keys_rc; /* said above: tunetab cannot build its keys */
 	free(want);
 out:
 	cli_print_diags(&d);

@@ -43,6 +43,8 @@ static const cyaml_schema_field_t device_fields[] = {
 	CYAML_FIELD_UINT_PTR("smem_per_sm", NULLABLE, struct device_profile, smem_per_sm),
 	CYAML_FIELD_UINT_PTR("l2_bytes", NULLABLE, struct device_profile, l2_bytes),
 	CYAML_FIELD_UINT_PTR("memory_bytes", NULLABLE, struct device_profile, memory_bytes),
+	CYAML_FIELD_UINT_PTR("memory_mib", NULLABLE | CYAML_FLAG_OPTIONAL, struct device_profile,
+			     memory_mib),
 	CYAML_FIELD_FLOAT_PTR("memory_bandwidth_gbs", NULLABLE, struct device_profile,
 			      memory_bandwidth_gbs),
 	CYAML_FIELD_UINT_PTR("boost_clock_mhz", NULLABLE, struct device_profile, boost_clock_mhz),

@@ -27,6 +27,8 @@ struct device_profile {
 	uint64_t *smem_per_sm;
 	uint64_t *l2_bytes;
 	uint64_t *memory_bytes;
+	uint64_t *memory_mib;  /* as nvidia-smi reports it, where the bytes are not known (serving
+				* stacks size their defaults by it) */
 	double *memory_bandwidth_gbs;
 	uint64_t *boost_clock_mhz;
 	uint64_t *tdp_watts;

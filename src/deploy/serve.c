@@ -132,9 +132,9 @@ static void probe_env(const struct serve_request *q, const char *cmd_python,
 /* The GPU the server runs on: --device NAME (a profile, or the name as given with --sm), else
  * GPU 0 through the CUDA Runtime. */
 static int find_device(const struct serve_request *q, const struct device_set *devices,
-		       struct serve_deployment *s, long *mem_gib, struct diags *d)
+		       struct serve_deployment *s, long *mem_mib, struct diags *d)
 {
-	*mem_gib = 0;
+	*mem_mib = 0;
 	if (q->device && strcmp(q->device, "auto")) {
 		const struct device_profile *p = device_find(devices, q->device);
 		if (!p && !q->sm)
@@ -143,7 +143,9 @@ static int find_device(const struct serve_request *q, const struct device_set *d
 		s->device = xstrdup(p ? p->name : q->device);
 		s->sm = q->sm ? (int)q->sm : (int)device_sm(p);
 		if (p && p->memory_bytes)
-			*mem_gib = (long)(*p->memory_bytes >> 30);
+			*mem_mib = (long)(*p->memory_bytes >> 20);
+		else if (p && p->memory_mib)
+			*mem_mib = (long)*p->memory_mib;
 		return TT_OK;
 	}
 	struct gpu_info *g;
@@ -155,7 +157,7 @@ static int find_device(const struct serve_request *q, const struct device_set *d
 				  "NAME, the server's GPU", err);
 	s->device = xstrdup(g[0].name);
 	s->sm = q->sm ? (int)q->sm : g[0].cc_major * 10 + g[0].cc_minor;
-	*mem_gib = (long)(g[0].total_mem >> 30);
+	*mem_mib = (long)(g[0].total_mem >> 20);
 	free(g);
 	return TT_OK;
 }
@@ -303,9 +305,9 @@ int serve_derive(const struct serve_request *q, const char *data_root,
 	}
 	if (!rc)
 		rc = hf_model_read(types, config, &s->model, d);
-	long mem_gib = 0;
+	long mem_mib = 0;
 	if (!rc)
-		rc = find_device(q, devices, s, &mem_gib, d);
+		rc = find_device(q, devices, s, &mem_mib, d);
 	if (rc) {
 		script_fields_free(envf, nenvf);
 		goto out;
@@ -329,8 +331,11 @@ int serve_derive(const struct serve_request *q, const char *data_root,
 	model_facts(&s->model, &facts, &nfacts, &facts_alloc);
 	serve_add_field(&facts, &nfacts, &facts_alloc, "gpu.name", SK_STR, s->device, 0);
 	serve_add_field(&facts, &nfacts, &facts_alloc, "gpu.sm", SK_INT, NULL, s->sm);
-	if (mem_gib)
-		serve_add_field(&facts, &nfacts, &facts_alloc, "gpu.memory_gib", SK_INT, NULL, mem_gib);
+	if (mem_mib) { /* SGLang's thresholds are in MiB, vLLM's in GiB */
+		serve_add_field(&facts, &nfacts, &facts_alloc, "gpu.memory_mib", SK_INT, NULL, mem_mib);
+		serve_add_field(&facts, &nfacts, &facts_alloc, "gpu.memory_gib", SK_INT, NULL,
+				mem_mib >> 10);
+	}
 	serve_add_field(&facts, &nfacts, &facts_alloc, "flashinfer", SK_STR, s->flashinfer, 0);
 	for (size_t k = 0; k < s->nprobed; k++)
 		serve_add_field(&facts, &nfacts, &facts_alloc, s->probed[k].name, SK_BOOL, NULL,

@@ -131,5 +131,39 @@ if python3 "$here/fi_store.py" "$fsite" "$scratch/store" "$manifest" "$cache"; t
 else
     fail=$((fail + 1)); echo "FAIL FlashInfer 0.7.4's ManagedAutotuneCache misses keys of tunetab's store"
 fi
+# --- SGLang launch commands through SGLang's own code (opt-in: a 6 GB venv of SGLang 0.5.23,
+# torch and their dependencies from PyPI, tests/consumers/sglang-venv.sh): every case of
+# tests/data/launch/sglang-cases.txt for 0.5.22 and 0.5.23, their fields written afresh and
+# compared with tunetab's (tests/launch_check.py) and with the committed sglang-expected.json
+if [ -n "${SGLANG_ORACLE:-}" ]; then
+    venv=${SGLANG_ORACLE_VENV:-$dir/sglang-oracle}
+    [ -x "$venv/bin/python" ] || sh "$here/sglang-venv.sh" "$venv"
+    sg22=$dir/sglang-0.5.22-full
+    if [ ! -d "$sg22/sglang" ]; then
+        python3 -m pip download -q --no-deps --only-binary :all: "sglang==0.5.22" -d "$dir/wheels" >/dev/null
+        mkdir -p "$sg22" && python3 -c 'import glob, sys, zipfile; zipfile.ZipFile(glob.glob(sys.argv[1] + "/sglang-0.5.22-*.whl")[0]).extractall(sys.argv[2])' "$dir/wheels" "$sg22"
+    fi
+    out=$scratch/launch && mkdir -p "$out"
+    n=0
+    grep -v '^#' "$root/tests/data/launch/sglang-cases.txt" | while IFS='|' read -r sm mem model cmd; do
+        n=$((n + 1))
+        for v in 0.5.22 0.5.23; do
+            fi=0.7.2 pp=
+            [ $v = 0.5.22 ] && fi=0.7.1 pp=$sg22
+            # shellcheck disable=SC2086
+            PYTHONPATH=$pp PYTHONDONTWRITEBYTECODE=1 "$venv/bin/python" "$here/sglang_launch.py" --sm "$sm" \
+                --num-gpus 8 --gpu-mem-gib "$mem" --config-dir "$root/tests/data/hf/$model" \
+                --flashinfer-version $fi --cache-dir "$HOME/.cache/sglang-oracle" --all-ranks --json \
+                -- $cmd >"$out/$n-$v.json" 2>"$out/$n-$v.err" || echo "FAIL SGLang $v oracle case $n: $(tail -1 "$out/$n-$v.err")"
+        done
+    done
+    python3 "$root/tests/launch_check.py" "$T" "$root/tests/data/launch/sglang-cases.txt" "$scratch/expected.json" --write "$out"
+    if python3 "$root/tests/launch_check.py" "$T" "$root/tests/data/launch/sglang-cases.txt" "$scratch/expected.json" &&
+       cmp -s "$scratch/expected.json" "$root/tests/data/launch/sglang-expected.json"; then
+        pass=$((pass + 1))
+    else
+        fail=$((fail + 1)); echo "FAIL SGLang's own code disagrees with tunetab or with tests/data/launch/sglang-expected.json"
+    fi
+fi
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

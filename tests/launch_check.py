@@ -1,0 +1,156 @@
+#!/usr/bin/env python3
+"""launch_check.py TUNETAB CASES EXPECTED [--write]: SGLang launch commands read by tunetab against
+what SGLang's own code made of them.
+
+CASES is tests/data/launch/sglang-cases.txt (GPU SM | GPU memory GiB | model folder under
+tests/data/hf | the command). For SGLang 0.5.22 (FlashInfer 0.7.1, its pin) and 0.5.23 (0.7.2),
+each command runs through `tunetab install --for sglang --dry-run --consumer-version V
+--flashinfer F --device D --cache-dir ROOT -- COMMAND` with the model's config.json in a
+Hugging Face cache (HF_HUB_CACHE, laid out as huggingface_hub lays it out) and the fields below
+are read off what it prints. EXPECTED (tests/data/launch/sglang-expected.json) holds the same
+fields as SGLang 0.5.22/0.5.23's own parser, resolution pipeline, ModelConfig and
+flashinfer_autotune_cache_path computed them (tests/consumers/sglang_launch.py, run by
+`make test-consumers`, which also rewrites EXPECTED with --write from its outputs). Prints one
+line per disagreement and a summary; exit 1 on any.
+"""
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+VERSIONS = [("0.5.22", "0.7.1"), ("0.5.23", "0.7.2")]
+# the device profile of each case's GPU (SM, memory class as SGLang sizes its defaults)
+DEVICES = {("90", "139"): "h200", ("90", "80"): "h100-sxm", ("100", "179"): "b200",
+           ("120", "95"): "rtx-pro-6000-server"}
+FIELDS = ["torch_dtype", "quantization", "moe_runner_backend", "tp", "pp", "dp", "attn_dp",
+          "moe_ep", "moe_tp", "hf_config_class", "rank_files", "tune_max"]
+
+
+def cases(path):
+    out = []
+    for line in open(path):
+        if line.startswith("#") or not line.strip():
+            continue
+        sm, mem, model, cmd = line.rstrip("\n").split("|", 3)
+        out.append((sm, mem, model, cmd))
+    return out
+
+
+def hub(root, models):
+    """models' config files laid out as huggingface_hub's cache does."""
+    for m in models:
+        repo = os.path.join(root, "models--" + m.replace("/", "--"))
+        commit = hashlib.sha1(m.encode()).hexdigest()
+        snap = os.path.join(repo, "snapshots", commit)
+        os.makedirs(snap, exist_ok=True)
+        os.makedirs(os.path.join(repo, "refs"), exist_ok=True)
+        open(os.path.join(repo, "refs", "main"), "w").write(commit)
+        src = os.path.join(HERE, "data", "hf", m)
+        for f in os.listdir(src):
+            shutil.copy(os.path.join(src, f), snap)
+
+
+def tunetab_view(tunetab, case, version, fi, root, env):
+    sm, mem, model, cmd = case
+    args = [tunetab, "install", "--for", "sglang", "--dry-run", "--consumer-version", version,
+            "--flashinfer", fi, "--device", DEVICES[(sm, mem)], "--cache-dir", root, "--"]
+    r = subprocess.run(args + cmd.split(), capture_output=True, text=True, env=env)
+    got = {}
+    m = re.search(r"^tunetab: server: TP (\d+) PP (\d+) DP (\d+) \(attention DP (\d+), MoE EP "
+                  r"(\d+)\), (\S+), quantization (\S+), MoE runner backend (\S+)$", r.stderr, re.M)
+    if m:
+        for k, v in zip(["tp", "pp", "dp", "attn_dp", "moe_ep"], m.groups()[:5]):
+            got[k] = int(v)
+        got["torch_dtype"], got["quantization"], got["moe_runner_backend"] = m.groups()[5:]
+    m = re.search(r"^tunetab: model \S+: \S+ \((\w+),", r.stderr, re.M)
+    if m:
+        got["hf_config_class"] = m.group(1)
+    m = re.search(r"tp_size (\d+), ep_size \d+, .* token buckets up to (\d+)$", r.stderr, re.M)
+    if m:
+        got["moe_tp"], got["tune_max"] = int(m.group(1)), int(m.group(2))
+    got["rank_files"] = [os.path.relpath(p, root) for p in r.stdout.split()]
+    if not m and "does not tune FlashInfer's CUTLASS MoE" in r.stderr:
+        got["tune_max"] = None
+    got["_stderr"] = r.stderr
+    return got
+
+
+def tune_max(oracle):
+    """The largest token bucket the CUTLASS MoE tunes: 0.5.23 passes a number; 0.5.22 passes
+    next_power_of_2 of each call's tokens, and its warm-up's one call is decode-shaped at the
+    CUDA graph's largest batch (which SGLang's own resolution computed)."""
+    v = oracle["cutlass_tune_max_num_tokens"]
+    if isinstance(v, int):
+        return v
+    bs, p = oracle["decode_cuda_graph_max_bs"], 1
+    while p < bs:
+        p *= 2
+    return p
+
+
+def expected_of(oracle):
+    """The compared fields of one sglang_launch.py --json output."""
+    root = os.path.dirname(oracle["cache_path"])
+    root = root[:root.index("/flashinfer/autotune/")]
+    cutlass = oracle["moe_runner_backend"] in ("flashinfer_cutlass", "flashinfer_mxfp4")
+    return {
+        "torch_dtype": oracle["dtype"], "quantization": oracle["quantization"],
+        "moe_runner_backend": oracle["moe_runner_backend"], "tp": oracle["tp_size"],
+        "pp": oracle["pp_size"], "dp": oracle["dp_size"], "attn_dp": oracle["attn_dp_size"],
+        "moe_ep": oracle["moe_ep_size"], "moe_tp": oracle["moe_tp_size"] if cutlass else None,
+        "hf_config_class": oracle["hf_config_class"],
+        "rank_files": [os.path.relpath(p, root) for p in oracle["rank_files"]],
+        "tune_max": tune_max(oracle) if cutlass else None,
+        "model_key": oracle["model_key"],
+    }
+
+
+def main():
+    tunetab, case_file, expected_file = sys.argv[1:4]
+    all_cases = cases(case_file)
+    if sys.argv[4:5] == ["--write"]:  # from sglang_launch.py outputs: DIR/<n>-<version>.json
+        outdir = sys.argv[5] if len(sys.argv) > 5 else "."
+        exp = {}
+        for n, _ in enumerate(all_cases, 1):
+            for version, _ in VERSIONS:
+                exp[f"{n} {version}"] = expected_of(json.load(open(f"{outdir}/{n}-{version}.json")))
+        json.dump(exp, open(expected_file, "w"), indent=1, sort_keys=True)
+        return 0
+    expected = json.load(open(expected_file))
+    tmp = tempfile.mkdtemp()
+    try:
+        hub(os.path.join(tmp, "hub"), sorted({c[2] for c in all_cases}))
+        env = dict(os.environ, HF_HUB_CACHE=os.path.join(tmp, "hub"))
+        bad = checked = 0
+        for n, case in enumerate(all_cases, 1):
+            for version, fi in VERSIONS:
+                want = expected[f"{n} {version}"]
+                got = tunetab_view(tunetab, case, version, fi, os.path.join(tmp, "root"), env)
+                for f in FIELDS:
+                    checked += 1
+                    w = want.get(f)
+                    g = got.get(f)
+                    # where tunetab says the server runs no CUTLASS MoE, SGLang's runner
+                    # fields are not compared; the folder is
+                    if f in ("moe_tp", "tune_max") and g is None and got.get("tune_max", 0) is None:
+                        continue
+                    if w != g:
+                        bad += 1
+                        print(f"case {n} SGLang {version} ({case[3]}): {f}: tunetab {g!r}, "
+                              f"SGLang {w!r}")
+                        if os.environ.get("VERBOSE"):
+                            print(got["_stderr"])
+        print(f"{len(all_cases) * len(VERSIONS)} launch commands, {checked} fields: "
+              f"{checked - bad} agree with SGLang's own code, {bad} do not")
+        return 1 if bad else 0
+    finally:
+        shutil.rmtree(tmp)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
