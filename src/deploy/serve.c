@@ -96,7 +96,7 @@ static void probe_env(const struct serve_request *q, const char *cmd_python,
 		py = python_find(NULL, &from, why, sizeof why);
 	}
 	json_t *env = NULL;
-	if (py && !getenv("TUNETAB_TEST_IGNORE_INSTALLED"))
+	if (py && (q->python || !getenv("TUNETAB_TEST_IGNORE_INSTALLED")))
 		env = python_env_probe(py, why, sizeof why);
 	s->python = py;
 	s->python_from = xstrdup(from ? from : "none");
