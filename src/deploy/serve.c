@@ -88,7 +88,9 @@ static void probe_env(const struct serve_request *q, const char *cmd_python,
 	const char *from = NULL;
 	char *py = NULL;
 	if (q->python) {
-		py = xstrdup(q->python);
+		py = which(q->python);
+		if (!py)
+			py = xstrdup(q->python); /* its probe says why it cannot run */
 		from = "--python";
 	} else if (cmd_python && (py = which(cmd_python))) {
 		from = "the launch command's interpreter";

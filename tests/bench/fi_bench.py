@@ -765,7 +765,7 @@ class FI:
             inp["x"], inp["experts"], inp["scales"], w["fc1"], w["fc2"], self.torch.bfloat16,
             inp["quant_scales"], tp_size=d.tp_size, tp_rank=d.tp_rank, ep_size=d.ep_size,
             ep_rank=d.ep_rank, output=inp["out"], tune_max_num_tokens=TUNE_MAX,
-            activation_type=self.ActivationType.Swiglu)
+            activation_type=self.ActivationType.Swiglu, use_fused_finalize=self.fused_finalize)
 
     # the runner FlashInfer tunes
     def runner(self, d: Deploy):
@@ -874,6 +874,7 @@ def cmd_autotune(args):
         say("removed the previous %s" % cache)
     t_start = time.perf_counter()
     fi = FI(args.seed)
+    fi.fused_finalize = bool(args.fused_finalize)  # the runner the server builds
     torch = fi.torch
     say("autotune %s on %s (SM%s), FlashInfer %s" % (d.name, fi.gpu, fi.arch, fi.version))
     w = fi.weights(d)
@@ -933,6 +934,7 @@ def cmd_oracle(args):
     out_path = os.path.join(args.out, "oracle_%s.json" % d.name)
     t_start = time.perf_counter()
     fi = FI(args.seed)
+    fi.fused_finalize = bool(args.fused_finalize)  # the runner the server builds
     torch = fi.torch
     w = fi.weights(d)
     runner = fi.runner(d)
@@ -1726,6 +1728,8 @@ def main(argv=None):
     s.add_argument("--out", required=True)
     s.add_argument("--tokens", type=int, default=TUNE_MAX, help="tokens of the tuned call (default 8192)")
     s.add_argument("--seed", type=int, default=1234)
+    s.add_argument("--fused-finalize", type=int, choices=(0, 1), default=1,
+                   help="the runner's use_fused_finalize (default 1, FlashInfer's; SGLang's is 0)")
     s.set_defaults(fn=cmd_autotune)
 
     s = sub.add_parser("oracle", help="every valid tactic of every bucket, timed on the real kernels")
@@ -1745,6 +1749,8 @@ def main(argv=None):
     s.add_argument("--buckets", type=int_list, help="only these buckets (comma-separated)")
     s.add_argument("--stages", type=int_list, help="only these stages (1,2)")
     s.add_argument("--seed", type=int, default=1234)
+    s.add_argument("--fused-finalize", type=int, choices=(0, 1), default=1,
+                   help="the runner's use_fused_finalize (default 1, FlashInfer's; SGLang's is 0)")
     s.set_defaults(fn=cmd_oracle)
 
     s = sub.add_parser("regimes", help="a few tactics of an entry timed as the oracle and as the worker time them")

@@ -17,6 +17,8 @@
 #   fleet   issue #18's Done-when, on the 2 x H200 machine: fleet_bench.py with the flashinfer
 #           backend, five repeats of DeepSeek-V3 fp8 EP 8 and Qwen3-30B-A3B bf16, each the
 #           single run, two launcher-style shard processes + merge, and --devices all
+#   finalize issue #28: the runner SGLang builds by default (use_fused_finalize off): its
+#           oracle, FlashInfer's autotune and tunetab --fused-finalize off, and their regret
 #   learn   issue #17's further deployments (LEARN): per deployment the oracle, then one tunetab
 #           run with the flashinfer backend (its journal) and check-load
 # Deployments: Qwen3-30B-A3B bf16 TP 1, DeepSeek-V3 fp8 EP 8, Mixtral-8x7B bf16 TP 2; LEARN:
@@ -142,6 +144,20 @@ startup)
             ( TIMEFORMAT="merge wall %R s"; time $T merge "$O/$D-$r-merged" "$O/$D-$r-shards"/shard-* ) 2>&1 | tail -1
             python3 "$ROOT/tests/bench/fleet_bench.py" --compare "$O/$D-$r-single" "$O/$D-$r-merged" "$O/$D-$r-shards"/shard-* || true
         done
+    done ;;
+finalize) # issue #28: the runner SGLang builds by default (use_fused_finalize off), for
+    # FINALIZE_DEPLOYS (default qwen3-bf16 dsv3-fp8-ep8): the oracle of that runner (every tactic,
+    # ORACLE_ARGS), FlashInfer's own autotune with it, tunetab --fused-finalize off twice, regret
+    for D in ${FINALIZE_DEPLOYS:-qwen3-bf16 dsv3-fp8-ep8}; do
+        ORACLE_ARGS="--fused-finalize 0 ${ORACLE_ARGS:-}" oracle $D
+        TT_ARGS="--fused-finalize off" CHECK_LOAD=0 tt_runs $D
+        step "FlashInfer autotune $D (use_fused_finalize off)"
+        timeout 150 $B autotune $D --out "$O" --fused-finalize 0 > "$O/autotune_$D.log" 2>&1 || echo "autotune $D: exit $?"
+        tail -2 "$O/autotune_$D.log"
+        step "regret $D"
+        $B regret "$O/oracle_$D.json" "$O/tt-$D-1/flashinfer_autotune_NVIDIA_H200.json" \
+            "$O/tt-$D-2/flashinfer_autotune_NVIDIA_H200.json" "$O/fi_autotune_$D.json" \
+            --label tunetab-1 tunetab-2 flashinfer --json "$O/regret_$D.json" 2>&1 | tail -8
     done ;;
 runs)
     for D in $DEPLOYS; do
