@@ -173,10 +173,10 @@ def key_extras(d: Deploy, enable_pdl=True, fused_finalize=True):
             False, False, False, False, False, False, enable_pdl, SWIGLU, False, fused_finalize)
 
 
-def tunetab_key(d: Deploy, stage: int, bucket: int) -> str:
+def tunetab_key(d: Deploy, stage: int, bucket: int, fused_finalize=True) -> str:
     """The key string tunetab writes for FlashInfer 0.7.4 (4-tuple, ProfilingCacheKey.file_key,
     autotuner/autotuner.py:1446), built without torch."""
-    return str((OPS[stage], RUNNER, profile_shapes(d, bucket), key_extras(d)))
+    return str((OPS[stage], RUNNER, profile_shapes(d, bucket), key_extras(d, fused_finalize=fused_finalize)))
 
 
 # ----------------------------------------------------------------------------- keys and tables
@@ -898,7 +898,7 @@ def cmd_autotune(args):
     table = load_table(cache)
     entries = table["entries"]
     # the keys against tunetab's format, per (stage, bucket)
-    expect = {tunetab_key(d, s, b): (s, b) for s in (1, 2) for b in fi.buckets}
+    expect = {tunetab_key(d, s, b, fi.fused_finalize): (s, b) for s in (1, 2) for b in fi.buckets}
     same = [k for k in entries if k in expect]
     by_entry = {(e["stage"], e["bucket"]): e["tactic"] for e in entries.values()}
     missing = ["%d:%d" % sb for sb in sorted(set(expect.values()) - set(by_entry))]
@@ -1000,7 +1000,7 @@ def oracle_entry(fi, d, runner, w, stage, bucket, args):
     tensors, profile = fi.profile_inputs(d, w, bucket)
     valid = [int(t) for t in runner.get_valid_tactics(tensors, profile)]
     key = fi.file_key(runner, stage, tensors)
-    tt_key = tunetab_key(d, stage, bucket)
+    tt_key = tunetab_key(d, stage, bucket, fi.fused_finalize)
     failed = {}
     # preparation as choose_one does it once per profile: forward(tactic=-1, do_preparation=True)
     try:
