@@ -1442,9 +1442,10 @@ void generate_summary(const struct generate_result *r, struct strbuf *out)
 			"deploy the JSON cache\n", r->written[0], rules->bundled.package_dir,
 			rules->bundled.env_var, rules->bundled.env_value);
 	if (r->written[1])
-		sb_addf(out, "tunetab: wrote %s\n  SGLang: tunetab install --for sglang --from %s ...; "
-			"FlashInfer: flashinfer.autotune(cache=\"%s\") or AutoTuner.get().load_configs(...) "
-			"(formats §2.1)\n", r->written[1], r->written[1], r->written[1]);
+		sb_addf(out, "tunetab: wrote %s\n  a server: tunetab install --for sglang|vllm --from "
+			"%s -- LAUNCH (the command that starts it: install refuses keys it would not "
+			"look up); your own FlashInfer code: autotune(True, cache=\"%s\") (formats §2.1)\n",
+			r->written[1], r->written[1], r->written[1]);
 	if (r->written[2])
 		sb_addf(out, "tunetab: wrote %s (what was measured or predicted, for tunetab merge)\n",
 			r->written[2]);
