@@ -25,7 +25,7 @@
 	  .help = "the serving stack; with -- LAUNCH...: the deployment from its launch command",  \
 	  .doc = "the serving stack (configs/consumers/). Followed by `-- LAUNCH...`, the "         \
 		 "command that starts the server: tunetab derives the deployment the server will "  \
-		 "look up from it (scripts/consumers/<id>.lua), the model's config.json, the GPU "   \
+		 "look up from it (configs/consumers/<id>.lua), the model's config.json, the GPU "   \
 		 "and the server's Python environment (README \"From the launch command\")" }
 #define O_MODEL_CONFIG(id_)                                                                       \
 	{ .name = "model-config", .id = id_, .arg = ARG_REQUIRED, .arg_name = "FILE",            \

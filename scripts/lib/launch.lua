@@ -1,5 +1,5 @@
 -- launch.lua: a serving stack's launch command read the way its argparse reads it, for the
--- consumer scripts (scripts/consumers/*.lua). The sandbox has no patterns: plain find and sub.
+-- consumer scripts (configs/consumers/*.lua). The sandbox has no patterns: plain find and sub.
 --
 --   local launch = tunetab.lib("launch")
 --   local cmd, why = launch.command(words, { {"python*", "-m", "sglang.launch_server"}, ... })

@@ -252,7 +252,7 @@ int serve_derive(const struct serve_request *q, const char *data_root,
 	struct hf_types *types = NULL;
 	struct script_field *opts = NULL, *facts = NULL, *res = NULL;
 	size_t nopts = 0, nfacts = 0, facts_alloc = 0, nres = 0;
-	char *script_path = xasprintf("%s/scripts/consumers/%s.lua", data_root, q->consumer);
+	char *script_path = xasprintf("%s/configs/consumers/%s.lua", data_root, q->consumer);
 	char *config = NULL;
 	int rc = consumer_load(data_root, q->consumer, &cons, d);
 	if (rc)

@@ -1,6 +1,6 @@
 /* serve.h: a deployment as a serving stack runs it, derived from the command that starts the
  * server (the launch command the user pastes): what the consumer's script
- * (scripts/consumers/<id>.lua) reads of it, the model's config.json (data/hfconfig.h), the GPU,
+ * (configs/consumers/<id>.lua) reads of it, the model's config.json (data/hfconfig.h), the GPU,
  * and the Python environment the server runs in (its FlashInfer and consumer versions). One
  * description for generate, install and doctor, so the keys written are the keys looked up.
  * Fills structs and diagnostics; never prints. */

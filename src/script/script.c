@@ -372,7 +372,7 @@ static int api_consumer(lua_State *L)
 	struct script *s = self(L);
 	luaL_checktype(L, 1, LUA_TTABLE);
 	if (!s->consumer)
-		return luaL_error(L, "tunetab.consumer{...} belongs in scripts/consumers/, not a heuristic");
+		return luaL_error(L, "tunetab.consumer{...} belongs in configs/consumers/, not a heuristic");
 	static const char *const fns[] = { "parse", "resolve" };
 	int *refs[] = { &s->parse_ref, &s->resolve_ref };
 	for (size_t i = 0; i < ARRAY_SIZE(fns); i++) {

@@ -94,7 +94,7 @@ int script_rank(struct script *s, int stage, long tokens, long features, long k,
 unsigned long long script_instructions(const struct script *s);
 
 /* --- consumer scripts -------------------------------------------------------------------
- * scripts/consumers/<id>.lua reads a serving stack's launch command as that stack reads it
+ * configs/consumers/<id>.lua reads a serving stack's launch command as that stack reads it
  * (scripts/README.md): tunetab.consumer{ parse = function(words, env) ... end,
  * resolve = function(opts, facts) ... end }. The values exchanged are flat fields. */
 

@@ -7,7 +7,7 @@
 # from tests/consumers/sglang_launch.py; `SGLANG_ORACLE=1 make test-consumers` runs it again):
 # quantization and MoE backend as hashed, torch dtype, TP/PP/DP/attention DP/MoE EP, the MoE
 # runner's TP, config class, every rank's cache file and the largest token bucket the CUTLASS MoE
-# tunes. (Breaking the attention-DP rule in scripts/consumers/sglang.lua fails 6 fields: checked.)
+# tunes. (Breaking the attention-DP rule in configs/consumers/sglang.lua fails 6 fields: checked.)
 . "$ROOT/tests/lib.sh"
 python3 "$ROOT/tests/launch_check.py" "$TUNETAB" "$ROOT/tests/data/launch/sglang-cases.txt" \
     "$ROOT/tests/data/launch/sglang-expected.json"
