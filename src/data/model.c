@@ -36,6 +36,7 @@ static const cyaml_schema_field_t model_fields[] = {
 			 activation_strings, CYAML_ARRAY_LEN(activation_strings)),
 	CYAML_FIELD_UINT("moe_layers", CYAML_FLAG_DEFAULT, struct model_profile, moe_layers),
 	CYAML_FIELD_UINT("total_layers", CYAML_FLAG_DEFAULT, struct model_profile, total_layers),
+	CYAML_FIELD_BOOL("fp8_block", CYAML_FLAG_OPTIONAL, struct model_profile, fp8_block),
 	CYAML_FIELD_END
 };
 

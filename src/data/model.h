@@ -2,6 +2,8 @@
 #ifndef TUNETAB_MODEL_H
 #define TUNETAB_MODEL_H
 
+#include <stdbool.h>
+
 #include <stddef.h>
 
 #include "base/diag.h"
@@ -30,6 +32,7 @@ struct model_profile {
 	enum model_activation activation;
 	unsigned moe_layers;
 	unsigned total_layers;
+	bool fp8_block;        /* its FP8 checkpoint is block-scaled: servers run it as fp8_block */
 	char *path;
 };
 

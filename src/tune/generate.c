@@ -402,6 +402,12 @@ int generate_deploy(const struct tt_data *data, const struct dtype_set *dtypes,
 	if (!wv)
 		return diag_error(d, TT_USAGE, DIAG_SHOW_USAGE, NULL, 0, 0, "dtype %s has no weight view '%s'",
 				  dti->name, a->weight_view);
+	if (model && model->fp8_block && a->dt == DT_FP8)
+		diags_add(d, SEV_WARNING, "dtype", NULL, 0, 0, "%s's FP8 checkpoint is "
+			  "block-scaled: servers run it as fp8_block (bf16 input, "
+			  "use_deepseek_fp8_block_scale), whose keys share none with --dtype fp8's (for a "
+			  "per-tensor re-quantized checkpoint); give --dtype fp8_block, or derive it from "
+			  "the server's command (--for CONSUMER -- LAUNCH)", model->name);
 	int unknown_view;
 	const struct weight_view *iv = dtype_input_view(dti, a->input_view, &unknown_view);
 	if (unknown_view)

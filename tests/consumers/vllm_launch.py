@@ -250,8 +250,10 @@ class _Group:
         self.rank = rank
         self.rank_in_group = self.ranks.index(rank)
         self.local_rank = 0
-        self.device_group = None
-        self.cpu_group = None
+        pg = types.SimpleNamespace(size=lambda: self.world_size,
+                                   rank=lambda: self.rank_in_group)
+        self.device_group = pg
+        self.cpu_group = pg
         self.device_communicator = None
         self.use_custom_op_call = False
         self.use_device_communicator = False
@@ -301,6 +303,30 @@ class _Captured(Exception):
     pass
 
 
+def _MetaDevice():
+    """Every tensor the model's constructor makes goes to the meta device,
+    also those it puts on device="cuda" explicitly (no GPU memory here)."""
+    import torch
+    from torch.overrides import TorchFunctionMode
+    from torch.utils._device import _device_constructors
+
+    ctors = _device_constructors()
+
+    class Mode(TorchFunctionMode):
+        def __torch_function__(self, func, types_, args=(), kwargs=None):
+            kwargs = dict(kwargs or {})
+            if func in ctors:
+                kwargs["device"] = "meta"
+            elif func in (torch.Tensor.to, torch.Tensor.cuda):
+                dev = kwargs.get("device", args[1] if len(args) > 1 else None)
+                if func is torch.Tensor.cuda or (
+                        dev is not None and "cuda" in str(dev)):
+                    return args[0]
+            return func(*args, **kwargs)
+
+    return Mode()
+
+
 def main(argv):
     own, launch = _split_argv(argv)
     ap = argparse.ArgumentParser(prog="vllm_launch.py")
@@ -320,6 +346,9 @@ def main(argv):
     ap.add_argument("--home", help="HOME for FlashInfer/vLLM default paths")
     ap.add_argument("--no-model", action="store_true",
                     help="skip building the model (no MoE backend selection)")
+    ap.add_argument("--offline-model-path", action="store_true",
+                    help="let vLLM replace a hub id by its snapshot path, as it "
+                    "does under HF_HUB_OFFLINE=1 (default: keep the id, as online)")
     ap.add_argument("--json", action="store_true")
     opts = ap.parse_args(own)
 
@@ -338,8 +367,8 @@ def main(argv):
         _plant_config(model, opts.config_dir, tmp)
     if opts.home:
         os.environ["HOME"] = opts.home
-    # vLLM writes its model-info cache under VLLM_CACHE_ROOT while inspecting.
-    os.environ["VLLM_CACHE_ROOT"] = opts.cache_root or os.path.join(tmp, "vllm-cache")
+    if opts.cache_root:
+        os.environ["VLLM_CACHE_ROOT"] = opts.cache_root
     # FlashInfer is assumed deployed with its cubins (has_flashinfer() needs
     # flashinfer-cubin or nvcc+ninja: utils/flashinfer.py has_flashinfer).
     os.environ.setdefault("VLLM_HAS_FLASHINFER_CUBIN", "1")
@@ -365,8 +394,19 @@ def main(argv):
     import vllm.model_executor.models.registry as registry
 
     registry._run_in_subprocess = lambda fn: fn()
+    # no model-info cache under VLLM_CACHE_ROOT (read or written)
+    registry._LazyRegisteredModel._load_modelinfo_from_cache = lambda *a, **k: None
+    registry._LazyRegisteredModel._save_modelinfo_to_cache = lambda *a, **k: None
 
     import vllm.entrypoints.cli.serve as serve
+    import vllm.engine.arg_utils as arg_utils
+
+    if not opts.offline_model_path:
+        # The planted hub cache is read offline (HF_HUB_OFFLINE=1), but a
+        # deployment that is online keeps the hub id as the model string
+        # (EngineArgs.__post_init__ swaps in the snapshot path only when
+        # HF_HUB_OFFLINE is set: arg_utils.py:932-947).
+        arg_utils.get_model_path = lambda model, revision=None: model
     from vllm.engine.arg_utils import AsyncEngineArgs
     from vllm.usage.usage_lib import UsageContext
     from vllm.utils.argparse_utils import FlexibleArgumentParser
@@ -399,6 +439,7 @@ def main(argv):
         "gpu_mem_gib": opts.gpu_mem_gib,
         "parsed": {k: (str(v) if not isinstance(v, (int, float, bool, type(None))) else v)
                    for k, v in parsed.items()},
+        "model_arg": model,
         "model": mc.model,
         "architecture": mc.architecture,
         "tensor_parallel_size": pc.tensor_parallel_size,
@@ -521,7 +562,7 @@ def _first_moe_layer(cfg):
 
     re_mod.RoutedExperts.__init__ = spy
     try:
-        with set_default_torch_dtype(cfg.model_config.dtype), torch.device("meta"):
+        with set_default_torch_dtype(cfg.model_config.dtype), _MetaDevice():
             initialize_model(cfg)
         res["error"] = "model built without a fused-MoE layer"
         return res
