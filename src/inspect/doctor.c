@@ -539,8 +539,11 @@ static char *generate_line(const struct doctor_request *q, const char *device, c
 			   const char *format, const char *outdir)
 {
 	struct strbuf sb = STRBUF_INIT;
-	sb_addf(&sb, "tunetab generate --device \"%s\" --model %s --dtype %s", device,
-		q->model ? q->model : "MODEL", q->dtype ? q->dtype : "DTYPE");
+	sb_adds(&sb, "tunetab generate --device ");
+	sb_add_shell(&sb, device);
+	sb_adds(&sb, " --model ");
+	sb_add_shell(&sb, q->model ? q->model : "MODEL");
+	sb_addf(&sb, " --dtype %s", q->dtype ? q->dtype : "DTYPE");
 	if (q->tp != 1)
 		sb_addf(&sb, " --tp %ld", q->tp);
 	if (q->ep != 1)
@@ -555,7 +558,8 @@ static char *generate_line(const struct doctor_request *q, const char *device, c
 		sb_addf(&sb, " --max-tokens %ld", q->max_tokens);
 	if (q->weight_view)
 		sb_addf(&sb, " --weight-view %s", q->weight_view);
-	sb_addf(&sb, " --flashinfer %s --format %s -o %s", version, format, outdir);
+	sb_addf(&sb, " --flashinfer %s --format %s -o ", version, format);
+	sb_add_shell(&sb, outdir);
 	return sb_detach(&sb);
 }
 
@@ -571,8 +575,10 @@ static char *next_steps(const struct doctor_request *q, const struct fi_rules *s
 				  : xasprintf("<site-packages>/%s", s->bundled.package_dir);
 	if (!m->exists || !m->readable || m->errors ||
 	    (q->model && r->hits < r->n_lookups && !cache_ok)) {
+		/* the package's own folder: generate writes there only when told (--into-flashinfer);
+		 * SGLang and vLLM read it never while they tune: `doctor --for CONSUMER -- LAUNCH` */
 		char *g = generate_line(q, r->device, r->version, "py", tc_dir);
-		sb_addf(&next, "%s\n", g);
+		sb_addf(&next, "%s%s\n", g, r->have_fi ? " --into-flashinfer" : "");
 		free(g);
 	}
 	if (!m->env_ok)
