@@ -1,13 +1,16 @@
 #!/usr/bin/env python3
-"""launch_check.py TUNETAB CASES EXPECTED [--write]: SGLang launch commands read by tunetab against
-what SGLang's own code made of them.
+"""launch_check.py TUNETAB CASES EXPECTED [--write DIR]: SGLang (or, with CASES named vllm-*,
+vLLM) launch commands read by tunetab against what the server's own code made of them.
 
 CASES is tests/data/launch/sglang-cases.txt (GPU SM | GPU memory GiB | model folder under
 tests/data/hf | the command). For SGLang 0.5.22 (FlashInfer 0.7.1, its pin) and 0.5.23 (0.7.2),
 each command runs through `tunetab install --for sglang --dry-run --consumer-version V
 --flashinfer F --device D --cache-dir ROOT -- COMMAND` with the model's config.json in a
 Hugging Face cache (HF_HUB_CACHE, laid out as huggingface_hub lays it out) and the fields below
-are read off what it prints. EXPECTED (tests/data/launch/sglang-expected.json) holds the same
+are read off what it prints. vLLM 0.33.0 (FlashInfer 0.7.2): the same through `--for vllm`
+into a root with one config-hash folder (vLLM names it by a hash of its whole config, which
+tunetab finds, never computes), against tests/consumers/vllm_launch.py's outputs (vLLM's own
+parser, create_engine_config, its first MoE layer's backend selection, rank file names). EXPECTED (tests/data/launch/sglang-expected.json) holds the same
 fields as SGLang 0.5.22/0.5.23's own parser, resolution pipeline, ModelConfig and
 flashinfer_autotune_cache_path computed them (tests/consumers/sglang_launch.py, run by
 `make test-consumers`, which also rewrites EXPECTED with --write from its outputs). Prints one
@@ -110,9 +113,48 @@ def expected_of(oracle):
     }
 
 
+VLLM_FIELDS = ["torch_dtype", "quantization", "tp", "pp", "dp", "moe_ep", "moe_tp", "fi_cutlass",
+               "rank_files", "tune_max"]
+
+
+def vllm_expected_of(o):
+    par = o["fused_moe_parallel_config"]
+    fi = (o["moe"].get("backend") or "").startswith("FLASHINFER_CUTLASS")
+    return {"torch_dtype": o["dtype"], "quantization": str(o["quantization"]),
+            "tp": o["tensor_parallel_size"], "pp": o["pipeline_parallel_size"],
+            "dp": o["data_parallel_size"], "moe_ep": par["ep_size"],
+            "moe_tp": par["tp_size"] if fi else None, "fi_cutlass": fi,
+            "rank_files": o["rank_files"], "tune_max": o["max_num_batched_tokens"] if fi else None,
+            "backend": o["moe"].get("backend")}
+
+
+def vllm_view(tunetab, case, root, env):
+    sm, mem, model, cmd = case
+    key = os.path.join(root, "0" * 64)  # the folder a first vLLM start made
+    os.makedirs(key, exist_ok=True)
+    args = [tunetab, "install", "--for", "vllm", "--dry-run", "--consumer-version", "0.33.0",
+            "--flashinfer", "0.7.2", "--device", DEVICES[(sm, mem)], "--cache-dir", root, "--"]
+    r = subprocess.run(args + cmd.split(), capture_output=True, text=True, env=env)
+    got = {}
+    m = re.search(r"^tunetab: server: TP (\d+) PP (\d+) DP (\d+) \(attention DP \d+, MoE EP "
+                  r"(\d+)\), (\S+), quantization (\S+), MoE runner backend (\S+)$", r.stderr, re.M)
+    if m:
+        for k, v in zip(["tp", "pp", "dp", "moe_ep"], m.groups()[:4]):
+            got[k] = int(v)
+        got["torch_dtype"], got["quantization"] = m.group(5), m.group(6)
+    m = re.search(r"tp_size (\d+), ep_size \d+, .* token buckets up to (\d+)$", r.stderr, re.M)
+    got["fi_cutlass"] = bool(m)
+    got["moe_tp"], got["tune_max"] = (int(m.group(1)), int(m.group(2))) if m else (None, None)
+    got["rank_files"] = [os.path.basename(p) for p in r.stdout.split()]
+    got["_stderr"] = r.stderr
+    return got
+
+
 def main():
     tunetab, case_file, expected_file = sys.argv[1:4]
     all_cases = cases(case_file)
+    if os.path.basename(case_file).startswith("vllm"):
+        return main_vllm(tunetab, all_cases, expected_file)
     if sys.argv[4:5] == ["--write"]:  # from sglang_launch.py outputs: DIR/<n>-<version>.json
         outdir = sys.argv[5] if len(sys.argv) > 5 else "."
         exp = {}
@@ -147,6 +189,37 @@ def main():
                             print(got["_stderr"])
         print(f"{len(all_cases) * len(VERSIONS)} launch commands, {checked} fields: "
               f"{checked - bad} agree with SGLang's own code, {bad} do not")
+        return 1 if bad else 0
+    finally:
+        shutil.rmtree(tmp)
+
+
+def main_vllm(tunetab, all_cases, expected_file):
+    if sys.argv[4:5] == ["--write"]:  # from vllm_launch.py outputs: DIR/<n>.json
+        outdir = sys.argv[5] if len(sys.argv) > 5 else "."
+        exp = {str(n): vllm_expected_of(json.load(open(f"{outdir}/{n}.json")))
+               for n, _ in enumerate(all_cases, 1)}
+        json.dump(exp, open(expected_file, "w"), indent=1, sort_keys=True)
+        return 0
+    expected = json.load(open(expected_file))
+    tmp = tempfile.mkdtemp()
+    try:
+        hub(os.path.join(tmp, "hub"), sorted({c[2] for c in all_cases}))
+        env = dict(os.environ, HF_HUB_CACHE=os.path.join(tmp, "hub"))
+        bad = checked = 0
+        for n, case in enumerate(all_cases, 1):
+            want = expected[str(n)]
+            got = vllm_view(tunetab, case, os.path.join(tmp, f"root{n}"), env)
+            for f in VLLM_FIELDS:
+                checked += 1
+                if want.get(f) != got.get(f):
+                    bad += 1
+                    print(f"case {n} vLLM 0.33.0 ({case[3]}): {f}: tunetab {got.get(f)!r}, "
+                          f"vLLM {want.get(f)!r}")
+                    if os.environ.get("VERBOSE"):
+                        print(got["_stderr"])
+        print(f"{len(all_cases)} vLLM launch commands, {checked} fields: {checked - bad} agree "
+              f"with vLLM's own code, {bad} do not")
         return 1 if bad else 0
     finally:
         shutil.rmtree(tmp)

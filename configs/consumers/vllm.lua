@@ -67,7 +67,7 @@ local function experts(o, m, sm, ep_on, dp, python)
   elseif m.quant_method == "modelopt" and m.quant_algo == "NVFP4" then
     method, dtype = "nvfp4", "nvfp4"
   elseif m.quant_method == "modelopt" and m.quant_algo == "FP8" then
-    method, dtype = "fp8_static", "fp8"
+    method, dtype = "modelopt_fp8", "fp8"
   elseif m.quant_method == "mxfp4" and m.model_type == "gpt_oss" then
     method, dtype = "gpt_oss_mxfp4", "w4a16_mxfp4"
   else
@@ -88,7 +88,7 @@ local function experts(o, m, sm, ep_on, dp, python)
   elseif method == "fp8_dynamic" then
     why = "per-tensor fp8 with dynamic activation scales: FlashInfer's CUTLASS MoE does not take " ..
       "it (flashinfer_cutlass_moe.py:155-161)"
-  elseif method == "fp8_static" then
+  elseif method == "fp8_static" or method == "modelopt_fp8" then
     if family == 9 or family == 12 then fi = true
     else why = "vLLM runs TRT-LLM's fp8 MoE on SM10x (oracle/fp8.py:88-104)" end
   elseif method == "fp8_block" then
@@ -100,8 +100,10 @@ local function experts(o, m, sm, ep_on, dp, python)
     elseif family == 10 then why = "vLLM runs TRT-LLM-gen's NVFP4 MoE on SM10x (oracle/nvfp4.py:191-320)"
     else why = "NVFP4 needs SM100 or newer for FlashInfer's CUTLASS MoE" end
   elseif method == "gpt_oss_mxfp4" then
-    if sm == 90 and not python.triton_kernels then fi = true
-    elseif sm == 90 then why = "gpt-oss on SM90 runs OpenAI's triton_kernels MoE when they are installed (oracle/mxfp4.py:402-435), and they are"
+    -- the wheel bundles OpenAI's triton_kernels (vllm/third_party/triton_kernels), so Triton's
+    -- MXFP4 MoE wins on SM90 (oracle/mxfp4.py:402-435; vLLM's own selection, tests/consumers/
+    -- vllm_launch.py); FlashInfer's CUTLASS only where that package is removed
+    if sm == 90 then why = "gpt-oss on SM90 runs the triton_kernels MoE vLLM bundles (oracle/mxfp4.py:402-435)"
     else why = "gpt-oss runs TRT-LLM-gen (SM10x) or Marlin (SM12x) MoE (oracle/mxfp4.py:614-631)" end
   end
   if explicit and o.moe_backend == "flashinfer_cutlass" and not fi then
@@ -112,6 +114,10 @@ local function experts(o, m, sm, ep_on, dp, python)
   end
   return { fi = fi, why = why, method = method, dtype = dtype }
 end
+
+-- the method as vLLM names it (model_config.quantization: config/model.py:1383-1468)
+local QUANT_NAME = { unquantized = "None", fp8_block = "fp8", fp8_static = "fp8",
+                     fp8_dynamic = "fp8", modelopt_fp8 = "modelopt", nvfp4 = "modelopt_fp4", gpt_oss_mxfp4 = "gpt_oss_mxfp4" }
 
 local function hybrid_default_tokens(o, gpu)
   -- V:engine/arg_utils.py:2940-3037 (get_batch_defaults, vllm serve) and :3184-3186
@@ -174,7 +180,7 @@ local function resolve(o, f)
   return {
     model_path = o.model_path,
     torch_dtype = "torch." .. td,
-    quantization = tostring(o.quantization or x.method),
+    quantization = o.quantization or QUANT_NAME[x.method],
     moe_runner_backend = tunes and "flashinfer_cutlass" or tostring(o.moe_backend),
     skip_ops = launch.env(f.env, "VLLM_FLASHINFER_AUTOTUNE_SKIP_OPS") or "",
     hf_config_class = m.config_class,

@@ -900,8 +900,10 @@ size_t install_missing(const struct fi_rules *rules, const char *const *want, si
 		       size_t *n, size_t *unmatched)
 {
 	const char **sorted = xcalloc(nhave ? nhave : 1, sizeof *sorted);
-	memcpy(sorted, have, nhave * sizeof *have);
-	qsort(sorted, nhave, sizeof *sorted, cmp_str);
+	if (nhave) {
+		memcpy(sorted, have, nhave * sizeof *have);
+		qsort(sorted, nhave, sizeof *sorted, cmp_str);
+	}
 	size_t missing = 0;
 	for (size_t i = 0; i < nwant; i++) {
 		if (bsearch(&want[i], sorted, nhave, sizeof *sorted, cmp_str))

@@ -11,3 +11,11 @@
 . "$ROOT/tests/lib.sh"
 python3 "$ROOT/tests/launch_check.py" "$TUNETAB" "$ROOT/tests/data/launch/sglang-cases.txt" \
     "$ROOT/tests/data/launch/sglang-expected.json"
+# vLLM 0.33.0 (tests/data/launch/vllm-cases.txt: TP, EP, DP with EP, the batch default; Qwen3
+# bf16 on SM90 and SM120, DeepSeek-V3 FP8 block with and without EP, GLM-5.1 NVFP4 on SM120 and
+# SM100, gpt-oss MXFP4 on SM90) against vLLM's own parser, create_engine_config, first MoE
+# layer's backend selection and rank file names (tests/data/launch/vllm-expected.json, from
+# tests/consumers/vllm_launch.py; `VLLM_ORACLE=1 make test-consumers` runs it again). (Breaking
+# the expert-parallel rule in configs/consumers/vllm.lua fails 3 fields: checked.)
+python3 "$ROOT/tests/launch_check.py" "$TUNETAB" "$ROOT/tests/data/launch/vllm-cases.txt" \
+    "$ROOT/tests/data/launch/vllm-expected.json"

@@ -165,5 +165,30 @@ if [ -n "${SGLANG_ORACLE:-}" ]; then
         fail=$((fail + 1)); echo "FAIL SGLang's own code disagrees with tunetab or with tests/data/launch/sglang-expected.json"
     fi
 fi
+# --- vLLM launch commands through vLLM's own code (opt-in: a venv of vLLM 0.33.0, torch and their
+# dependencies from PyPI, tests/consumers/vllm-venv.sh)
+if [ -n "${VLLM_ORACLE:-}" ]; then
+    venv=${VLLM_ORACLE_VENV:-$dir/vllm-oracle}
+    [ -x "$venv/bin/python" ] || sh "$here/vllm-venv.sh" "$venv"
+    out=$scratch/vlaunch && mkdir -p "$out"
+    n=0
+    grep -v '^#' "$root/tests/data/launch/vllm-cases.txt" | while IFS='|' read -r sm mem model cmd; do
+        n=$((n + 1))
+        name=$("$T" devices --json | python3 -c 'import json,sys
+want = {("90","139"): "NVIDIA H200", ("120","95"): "NVIDIA RTX PRO 6000 Blackwell Server Edition", ("100","179"): "NVIDIA B200"}
+print(want[(sys.argv[1], sys.argv[2])])' "$sm" "$mem")
+        # shellcheck disable=SC2086
+        "$venv/bin/python" "$here/vllm_launch.py" --sm "$sm" --gpu-mem-gib "$mem" --gpu-name "$name" \
+            --config-dir "$root/tests/data/hf/$model" --json -- $cmd >"$out/$n.json" 2>"$out/$n.err" ||
+            echo "FAIL vLLM oracle case $n: $(tail -1 "$out/$n.err")"
+    done
+    python3 "$root/tests/launch_check.py" "$T" "$root/tests/data/launch/vllm-cases.txt" "$scratch/vexpected.json" --write "$out"
+    if python3 "$root/tests/launch_check.py" "$T" "$root/tests/data/launch/vllm-cases.txt" "$scratch/vexpected.json" &&
+       cmp -s "$scratch/vexpected.json" "$root/tests/data/launch/vllm-expected.json"; then
+        pass=$((pass + 1))
+    else
+        fail=$((fail + 1)); echo "FAIL vLLM's own code disagrees with tunetab or with tests/data/launch/vllm-expected.json"
+    fi
+fi
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

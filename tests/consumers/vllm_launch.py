@@ -24,7 +24,7 @@ faked:
     resolve_flashinfer_autotune_v2_root per rank, and FlashInfer 0.7.2.post1's
     own FLASHINFER_WORKSPACE_DIR (flashinfer.jit.env, real package).
 
-Faked / stubbed (see --help of the JSON field "stubbed" for the list printed):
+Faked / stubbed (also listed in the output fields "stubbed" and "stubbed_ops_touched"):
   * torch.cuda queries (is_available, capability, name, memory, device count);
   * vLLM's compiled extensions (vllm/_C*.so, _moe_C, flash-attn .so, ...)
     are replaced by empty modules; four capability queries of torch.ops._C are
@@ -36,7 +36,14 @@ Faked / stubbed (see --help of the JSON field "stubbed" for the list printed):
     world_size / rank_in_group: no torch.distributed is initialised;
   * the world rank of every (dp, pp, pcp, tp) worker is computed with the formula
     of distributed/parallel_state.py:1858-1872 + 2158-2164 (reimplemented):
-    R = dp * (pp_size*pcp_size*tp_size) + (pp*pcp_size + pcp)*tp_size + tp.
+    R = dp * (pp_size*pcp_size*tp_size) + (pp*pcp_size + pcp)*tp_size + tp;
+  * op handles vLLM takes at import time (IMPORT_TIME_OPS) are inert stubs;
+    any other torch.ops._C.* lookup fails as without the extension;
+  * the model is built on the meta device (also tensors it puts on "cuda"
+    explicitly), with vLLM's WorkspaceManager initialised on "meta";
+  * VLLM_HAS_FLASHINFER_CUBIN=1 (FlashInfer counts as deployed with cubins);
+  * a hub id is read from a planted offline HF cache; vLLM's offline swap of
+    the id for the snapshot path is skipped unless --offline-model-path.
 
 Usage:
   python vllm_launch.py --sm 90 --gpu-mem-gib 139 --gpu-name "NVIDIA H200" \
@@ -316,7 +323,10 @@ def _MetaDevice():
         def __torch_function__(self, func, types_, args=(), kwargs=None):
             kwargs = dict(kwargs or {})
             if func in ctors:
-                kwargs["device"] = "meta"
+                dev = kwargs.get("device")
+                # explicit CPU tensors (expert maps, ...) stay on the CPU
+                if dev is None or "cpu" not in str(dev):
+                    kwargs["device"] = "meta"
             elif func in (torch.Tensor.to, torch.Tensor.cuda):
                 dev = kwargs.get("device", args[1] if len(args) > 1 else None)
                 if func is torch.Tensor.cuda or (
@@ -483,6 +493,7 @@ def main(argv):
     import pathlib
 
     import vllm.model_executor.warmup.flashinfer_autotune_cache as fac
+    from vllm.distributed.parallel_state import get_world_group
     from vllm.utils.flashinfer import has_flashinfer, has_flashinfer_autotune_v2
 
     real_mkdir = pathlib.Path.mkdir
@@ -501,9 +512,7 @@ def main(argv):
                         object.__setattr__(pc, "data_parallel_rank", d)
                         runner = types.SimpleNamespace(vllm_config=cfg)
                         path = fac.resolve_rank_flashinfer_autotune_file(runner)
-                        world = fac.get_world_group() if hasattr(fac, "get_world_group") \
-                            else __import__("vllm.distributed.parallel_state",
-                                            fromlist=["x"]).get_world_group()
+                        world = get_world_group()
                         ranks.append({
                             "dp": d, "pp": p, "pcp": c, "tp": t,
                             "world_rank": world.rank_in_group,
@@ -532,8 +541,12 @@ def main(argv):
         "reimplemented from csrc",
         "process groups (world/tp/pp/dp/pcp/dcp/ep) -> objects with rank_in_group",
         "world rank layout reimplemented (parallel_state.py:1858-1872, 2158-2164)",
-        "model registry inspection runs in-process",
-        "model built on the meta device, stopped after the first fused-MoE layer",
+        "model registry inspection runs in-process (no model-info cache)",
+        "model built on the meta device (explicit cuda tensors too), WorkspaceManager "
+        "on meta, stopped after the first fused-MoE layer",
+        "VLLM_HAS_FLASHINFER_CUBIN=1",
+        "hub id kept as the model string (offline snapshot swap skipped)"
+        if not opts.offline_model_path else "offline snapshot path swap (vLLM's)",
     ]
     if opts.json:
         print(json.dumps(out, indent=2, default=str))
@@ -561,6 +574,25 @@ def _first_moe_layer(cfg):
         raise _Captured(self, layer_name, moe_config)
 
     re_mod.RoutedExperts.__init__ = spy
+    # The oracles log every candidate they reject (debug) and the one they
+    # pick (info): keep those lines.
+    import logging
+
+    msgs = []
+
+    class Keep(logging.Handler):
+        def emit(self, record):
+            msgs.append(record.getMessage())
+
+    olog = logging.getLogger("vllm.model_executor.layers.fused_moe.oracle")
+    olog.setLevel(logging.DEBUG)
+    olog.addHandler(Keep(logging.DEBUG))
+    olog.propagate = False
+    res["selection_log"] = msgs
+    # what GPUWorker does before building the model (gpu_worker.py:558)
+    from vllm.v1.worker.workspace import init_workspace_manager
+
+    init_workspace_manager(torch.device("meta"))
     try:
         with set_default_torch_dtype(cfg.model_config.dtype), _MetaDevice():
             initialize_model(cfg)
@@ -572,7 +604,7 @@ def _first_moe_layer(cfg):
         import traceback
 
         res["error"] = f"{type(e).__name__}: {e}"
-        res["traceback_tail"] = traceback.format_exc().splitlines()[-8:]
+        res["traceback_tail"] = traceback.format_exc().splitlines()[-24:]
         return res
     finally:
         re_mod.RoutedExperts.__init__ = real_init
@@ -586,6 +618,10 @@ def _first_moe_layer(cfg):
             res["backend_attr"] = attr
             res["backend"] = getattr(v, "name", str(v))
             res["backend_value"] = getattr(v, "value", str(v))
+    from vllm.utils.import_utils import has_deep_gemm, has_triton_kernels
+
+    res["has_triton_kernels"] = has_triton_kernels()
+    res["has_deep_gemm"] = has_deep_gemm()
     ec = getattr(qm, "experts_cls", None)
     res["experts_cls"] = getattr(ec, "__name__", str(ec)) if ec is not None else None
     mpc = moe.moe_parallel_config
