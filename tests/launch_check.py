@@ -26,6 +26,8 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "consumers"))
+from hf_cache import plant_hub  # noqa: E402
 VERSIONS = [("0.5.22", "0.7.1"), ("0.5.23", "0.7.2")]
 # the device profile of each case's GPU (SM, memory class as SGLang sizes its defaults)
 DEVICES = {("90", "139"): "h200", ("90", "80"): "h100-sxm", ("100", "179"): "b200",
@@ -47,15 +49,7 @@ def cases(path):
 def hub(root, models):
     """models' config files laid out as huggingface_hub's cache does."""
     for m in models:
-        repo = os.path.join(root, "models--" + m.replace("/", "--"))
-        commit = hashlib.sha1(m.encode()).hexdigest()
-        snap = os.path.join(repo, "snapshots", commit)
-        os.makedirs(snap, exist_ok=True)
-        os.makedirs(os.path.join(repo, "refs"), exist_ok=True)
-        open(os.path.join(repo, "refs", "main"), "w").write(commit)
-        src = os.path.join(HERE, "data", "hf", m)
-        for f in os.listdir(src):
-            shutil.copy(os.path.join(src, f), snap)
+        plant_hub(root, m, os.path.join(HERE, "data", "hf", m), hashlib.sha1(m.encode()).hexdigest())
 
 
 def tunetab_view(tunetab, case, version, fi, root, env):
@@ -150,6 +144,37 @@ def vllm_view(tunetab, case, root, env):
     return got
 
 
+def compare(cases, runs, fields, expected_file, who, summary, skip_untuned=False):
+    """Every run's fields against EXPECTED; runs(tmp, env) yields (n, label, expected key,
+    tunetab's view). skip_untuned: where tunetab says the server runs no CUTLASS MoE, the
+    runner's fields are not compared (the folder is)."""
+    expected = json.load(open(expected_file))
+    tmp = tempfile.mkdtemp()
+    try:
+        hub(os.path.join(tmp, "hub"), sorted({c[2] for c in cases}))
+        env = dict(os.environ, HF_HUB_CACHE=os.path.join(tmp, "hub"))
+        bad = checked = runs_n = 0
+        for n, label, key, got in runs(tmp, env):
+            runs_n += 1
+            want = expected[key]
+            for f in fields:
+                checked += 1
+                w, g = want.get(f), got.get(f)
+                if (skip_untuned and f in ("moe_tp", "tune_max") and g is None and
+                        got.get("tune_max", 0) is None):
+                    continue
+                if w != g:
+                    bad += 1
+                    print(f"case {n} {label} ({cases[n - 1][3]}): {f}: tunetab {g!r}, {who} {w!r}")
+                    if os.environ.get("VERBOSE"):
+                        print(got["_stderr"])
+        print(f"{runs_n} {summary}, {checked} fields: {checked - bad} agree with {who}'s own "
+              f"code, {bad} do not")
+        return 1 if bad else 0
+    finally:
+        shutil.rmtree(tmp)
+
+
 def main():
     tunetab, case_file, expected_file = sys.argv[1:4]
     all_cases = cases(case_file)
@@ -163,35 +188,14 @@ def main():
                 exp[f"{n} {version}"] = expected_of(json.load(open(f"{outdir}/{n}-{version}.json")))
         json.dump(exp, open(expected_file, "w"), indent=1, sort_keys=True)
         return 0
-    expected = json.load(open(expected_file))
-    tmp = tempfile.mkdtemp()
-    try:
-        hub(os.path.join(tmp, "hub"), sorted({c[2] for c in all_cases}))
-        env = dict(os.environ, HF_HUB_CACHE=os.path.join(tmp, "hub"))
-        bad = checked = 0
+
+    def runs(tmp, env):
         for n, case in enumerate(all_cases, 1):
             for version, fi in VERSIONS:
-                want = expected[f"{n} {version}"]
-                got = tunetab_view(tunetab, case, version, fi, os.path.join(tmp, "root"), env)
-                for f in FIELDS:
-                    checked += 1
-                    w = want.get(f)
-                    g = got.get(f)
-                    # where tunetab says the server runs no CUTLASS MoE, SGLang's runner
-                    # fields are not compared; the folder is
-                    if f in ("moe_tp", "tune_max") and g is None and got.get("tune_max", 0) is None:
-                        continue
-                    if w != g:
-                        bad += 1
-                        print(f"case {n} SGLang {version} ({case[3]}): {f}: tunetab {g!r}, "
-                              f"SGLang {w!r}")
-                        if os.environ.get("VERBOSE"):
-                            print(got["_stderr"])
-        print(f"{len(all_cases) * len(VERSIONS)} launch commands, {checked} fields: "
-              f"{checked - bad} agree with SGLang's own code, {bad} do not")
-        return 1 if bad else 0
-    finally:
-        shutil.rmtree(tmp)
+                yield (n, f"SGLang {version}", f"{n} {version}",
+                       tunetab_view(tunetab, case, version, fi, os.path.join(tmp, "root"), env))
+    return compare(all_cases, runs, FIELDS, expected_file, "SGLang", "launch commands",
+                   skip_untuned=True)
 
 
 def main_vllm(tunetab, all_cases, expected_file):
@@ -201,28 +205,12 @@ def main_vllm(tunetab, all_cases, expected_file):
                for n, _ in enumerate(all_cases, 1)}
         json.dump(exp, open(expected_file, "w"), indent=1, sort_keys=True)
         return 0
-    expected = json.load(open(expected_file))
-    tmp = tempfile.mkdtemp()
-    try:
-        hub(os.path.join(tmp, "hub"), sorted({c[2] for c in all_cases}))
-        env = dict(os.environ, HF_HUB_CACHE=os.path.join(tmp, "hub"))
-        bad = checked = 0
+
+    def runs(tmp, env):
         for n, case in enumerate(all_cases, 1):
-            want = expected[str(n)]
-            got = vllm_view(tunetab, case, os.path.join(tmp, f"root{n}"), env)
-            for f in VLLM_FIELDS:
-                checked += 1
-                if want.get(f) != got.get(f):
-                    bad += 1
-                    print(f"case {n} vLLM 0.33.0 ({case[3]}): {f}: tunetab {got.get(f)!r}, "
-                          f"vLLM {want.get(f)!r}")
-                    if os.environ.get("VERBOSE"):
-                        print(got["_stderr"])
-        print(f"{len(all_cases)} vLLM launch commands, {checked} fields: {checked - bad} agree "
-              f"with vLLM's own code, {bad} do not")
-        return 1 if bad else 0
-    finally:
-        shutil.rmtree(tmp)
+            yield (n, "vLLM 0.33.0", str(n),
+                   vllm_view(tunetab, case, os.path.join(tmp, f"root{n}"), env))
+    return compare(all_cases, runs, VLLM_FIELDS, expected_file, "vLLM", "vLLM launch commands")
 
 
 if __name__ == "__main__":

@@ -432,7 +432,7 @@ static int check_launch(const struct install_job *j, const struct serve_deployme
 	return ok ? TT_OK : TT_INVALID;
 }
 
-static int install_launch(struct install_args *a, int argc, char **argv)
+static int install_launch(struct install_args *a)
 {
 	struct tt_data data;
 	int rc = cli_load_data(&data, DATA_ALL);
@@ -594,8 +594,6 @@ out:
 	free(fix);
 	serve_release(&s);
 	cli_release_data(&data);
-	(void)argc;
-	(void)argv;
 	return rc;
 }
 
@@ -606,7 +604,7 @@ int cmd_install(int argc, char **argv)
 	if (rc)
 		return rc;
 	if (a.have_launch)
-		return install_launch(&a, argc, argv);
+		return install_launch(&a);
 	const char *tdtype = a.tdtype ? a.tdtype : "bfloat16", *quant = a.quant ? a.quant : "None";
 	const char *backend = a.backend ? a.backend : "flashinfer_cutlass", *skip = a.skip ? a.skip : "";
 	long tp = 1, pp = 1, dp = 1, adp = 1, ep = 1, sm = 0;

@@ -92,11 +92,9 @@ int cli_launch_keys(const struct tt_data *data, const struct serve_deployment *s
 	}
 	struct deployment dep;
 	if (!rc) {
-		struct deploy_args a = { .cmd = "install", .model_profile = &m, .biases = s->biases,
-					 .input_view = s->input_view, .out_torch = s->torch_dtype,
-					 .dt = dt, .tp = s->runner_tp, .ep = s->runner_ep,
-					 .max_tokens = s->max_tokens,
-					 .no_fused_finalize = !s->fused_finalize };
+		struct generate_request o = { 0 };
+		cli_launch_request(s, &m, &o); /* the request generate --for gets */
+		struct deploy_args a = generate_deploy_args(&o, dt, "install");
 		struct model_profile *own = NULL; /* stays NULL: the model is m */
 		rc = generate_deploy(data, dtypes, &a, s->sm, *rules, &dep, &own, &d);
 	}

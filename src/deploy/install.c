@@ -77,6 +77,8 @@ int install_plan(const struct consumer_version *v, consumer_var_fn var, void *ct
 	if (!(r->dir = consumer_render(v, v->dir, rank_var, &x, d)))
 		return TT_USAGE;
 	json_t *merged = json_object(), *first = NULL;
+	const char *ours_fi = json_string_value(json_object_get(json_object_get(ours, "_metadata"),
+								 "flashinfer_version"));
 	int rc = TT_OK;
 	r->paths = xcalloc((size_t)tp * pp * dp, sizeof *r->paths);
 	r->exists = xcalloc((size_t)tp * pp * dp, sizeof *r->exists);
@@ -123,18 +125,11 @@ int install_plan(const struct consumer_version *v, consumer_var_fn var, void *ct
 				json_object_foreach(theirs, key, val)
 					if (!json_object_get(merged, key))
 						json_object_set(merged, key, val);
-				json_object_foreach(theirs, key, val) {
-					if (key[0] == '_')
-						continue;
-					bool seen = false;
-					for (size_t k = 0; k < r->ntheirs && !seen; k++)
-						seen = !strcmp(r->theirs_keys[k], key);
-					if (!seen) {
-						r->theirs_keys = xrealloc(r->theirs_keys,
-									  (r->ntheirs + 1) * sizeof *r->theirs_keys);
-						r->theirs_keys[r->ntheirs++] = xstrdup(key);
-					}
-				}
+				/* the first file stamped for another FlashInfer than ours */
+				const char *fi = json_string_value(json_object_get(
+					json_object_get(theirs, "_metadata"), "flashinfer_version"));
+				if (!r->other_fi[0] && fi && strcmp(fi, "*") && ours_fi && strcmp(fi, ours_fi))
+					snprintf(r->other_fi, sizeof r->other_fi, "%s", fi);
 				if (!first)
 					first = json_incref(theirs);
 				else if (!json_equal(first, theirs))
@@ -146,6 +141,13 @@ int install_plan(const struct consumer_version *v, consumer_var_fn var, void *ct
 		json_decref(merged);
 		return rc;
 	}
+	/* the existing files' keys: merged holds their union so far */
+	r->theirs_keys = xcalloc(json_object_size(merged) + 1, sizeof *r->theirs_keys);
+	const char *tk;
+	json_t *tv;
+	json_object_foreach(merged, tk, tv)
+		if (tk[0] != '_')
+			r->theirs_keys[r->ntheirs++] = xstrdup(tk);
 	size_t before = 0;
 	const char *key;
 	json_t *val;
@@ -231,12 +233,7 @@ int install_keys_fused_finalize(json_t *cache, const struct fi_rules *rules)
 	json_object_foreach(cache, key, val) {
 		if (key[0] == '_')
 			continue;
-		const struct pyv *t = key_parse_canonical(key, strlen(key), &a);
-		if (!t) {
-			struct diags quiet = DIAGS_INIT;
-			t = key_parse(key, strlen(key), &a, NULL, 0, 0, &quiet);
-			diags_release(&quiet);
-		}
+		const struct pyv *t = key_parse_any(key, strlen(key), &a);
 		struct moe_key k;
 		int v = t && !key_decode(t, &k) ? key_fused_finalize(rules, &k) : -1;
 		if (v < 0 || (seen != -2 && seen != v)) {
@@ -921,15 +918,13 @@ size_t install_missing(const struct fi_rules *rules, const char *const *want, si
 }
 
 /* The entry keys of a JSON cache file (caller frees each and the array); 0 when unreadable. */
-static size_t file_keys(const char *path, char ***out, json_t **meta)
+static size_t file_keys(const char *path, char ***out)
 {
 	*out = NULL;
 	json_t *doc = json_load_file(path, 0, NULL);
 	size_t n = 0;
 	const char *key;
 	json_t *val;
-	if (meta)
-		*meta = json_incref(json_object_get(doc, "_metadata"));
 	json_object_foreach(doc, key, val) {
 		if (key[0] == '_')
 			continue;
@@ -954,7 +949,7 @@ static void consider_folder(struct install_diagnosis *g, const char *dir, const 
 {
 	char *path = xasprintf("%s/%s", dir, file);
 	char **keys;
-	size_t n = file_keys(path, &keys, NULL);
+	size_t n = file_keys(path, &keys);
 	free(path);
 	if (!n)
 		return;
@@ -1034,18 +1029,8 @@ void install_diagnose(const struct install_job *j, const char *const *want, size
 					 r->ntheirs, g->causes, &g->ncauses, &g->unmatched);
 	g->hits = nwant - missing;
 	/* the files' own version, where no environment was read to judge their _metadata */
-	for (size_t i = 0; i < r->npaths && !g->meta_fi[0]; i++) {
-		if (!r->exists[i])
-			continue;
-		char **keys;
-		json_t *meta = NULL;
-		size_t nk = file_keys(r->paths[i], &keys, &meta);
-		free_keys(keys, nk);
-		const char *fi = json_string_value(json_object_get(meta, "flashinfer_version"));
-		if (fi && strcmp(fi, "*") && strcmp(fi, j->flashinfer))
-			snprintf(g->meta_fi, sizeof g->meta_fi, "%s", fi);
-		json_decref(meta);
-	}
+	if (r->other_fi[0] && strcmp(r->other_fi, j->flashinfer))
+		snprintf(g->meta_fi, sizeof g->meta_fi, "%s", r->other_fi);
 	if (!r->existing && r->npaths) {
 		const char *file = strrchr(r->paths[0], '/');
 		scan_folders(g, r->dir, file ? file + 1 : r->paths[0], j->flashinfer, want, nwant, rules);

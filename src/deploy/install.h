@@ -30,6 +30,8 @@ struct install_result {
 	size_t theirs_only;  /* entries of the existing files we do not have */
 	char **theirs_keys;  /* every entry key of the existing files */
 	size_t ntheirs;
+	char other_fi[64];   /* the first existing file's _metadata.flashinfer_version where it is
+			      * not ours' (nor "*"); "" otherwise */
 	struct install_conflict *conflicts;
 	size_t nconflicts, conflicts_alloc;
 	char meta_field[64];  /* the existing files' _metadata field that differs from env_meta

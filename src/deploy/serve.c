@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "base/util.h"
@@ -32,15 +31,6 @@ static bool env_word(const char *w)
 	return true;
 }
 
-const char *serve_getenv(const struct serve_deployment *s, const char *name)
-{
-	size_t n = strlen(name);
-	for (size_t i = s->nenv; i-- > 0;)
-		if (!strncmp(s->env[i], name, n) && s->env[i][n] == '=')
-			return s->env[i] + n + 1;
-	return getenv(name);
-}
-
 void serve_add_field(struct script_field **v, size_t *n, size_t *alloc, const char *name,
 		      enum script_kind kind, const char *str, long long i)
 {
@@ -62,24 +52,6 @@ static const struct script_field *field(const struct script_field *v, size_t n, 
 	return NULL;
 }
 
-/* An executable named word: as given when it has a '/', else found on PATH. Caller frees. */
-static char *which(const char *word)
-{
-	if (strchr(word, '/'))
-		return access(word, X_OK) ? NULL : xstrdup(word);
-	const char *path = getenv("PATH");
-	for (const char *p = path ? path : ""; *p;) {
-		size_t n = strcspn(p, ":");
-		char *cand = xasprintf("%.*s/%s", (int)n, p, word);
-		struct stat st;
-		if (n && !stat(cand, &st) && S_ISREG(st.st_mode) && !access(cand, X_OK))
-			return cand;
-		free(cand);
-		p += n + (p[n] == ':');
-	}
-	return NULL;
-}
-
 /* The server's Python environment: FlashInfer's version and the consumer's. */
 static void probe_env(const struct serve_request *q, const char *cmd_python,
 		      struct serve_deployment *s)
@@ -88,11 +60,11 @@ static void probe_env(const struct serve_request *q, const char *cmd_python,
 	const char *from = NULL;
 	char *py = NULL;
 	if (q->python) {
-		py = which(q->python);
+		py = python_resolve(q->python);
 		if (!py)
 			py = xstrdup(q->python); /* its probe says why it cannot run */
 		from = "--python";
-	} else if (cmd_python && (py = which(cmd_python))) {
+	} else if (cmd_python && (py = python_resolve(cmd_python))) {
 		from = "the launch command's interpreter";
 	} else {
 		py = python_find(NULL, &from, why, sizeof why);

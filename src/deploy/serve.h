@@ -81,8 +81,5 @@ struct model_profile;
 int serve_model_profile(const struct serve_deployment *s, struct model_profile *out,
 			struct diags *d);
 
-/* The server's environment variable name as the launch command sets it, else tunetab's own
- * environment's; NULL when unset. */
-const char *serve_getenv(const struct serve_deployment *s, const char *name);
 
 #endif

@@ -176,6 +176,17 @@ static bool is_str(const struct pyv *v)
 	return v->kind == PV_STR && memchr(v->s, '\0', v->len) == NULL;
 }
 
+const struct pyv *key_parse_any(const char *key, size_t len, struct arena *a)
+{
+	const struct pyv *t = key_parse_canonical(key, len, a);
+	if (!t) {
+		struct diags quiet = DIAGS_INIT;
+		t = key_parse(key, len, a, NULL, 0, 0, &quiet);
+		diags_release(&quiet);
+	}
+	return t;
+}
+
 int key_decode(const struct pyv *t, struct moe_key *k)
 {
 	memset(k, 0, sizeof *k);

@@ -34,6 +34,10 @@ const struct pyv *key_parse(const char *key, size_t len, struct arena *a, const 
 /* The fast path for keys in Python's canonical str() spelling: returns the tuple, or NULL
  * when the key is not canonical-simple (then use key_parse and compare with pyv_repr). */
 const struct pyv *key_parse_canonical(const char *key, size_t len, struct arena *a);
+/* Either of the above, whichever reads it: the canonical fast path, else the full parser with
+ * its diagnostics dropped (for callers that only want the tuple; validate reports them).
+ * NULL when the key is not a Python literal. */
+const struct pyv *key_parse_any(const char *key, size_t len, struct arena *a);
 /* Structural decode: tuple arity, op and runner strings, profile tuple, extras.
  * Returns 0, or -1 with k->why set. */
 int key_decode(const struct pyv *tuple, struct moe_key *k);

@@ -6,19 +6,13 @@
 #include <string.h>
 
 #include "base/arena.h"
-#include "base/diag.h"
 #include "base/util.h"
 #include "flashinfer/key.h"
 #include "flashinfer/pylit.h"
 
 static const struct pyv *parse(const char *key, struct arena *a)
 {
-	const struct pyv *t = key_parse_canonical(key, strlen(key), a);
-	if (!t) {
-		struct diags quiet = DIAGS_INIT;
-		t = key_parse(key, strlen(key), a, NULL, 0, 0, &quiet);
-		diags_release(&quiet);
-	}
+	const struct pyv *t = key_parse_any(key, strlen(key), a);
 	return t && t->kind == PV_TUPLE && t->n >= 3 ? t : NULL;
 }
 

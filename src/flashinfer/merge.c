@@ -420,12 +420,7 @@ static int key_arity(struct mctx *m, struct mtable *mt)
 	for (size_t i = 0; i < mt->t.n && !rc; i++) {
 		const struct table_entry *e = &mt->t.entries[i];
 		arena_reset(&a);
-		const struct pyv *k = key_parse_canonical(e->key, e->key_len, &a);
-		if (!k) {
-			struct diags tmp = DIAGS_INIT;
-			k = key_parse(e->key, e->key_len, &a, mt->name, e->line, e->col, &tmp);
-			diags_release(&tmp);
-		}
+		const struct pyv *k = key_parse_any(e->key, e->key_len, &a);
 		/* keys that are no 3- or 4-tuple are for validate to report */
 		if (!k || k->kind != PV_TUPLE || (k->n != 3 && k->n != 4))
 			continue;

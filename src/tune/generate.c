@@ -433,6 +433,18 @@ int generate_deploy(const struct tt_data *data, const struct dtype_set *dtypes,
 	return TT_OK;
 }
 
+struct deploy_args generate_deploy_args(const struct generate_request *o, enum dtype dt,
+					const char *cmd)
+{
+	return (struct deploy_args){
+		.cmd = cmd, .model = o->model, .weight_view = o->weight_view,
+		.model_profile = o->model_profile, .biases = o->biases, .input_view = o->input_view,
+		.out_torch = o->out_torch, .dt = dt, .tp = o->tp, .ep = o->ep, .tp_rank = o->tp_rank,
+		.ep_rank = o->ep_rank, .top_k = o->top_k, .max_tokens = o->max_tokens,
+		.experts = o->experts, .no_fused_finalize = o->no_fused_finalize,
+	};
+}
+
 static double prof_u(const uint64_t *v)
 {
 	return v ? (double)*v : -1;
@@ -688,12 +700,7 @@ static int run_rank(struct run *R, struct diags *d)
 	const struct generate_request *o = R->o;
 	struct generate_session *S = R->S;
 	const struct tt_data *data = S->data;
-	struct deploy_args da = { .cmd = "generate", .model = o->model, .weight_view = o->weight_view,
-				  .model_profile = o->model_profile, .biases = o->biases,
-				  .input_view = o->input_view, .out_torch = o->out_torch,
-				  .dt = R->dt, .tp = o->tp, .ep = o->ep, .tp_rank = o->tp_rank,
-				  .ep_rank = o->ep_rank, .top_k = o->top_k, .max_tokens = o->max_tokens,
-				  .experts = o->experts, .no_fused_finalize = o->no_fused_finalize };
+	struct deploy_args da = generate_deploy_args(o, R->dt, "generate");
 	int rc = generate_deploy(data, S->dtypes, &da, R->sdev.sm, R->rules, &R->dep, &R->own_model, d);
 	if (rc)
 		return rc;

@@ -153,6 +153,9 @@ struct deploy_args {
 	long experts;           /* routed experts of all ranks; 0: the model's */
 	bool no_fused_finalize; /* generate --fused-finalize off */
 };
+/* The deployment a request asks for (its dtype parsed: dt), as generate_deploy takes it. */
+struct deploy_args generate_deploy_args(const struct generate_request *o, enum dtype dt,
+					const char *cmd);
 int generate_deploy(const struct tt_data *data, const struct dtype_set *dtypes,
 		    const struct deploy_args *a, int sm, const struct fi_rules *rules,
 		    struct deployment *dep, struct model_profile **own_model, struct diags *d);

@@ -50,12 +50,17 @@ static char *on_path(const char *name)
 	return hit;
 }
 
+char *python_resolve(const char *word)
+{
+	return strchr(word, '/') ? executable(word) : on_path(word);
+}
+
 char *python_find(const char *given, const char **from, char *why, size_t n)
 {
 	char *p;
 	if (given) {
 		*from = "--python";
-		if (!(p = strchr(given, '/') ? executable(given) : on_path(given)))
+		if (!(p = python_resolve(given)))
 			snprintf(why, n, "--python %s: not an executable", given);
 		return p;
 	}

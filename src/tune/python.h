@@ -9,6 +9,10 @@
  * "$VIRTUAL_ENV", "$CONDA_PREFIX", "PATH"); NULL with a reason in why when there is none. */
 char *python_find(const char *given, const char **from, char *why, size_t n);
 
+/* The executable a command word names: itself when it holds a '/', else found on PATH (as
+ * a shell finds it). Caller frees; NULL when there is none. */
+char *python_resolve(const char *word);
+
 /* scripts/tunetab-fi-worker.py of the data folder (caller frees); NULL when it is missing. */
 char *python_worker_script(void);
 

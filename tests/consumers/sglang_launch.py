@@ -41,6 +41,9 @@ import sys
 import tempfile
 import types
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from hf_cache import plant_config  # noqa: E402
+
 
 def _split_argv(argv):
     if "--" in argv:
@@ -66,38 +69,6 @@ def _model_path_of(launch):
             if a.startswith(flag):
                 return a[len(flag) :]
     return None
-
-
-def _plant_config(model_path, config_dir, tmp):
-    """Make `model_path` resolvable offline without changing its string."""
-    if os.path.isdir(model_path):
-        return
-    if config_dir is None:
-        sys.exit(f"oracle: {model_path!r} is not a local folder; pass --config-dir")
-    if model_path.startswith("/") or model_path.startswith("."):
-        # A local path that does not exist here: create it (read-only use).
-        os.makedirs(model_path, exist_ok=True)
-        for f in os.listdir(config_dir):
-            src = os.path.join(config_dir, f)
-            if os.path.isfile(src):
-                shutil.copy(src, model_path)
-        return
-    # Hub id: plant an offline Hugging Face cache entry.
-    hub = os.path.join(tmp, "hub")
-    repo_dir = os.path.join(hub, "models--" + model_path.replace("/", "--"))
-    rev = "0" * 40
-    snap = os.path.join(repo_dir, "snapshots", rev)
-    os.makedirs(snap, exist_ok=True)
-    os.makedirs(os.path.join(repo_dir, "refs"), exist_ok=True)
-    with open(os.path.join(repo_dir, "refs", "main"), "w") as f:
-        f.write(rev)
-    for f in os.listdir(config_dir):
-        src = os.path.join(config_dir, f)
-        if os.path.isfile(src):
-            shutil.copy(src, snap)
-    os.environ["HF_HUB_CACHE"] = hub
-    os.environ["HF_HUB_OFFLINE"] = "1"
-    os.environ["TRANSFORMERS_OFFLINE"] = "1"
 
 
 def _fake_cuda(maj, mnr, n, mem_gib):
@@ -218,7 +189,7 @@ def main(argv):
     import atexit
 
     atexit.register(shutil.rmtree, tmp, True)
-    _plant_config(model_path, opts.config_dir, tmp)
+    plant_config(model_path, opts.config_dir, tmp)
     if opts.cache_dir:
         os.environ["SGLANG_CACHE_DIR"] = opts.cache_dir
     # Keep SGLang's third-party JIT cache redirect (environ.py

@@ -61,6 +61,9 @@ import sys
 import tempfile
 import types
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from hf_cache import plant_config  # noqa: E402
+
 
 def _split_argv(argv):
     if "--" in argv:
@@ -86,36 +89,6 @@ def _model_of(launch):
     if len(launch) > 1 and not launch[1].startswith("-"):
         return launch[1]
     return None
-
-
-def _plant_config(model_path, config_dir, tmp):
-    """Make `model_path` resolvable offline without changing its string."""
-    if os.path.isdir(model_path):
-        return
-    if config_dir is None:
-        sys.exit(f"oracle: {model_path!r} is not a local folder; pass --config-dir")
-    if model_path.startswith("/") or model_path.startswith("."):
-        os.makedirs(model_path, exist_ok=True)
-        for f in os.listdir(config_dir):
-            src = os.path.join(config_dir, f)
-            if os.path.isfile(src):
-                shutil.copy(src, model_path)
-        return
-    hub = os.path.join(tmp, "hub")
-    repo_dir = os.path.join(hub, "models--" + model_path.replace("/", "--"))
-    rev = "0" * 40
-    snap = os.path.join(repo_dir, "snapshots", rev)
-    os.makedirs(snap, exist_ok=True)
-    os.makedirs(os.path.join(repo_dir, "refs"), exist_ok=True)
-    with open(os.path.join(repo_dir, "refs", "main"), "w") as f:
-        f.write(rev)
-    for f in os.listdir(config_dir):
-        src = os.path.join(config_dir, f)
-        if os.path.isfile(src):
-            shutil.copy(src, snap)
-    os.environ["HF_HUB_CACHE"] = hub
-    os.environ["HF_HUB_OFFLINE"] = "1"
-    os.environ["TRANSFORMERS_OFFLINE"] = "1"
 
 
 def _fake_cuda(maj, mnr, n, mem_gib, name):
@@ -374,7 +347,7 @@ def main(argv):
 
     atexit.register(shutil.rmtree, tmp, True)
     if model is not None:
-        _plant_config(model, opts.config_dir, tmp)
+        plant_config(model, opts.config_dir, tmp)
     if opts.home:
         os.environ["HOME"] = opts.home
     if opts.cache_root:
