@@ -492,6 +492,11 @@ int str_ends(const char *s, const char *suffix)
 	return ls >= lx && memcmp(s + ls - lx, suffix, lx) == 0;
 }
 
+int str_ptr_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
 int parse_long(const char *s, long *out)
 {
 	if (!s || !*s || isspace((unsigned char)*s))

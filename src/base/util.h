@@ -116,6 +116,8 @@ char *nearest_text(const char *const *near, size_t k);
 int str_ieq(const char *a, const char *b);
 int str_starts(const char *s, const char *prefix);
 int str_ends(const char *s, const char *suffix);
+/* qsort/bsearch comparator for an array of strings (const char *). */
+int str_ptr_cmp(const void *a, const void *b);
 /* Parses a full decimal integer (optional sign); returns 0 on success. */
 int parse_long(const char *s, long *out);
 

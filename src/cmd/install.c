@@ -263,7 +263,6 @@ static int parse_install(int argc, char **argv, struct install_args *a)
 /* The launch command's table: generated into dir (heuristic, or measured with --profile). */
 struct gen_ctx {
 	char *json;   /* the JSON cache written */
-	bool quiet;
 };
 
 static void gen_table(void *ctx, const struct generate_result *r)
@@ -271,12 +270,10 @@ static void gen_table(void *ctx, const struct generate_result *r)
 	struct gen_ctx *g = ctx;
 	if (r->written[1])
 		g->json = xstrdup(r->written[1]);
-	if (!g->quiet) {
-		struct strbuf sb = STRBUF_INIT;
-		generate_summary(r, &sb);
-		fputs(sb.buf ? sb.buf : "", stderr);
-		sb_release(&sb);
-	}
+	struct strbuf sb = STRBUF_INIT;
+	generate_summary(r, &sb);
+	fputs(sb.buf ? sb.buf : "", stderr);
+	sb_release(&sb);
 }
 
 static void gen_line(void *ctx, const char *text)
@@ -300,8 +297,7 @@ static int generate_for(struct tt_data *data, const struct serve_deployment *s, 
 				      .script_instructions = 100000000LL, .profile = profile,
 				      .command = "tunetab install (its launch command's table)" };
 	cli_launch_request(s, &m, &o);
-	o.quiet = false;
-	struct gen_ctx g = { NULL, false };
+	struct gen_ctx g = { NULL };
 	struct generate_hooks hooks = { &g, gen_line, gen_diag, NULL, gen_table, cli_script_print };
 	struct generate_session S;
 	memset(&S, 0, sizeof S);
@@ -450,6 +446,7 @@ static int install_launch(struct install_args *a)
 	const struct fi_rules *rules = NULL;
 	json_t *cache = NULL;
 	char *generated = NULL, *tmp = NULL, *fix = NULL;
+	const char **want = NULL;
 	struct install_job j;
 	memset(&j, 0, sizeof j);
 	struct install_diagnosis g = { 0 };
@@ -470,10 +467,10 @@ static int install_launch(struct install_args *a)
 	}
 	if (!rules && (rc = cli_pick_schema(&data, s.flashinfer, &fv, &rules, false)))
 		goto out;
-	const char **want = key_strings(&keys);
-	if (!s.tunes || keys_rc) { /* --dry-run: where its files are, all the same */
-		cache = wanted_cache(&s, &keys);
-	} else if (a->check) {
+	want = key_strings(&keys);
+	/* --check looks for the server's keys; --dry-run without them (the server does not tune,
+	 * or tunetab cannot build its keys) still shows where its files are */
+	if (!s.tunes || keys_rc || a->check) {
 		cache = wanted_cache(&s, &keys);
 	} else {
 		const char *from = a->from;
@@ -484,15 +481,12 @@ static int install_launch(struct install_args *a)
 				if (!mkdtemp(tmpl)) {
 					rc = cli_error(TT_INTERNAL, "cannot make a temporary folder: %s",
 						       strerror(errno));
-					free(want);
 					goto out;
 				}
 				dir = tmp = xstrdup(tmpl);
 			}
-			if ((rc = generate_for(&data, &s, a->profile, dir, &generated))) {
-				free(want);
+			if ((rc = generate_for(&data, &s, a->profile, dir, &generated)))
 				goto out;
-			}
 			from = generated;
 		}
 		json_error_t err;
@@ -500,22 +494,16 @@ static int install_launch(struct install_args *a)
 		if (!json_is_object(cache)) {
 			rc = cli_error(TT_INVALID, "%s:%d:%d: %s", from, err.line > 0 ? err.line : 1,
 				       err.column > 0 ? err.column : 1, cache ? "not a JSON object" : err.text);
-			free(want);
 			goto out;
 		}
 		/* a table whose keys the server will not look up is refused */
-		const char **have = xcalloc(json_object_size(cache) + 1, sizeof *have);
-		size_t nhave = 0;
-		const char *k;
-		json_t *v;
-		json_object_foreach(cache, k, v)
-			if (k[0] != '_')
-				have[nhave++] = k;
+		size_t nhave;
+		char **have = install_entry_keys(cache, &nhave);
 		struct install_cause causes[INSTALL_CAUSES_MAX];
 		size_t ncauses = 0, unmatched = 0;
-		size_t missing = install_missing(rules, want, keys.n, have, nhave, causes, &ncauses,
-						 &unmatched);
-		free(have);
+		size_t missing = install_missing(rules, want, keys.n, (const char *const *)have, nhave,
+						 causes, &ncauses, &unmatched);
+		install_keys_free(have, nhave);
 		if (missing) {
 			fprintf(stderr, "tunetab: %s: %zu of the %zu keys the server looks up are not in "
 				"it\n", from, missing, keys.n);
@@ -529,7 +517,6 @@ static int install_launch(struct install_args *a)
 				rc = cli_error(TT_INVALID, "not installed: that server would not use this "
 					       "table (--force installs it anyway); to install the table of "
 					       "exactly its keys: %s", fix);
-				free(want);
 				goto out;
 			}
 			fprintf(stderr, "tunetab: installed anyway (--force)\n");
@@ -566,8 +553,8 @@ static int install_launch(struct install_args *a)
 			       "command, so it reads no table: %s", s.consumer_name, s.why_not);
 	else if (!rc && keys_rc)
 		rc = keys_rc; /* said above: tunetab cannot build its keys */
-	free(want);
 out:
+	free(want);
 	cli_print_diags(&d);
 	diags_release(&d);
 	if (j.usage[0])

@@ -12,11 +12,6 @@
 
 /* --- configs/hf/model-types.yaml ------------------------------------------------------- */
 
-struct types_doc {
-	struct hf_model_type *types;
-	unsigned types_count;
-};
-
 static const cyaml_schema_field_t type_fields[] = {
 	CYAML_FIELD_STRING_PTR("model_type", CYAML_FLAG_POINTER, struct hf_model_type, model_type,
 			       1, 64),
@@ -43,49 +38,42 @@ static const cyaml_schema_value_t type_schema = {
 };
 
 static const cyaml_schema_field_t doc_fields[] = {
-	CYAML_FIELD_SEQUENCE("hf_model_types", CYAML_FLAG_POINTER, struct types_doc, types,
-			     &type_schema, 1, 256),
+	CYAML_FIELD_SEQUENCE("hf_model_types", CYAML_FLAG_POINTER, struct hf_types, v, &type_schema,
+			     1, 256),
 	CYAML_FIELD_END
 };
 
 static const cyaml_schema_value_t doc_schema = {
-	CYAML_VALUE_MAPPING(CYAML_FLAG_POINTER, struct types_doc, doc_fields),
+	CYAML_VALUE_MAPPING(CYAML_FLAG_POINTER, struct hf_types, doc_fields),
 };
 
 void hf_types_free(struct hf_types *t)
 {
 	if (!t)
 		return;
-	struct types_doc doc = { t->v, t->n };
-	struct types_doc *dp = xcalloc(1, sizeof *dp);
-	*dp = doc;
-	yamldoc_free(&doc_schema, dp);
 	free(t->path);
-	free(t);
+	t->path = NULL;
+	yamldoc_free(&doc_schema, t);
 }
 
 int hf_types_load_file(const char *path, struct hf_types **out, struct diags *d)
 {
 	*out = NULL;
-	struct types_doc *doc;
-	int rc = yamldoc_load(path, &doc_schema, (void **)&doc, d);
+	struct hf_types *t;
+	int rc = yamldoc_load(path, &doc_schema, (void **)&t, d);
 	if (rc)
 		return rc;
-	for (unsigned i = 0; i < doc->types_count && !rc; i++) {
-		const struct hf_model_type *x = &doc->types[i];
+	t->path = xstrdup(path);
+	for (unsigned i = 0; i < t->v_count && !rc; i++) {
+		const struct hf_model_type *x = &t->v[i];
 		char yp[64];
 		snprintf(yp, sizeof yp, "hf_model_types[%u]", i);
 		if (!x->activation == !x->activation_field)
 			rc = yaml_error_at(d, path, yp, "give activation or activation_field, one of them");
 		for (unsigned j = 0; j < i && !rc; j++)
-			if (!strcmp(doc->types[j].model_type, x->model_type))
+			if (!strcmp(t->v[j].model_type, x->model_type))
 				rc = yaml_error_at(d, path, yp, "model_type '%s' twice", x->model_type);
 	}
-	struct hf_types *t = xcalloc(1, sizeof *t);
-	t->v = doc->types;
-	t->n = doc->types_count;
-	t->path = xstrdup(path);
-	free(doc);
 	if (rc) {
 		hf_types_free(t);
 		return rc;
@@ -104,7 +92,7 @@ int hf_types_load(const char *data_root, struct hf_types **out, struct diags *d)
 
 const struct hf_model_type *hf_type_find(const struct hf_types *t, const char *model_type)
 {
-	for (unsigned i = 0; t && i < t->n; i++)
+	for (unsigned i = 0; t && i < t->v_count; i++)
 		if (!strcmp(t->v[i].model_type, model_type))
 			return &t->v[i];
 	return NULL;
@@ -293,7 +281,7 @@ int hf_model_read(const struct hf_types *types, const char *config_path, struct 
 	m->architecture = json_is_string(arch) ? xstrdup(json_string_value(arch)) : NULL;
 	if (!(m->type = hf_type_find(types, m->model_type))) {
 		struct strbuf known = STRBUF_INIT;
-		for (unsigned i = 0; i < types->n; i++)
+		for (unsigned i = 0; i < types->v_count; i++)
 			sb_addf(&known, "%s%s", i ? ", " : "", types->v[i].model_type);
 		rc = diag_error(d, TT_INVALID, "model-config", config_path, 0, 0, "model_type '%s' is "
 				"not in %s (known: %s): add it there (its config class and where its "

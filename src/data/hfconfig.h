@@ -26,7 +26,7 @@ struct hf_model_type {
 
 struct hf_types {
 	struct hf_model_type *v;
-	unsigned n;
+	unsigned v_count;
 	char *path;
 };
 

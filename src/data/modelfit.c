@@ -151,11 +151,6 @@ static bool fit_of(const char *path, char *device, size_t n, unsigned *sm)
 	return ok;
 }
 
-static int by_name(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 void model_fits_scan(const char *const *dirs, size_t ndirs, struct model_fits *out)
 {
 	memset(out, 0, sizeof *out);
@@ -172,7 +167,7 @@ void model_fits_scan(const char *const *dirs, size_t ndirs, struct model_fits *o
 				names[n++] = xstrdup(e->d_name);
 			}
 		closedir(dir);
-		qsort(names, n, sizeof *names, by_name);
+		qsort(names, n, sizeof *names, str_ptr_cmp);
 		for (size_t k = 0; k < n; k++) {
 			char *p = xasprintf("%s/%s", dirs[i], names[k]), device[256];
 			unsigned sm;

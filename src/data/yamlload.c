@@ -326,11 +326,6 @@ char *yaml_top_key(const char *path)
 	return key;
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 int yaml_list_dir(const char *dir, char ***files, size_t *n)
 {
 	*files = NULL;
@@ -348,7 +343,7 @@ int yaml_list_dir(const char *dir, char ***files, size_t *n)
 	}
 	closedir(dh);
 	if (*n)
-		qsort(*files, *n, sizeof **files, cmp_str);
+		qsort(*files, *n, sizeof **files, str_ptr_cmp);
 	return 0;
 }
 

@@ -142,12 +142,7 @@ int install_plan(const struct consumer_version *v, consumer_var_fn var, void *ct
 		return rc;
 	}
 	/* the existing files' keys: merged holds their union so far */
-	r->theirs_keys = xcalloc(json_object_size(merged) + 1, sizeof *r->theirs_keys);
-	const char *tk;
-	json_t *tv;
-	json_object_foreach(merged, tk, tv)
-		if (tk[0] != '_')
-			r->theirs_keys[r->ntheirs++] = xstrdup(tk);
+	r->theirs_keys = install_entry_keys(merged, &r->ntheirs);
 	size_t before = 0;
 	const char *key;
 	json_t *val;
@@ -217,9 +212,7 @@ void install_result_release(struct install_result *r)
 	free(r->paths);
 	free(r->exists);
 	free(r->bytes);
-	for (size_t i = 0; i < r->ntheirs; i++)
-		free(r->theirs_keys[i]);
-	free(r->theirs_keys);
+	install_keys_free(r->theirs_keys, r->ntheirs);
 	free_conflicts(r->conflicts, r->nconflicts);
 	memset(r, 0, sizeof *r);
 }
@@ -887,11 +880,6 @@ static void add_cause(struct install_cause *c, size_t *n, const struct keydiff *
 	}
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 size_t install_missing(const struct fi_rules *rules, const char *const *want, size_t nwant,
 		       const char *const *have, size_t nhave, struct install_cause *causes,
 		       size_t *n, size_t *unmatched)
@@ -899,11 +887,11 @@ size_t install_missing(const struct fi_rules *rules, const char *const *want, si
 	const char **sorted = xcalloc(nhave ? nhave : 1, sizeof *sorted);
 	if (nhave) {
 		memcpy(sorted, have, nhave * sizeof *have);
-		qsort(sorted, nhave, sizeof *sorted, cmp_str);
+		qsort(sorted, nhave, sizeof *sorted, str_ptr_cmp);
 	}
 	size_t missing = 0;
 	for (size_t i = 0; i < nwant; i++) {
-		if (bsearch(&want[i], sorted, nhave, sizeof *sorted, cmp_str))
+		if (bsearch(&want[i], sorted, nhave, sizeof *sorted, str_ptr_cmp))
 			continue;
 		missing++;
 		struct keydiff kd;
@@ -917,29 +905,23 @@ size_t install_missing(const struct fi_rules *rules, const char *const *want, si
 	return missing;
 }
 
-/* The entry keys of a JSON cache file (caller frees each and the array); 0 when unreadable. */
-static size_t file_keys(const char *path, char ***out)
+char **install_entry_keys(json_t *cache, size_t *n)
 {
-	*out = NULL;
-	json_t *doc = json_load_file(path, 0, NULL);
-	size_t n = 0;
+	char **v = xcalloc(json_object_size(cache) + 1, sizeof *v);
+	*n = 0;
 	const char *key;
 	json_t *val;
-	json_object_foreach(doc, key, val) {
-		if (key[0] == '_')
-			continue;
-		*out = xrealloc(*out, (n + 1) * sizeof **out);
-		(*out)[n++] = xstrdup(key);
-	}
-	json_decref(doc);
-	return n;
+	json_object_foreach(cache, key, val)
+		if (key[0] != '_')
+			v[(*n)++] = xstrdup(key);
+	return v;
 }
 
-static void free_keys(char **v, size_t n)
+void install_keys_free(char **keys, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
+		free(keys[i]);
+	free(keys);
 }
 
 /* A folder beside the server's that holds a file of the rank-0 name. */
@@ -948,11 +930,15 @@ static void consider_folder(struct install_diagnosis *g, const char *dir, const 
 			    const struct fi_rules *rules)
 {
 	char *path = xasprintf("%s/%s", dir, file);
-	char **keys;
-	size_t n = file_keys(path, &keys);
+	json_t *doc = json_load_file(path, 0, NULL); /* unreadable: no keys */
 	free(path);
-	if (!n)
+	size_t n;
+	char **keys = install_entry_keys(doc, &n);
+	json_decref(doc);
+	if (!n) {
+		install_keys_free(keys, n);
 		return;
+	}
 	g->folders = xrealloc(g->folders, (g->nfolders + 1) * sizeof *g->folders);
 	struct install_folder *f = &g->folders[g->nfolders++];
 	memset(f, 0, sizeof *f);
@@ -961,7 +947,7 @@ static void consider_folder(struct install_diagnosis *g, const char *dir, const 
 	size_t unmatched = 0;
 	f->hits = nwant - install_missing(rules, want, nwant, (const char *const *)keys, n,
 					  f->causes, &f->ncauses, &unmatched);
-	free_keys(keys, n);
+	install_keys_free(keys, n);
 }
 
 /* Other key folders beside dir, and the same key under other FlashInfer versions

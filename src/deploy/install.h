@@ -205,6 +205,11 @@ void install_diagnose(const struct install_job *j, const char *const *want, size
 		      const struct fi_rules *rules, struct install_diagnosis *out);
 void install_diagnosis_release(struct install_diagnosis *g);
 
+/* The entry keys of a JSON cache (not _metadata and the like), each a copy (*n of them; the
+ * array is never NULL); free with install_keys_free. */
+char **install_entry_keys(json_t *cache, size_t *n);
+void install_keys_free(char **keys, size_t n);
+
 /* The causes of the keys of want that `have` lacks: the fields in which each differs from its
  * nearest key there (added to causes, *n of them); returns how many want keys have lacks. */
 size_t install_missing(const struct fi_rules *rules, const char *const *want, size_t nwant,

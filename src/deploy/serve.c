@@ -44,6 +44,15 @@ void serve_add_field(struct script_field **v, size_t *n, size_t *alloc, const ch
 	f->b = i != 0;
 }
 
+/* NAME=VALUE as the string field NAME */
+static void add_assignment(struct script_field **v, size_t *n, size_t *alloc, const char *word)
+{
+	const char *eq = strchr(word, '=');
+	char *name = xstrndup(word, (size_t)(eq - word));
+	serve_add_field(v, n, alloc, name, SK_STR, eq + 1, 0);
+	free(name);
+}
+
 static const struct script_field *field(const struct script_field *v, size_t n, const char *name)
 {
 	for (size_t i = 0; i < n; i++)
@@ -235,36 +244,22 @@ int serve_derive(const struct serve_request *q, const char *data_root,
 				"(no %s): give the deployment's options instead", cons->name, script_path);
 		goto out;
 	}
-	/* the server's environment: tunetab's own, then the command's VAR=VALUE words */
-	size_t env_fields_alloc = 0;
-	struct script_field *envf = NULL;
-	size_t nenvf = 0;
-	for (char **e = environ; e && *e; e++) {
-		const char *eq = strchr(*e, '=');
-		if (!eq)
-			continue;
-		char *name = xstrndup(*e, (size_t)(eq - *e));
-		serve_add_field(&envf, &nenvf, &env_fields_alloc, name, SK_STR, eq + 1, 0);
-		free(name);
-	}
-	for (size_t k = 0; k < s->nenv; k++) {
-		const char *eq = strchr(s->env[k], '=');
-		char *name = xstrndup(s->env[k], (size_t)(eq - s->env[k]));
-		serve_add_field(&envf, &nenvf, &env_fields_alloc, name, SK_STR, eq + 1, 0);
-		free(name);
-	}
+	/* the server's environment: tunetab's own, then the command's VAR=VALUE words; parse()
+	 * reads them by NAME, resolve() (below) as env.NAME */
+	for (char **e = environ; e && *e; e++)
+		if (strchr(*e, '='))
+			add_assignment(&facts, &nfacts, &facts_alloc, *e);
+	for (size_t k = 0; k < s->nenv; k++)
+		add_assignment(&facts, &nfacts, &facts_alloc, s->env[k]);
 	struct script_limits lim = { .mem_bytes = 64u << 20, .instructions = 100000000ull };
 	if (!(rc = script_open_consumer(&sc, data_root, script_path, &lim, d)))
-		rc = script_consumer_parse(sc, q->words + i, q->nwords - i, envf, nenvf, &opts, &nopts, d);
-	if (rc) {
-		script_fields_free(envf, nenvf);
+		rc = script_consumer_parse(sc, q->words + i, q->nwords - i, facts, nfacts, &opts, &nopts, d);
+	if (rc)
 		goto out;
-	}
 	const struct script_field *mp = field(opts, nopts, "model_path");
 	const struct script_field *rev = field(opts, nopts, "revision");
 	const struct script_field *py = field(opts, nopts, "python");
 	if (!mp || mp->kind != SK_STR) {
-		script_fields_free(envf, nenvf);
 		rc = diag_error(d, TT_USAGE, "launch", NULL, 0, 0, "the launch command names no model "
 				"(%s's model path option)", cons->name);
 		goto out;
@@ -282,10 +277,8 @@ int serve_derive(const struct serve_request *q, const char *data_root,
 	long mem_mib = 0;
 	if (!rc)
 		rc = find_device(q, devices, s, &mem_mib, d);
-	if (rc) {
-		script_fields_free(envf, nenvf);
+	if (rc)
 		goto out;
-	}
 	if (!s->consumer_version) {
 		const struct consumer_version *v = consumer_pick(cons, NULL);
 		s->consumer_version = xstrdup(v->min);
@@ -294,9 +287,6 @@ int serve_derive(const struct serve_request *q, const char *data_root,
 						     s->python ? s->python : "any Python found");
 	}
 	/* what resolve() knows */
-	facts = envf;
-	nfacts = nenvf;
-	facts_alloc = env_fields_alloc;
 	for (size_t k = 0; k < nfacts; k++) { /* env.NAME */
 		char *n = xasprintf("env.%s", facts[k].name);
 		free(facts[k].name);

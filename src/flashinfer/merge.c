@@ -109,11 +109,6 @@ static char *real_of(const char *path)
 	return r ? r : xstrdup(path);
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 static int cmp_bytes(const char *a, size_t an, const char *b, size_t bn)
 {
 	size_t n = an < bn ? an : bn;
@@ -279,7 +274,7 @@ static int list_dir(struct mctx *m, const char *dir, bool prov_only, char ***out
 	}
 	closedir(dh);
 	if (*n > 1)
-		qsort(*out, *n, sizeof **out, cmp_str);
+		qsort(*out, *n, sizeof **out, str_ptr_cmp);
 	return TT_OK;
 }
 
@@ -787,7 +782,7 @@ static void note_backends(struct mctx *m)
 		lines[n++] = xasprintf("%s\x01%s", name, m->runs[i].input);
 	}
 	if (n > 1)
-		qsort(lines, n, sizeof *lines, cmp_str);
+		qsort(lines, n, sizeof *lines, str_ptr_cmp);
 	size_t names = 0;
 	for (size_t i = 0; i < n; i++)
 		names += !i || !same_backend(lines[i - 1], lines[i]);
@@ -1006,7 +1001,7 @@ static void settle(struct mctx *m, const struct cand *c, size_t n, struct table 
 		for (size_t s = 0; s < cf.nsides; s++)
 			if (cf.sides[s].ninputs > 1)
 				qsort(cf.sides[s].inputs, cf.sides[s].ninputs, sizeof *cf.sides[s].inputs,
-				      cmp_str);
+				      str_ptr_cmp);
 		cmp_rules(best[0], best[1], &cf.rule);
 		cf.why = why_text(best[0], best[1], cf.rule);
 		cf.key = key;
@@ -1082,7 +1077,7 @@ static void merge_field(struct mctx *m, const struct mtable *const *js, size_t n
 		lines[i] = xasprintf("%s\x01%s", x ? x->json ? x->json : "null" : "\x02missing",
 				     js[i]->name);
 	}
-	qsort(lines, nj, sizeof *lines, cmp_str);
+	qsort(lines, nj, sizeof *lines, str_ptr_cmp);
 	struct strbuf sb = STRBUF_INIT;
 	for (size_t i = 0; i < nj; i++) {
 		char *sep = strchr(lines[i], '\x01');
@@ -1144,7 +1139,7 @@ static int merge_json_parts(struct mctx *m, struct table *out)
 				}
 			}
 		if (ne > 1)
-			qsort(extra, ne, sizeof *extra, cmp_str);
+			qsort(extra, ne, sizeof *extra, str_ptr_cmp);
 		for (size_t q = 0; q < ne; q++)
 			merge_field(m, js, nj, extra[q], out);
 		free(extra);
@@ -1331,7 +1326,7 @@ static void result_files(struct mctx *m, struct merge_result *r)
 		r->files[r->nfiles++] = xstrdup(m->provs[i].name);
 	}
 	if (r->nfiles > 1)
-		qsort(r->files, r->nfiles, sizeof *r->files, cmp_str);
+		qsort(r->files, r->nfiles, sizeof *r->files, str_ptr_cmp);
 	r->ntables = m->ntabs;
 }
 

@@ -480,11 +480,6 @@ void table_py_json(json_t *j, int indent, bool sort_keys, struct strbuf *out)
 	emit_json(j, indent, 0, sort_keys, out);
 }
 
-static int cmp_key(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 void table_json_canonical(json_t *doc, struct strbuf *out)
 {
 	json_t *o = json_object();
@@ -500,7 +495,7 @@ void table_json_canonical(json_t *doc, struct strbuf *out)
 	json_object_foreach(doc, k, v)
 		if (strcmp(k, "_metadata") && strcmp(k, "_records") && strcmp(k, "_generation"))
 			keys[n++] = k;
-	qsort(keys, n, sizeof *keys, cmp_key); /* UTF-8 byte order is code-point order */
+	qsort(keys, n, sizeof *keys, str_ptr_cmp); /* UTF-8 byte order is code-point order */
 	for (size_t i = 0; i < n; i++)
 		json_object_set(o, keys[i], json_object_get(doc, keys[i]));
 	free(keys);

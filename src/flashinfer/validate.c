@@ -1139,11 +1139,6 @@ void validate_files_release(struct validate_files *f)
 	memset(f, 0, sizeof *f);
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* Every table under dir: *.py and *.json, not hidden; journals and everything else are
  * skipped. Returns 0 or an errno value. */
 static int collect_tables(const char *dir, struct validate_files *out, int depth)
@@ -1185,7 +1180,7 @@ int validate_collect(char *const *args, size_t n, struct validate_files *out, st
 		if (out->n == before)
 			return diag_error(d, TT_INVALID, "io", args[i], 0, 0, "no tables (.py or .json) "
 					  "under this folder");
-		qsort(out->v + before, out->n - before, sizeof *out->v, cmp_str);
+		qsort(out->v + before, out->n - before, sizeof *out->v, str_ptr_cmp);
 	}
 	return TT_OK;
 }

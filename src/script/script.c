@@ -1003,7 +1003,6 @@ struct field_list {
 	size_t n, alloc;
 	char **notes;
 	size_t nnotes, notes_alloc;
-	char why[256];
 };
 
 /* (table, list): the table's string, integer and boolean fields, and its notes */
@@ -1059,7 +1058,6 @@ static int take_result(struct script *s, const char *what, struct field_list *fl
 		int rc = diag_error(d, TT_USAGE, "launch", NULL, 0, 0, "%s",
 				    msg ? msg : "the consumer script's result is not a table");
 		lua_pop(L, 2);
-		(void)what;
 		return rc;
 	}
 	lua_pop(L, 1);
@@ -1075,6 +1073,25 @@ static int take_result(struct script *s, const char *what, struct field_list *fl
 		memset(fl, 0, sizeof *fl);
 	}
 	return rc;
+}
+
+/* Stack: fn, arg. Calls fn(arg, the fields as a table) and reads its result into fl
+ * (take_result); the result table is left on the stack. */
+static int call_with_fields(struct script *s, const struct script_field *f, size_t nf,
+			    const char *what, struct field_list *fl, struct diags *d)
+{
+	lua_State *L = s->L;
+	lua_pushcfunction(L, build_fields);
+	lua_pushlightuserdata(L, (void *)f);
+	lua_pushinteger(L, (lua_Integer)nf);
+	int rc = script_call(s, 2, 1, d, what);
+	if (rc) {
+		lua_pop(L, 2);
+		return rc;
+	}
+	if ((rc = script_call(s, 2, 2, d, what)))
+		return rc;
+	return take_result(s, what, fl, d);
 }
 
 int script_consumer_parse(struct script *s, char *const *words, size_t nwords,
@@ -1093,17 +1110,8 @@ int script_consumer_parse(struct script *s, char *const *words, size_t nwords,
 		lua_pop(L, 1);
 		return rc;
 	}
-	lua_pushcfunction(L, build_fields);
-	lua_pushlightuserdata(L, (void *)env);
-	lua_pushinteger(L, (lua_Integer)nenv);
-	if ((rc = script_call(s, 2, 1, d, "reading the launch command"))) {
-		lua_pop(L, 2);
-		return rc;
-	}
-	if ((rc = script_call(s, 2, 2, d, "reading the launch command")))
-		return rc;
 	struct field_list fl = { 0 };
-	if ((rc = take_result(s, "reading the launch command", &fl, d)))
+	if ((rc = call_with_fields(s, env, nenv, "reading the launch command", &fl, d)))
 		return rc;
 	for (size_t i = 0; i < fl.nnotes; i++)
 		free(fl.notes[i]);
@@ -1127,18 +1135,9 @@ int script_consumer_resolve(struct script *s, const struct script_field *facts, 
 	*notes = NULL;
 	lua_rawgeti(L, LUA_REGISTRYINDEX, s->resolve_ref);
 	lua_rawgeti(L, LUA_REGISTRYINDEX, s->opts_ref);
-	lua_pushcfunction(L, build_fields);
-	lua_pushlightuserdata(L, (void *)facts);
-	lua_pushinteger(L, (lua_Integer)nfacts);
-	int rc = script_call(s, 2, 1, d, "resolving the deployment");
-	if (rc) {
-		lua_pop(L, 2);
-		return rc;
-	}
-	if ((rc = script_call(s, 2, 2, d, "resolving the deployment")))
-		return rc;
 	struct field_list fl = { 0 };
-	if ((rc = take_result(s, "resolving the deployment", &fl, d)))
+	int rc = call_with_fields(s, facts, nfacts, "resolving the deployment", &fl, d);
+	if (rc)
 		return rc;
 	lua_pop(L, 1);
 	*out = fl.v;

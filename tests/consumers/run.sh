@@ -174,7 +174,7 @@ if [ -n "${VLLM_ORACLE:-}" ]; then
     n=0
     grep -v '^#' "$root/tests/data/launch/vllm-cases.txt" | while IFS='|' read -r sm mem model cmd; do
         n=$((n + 1))
-        name=$("$T" devices --json | python3 -c 'import json,sys
+        name=$(python3 -c 'import sys
 want = {("90","139"): "NVIDIA H200", ("120","95"): "NVIDIA RTX PRO 6000 Blackwell Server Edition", ("100","179"): "NVIDIA B200"}
 print(want[(sys.argv[1], sys.argv[2])])' "$sm" "$mem")
         # shellcheck disable=SC2086
