@@ -143,7 +143,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 						       "'%s'", optarg);
 			}
 			o->no_fused_finalize = !strcmp(optarg, "off");
-			a->ff_given = true;
+			a->ff_given = o->fused_finalize_set = true;
 			break;
 		case 'C': o->calibration = optarg; break;
 		case 'g': o->model_fit = optarg; break;

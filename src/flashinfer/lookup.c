@@ -263,6 +263,7 @@ int lookup_keys_file(const struct fi_rules *s, const char *path, const struct de
 		  const struct dtype_set *dtypes, struct lookup_list *p, struct diags *d)
 {
 	memset(p, 0, sizeof *p);
+	p->fused_finalize = -2;
 	char *text;
 	size_t len;
 	int err = read_file(path, LOOKUP_KEYS_MAX_BYTES, &text, &len);
@@ -362,6 +363,9 @@ int lookup_keys_file(const struct fi_rules *s, const char *path, const struct de
 		e.k = op->stage == 1 ? k.hidden : k.inter;
 		e.time_us = -1;
 		push_entry(p, &e);
+		int ff = key_fused_finalize(s, &k);
+		if (ff >= 0)
+			p->fused_finalize = p->fused_finalize == -2 || p->fused_finalize == ff ? ff : -1;
 	}
 	arena_release(&a);
 	free(text);

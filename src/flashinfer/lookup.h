@@ -72,6 +72,9 @@ struct lookup_list {
 	size_t n, alloc;
 	struct tactic_list list;
 	bool have_list;
+	/* lookup_keys_file: the keys' use_fused_finalize (key_fused_finalize): 1 all True, 0 all
+	 * False, -1 mixed, -2 no key names it (the version's key has no such field) */
+	int fused_finalize;
 };
 
 /* --tp-rank all / --ep-rank all: after p (built for dep's ranks) is decided, adds for every

@@ -693,6 +693,27 @@ static int check_fit(const struct run *R, struct diags *d)
 	return TT_OK;
 }
 
+/* --keys: the keys name the runner's use_fused_finalize (with it off GEMM2's ids mean other
+ * configs, cutlass-moe-tactics.md §3), so they decide the runner timed and the tactic list;
+ * --fused-finalize may only agree with them. */
+static int keys_fused_finalize(struct run *R, struct diags *d)
+{
+	const struct generate_request *o = R->o;
+	int ff = R->list.fused_finalize;
+	if (ff == -1)
+		return diag_error(d, TT_INVALID, "keys-finalize", o->keys, 0, 0, "the keys mix "
+				  "use_fused_finalize True and False: the two runners have different "
+				  "GEMM2 tactic lists; generate each set in its own run");
+	if (ff < 0)
+		return TT_OK;
+	if (o->fused_finalize_set && o->no_fused_finalize == (ff == 1))
+		return diag_error(d, TT_USAGE, "keys-finalize", o->keys, 0, 0, "the keys name "
+				  "use_fused_finalize %s, --fused-finalize says %s",
+				  ff ? "True" : "False", o->no_fused_finalize ? "off" : "on");
+	R->dep.no_fused_finalize = ff == 0;
+	return TT_OK;
+}
+
 /* The deployment, its keys (or --keys), and the heuristic's ranking of each key's candidates;
  * a shard keeps its part of the work list. */
 static int run_rank(struct run *R, struct diags *d)
@@ -712,7 +733,7 @@ static int run_rank(struct run *R, struct diags *d)
 				  "knows for it", R->sdev.sm, dtype_name(R->dt), R->version);
 	rc = o->keys ? lookup_keys_file(R->rules, o->keys, dep, S->dtypes, &R->list, d)
 		     : lookup_deploy(R->rules, dep, &R->list, d);
-	if (rc)
+	if (rc || (o->keys && (rc = keys_fused_finalize(R, d))))
 		return rc;
 
 	char *hpath = o->heuristic ? xstrdup(o->heuristic)

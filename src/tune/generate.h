@@ -42,6 +42,7 @@ struct generate_request {
 	long experts;                  /* routed experts of all ranks (0: the model's; ranking files) */
 	bool tp_rank_all, ep_rank_all; /* --tp-rank all, --ep-rank all */
 	bool no_fused_finalize;        /* --fused-finalize off */
+	bool fused_finalize_set;       /* --fused-finalize given (else --keys' keys decide) */
 	char **metas;                  /* --metadata KEY=VALUE */
 	int nmeta;
 	long script_mem_mib;
