@@ -147,7 +147,9 @@ static const struct cli_option generate_options[] = {
 		 "a default one (`make test-flashinfer`), and on the H200 an off table installed for "
 		 "SGLang was used with SGLang's default for 42 of 42 buckets with no profiling "
 		 "(docs/benchmarks.md); `validate` checks GEMM2 ids against the list the key's flag "
-		 "implies, `explain` still describes them with the FINALIZE list" },
+		 "implies, `explain` still describes them with the FINALIZE list. With `--keys` the keys' flag decides (a "
+		 "`scan-log` of an SGLang server names False); the option may only agree with it, and "
+		 "keys that mix the two are refused (exit 1)" },
 	{ .name = "profile", .id = 'P',
 	  .help = "time the best candidates on the GPU and keep the fastest",
 	  .doc = "on a GPU: time the heuristic's best candidates and keep what measures fastest "
