@@ -75,7 +75,10 @@ static const struct cli_option generate_options[] = {
 	{ .name = "keys", .id = 'K', .arg = ARG_REQUIRED, .arg_name = "FILE",
 	  .help = "generate exactly these keys instead of a model's",
 	  .doc = "generate exactly these keys (one key string per line, `#` comments), e.g. from "
-		 "`scan-log`" },
+		 "`scan-log`. The keys name the runner: its `use_fused_finalize`, `top_k`, `tp_size`, "
+		 "`ep_size` and `activation_type` (where the version's key holds them) are what is "
+		 "timed and listed; `--fused-finalize`, `--top-k`, `--tp`, `--ep` may only agree "
+		 "(exit 2), and keys of two runners are refused (exit 1)" },
 	{ .name = "dtype", .id = 't', .arg = ARG_REQUIRED, .arg_name = "D",
 	  .help = "the dtype (configs/dtypes.yaml: nvfp4, fp8, bf16, ...)" },
 	{ .name = "tp", .id = 'T', .arg = ARG_REQUIRED, .arg_name = "N",
@@ -148,8 +151,7 @@ static const struct cli_option generate_options[] = {
 		 "SGLang was used with SGLang's default for 42 of 42 buckets with no profiling "
 		 "(docs/benchmarks.md); `validate` checks GEMM2 ids against the list the key's flag "
 		 "implies, `explain` still describes them with the FINALIZE list. With `--keys` the keys' flag decides (a "
-		 "`scan-log` of an SGLang server names False); the option may only agree with it, and "
-		 "keys that mix the two are refused (exit 1)" },
+		 "`scan-log` of an SGLang server names False)" },
 	{ .name = "profile", .id = 'P',
 	  .help = "time the best candidates on the GPU and keep the fastest",
 	  .doc = "on a GPU: time the heuristic's best candidates and keep what measures fastest "

@@ -308,6 +308,18 @@ static int key_flag(const struct fi_rules *s, const struct moe_key *k, const cha
 	return -1;
 }
 
+long key_field(const struct fi_rules *s, const struct moe_key *k, const char *name)
+{
+	for (unsigned i = 0; s && i < s->key.extras_fields_count; i++)
+		if (!strcmp(s->key.extras_fields[i].name, name)) {
+			const struct pyv *v = key_extra(k, i);
+			if (v && v->kind == PV_INT && v->i >= 0 && v->i < 1 << 20)
+				return (long)v->i;
+			return v && v->kind == PV_TRUE ? 1 : v && v->kind == PV_FALSE ? 0 : -2;
+		}
+	return -2;
+}
+
 long key_ep_size(const struct fi_rules *s, const struct moe_key *k)
 {
 	for (unsigned i = 0; s && i < s->key.extras_fields_count; i++)

@@ -52,6 +52,9 @@ struct fi_rules;
 int key_fused_finalize(const struct fi_rules *s, const struct moe_key *k);
 /* The ep_size a key was built for, by schema s's extras fields (0.6.13 on); 1 when its
  * extras hold none (a 3-tuple key, or an older schema): the key's experts are then all. */
+/* The named extras field of schema s as a number (an int's value, a bool 1 or 0), or -2
+ * when the version's key has no such field or it holds neither. */
+long key_field(const struct fi_rules *s, const struct moe_key *k, const char *name);
 long key_ep_size(const struct fi_rules *s, const struct moe_key *k);
 /* The runner dtype a key implies: from the quantisation flags among schema s's extras fields
  * (0.6.18 on; s may be NULL), then from the extras dtypes when present, else from packing.

@@ -259,11 +259,17 @@ int lookup_all_ranks(const struct fi_rules *s, const struct deployment *dep, str
 	return rc;
 }
 
+const char *const keys_runner_fields[KR_COUNT] = {
+	[KR_FINALIZE] = "use_fused_finalize", [KR_TOP_K] = "top_k", [KR_TP] = "tp_size",
+	[KR_EP] = "ep_size", [KR_ACTIVATION] = "activation_type",
+};
+
 int lookup_keys_file(const struct fi_rules *s, const char *path, const struct deployment *dep,
 		  const struct dtype_set *dtypes, struct lookup_list *p, struct diags *d)
 {
 	memset(p, 0, sizeof *p);
-	p->fused_finalize = -2;
+	for (int f = 0; f < KR_COUNT; f++)
+		p->runner[f] = KEYS_ABSENT;
 	char *text;
 	size_t len;
 	int err = read_file(path, LOOKUP_KEYS_MAX_BYTES, &text, &len);
@@ -363,9 +369,12 @@ int lookup_keys_file(const struct fi_rules *s, const char *path, const struct de
 		e.k = op->stage == 1 ? k.hidden : k.inter;
 		e.time_us = -1;
 		push_entry(p, &e);
-		int ff = key_fused_finalize(s, &k);
-		if (ff >= 0)
-			p->fused_finalize = p->fused_finalize == -2 || p->fused_finalize == ff ? ff : -1;
+		for (int f = 0; f < KR_COUNT; f++) {
+			long v = key_field(s, &k, keys_runner_fields[f]);
+			if (v >= 0)
+				p->runner[f] = p->runner[f] == KEYS_ABSENT || p->runner[f] == v ? v
+									       : KEYS_MIXED;
+		}
 	}
 	arena_release(&a);
 	free(text);

@@ -67,14 +67,22 @@ struct lookup_entry {
  * (a --keys entry). 0 when it is unknown. */
 double lookup_tokens_per_expert(const struct lookup_entry *e, long top_k);
 
+/* What of the runner a key names (the version's extras fields, §3.3): the flashinfer backend
+ * builds that runner, so a --keys run takes them from the keys. */
+enum { KR_FINALIZE, KR_TOP_K, KR_TP, KR_EP, KR_ACTIVATION, KR_COUNT };
+extern const char *const keys_runner_fields[KR_COUNT];
+#define KEYS_ABSENT (-2L)
+#define KEYS_MIXED (-1L)
+
 struct lookup_list {
 	struct lookup_entry *v;
 	size_t n, alloc;
 	struct tactic_list list;
 	bool have_list;
-	/* lookup_keys_file: the keys' use_fused_finalize (key_fused_finalize): 1 all True, 0 all
-	 * False, -1 mixed, -2 no key names it (the version's key has no such field) */
-	int fused_finalize;
+	/* lookup_keys_file: the runner the keys name, per keys_runner_fields[] (key_field): the
+	 * value every key holds, KEYS_MIXED where they differ, KEYS_ABSENT where the version's key
+	 * has no such field */
+	long runner[KR_COUNT];
 };
 
 /* --tp-rank all / --ep-rank all: after p (built for dep's ranks) is decided, adds for every

@@ -693,24 +693,56 @@ static int check_fit(const struct run *R, struct diags *d)
 	return TT_OK;
 }
 
-/* --keys: the keys name the runner's use_fused_finalize (with it off GEMM2's ids mean other
- * configs, cutlass-moe-tactics.md §3), so they decide the runner timed and the tactic list;
- * --fused-finalize may only agree with them. */
-static int keys_fused_finalize(struct run *R, struct diags *d)
+/* --keys: the keys name the runner (use_fused_finalize: with it off GEMM2's ids mean other
+ * configs, cutlass-moe-tactics.md §3; top_k, tp_size, ep_size, activation_type: what the
+ * flashinfer backend builds and routes), so they decide the runner timed and the tactic list.
+ * An option given may only agree with them; keys of two runners are refused. */
+static int keys_runner(struct run *R, struct diags *d)
 {
 	const struct generate_request *o = R->o;
-	int ff = R->list.fused_finalize;
-	if (ff == -1)
-		return diag_error(d, TT_INVALID, "keys-finalize", o->keys, 0, 0, "the keys mix "
-				  "use_fused_finalize True and False: the two runners have different "
-				  "GEMM2 tactic lists; generate each set in its own run");
-	if (ff < 0)
-		return TT_OK;
-	if (o->fused_finalize_set && o->no_fused_finalize == (ff == 1))
-		return diag_error(d, TT_USAGE, "keys-finalize", o->keys, 0, 0, "the keys name "
-				  "use_fused_finalize %s, --fused-finalize says %s",
-				  ff ? "True" : "False", o->no_fused_finalize ? "off" : "on");
-	R->dep.no_fused_finalize = ff == 0;
+	struct deployment *dep = &R->dep;
+	/* the options' values where given (--top-k, --tp, --ep, --fused-finalize), else -1 */
+	long given[KR_COUNT] = {
+		[KR_FINALIZE] = o->fused_finalize_set ? !o->no_fused_finalize : -1,
+		[KR_TOP_K] = o->top_k ? o->top_k : -1, [KR_TP] = o->tp != 1 ? o->tp : -1,
+		[KR_EP] = o->ep != 1 ? o->ep : -1, [KR_ACTIVATION] = -1,
+	};
+	static const char *const option[KR_COUNT] = { "--fused-finalize", "--top-k", "--tp", "--ep",
+						      NULL };
+	for (int f = 0; f < KR_COUNT; f++) {
+		long v = R->list.runner[f];
+		if (v == KEYS_MIXED)
+			return diag_error(d, TT_INVALID, "keys-runner", o->keys, 0, 0, "the keys mix "
+					  "two values of %s: two runners%s; generate each set in its "
+					  "own run", keys_runner_fields[f], f == KR_FINALIZE ?
+					  ", whose GEMM2 tactic lists differ" : "");
+		if (v == KEYS_ABSENT)
+			continue;
+		if (given[f] >= 0 && given[f] != v) {
+			char kv[24], ov[24];
+			snprintf(kv, sizeof kv, "%s", v ? "True" : "False");
+			snprintf(ov, sizeof ov, "%s", given[f] ? "on" : "off");
+			if (f != KR_FINALIZE)
+				snprintf(kv, sizeof kv, "%ld", v), snprintf(ov, sizeof ov, "%ld", given[f]);
+			return diag_error(d, TT_USAGE, "keys-runner", o->keys, 0, 0, "the keys name "
+					  "%s %s, %s says %s", keys_runner_fields[f], kv, option[f], ov);
+		}
+	}
+	const long *r = R->list.runner;
+	if (r[KR_ACTIVATION] > ACT_RELU2)
+		return diag_error(d, TT_INVALID, "keys-runner", o->keys, 0, 0, "the keys name "
+				  "activation_type %ld, an activation tunetab does not know (§3.3)",
+				  r[KR_ACTIVATION]);
+	if (r[KR_FINALIZE] >= 0)
+		dep->no_fused_finalize = r[KR_FINALIZE] == 0;
+	if (r[KR_TOP_K] > 0)
+		dep->top_k = r[KR_TOP_K];
+	if (r[KR_TP] > 0)
+		dep->tp = r[KR_TP];
+	if (r[KR_EP] > 0)
+		dep->ep = r[KR_EP];
+	if (r[KR_ACTIVATION] >= 0)
+		dep->activation = (enum model_activation)r[KR_ACTIVATION];
 	return TT_OK;
 }
 
@@ -733,7 +765,7 @@ static int run_rank(struct run *R, struct diags *d)
 				  "knows for it", R->sdev.sm, dtype_name(R->dt), R->version);
 	rc = o->keys ? lookup_keys_file(R->rules, o->keys, dep, S->dtypes, &R->list, d)
 		     : lookup_deploy(R->rules, dep, &R->list, d);
-	if (rc || (o->keys && (rc = keys_fused_finalize(R, d))))
+	if (rc || (o->keys && (rc = keys_runner(R, d))))
 		return rc;
 
 	char *hpath = o->heuristic ? xstrdup(o->heuristic)

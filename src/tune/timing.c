@@ -300,7 +300,7 @@ static struct prof_shape entry_shape(const struct run *R, const struct lookup_en
 		.keep = o->screen ? top_k : 0,
 		.stage = e->stage,
 		.bucket = e->tokens,
-		.hidden = R->dep->hidden,
+		.hidden = e->stage == 1 ? e->k : e->features, /* a --keys run has no model */
 		.inter = e->inter,
 		.experts = e->experts,
 		.top_k = R->dep->top_k,

@@ -58,6 +58,7 @@ from __future__ import annotations
 import argparse
 import ast
 import contextlib
+import importlib.util
 import io
 import json
 import math
@@ -1080,6 +1081,8 @@ def probe_setup(args, kind):
     d = DEPLOYS[args.deploy]
     os.makedirs(args.out, exist_ok=True)
     fi = FI(args.seed)
+    if getattr(args, "fused_finalize", None) is not None:
+        fi.fused_finalize = bool(args.fused_finalize)  # the runner the server builds
     return d, os.path.join(args.out, "%s_%s.json" % (kind, d.name)), fi, fi.weights(d), fi.runner(d)
 
 
@@ -1154,6 +1157,26 @@ def cmd_routing(args):
     return 0
 
 
+def worker_kernels(fi):
+    """The tunetab worker's Kernels (scripts/tunetab-fi-worker.py) in this process, its module
+    loaded (FlashInfer is the one this process imported)."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts",
+                        "tunetab-fi-worker.py")
+    spec = importlib.util.spec_from_file_location("tunetab_fi_worker", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    k = mod.Kernels(fi.dev.index or 0)
+    return k
+
+
+def worker_job(fi, d: Deploy, stage, bucket):
+    """The job the C side sends for this entry (src/tune/worker.h JOB fields the worker reads)."""
+    return {"dtype": d.dtype, "top_k": d.top_k, "tp": d.tp_size, "tp_rank": d.tp_rank,
+            "ep": d.ep_size, "ep_rank": d.ep_rank, "act": int(fi.ActivationType.Swiglu),
+            "finalize": int(fi.fused_finalize), "experts": d.experts_local, "hidden": d.hidden,
+            "inter": d.inter_local, "biases": 0, "bucket": bucket, "stage": stage, "method": 0}
+
+
 def cmd_regimes(args):
     """A few tactics of one entry timed three ways, to tell the oracle's measurement from the
     tunetab worker's (scripts/tunetab-fi-worker.py, batch()) on the same kernels:
@@ -1163,11 +1186,20 @@ def cmd_regimes(args):
              untimed lead-in call each), one synchronize: the GPU never idles;
       chain+gap  the worker's, with a 2 ms delay kernel before each tactic's lead-in call.
     Samples are whole routing cycles (16 calls); rounds rotate the order. After each round the
-    SM clock and the power draw as NVML reads them."""
+    SM clock and the power draw as NVML reads them.
+    With --worker, each entry is timed a second time on the tunetab worker's own Kernels
+    (scripts/tunetab-fi-worker.py: its runner, weights, inputs and start()), as "w:" regimes in
+    the same rounds: w:gap (synchronize and a delay before each sample), w:chain (the worker's
+    batch: one delay, every tactic's lead-in call and sample back to back). A w:chain/w:gap
+    difference is the regime; a w:gap/gap difference is what the two processes build.
+    --fused-finalize: the runner's use_fused_finalize (SGLang's default is 0)."""
     d, out_path, fi, w, runner = probe_setup(args, "regimes")
     t = fi.torch
     n = ROUTING_SAMPLES
     result = {"deploy": deploy_dict(d), **fi.info(), "rounds": args.rounds, "entries": {}}
+    wk = worker_kernels(fi) if args.worker else None
+    if wk is not None:
+        wk.load(d.dtype)
     for spec in args.entries:
         stage, bucket, tactics = spec
         runner.gemm_idx_for_tuning = stage
@@ -1181,15 +1213,40 @@ def cmd_regimes(args):
             for _ in range(3):
                 call(tac)
         host = fi.host_cost_us(lambda: call(tactics[0]))
-        times = {r: {str(x): [] for x in tactics} for r in ("gap", "chain", "chain+gap")}
+        regimes = ("gap", "chain", "chain+gap")
+        if wk is not None:
+            job = worker_job(fi, d, stage, bucket)
+            if args.worker_weights == "fi":  # the worker on this process's weights
+                wd = fi.dtype(d.w_dtype)
+                wk.weights = {(d.experts_local, d.hidden, d.inter_local, 2 * d.inter_local, str(wd), 0):
+                              (w["fc1"], None, w["fc2"], None)}
+            wk.prepare(job)
+            for tac in tactics:
+                wk.warm(tac)
+            regimes += ("w:gap", "w:chain")
+        times = {r: {str(x): [] for x in tactics} for r in regimes}
         clocks = {r: [] for r in times}
         for rnd in range(args.rounds):
             order = tactics[rnd % len(tactics):] + tactics[:rnd % len(tactics)]
-            for regime in ("gap", "chain", "chain+gap"):
+            for regime in regimes:
                 if regime == "gap":
                     for tac in order:
                         us, _ = fi.time_calls(lambda: call(tac), n, delay_for(host, n))
                         times[regime][str(tac)].append(us)
+                elif regime == "w:gap":
+                    for tac in order:
+                        wk.sync()
+                        wk.delay(delay_for(host, n + 1))
+                        h = wk.start(tac, 2 * n)
+                        wk.sync()
+                        times[regime][str(tac)].append(wk.elapsed_us(h))
+                elif regime == "w:chain":
+                    wk.sync()
+                    wk.delay(int(min(200000, 1.5 * host * (2 * n + 1) * len(order) + 100)))
+                    hs = {tac: wk.start(tac, 2 * n) for tac in order}
+                    wk.sync()
+                    for tac, h in hs.items():
+                        times[regime][str(tac)].append(wk.elapsed_us(h))
                 else:
                     t.cuda.synchronize()
                     ev = {}
@@ -1761,6 +1818,12 @@ def main(argv=None):
     s.add_argument("--out", required=True)
     s.add_argument("--rounds", type=int, default=7)
     s.add_argument("--seed", type=int, default=1234)
+    s.add_argument("--fused-finalize", type=int, choices=(0, 1), default=1,
+                   help="the runner's use_fused_finalize (default 1, FlashInfer's; SGLang's is 0)")
+    s.add_argument("--worker", action="store_true",
+                   help="also time each entry on the tunetab worker's Kernels, as w:gap and w:chain")
+    s.add_argument("--worker-weights", choices=("worker", "fi"), default="worker",
+                   help="the worker's Kernels on its own weights (default) or on this process's")
     s.set_defaults(fn=cmd_regimes)
 
     s = sub.add_parser("routing", help="each tactic's time on each of the profiler's routing samples")

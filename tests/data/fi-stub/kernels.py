@@ -69,7 +69,7 @@ class Kernels:
         if rec:
             with open(rec, "a") as f:
                 f.write("dtype {dtype} stage {stage} finalize {finalize} act {act} biases {biases} "
-                        "tp {tp} ep {ep} top_k {top_k}\n".format(**job))
+                        "tp {tp} ep {ep} top_k {top_k} hidden {hidden} inter {inter} experts {experts}\n".format(**job))
         self.job = job
         self.calls = 1
         if job["stage"] == 1:
