@@ -1,0 +1,123 @@
+#!/usr/bin/env python3
+"""worker_drive.py: tunetab's FlashInfer worker driven over its line protocol, without tunetab,
+to tell what in a profiled run changes a race's times (docs/benchmarks.md, issue #28).
+
+  worker_drive.py [--inproc] [--history none|screen|gemm1] [--rounds N] [--clocks] STAGE:BUCKET:T1/T2/...
+
+Deployment: Qwen3-30B-A3B bf16 TP 1 (hidden 2048, 128 experts, intermediate 768, top-8,
+Swiglu), the runner built with use_fused_finalize off (SGLang's default). A fresh worker
+(`python3 scripts/tunetab-fi-worker.py 0`, as tunetab spawns it; --inproc: its Worker class in
+this process) gets LOAD, then the history, then PREP of the race job (reps 32) and N ROUNDs of
+the candidates (the race's batch: one delay, every candidate's lead-in call and sample back to
+back). history: none; screen: first a screening PREP (reps 1) of every tactic of the same
+entry and two screening rounds, as generate does; gemm1: a screen of GEMM1 at the same bucket
+before. Prints each candidate's median and range of the rounds, in us.
+"""
+import argparse
+import io
+import os
+import statistics
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+WORKER = os.path.join(ROOT, "scripts", "tunetab-fi-worker.py")
+# JOB fields (scripts/tunetab-fi-worker.py JOB_FIELDS): dtype batch tokens features k rounds reps
+# method stage bucket hidden inter experts top_k tp tp_rank ep ep_rank act biases finalize
+HIDDEN, INTER, EXPERTS, TOP_K = 2048, 768, 128, 8
+IDS = {1: range(0, 45), 2: range(45, 90)}  # SM90 bf16, finalize off (cutlass-moe-tactics.md §3)
+
+
+def job(stage, bucket, reps, cands):
+    feat, k = (2 * INTER, HIDDEN) if stage == 1 else (HIDDEN, INTER)
+    f = ["bf16", EXPERTS, 1, feat, k, 5, reps, 0, stage, bucket, HIDDEN, INTER, EXPERTS, TOP_K,
+         1, 0, 1, 0, 3, 0, 0, len(cands)] + ["%d,0" % c for c in cands]
+    return "PREP " + " ".join(str(x) for x in f)
+
+
+class Spawned:
+    def __init__(self):
+        self.p = subprocess.Popen([sys.executable, WORKER, "0"], stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE, text=True, bufsize=1)
+
+    def ask(self, line, until):
+        self.p.stdin.write(line + "\n")
+        self.p.stdin.flush()
+        got = []
+        while True:
+            r = self.p.stdout.readline()
+            if not r:
+                raise SystemExit("worker exited")
+            r = r.strip()
+            got.append(r)
+            if r.split()[0] in until:
+                return got
+
+
+class InProc:
+    def __init__(self):
+        import importlib.util
+        spec = importlib.util.spec_from_file_location("tunetab_fi_worker", WORKER)
+        self.m = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(self.m)
+        self.lines = []
+        self.m.out = lambda line: self.lines.append(line)
+        import __main__  # the test stub (TUNETAB_FI_KERNELS) reports through the worker's note()
+        __main__.note = self.m.note
+        self.w = self.m.Worker(0)
+
+    def ask(self, line, until):
+        self.lines = []
+        sys.stdin = io.StringIO(line + "\n")
+        self.w.serve()
+        return list(self.lines)
+
+
+def times(lines):
+    return {int(r.split()[1]): float(r.split()[2]) for r in lines if r.startswith("T ")}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("entry")
+    ap.add_argument("--inproc", action="store_true")
+    ap.add_argument("--history", choices=("none", "screen", "gemm1", "sleep"), default="none")
+    ap.add_argument("--rounds", type=int, default=9)
+    ap.add_argument("--clocks", action="store_true", help="NVML's SM clock and power after each round")
+    a = ap.parse_args()
+    stage, bucket, cands = a.entry.split(":")
+    stage, bucket = int(stage), int(bucket)
+    cands = [int(c) for c in cands.split("/")]
+    w = InProc() if a.inproc else Spawned()
+    w.ask("LOAD bf16", ("OK", "ERR"))
+    if a.history == "sleep":  # the GPU left alone for a second after LOAD's spin-up
+        import time
+        time.sleep(1.0)
+    elif a.history != "none":
+        s = stage if a.history == "screen" else 1
+        ids = list(IDS[s])
+        got = w.ask(job(s, bucket, 1, ids), ("END", "ERR"))
+        ready = [int(r.split()[1]) for r in got if r.startswith("READY")]
+        for _ in range(2):
+            w.ask("ROUND 0 1 %d %s" % (len(ready), " ".join(map(str, ready))), ("END", "ERR"))
+    w.ask(job(stage, bucket, 32, cands), ("END", "ERR"))
+    per = {c: [] for c in cands}
+    clocks = []
+    for _ in range(a.rounds):
+        for c, us in times(w.ask("ROUND 0 16 %d %s" % (len(cands), " ".join(map(str, cands))),
+                                 ("END", "ERR"))).items():
+            per[c].append(us)
+        if a.clocks:
+            import torch  # NVML through torch: the SM clock and power right after the round
+            clocks.append("%d/%.0f" % (torch.cuda.clock_rate(0), torch.cuda.power_draw(0) / 1000))
+    if clocks:
+        print("SM MHz/W after each round: " + " ".join(clocks))
+    best = min(statistics.median(v) for v in per.values())
+    print("%s history=%s %s: %s" % ("inproc" if a.inproc else "spawned", a.history, a.entry, " ".join(
+        "%d %.2f [%.2f,%.2f] (+%.1f%%)" % (c, statistics.median(v), min(v), max(v),
+                                          100 * (statistics.median(v) / best - 1))
+        for c, v in per.items())))
+
+
+if __name__ == "__main__":
+    main()
