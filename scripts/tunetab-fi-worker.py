@@ -11,7 +11,9 @@ code, which asks for one round at a time.
                                   | WHO none - - <hex reason>   (no usable FlashInfer or CUDA)
   parent: INFO                 -> DEV <hex name> <cc> ... (as tunetab's own worker)
   parent: LOAD <dtype>         -> NOTE <hex text> ... (phases, progress), then OK <seconds>
-  parent: PREP <job> <n> <cand>...  (the JOB fields of src/tune/worker.h)
+  parent: PREP <job> <n> <key> <fields> <cand>...  (the JOB fields of src/tune/worker.h;
+                                  key: the entry's FlashInfer key, fields: the names of its
+                                  extras, comma-separated, both hex or "-")
                                -> START <id>, then READY <id> or RES <id> <status> ... <why>,
                                   per candidate; END
   parent: ROUND <mode> <min reps> <k> <id>[:<reps>]...
@@ -26,12 +28,16 @@ code, which asks for one round at a time.
   errors: ERR <text>; FAULT <text> (CUDA context broken after START: exit, parent restarts)
 
 What is timed is what FlashInfer's autotuner times (flashinfer-formats.md §3.5, §5): the
-`MoERunner` of `get_cutlass_fused_moe_module(<sm>)`, built as the job's key names it (dtypes, top-k,
-TP/EP sizes and ranks, activation, use_fused_finalize: with it off GEMM2's ids mean other configs,
-cutlass-moe-tactics.md §3), `forward(inputs, tactic, gemm_idx=stage)`
-on the inputs its tuning config makes for the bucket (input `[bucket, hidden]` from its default
-initializer, the expert weights, `do_preparation` once per bucket; the routing is the runner's
-own). Mode 0 (tunetab's method): one sample is one untimed call, then `reps` back-to-back
+`MoERunner` of `get_cutlass_fused_moe_module(<sm>)`, built as the job's key names it: the key's
+extras are MoERunner's arguments (dtypes, top-k, TP/EP sizes, the quantisation flags of NVFP4,
+MXFP4, W4A8 and DeepSeek fp8 block scale, activation, use_fused_finalize: with it off GEMM2's ids
+mean other configs, cutlass-moe-tactics.md §3), the ranks come from the job, and the tensors have
+the key's shapes and dtypes (packed fp4/int4 weights as random bytes: the profiler reads only
+shapes); the key the runner and tensors give is checked against the job's before anything is
+timed. `forward(inputs, tactic, gemm_idx=stage)` on the inputs its tuning config makes for the
+bucket (the input from its default initializer, the expert weights, `do_preparation` once per
+bucket; the routing is the runner's own). Keys without extras (FlashInfer before 0.6.18) take
+the runner from the job's dtype (DTYPES: bf16, fp16, fp8). Mode 0 (tunetab's method): one sample is one untimed call, then `reps` back-to-back
 calls between two CUDA events, divided by reps, all behind FlashInfer's delay kernel (so host
 launch time is hidden): every timed call follows a call of its own tactic, as in FlashInfer's
 autotuner (with PDL a call overlaps the one before it; a lone call after another tactic's
@@ -44,9 +50,12 @@ TUNETAB_TEST_HANG=<id> hangs there, TUNETAB_TEST_BAD_TACTIC=<id> asks FlashInfer
 tactic in its place (FlashInfer's own failure path). TUNETAB_FI_KERNELS=<file.py> replaces
 FlashInfer with that file's `Kernels` class (CPU tests: tests/data/fi-stub/).
 """
+import ast
 import importlib
 import importlib.util
+import inspect
 import math
+import re
 import os
 import signal
 import sys
@@ -119,7 +128,7 @@ def import_flashinfer():
 
 # --- FlashInfer ------------------------------------------------------------------------------
 
-DTYPES = {  # tunetab dtype -> (activation, weight, output) torch dtype names
+DTYPES = {  # keys without extras: tunetab dtype -> (activation, weight, output) torch dtype names
     "bf16": ("bfloat16", "bfloat16", "bfloat16"),
     "fp16": ("float16", "float16", "float16"),
     "fp8": ("float8_e4m3fn", "float8_e4m3fn", "bfloat16"),
@@ -184,8 +193,6 @@ class Kernels:
 
     def load(self, dtype):
         """Loads (JIT-compiles the first time) the fused-MoE module of this GPU's SM."""
-        if dtype not in DTYPES:
-            raise ValueError(f"dtype {dtype} is not timed by the flashinfer backend (bf16, fp16, fp8)")
         if self.module is not None:
             return
         from flashinfer.jit import fused_moe as jit_moe
@@ -234,6 +241,9 @@ class Kernels:
         t = self.torch
         from flashinfer.tllm_enums import ActivationType
         from flashinfer.utils import device_support_pdl
+        if job["dtype"] not in DTYPES:
+            raise ValueError(f"dtype {job['dtype']}: without the key's extras the flashinfer "
+                             f"backend builds only {', '.join(DTYPES)} runners")
         xd, wd, od = (getattr(t, n) for n in DTYPES[job["dtype"]])
         key = (job["dtype"], job["top_k"], job["tp"], job["tp_rank"], job["ep"], job["ep_rank"],
                job["act"], job["finalize"])
@@ -248,6 +258,74 @@ class Kernels:
                 activation_type=ActivationType(job["act"]), use_packed_weights=False,
                 use_fused_finalize=bool(job["finalize"]), use_wfp4afp8_humming=False)
         return self.runners[key], xd, wd, od
+
+    def _key_runner(self, job):
+        """The MoERunner the job's key names: the key's extras are MoERunner's arguments by
+        the names of the target version's schema (x_dtype ... use_fused_finalize), the ranks
+        come from the job. Every dtype's runner (NVFP4, MXFP4, W4A8, fp8 block scale, ...) is
+        built as the key says; an argument the key does not hold is an error, not a guess."""
+        t = self.torch
+        from flashinfer.tllm_enums import ActivationType
+        extras = job["key"][3]
+        if len(extras) != len(job["key_fields"]):
+            raise ValueError(f"the key has {len(extras)} extras, its schema names {len(job['key_fields'])}")
+        args = {}
+        for name, v in zip(job["key_fields"], extras):
+            args[name] = getattr(t, v.attr()) if isinstance(v, TorchName) else v
+        if "activation_type" in args:
+            args["activation_type"] = ActivationType(args["activation_type"])
+        args.update(tp_rank=job["tp_rank"], ep_rank=job["ep_rank"], cluster_rank=0)
+        params = [p for p in inspect.signature(self.module.MoERunner.__init__).parameters if p != "self"]
+        missing = [p for p in params if p not in args]
+        if missing:
+            raise ValueError("the key does not name MoERunner's " + ", ".join(missing))
+        rkey = tuple((p, str(args[p])) for p in params)
+        if rkey not in self.runners:
+            self.runners[rkey] = self.module.MoERunner(**{p: args[p] for p in params})
+        return self.runners[rkey], args
+
+    def _tensor(self, shape, dtype, g):
+        """Random contents of a key's tensor: floats ~N(0, 0.05^2) (fp8 too), packed integer
+        weights (fp4 in uint8 or int64, int4 in uint8) random bytes; None for a (0,) shape
+        (no bias). The profiler reads only their shapes (flashinfer-moe-inputs.md)."""
+        t = self.torch
+        if tuple(shape) == (0,):
+            return None
+        if dtype.is_floating_point:
+            return (t.randn(tuple(shape), device="cuda", generator=g) * 0.05).to(dtype)
+        size = t.empty((), dtype=dtype).element_size()
+        raw = t.randint(0, 256, tuple(shape[:-1]) + (shape[-1] * size,), device="cuda",
+                        dtype=t.uint8, generator=g)
+        return raw.view(dtype)
+
+    def _key_inputs(self, job, args):
+        """The tuner's five inputs as the key's shapes say: the expert weights (kept while the
+        geometry lasts) and the bucket's input from FlashInfer's default initializer."""
+        from flashinfer.autotuner.initializers import autotuner_initializer_rand_scaled
+        t = self.torch
+        shapes = job["key"][2]
+        xd, wd, od = args["x_dtype"], args["weight_dtype"], args["output_dtype"]
+        wkey = (tuple(shapes[1:]), str(wd), str(od))
+        if wkey not in self.weights:
+            self.weights.clear()  # one geometry at a time: weights can be GBs
+            t.cuda.empty_cache()
+            g = t.Generator(device="cuda").manual_seed(0)
+            self.weights[wkey] = (self._tensor(shapes[1], wd, g), self._tensor(shapes[2], od, g),
+                                  self._tensor(shapes[3], wd, g), self._tensor(shapes[4], od, g))
+        w1, b1, w2, b2 = self.weights[wkey]
+        x = autotuner_initializer_rand_scaled(tuple(shapes[0]), xd, t.device("cuda", self.device))
+        return [x, w1, b1, w2, b2]
+
+    def _check_key(self, job, runner, inputs):
+        """The key FlashInfer's tuner would build for this runner and these inputs is the
+        job's: shapes and extras (AutoTuner's cache key, flashinfer-formats.md §3)."""
+        t = self.torch
+        key = job["key"]
+        shapes = tuple(tuple(a.size()) if isinstance(a, t.Tensor) else (0,) for a in inputs)
+        extras = tuple(str(v) for v in runner.get_cache_key_extras(inputs))
+        if shapes != tuple(tuple(s) for s in key[2]) or extras != tuple(str(v) for v in key[3]):
+            raise ValueError(f"the runner built is not the key's: shapes {shapes}, extras "
+                             f"({', '.join(extras)}) for {key[2]}, ({', '.join(str(v) for v in key[3])})")
 
     def _weights(self, job, wd, od):
         t = self.torch
@@ -271,11 +349,16 @@ class Kernels:
         from flashinfer.autotuner import AutoTuner
         from flashinfer.autotuner.initializers import autotuner_initializer_rand_scaled
         t = self.torch
-        runner, xd, wd, od = self._runner(job)
-        w1, b1, w2, b2 = self._weights(job, wd, od)
-        x = autotuner_initializer_rand_scaled((job["bucket"], job["hidden"]), xd,
-                                              t.device("cuda", self.device))
-        inputs = [x, w1, b1, w2, b2]
+        if job.get("key") and job.get("key_fields") and len(job["key"]) == 4:
+            runner, args = self._key_runner(job)
+            inputs = self._key_inputs(job, args)
+            self._check_key(job, runner, inputs)
+        else:  # a key without extras (FlashInfer before 0.6.18): the job's dtype and fields
+            runner, xd, wd, od = self._runner(job)
+            w1, b1, w2, b2 = self._weights(job, wd, od)
+            x = autotuner_initializer_rand_scaled((job["bucket"], job["hidden"]), xd,
+                                                  t.device("cuda", self.device))
+            inputs = [x, w1, b1, w2, b2]
         runner.gemm_idx_for_tuning = job["stage"]
         valid = set(runner.get_valid_tactics(inputs, None))
         runner(inputs, tactic=-1, do_preparation=True, gemm_idx=job["stage"])
@@ -384,14 +467,43 @@ JOB_FIELDS = ("dtype", "batch", "tokens", "features", "k", "rounds", "reps", "me
               "act", "biases", "finalize")
 
 
+class TorchName(str):
+    """A torch dtype as a key prints it (torch.bfloat16): str() gives that text back."""
+
+    def attr(self):
+        return self[len("torch."):]
+
+
+def parse_key(text):
+    """A FlashInfer tuning key's text (str() of its tuple, flashinfer-formats.md §3) as a
+    tuple, its torch dtypes as TorchName."""
+    lit = re.sub(r"\btorch\.(\w+)", r'"@torch.\1"', text)
+    def conv(v):
+        if isinstance(v, tuple):
+            return tuple(conv(x) for x in v)
+        if isinstance(v, str) and v.startswith("@torch."):
+            return TorchName(v[1:])
+        return v
+    return conv(ast.literal_eval(lit))
+
+
+def unhex(word):
+    return None if word == "-" else bytes.fromhex(word).decode("utf-8")
+
+
 def parse_job(words):
-    if len(words) < len(JOB_FIELDS) + 1:
+    """PREP's fields: JOB_FIELDS, the candidate count, the entry's key and its extras' names
+    (hex, "-" for none), the candidates."""
+    if len(words) < len(JOB_FIELDS) + 3:
         raise ValueError("bad job")
     job = {"dtype": words[0]}
     for name, w in zip(JOB_FIELDS[1:], words[1:len(JOB_FIELDS)]):
         job[name] = int(w)
     n = int(words[len(JOB_FIELDS)])
-    cands = [int(c.split(",")[0]) for c in words[len(JOB_FIELDS) + 1:]]
+    key, fields = unhex(words[len(JOB_FIELDS) + 1]), unhex(words[len(JOB_FIELDS) + 2])
+    job["key"] = parse_key(key) if key else None
+    job["key_fields"] = fields.split(",") if fields else None
+    cands = [int(c.split(",")[0]) for c in words[len(JOB_FIELDS) + 3:]]
     if len(cands) != n:
         raise ValueError("bad job: candidate count")
     return job, cands

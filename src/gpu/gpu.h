@@ -62,6 +62,10 @@ struct prof_shape {
 	int finalize;     /* the runner's use_fused_finalize: 1 on (FlashInfer's default), 0 off
 			   * (SGLang's default); GEMM2's tactic ids mean other configs with it off */
 	int keep;         /* screening (flashinfer backend): after one sample each, this many go on */
+	/* The entry's FlashInfer key and the names of its extras fields, comma-separated (the
+	 * target version's schema), or NULL: the flashinfer backend builds the runner and the
+	 * tensors the key names (every dtype), and checks its runner's key against it. */
+	const char *key, *key_fields;
 };
 
 enum prof_status { PROF_OK = 0, PROF_UNSUPPORTED = 1, PROF_FAILED = 2 };

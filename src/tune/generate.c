@@ -851,10 +851,14 @@ static int run_measure(struct run *R, struct diags *d)
 	snprintf(shard, sizeof shard, "%d/%d", R->sh->index, R->sh->count);
 	char *jid = run_identity(R, shard);
 	const struct generate_hooks *h = S->hooks;
+	struct strbuf fields = STRBUF_INIT; /* what the key's extras are: the worker builds that runner */
+	for (unsigned i = 0; i < R->rules->key.extras_fields_count; i++)
+		sb_addf(&fields, "%s%s", i ? "," : "", R->rules->key.extras_fields[i].name);
 	struct timing_opts po = { .top_k = (int)o->top, .budget_s = o->budget, .method = o->method,
 				   .rounds = (int)o->rounds, .reps = 8, .journal = R->journal,
 				   .identity = jid, .command = o->command, .backend = R->be.text,
 				   .on_entry = h ? h->entry : NULL, .ctx = h ? h->ctx : NULL,
+				   .key_fields = fields.len ? fields.buf : NULL,
 				   /* FlashInfer's kernels: screen every candidate, race the best */
 				   .screen = S->backend == BACKEND_FLASHINFER && o->top >= 0 &&
 					     o->method != 1 };
@@ -863,6 +867,7 @@ static int run_measure(struct run *R, struct diags *d)
 	timing(S, "profiling done");
 	if (h && h->entry)
 		h->entry(h->ctx, NULL);
+	sb_release(&fields);
 	free(jid);
 	return rc;
 }

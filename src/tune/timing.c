@@ -311,6 +311,8 @@ static struct prof_shape entry_shape(const struct run *R, const struct lookup_en
 		.activation = (int)R->dep->activation,
 		.biases = R->dep->biases,
 		.finalize = !R->dep->no_fused_finalize,
+		.key = e->key,
+		.key_fields = o->key_fields,
 	};
 	return s;
 }

@@ -37,6 +37,7 @@ struct timing_opts {
 	const char *command;   /* the command line, recorded for the report (may be NULL) */
 	const char *backend;   /* what times the candidates, one line for journal and report,
 				* e.g. "proxy cuBLASLt 13.1.0" (may be NULL) */
+	const char *key_fields; /* the key's extras fields, comma-separated (prof_shape.key_fields) */
 	/* called under a lock after each entry (may be NULL) */
 	void (*on_entry)(void *ctx, const struct timing_event *ev);
 	void *ctx;

@@ -15,7 +15,9 @@
  * the flashinfer worker (scripts/tunetab-fi-worker.py) is driven a round at a time, so the
  * rounds, intervals and racing stay measure.c's:
  *   parent: LOAD <dtype>          worker: NOTE <hex text> ... then OK <seconds>
- *   parent: PREP <job> <n> id,... worker: START <id>, then READY <id> <reps> or RES ..., END
+ *   parent: PREP <job> <n> <key> <fields> id ...  (key: the entry's FlashInfer key, fields:
+ *                                 its extras' names, comma-separated; both hex, "-" for none)
+ *                                 worker: START <id>, then READY <id> <reps> or RES ..., END
  *   parent: ROUND <method> <min reps> <k> <id>[:<reps>] ...
  *                                 worker: START <id>, T <id> <us> (or F <id> <why>:
  *                                 FlashInfer raised), ..., END
@@ -368,8 +370,20 @@ static void on_fault(struct attempt *a, const char *line)
 	a->r = 0;
 }
 
+/* s as hex digits ("-" for none): a field of a job line that may hold spaces */
+static void add_hex(struct strbuf *sb, const char *s)
+{
+	if (!s || !*s) {
+		sb_addc(sb, '-');
+		return;
+	}
+	for (; *s; s++)
+		sb_addf(sb, "%02x", (unsigned char)*s);
+}
+
 /* Sends "VERB <job> <n>" and the candidates not done: JOB gives each one's whole tactic
- * (id,tm,tn,cm,cn,st,swap,sm80), PREP its id. The job's fields are parsed by worker_parse_job
+ * (id,tm,tn,cm,cn,st,swap,sm80), PREP the entry's key and its extras' names (hex) and each
+ * candidate's id. The job's fields are parsed by worker_parse_job
  * and by scripts/tunetab-fi-worker.py's parse_job. a->r: 0 when the worker is gone. */
 static void send_job(struct worker *w, const char *verb, const struct prof_shape *s,
 		     const struct prof_cand *c, size_t ncand, const char *done, struct attempt *a)
@@ -383,6 +397,12 @@ static void send_job(struct worker *w, const char *verb, const struct prof_shape
 		verb, s->dtype, s->batch, s->tokens, s->features, s->k, s->rounds, s->reps, s->method,
 		s->stage, s->bucket, s->hidden, s->inter, s->experts, s->top_k, s->tp, s->tp_rank,
 		s->ep, s->ep_rank, s->activation, s->biases, s->finalize, n);
+	if (!whole) { /* the key and its extras' names, hex (the flashinfer worker's PREP) */
+		sb_addc(&job, ' ');
+		add_hex(&job, s->key && s->key_fields ? s->key : NULL);
+		sb_addc(&job, ' ');
+		add_hex(&job, s->key && s->key_fields ? s->key_fields : NULL);
+	}
 	for (size_t i = 0; i < ncand; i++) {
 		if (done[i])
 			continue;

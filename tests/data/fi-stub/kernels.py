@@ -63,7 +63,29 @@ class Kernels:
             __main__.note("loading FlashInfer's fused-MoE module for SM90 from the stub")
             self.loaded = True
 
+    @staticmethod
+    def check_key(job):
+        """The job's key (hex on the PREP line, parsed by the worker) names what the job's
+        fields say, as the real worker builds its runner from the key and checks it: the
+        bucket, the experts, hidden size and the key's extras (top_k, tp_size, ep_size,
+        activation_type, use_fused_finalize). A key that is not the entry's is an error."""
+        if "key" not in job:  # not from a PREP line (regret.py asks for the tactic lists)
+            return
+        key, fields = job["key"], job["key_fields"]
+        if key is None or fields is None:
+            raise ValueError("PREP without the entry's key and its extras' names")
+        ex = dict(zip(fields, key[3]))
+        (x, fc1, b1, fc2, b2) = key[2]
+        want = {"bucket": x[0], "experts": fc2[0], "hidden": fc2[1], "top_k": ex.get("top_k"),
+                "tp": ex.get("tp_size"), "ep": ex.get("ep_size"), "act": ex.get("activation_type"),
+                "finalize": int(ex["use_fused_finalize"]) if "use_fused_finalize" in ex else None,
+                "biases": int(tuple(b1) != (0,))}
+        bad = ["%s %s, the key's %s" % (k, job[k], v) for k, v in want.items() if v is not None and job[k] != v]
+        if bad:
+            raise ValueError("the key is not the job's: " + "; ".join(bad))
+
     def prepare(self, job):
+        self.check_key(job)
         n1, n2 = RANGES[job["dtype"]]
         rec = os.environ.get("TUNETAB_STUB_RECORD")
         if rec:
