@@ -43,6 +43,8 @@ struct dtype_info {
 	char **flags;         /* MoERunner extras set True for this dtype ("use_w4_group_scaling") */
 	unsigned flags_count;
 	unsigned align;       /* hidden and per-rank intermediate rounded up to this (0: none) */
+	char *untimed;        /* the flashinfer backend does not time it, and why (its runner
+			       * ignores the tactic); NULL: timed */
 };
 
 struct dtype_set {

@@ -1271,6 +1271,12 @@ int generate_table(const struct generate_request *rq, struct generate_session *S
 		rc = run_device(&R, d);
 	if (!rc)
 		rc = run_rank(&R, d);
+	if (!rc && R.o->profile && S->backend == BACKEND_FLASHINFER && R.dep.dt->untimed) {
+		say(S, "tunetab: note: %s: %s", R.dep.dt->name, R.dep.dt->untimed);
+		R.heuristic_only = *R.o;
+		R.heuristic_only.profile = false;
+		R.o = &R.heuristic_only;
+	}
 	if (!rc) {
 		backend_describe(S, &R.be);
 		R.identity = run_identity(&R, NULL);

@@ -608,6 +608,17 @@ int worker_profile(struct worker *w, const struct prof_shape *s, const struct pr
 		for (size_t i = 0; i < n; i++)
 			if (c[i].id == a.last && !done[i])
 				culprit = i;
+		if (culprit == n && w->python && a.last == -1000000) {
+			/* before any candidate's START: while FlashInfer built the key's runner (a
+			 * FlashInfer build without this dtype's kernels aborts there, as the H200
+			 * bundle's does for MXFP4 and W4A8: docs/benchmarks.md) */
+			rc = diag_error(d, TT_GPU, "worker", NULL, 0, 0, "the GPU worker %s while "
+					"FlashInfer built the %s runner (GEMM%d, %ld tokens), before any "
+					"candidate: this FlashInfer build may lack its kernels (its output "
+					"above says); nothing of this dtype can be timed with it",
+					a.r < 0 ? "hung" : "died", s->dtype, s->stage, s->bucket);
+			break;
+		}
 		if (culprit == n) {
 			rc = diag_error(d, TT_GPU, "worker", NULL, 0, 0, "the GPU worker %s outside any "
 					"candidate", a.r < 0 ? "hung" : "died");

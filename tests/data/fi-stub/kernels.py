@@ -3,7 +3,8 @@ protocol (TUNETAB_FI_KERNELS=tests/data/fi-stub/kernels.py). It has the real Ker
 methods (scripts/tunetab-fi-worker.py) and synthetic, deterministic timings: a base time per
 stage and bucket times a factor per tactic (every 4th tactic 3x slower), with 0.2% noise. SM90 tactic ranges as in
 cutlass-moe-tactics.md §3.0.1. TUNETAB_STUB_UNUSABLE=<text> makes it refuse to start, like a
-Python without FlashInfer; TUNETAB_STUB_VERSION sets the FlashInfer version it claims, TUNETAB_STUB_DELAY_MS slows every
+Python without FlashInfer; TUNETAB_STUB_NO_KERNELS=<dtype> aborts when that dtype's runner is
+built, like a FlashInfer build without its kernels; TUNETAB_STUB_VERSION sets the FlashInfer version it claims, TUNETAB_STUB_DELAY_MS slows every
 sample. TUNETAB_STUB_ROUTING=<a> adds FlashInfer's routing samples (scripts/tunetab-fi-worker.py,
 Kernels.routing_cycle): call n after a preparation runs on sample n % 16, and a tactic's time on
 sample s is its time times 1 + a*cos(2*pi*(s + 3*tactic)/16), which averages to its time over
@@ -56,8 +57,6 @@ class Kernels:
                 4814.0, self.visible, 13000, 13000)
 
     def load(self, dtype):
-        if dtype not in RANGES:
-            raise ValueError(f"dtype {dtype} is not timed by the flashinfer backend (bf16, fp16, fp8)")
         if not self.loaded:
             import __main__
             __main__.note("loading FlashInfer's fused-MoE module for SM90 from the stub")
@@ -86,6 +85,14 @@ class Kernels:
 
     def prepare(self, job):
         self.check_key(job)
+        if os.environ.get("TUNETAB_STUB_NO_KERNELS") == job["dtype"]:
+            # a FlashInfer build without this dtype's kernels: the runner's constructor aborts
+            # (the H200 bundle's stubbed-out kernels print FI_STUB_CALLED and abort)
+            import sys
+            print("FI_STUB_CALLED MoeGemmRunner<%s>" % job["dtype"], file=sys.stderr, flush=True)
+            os.abort()
+        if job["dtype"] not in RANGES:
+            raise ValueError(f"the stub has no tactic list for {job['dtype']} (bf16, fp16, fp8)")
         n1, n2 = RANGES[job["dtype"]]
         rec = os.environ.get("TUNETAB_STUB_RECORD")
         if rec:
