@@ -16,6 +16,10 @@ code, which asks for one round at a time.
                                   extras, comma-separated, both hex or "-")
                                -> START <id>, then READY <id> or RES <id> <status> ... <why>,
                                   per candidate; END
+  parent: GATE <job> <n> <key> <fields> <cand>...  (as PREP; candidates in order of preference)
+                               -> START <id>, G <id> ok|bad|unchecked <max abs> <rel> <hex why>
+                                  per candidate until one is not bad; END (the correctness gate:
+                                  Kernels.gate)
   parent: ROUND <mode> <min reps> <k> <id>[:<reps>]...
                                -> START <id> per id, then T <id> <us per call> (F <id> <why>:
                                   it raised) per id; END. The round runs as one batch: a
@@ -47,7 +51,8 @@ Mode 1: FlashInfer's own measurement, `AutoTuner.profile_tactic` (3 warm-up call
 
 Test hooks (as tunetab's own worker): TUNETAB_TEST_FAULT=<id> crashes at that candidate,
 TUNETAB_TEST_HANG=<id> hangs there, TUNETAB_TEST_BAD_TACTIC=<id> asks FlashInfer for an invalid
-tactic in its place (FlashInfer's own failure path). TUNETAB_FI_KERNELS=<file.py> replaces
+tactic in its place (FlashInfer's own failure path), TUNETAB_TEST_WRONG_TACTIC=<id> perturbs
+that tactic's output in the gate (a tactic that computes garbage). TUNETAB_FI_KERNELS=<file.py> replaces
 FlashInfer with that file's `Kernels` class (CPU tests: tests/data/fi-stub/).
 """
 import ast
@@ -414,6 +419,98 @@ class Kernels:
     def sync(self):
         self.torch.cuda.synchronize()
 
+    # --- the correctness gate ---------------------------------------------------------------
+    # A tactic's output on the entry's inputs (a routed input of `bucket` tokens) against
+    # FlashInfer's output with the default tactics (-1: the first of each list), which itself
+    # is checked against a torch MoE in fp32 on the same (dequantised) weights. Bounds: the
+    # largest absolute difference over the largest absolute reference value (tunetab's
+    # bounds, docs/benchmarks.md "correctness gate"): a tactic against the default, the
+    # default against torch.
+    GATE_TOL = {"bf16": (0.02, 0.05), "fp16": (0.02, 0.05), "fp8": (0.05, 0.15)}
+
+    def _gate_inputs(self):
+        """The gate's inputs, reference and FlashInfer's default output for the prepared job,
+        made once per job; {"why": text} where the gate cannot build them."""
+        j = self.job
+        if j.get("gate") is not None:
+            return j["gate"]
+        t = self.torch
+        r = j["runner"]
+        _, w1, b1, w2, b2 = j["inputs"]
+        kinds = {(t.bfloat16, t.bfloat16): "bf16", (t.float16, t.float16): "fp16",
+                 (t.float8_e4m3fn, t.float8_e4m3fn): "fp8"}
+        kind = kinds.get((r.x_dtype, r.weight_dtype))
+        flags = [f for f in ("use_deepseek_fp8_block_scale", "use_w4_group_scaling",
+                             "use_mxfp8_act_scaling", "use_wfp4afp8_humming", "use_packed_weights")
+                 if getattr(r, f, False)]
+        act = int(r.activation_type)
+        why = ("the gate builds bf16, fp16 and per-tensor fp8 inputs only" if kind is None or flags
+               else f"activation {act} (the gate's torch reference knows {sorted(GATE_ACTS)})"
+               if act not in GATE_ACTS else "experts with biases" if b1 is not None else None)
+        if why:
+            j["gate"] = {"why": why}
+            return j["gate"]
+        n, hidden, e_local = j["bucket"], w2.shape[1], w2.shape[0]
+        g = t.Generator(device="cuda").manual_seed(4242 + n)
+        x = t.randn((n, hidden), generator=g, device="cuda")
+        experts = t.rand((n, e_local * r.ep_size), generator=g, device="cuda").topk(
+            r.top_k, dim=1).indices.to(t.int32).contiguous()
+        scales = t.softmax(t.randn((n, r.top_k), generator=g, device="cuda"), dim=1).float().contiguous()
+        quant = None
+        if kind == "fp8":
+            # per-tensor fp8 as FlashInfer's fp8 path takes it (cutlass_fused_moe docstring):
+            # [fc1 dequant per expert, fc2 activation quant, fc2 dequant per expert, fc1 input dequant]
+            fmax = t.finfo(t.float8_e4m3fn).max
+            sx = (x.abs().max() / fmax).clamp(min=1e-12)
+            xin = (x / sx).clamp(-fmax, fmax).to(t.float8_e4m3fn)
+            xref = xin.float() * sx
+            quant = [(t.ones(e_local, device="cuda") * sx).float(), t.tensor(1.0, device="cuda"),
+                     t.ones(e_local, device="cuda").float(), sx.reshape(()).float()]
+        else:
+            xin = x.to(r.x_dtype)
+            xref = xin.float()
+        ref = torch_moe(t, xref, experts, scales, w1.float(), w2.float(), act, r.ep_rank)
+        j["gate"] = {"kind": kind, "x": xin, "experts": experts, "scales": scales, "quant": quant}
+        default = self._gate_call(-1)
+        d_abs, d_rel = compare(t, default, ref)
+        j["gate"].update(default=default, ref_rel=d_rel)
+        if d_rel > self.GATE_TOL[kind][1]:
+            j["gate"] = {"why": f"FlashInfer's default tactics differ from the torch reference by "
+                                f"{d_rel:.3g} of its largest value (bound {self.GATE_TOL[kind][1]}): "
+                                f"the gate cannot judge here"}
+        return j["gate"]
+
+    def _gate_call(self, tactic):
+        """FlashInfer's public cutlass_fused_moe on the gate's inputs, this tactic at the job's
+        stage and the default (-1) at the other."""
+        from flashinfer.fused_moe import cutlass_fused_moe
+        j, t = self.job, self.torch
+        r, gi = j["runner"], j["gate"]
+        _, w1, _, w2, _ = j["inputs"]
+        ids = [tactic, -1] if j["stage"] == 1 else [-1, tactic]
+        out = t.empty((gi["x"].shape[0], w2.shape[1]), dtype=r.output_dtype, device="cuda")
+        cutlass_fused_moe(gi["x"], gi["experts"], gi["scales"], w1, w2, r.output_dtype, gi["quant"],
+                          tp_size=r.tp_size, tp_rank=r.tp_rank, ep_size=r.ep_size,
+                          ep_rank=r.ep_rank, output=out, enable_pdl=r.enable_pdl,
+                          activation_type=r.activation_type,
+                          use_fused_finalize=r.use_fused_finalize, profile_ids=ids)
+        return out
+
+    def gate(self, tactic):
+        """(verdict, max abs difference, relative difference, why): ok, bad or unchecked."""
+        gi = self._gate_inputs()
+        if "why" in gi:
+            return "unchecked", 0.0, 0.0, gi["why"]
+        out = self._gate_call(tactic)
+        if env_id("TUNETAB_TEST_WRONG_TACTIC") == tactic:  # a tactic that computes garbage
+            out = out + 0.1 * gi["default"].float().abs().max() * self.torch.randn_like(out.float())
+        d_abs, d_rel = compare(self.torch, out, gi["default"].float())
+        tol = self.GATE_TOL[gi["kind"]][0]
+        if d_rel > tol:
+            return "bad", d_abs, d_rel, (f"differs from FlashInfer's default tactics by {d_rel:.3g} "
+                                        f"of their largest value (bound {tol})")
+        return "ok", d_abs, d_rel, "-"
+
     def fi_sample(self, tactic):
         j = self.job
         tuner, config, batches = j["fi"]
@@ -460,6 +557,48 @@ def cuda_attributes(device):
 # 40 us at FlashInfer's 16 routings); above it about 100 us of calls. Partial cycles misjudged
 # small buckets of DeepSeek-V3 EP 8 by up to 43%, so that runs differed in which near-equal
 # tactic they raced (docs/benchmarks.md "Start-up", Tables).
+def _silu(t, v):
+    return t.nn.functional.silu(v)
+
+
+# FlashInfer's ActivationType (flashinfer-formats.md §3.3) -> (gated, function) for the gate's
+# torch reference. fc1 of a gated activation is [up; gate] (w3 then w1, as TensorRT-LLM's
+# fc1 and FlashInfer's W4A8 test build it), so the activation is f(second half) * first half.
+GATE_ACTS = {0: (False, lambda t, v: t.nn.functional.gelu(v)),
+             1: (False, lambda t, v: t.relu(v)),
+             2: (False, _silu),
+             3: (True, _silu),
+             4: (True, lambda t, v: t.nn.functional.gelu(v)),
+             6: (False, lambda t, v: t.relu(v) ** 2)}
+
+
+def torch_moe(t, x, experts, scales, w1, w2, act, ep_rank):
+    """The MoE layer of one rank in fp32: each token's top-k experts of this rank (global ids
+    ep_rank*E .. ), fc1, the activation, fc2, weighted by the router's scales."""
+    gated, f = GATE_ACTS[act]
+    e_local = w2.shape[0]
+    out = t.zeros((x.shape[0], w2.shape[1]), device=x.device)
+    for e in range(e_local):
+        hit = experts == e + ep_rank * e_local
+        rows = hit.any(dim=1)
+        if not bool(rows.any()):
+            continue
+        h = x[rows] @ w1[e].T
+        if gated:
+            up, gate = h.chunk(2, dim=-1)
+            a = f(t, gate) * up
+        else:
+            a = f(t, h)
+        out[rows] += (scales * hit).sum(dim=1)[rows, None] * (a @ w2[e].T)
+    return out
+
+
+def compare(t, out, ref):
+    """The largest absolute difference and that over the largest absolute reference value."""
+    d = (out.float() - ref).abs().max().item()
+    return d, d / max(ref.abs().max().item(), 1e-30)
+
+
 SCREEN_CYCLE_US = 640.0
 
 JOB_FIELDS = ("dtype", "batch", "tokens", "features", "k", "rounds", "reps", "method", "stage",
@@ -713,6 +852,26 @@ class Worker:
             self.stats["retaken"] += attempt == 0
             self.stats["host_bound"] += attempt == 1
 
+    def gate(self, words):
+        """GATE: the job's candidates in the parent's order of preference through the
+        correctness gate (Kernels.gate), until one passes or is unchecked."""
+        job, cands = parse_job(words)
+        job["for_gate"] = True
+        self.k.load(job["dtype"])
+        self.k.prepare(job)
+        for c in cands:
+            out(f"START {c}")
+            hooks(c)
+            try:
+                v, d_abs, d_rel, why = self.k.gate(c)
+            except Exception as e:  # noqa: BLE001
+                self.exit_if_broken()
+                v, d_abs, d_rel, why = "unchecked", 0.0, 0.0, f"the gate's call raised: {type(e).__name__}: {e}"
+            out(f"G {c} {v} {d_abs:.6g} {d_rel:.6g} {hexs(one_line(why, 300))}")
+            if v != "bad":
+                break
+        out("END")
+
     def fail_while_timed(self, c, e):
         self.exit_if_broken()
         out(f"F {c} {one_line(f'{type(e).__name__}: {e}')}")
@@ -746,6 +905,8 @@ class Worker:
                     self.stats["preps"] += 1
                 elif req == "ROUND":
                     self.round(args)
+                elif req == "GATE":
+                    self.gate(args)
                 else:
                     out("ERR unknown request")
             except SystemExit:

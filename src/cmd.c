@@ -177,6 +177,15 @@ static const struct cli_option generate_options[] = {
 		 "round 5 a candidate whose interval lies wholly above the leader's is dropped), `full` "
 		 "(the same without dropping: every round for every candidate, for oracles), or "
 		 "FlashInfer's own (3 warm-up, mean of 10, warm L2)" },
+	{ .name = "no-gate", .id = 'N',
+	  .help = "with --profile: no correctness gate (the fastest tactic wins, right or wrong)",
+	  .doc = "with `--profile --backend flashinfer`: turn the correctness gate off. With it on "
+		 "(the default) the measured candidates of an entry, fastest first, run FlashInfer's "
+		 "whole MoE on the entry's inputs until one's output agrees with FlashInfer's default "
+		 "tactics (checked in turn against a torch MoE in fp32); a tactic that computes a wrong "
+		 "answer is a failed candidate, never chosen, in the journal and the summary "
+		 "(bf16, fp16 and per-tensor fp8 are checked; other dtypes say unchecked). The summary "
+		 "says when it is off" },
 	{ .name = "rounds", .id = 'U', .arg = ARG_REQUIRED, .arg_name = "N",
 	  .help = "with --profile: interleaved rounds (default 15, at least 3)" },
 	{ .name = "budget", .id = 'B', .arg = ARG_REQUIRED, .arg_name = "S",
@@ -454,7 +463,7 @@ const struct cli_command cmd_table[] = {
 	  "--device auto|NAME|FILE (--model NAME|FILE | --keys FILE) --dtype nvfp4|fp8|bf16 "
 	  "[--tp N] [--ep N] [--flashinfer VERSION] [--max-tokens N] [--format py|json|both] "
 	  "[--heuristic FILE] [-o DIR] [--metadata KEY=VALUE]... [--weight-view V] [--top-k N] "
-	  "[--calibration FILE] [--profile [--backend auto|flashinfer|proxy] [--python PATH] [--top N|all] [--method tunetab|full|flashinfer] [--rounds N] "
+	  "[--calibration FILE] [--profile [--backend auto|flashinfer|proxy] [--python PATH] [--top N|all] [--method tunetab|full|flashinfer] [--no-gate] [--rounds N] "
 	  "[--budget S] [--timeout S] [--devices all|I,J,...] [-v]] [--shard I/N] [--report FILE.html] [--into-flashinfer] [--fused-finalize on|off] | --plan FILE.yaml "
 	  "[--device NAME] [--profile] [-o ROOT] | --for sglang|vllm [--consumer-version V] "
 	  "[--model-config FILE] [options] -- LAUNCH...",

@@ -511,6 +511,7 @@ struct run {
 
 static void run_release(struct run *R)
 {
+	free(R->pst.wrong);
 	for (int k = 0; k < 3; k++)
 		free(R->written[k]);
 	if (R->have_table)
@@ -859,6 +860,7 @@ static int run_measure(struct run *R, struct diags *d)
 				   .identity = jid, .command = o->command, .backend = R->be.text,
 				   .on_entry = h ? h->entry : NULL, .ctx = h ? h->ctx : NULL,
 				   .key_fields = fields.len ? fields.buf : NULL,
+				   .gate = S->backend == BACKEND_FLASHINFER && !o->no_gate,
 				   /* FlashInfer's kernels: screen every candidate, race the best */
 				   .screen = S->backend == BACKEND_FLASHINFER && o->top >= 0 &&
 					     o->method != 1 };
@@ -1212,6 +1214,7 @@ static void run_result(const struct run *R, struct generate_result *r)
 	}
 	r->nworkers = R->S->nworkers;
 	r->profiled = R->o->profile;
+	r->gate = R->o->profile && R->S->backend == BACKEND_FLASHINFER ? !R->o->no_gate : -1;
 	r->stats = R->pst;
 	r->backend = R->be.text;
 	r->timed = R->be.timed;
@@ -1512,6 +1515,24 @@ void generate_summary(const struct generate_result *r, struct strbuf *out)
 			"failed, %zu not expressible%s\n", st->seconds, r->backend, r->timed,
 			st->measured_entries, st->fallback_kept, st->predicted_entries, st->timed,
 			st->resumed, st->failed_candidates, st->unsupported, pruned);
+	if (r->profiled && r->gate == 0)
+		sb_adds(out, "tunetab: correctness gate off (--no-gate): the fastest tactic was chosen "
+			"whatever it computes\n");
+	if (r->profiled && r->gate == 1) {
+		sb_addf(out, "tunetab: correctness gate: %zu tactics checked in %.1f s (%.0f%% of "
+			"profiling), %zu computed a wrong answer and were not chosen", st->gate_checked,
+			st->gate_seconds, st->seconds > 0 ? 100.0 * st->gate_seconds / st->seconds : 0.0,
+			st->nwrong);
+		for (size_t i = 0; i < st->nwrong && i < 8; i++)
+			sb_addf(out, "%s tactic %d at GEMM%d %ld tokens (max abs %.3g, %.3g of the "
+				"reference's largest)", i ? ";" : ":", st->wrong[i].id, st->wrong[i].stage,
+				st->wrong[i].tokens, st->wrong[i].max_abs, st->wrong[i].rel);
+		if (st->nwrong > 8)
+			sb_addf(out, "; %zu more (the journal)", st->nwrong - 8);
+		if (st->gate_unchecked)
+			sb_addf(out, "; %zu entries unchecked: %s", st->gate_unchecked, st->unchecked_why);
+		sb_addc(out, '\n');
+	}
 	const struct fi_rules *rules = r->rules;
 	if (r->written[0])
 		sb_addf(out, "tunetab: wrote %s\n  FlashInfer imports it from <site-packages>/%s/ with "

@@ -43,6 +43,7 @@ struct generate_request {
 	bool tp_rank_all, ep_rank_all; /* --tp-rank all, --ep-rank all */
 	bool no_fused_finalize;        /* --fused-finalize off */
 	bool fused_finalize_set;       /* --fused-finalize given (else --keys' keys decide) */
+	bool no_gate;                  /* --no-gate: the flashinfer backend's correctness gate off */
 	char **metas;                  /* --metadata KEY=VALUE */
 	int nmeta;
 	long script_mem_mib;
@@ -66,6 +67,8 @@ struct generate_result {
 	size_t entries, total_entries, differ, skipped;
 	size_t nworkers;
 	bool profiled;
+	int gate;                      /* the correctness gate: 1 on, 0 off (--no-gate), -1 none
+					* (not the flashinfer backend) */
 	struct timing_stats stats;
 	const char *backend, *timed;   /* the backend's line and what it timed */
 	const char *written[3];        /* module, JSON cache, provenance file (NULL: not written) */

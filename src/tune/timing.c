@@ -317,6 +317,62 @@ static struct prof_shape entry_shape(const struct run *R, const struct lookup_en
 	return s;
 }
 
+/* The correctness gate (timing_opts.gate): the measured candidates, fastest first, are
+ * checked by the worker until one computes the right answer; a wrong one becomes a failed
+ * candidate (journalled, so a resumed run does not choose it either) and decide() never
+ * picks it. */
+static int gate_candidates(struct run *R, struct worker *w, struct lookup_entry *e, const int *ids,
+			   struct prof_result *res, size_t n, int top_k, struct diags *d)
+{
+	const struct lookup_list *p = R->p;
+	size_t order[PROF_MAX], k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (measured(&res[i])) {
+			size_t j = k++;
+			for (; j > 0 && res[order[j - 1]].median_us > res[i].median_us; j--)
+				order[j] = order[j - 1];
+			order[j] = i;
+		}
+	if (!k)
+		return TT_OK;
+	struct prof_cand c[PROF_MAX];
+	for (size_t j = 0; j < k; j++)
+		c[j] = to_cand(find_tactic(&p->list, e->stage, ids[order[j]]));
+	struct prof_shape s = entry_shape(R, e, top_k);
+	struct gate_result g[PROF_MAX];
+	size_t got = 0;
+	double t0 = now_s();
+	int rc = worker_gate(w, &s, c, k, g, &got, d);
+	if (rc)
+		return rc;
+	pthread_mutex_lock(&R->mu);
+	struct timing_stats *st = R->st;
+	st->gate_seconds += now_s() - t0;
+	st->gate_checked += got;
+	for (size_t j = 0; j < got; j++) {
+		if (g[j].verdict == GATE_UNCHECKED) {
+			st->gate_unchecked++;
+			if (!st->unchecked_why[0])
+				snprintf(st->unchecked_why, sizeof st->unchecked_why, "%s", g[j].why);
+		}
+		if (g[j].verdict != GATE_BAD)
+			continue;
+		for (size_t i = 0; i < n; i++)
+			if (ids[i] == g[j].id) {
+				res[i].status = PROF_FAILED;
+				snprintf(res[i].why, sizeof res[i].why, "wrong output: max abs %.3g, %.3g of "
+					 "the reference's largest", g[j].max_abs, g[j].rel);
+				if ((rc = journal_add_measurements(&R->j, e->stage, e->tokens, &res[i], 1, d)))
+					break;
+			}
+		st->wrong = xrealloc(st->wrong, (st->nwrong + 1) * sizeof *st->wrong);
+		st->wrong[st->nwrong++] = (struct gate_wrong){ e->stage, e->tokens, g[j].id,
+							      g[j].max_abs, g[j].rel };
+	}
+	pthread_mutex_unlock(&R->mu);
+	return rc;
+}
+
 /* Times one entry's candidates on one worker and decides it. Called without the lock. */
 static int time_entry(struct run *R, struct worker *w, struct lookup_entry *e, struct diags *d)
 {
@@ -402,6 +458,12 @@ static int time_entry(struct run *R, struct worker *w, struct lookup_entry *e, s
 			failed += res[k].status == PROF_FAILED;
 			unsupported += res[k].status == PROF_UNSUPPORTED;
 		}
+		if (o->gate && w->python &&
+		    (rc = gate_candidates(R, w, e, ids, res, n, top_k, d)))
+			return rc;
+		failed = 0;
+		for (size_t k = 0; k < n; k++)
+			failed += res[k].status == PROF_FAILED;
 		e->failed = (int)failed;
 		decide(e, ids, res, n);
 	}

@@ -38,6 +38,8 @@ struct timing_opts {
 	const char *backend;   /* what times the candidates, one line for journal and report,
 				* e.g. "proxy cuBLASLt 13.1.0" (may be NULL) */
 	const char *key_fields; /* the key's extras fields, comma-separated (prof_shape.key_fields) */
+	bool gate;             /* the flashinfer backend: a tactic must compute the right answer to be
+				* chosen (worker_gate); one that does not is a failed candidate */
 	/* called under a lock after each entry (may be NULL) */
 	void (*on_entry)(void *ctx, const struct timing_event *ev);
 	void *ctx;
@@ -49,6 +51,13 @@ struct timing_stats {
 	size_t timed;          /* candidate timings taken in this run */
 	size_t pruned;         /* candidates a screen left out: far slower a bucket below */
 	double seconds;
+	/* the correctness gate: candidates checked, found wrong (each in wrong[]), entries whose
+	 * check could not be made (the first reason in unchecked_why) */
+	size_t gate_checked, gate_unchecked;
+	struct gate_wrong { int stage; long tokens; int id; double max_abs, rel; } *wrong;
+	size_t nwrong;
+	char unchecked_why[320];
+	double gate_seconds;
 };
 
 /* w[0..nw) are workers on GPUs of the same model; each takes the next entry off one queue. */

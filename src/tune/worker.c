@@ -637,6 +637,61 @@ int worker_profile(struct worker *w, const struct prof_shape *s, const struct pr
 	return rc;
 }
 
+static void unhex(const char *h, char *out, size_t n)
+{
+	size_t i = 0;
+	if (strcmp(h, "-"))
+		for (unsigned v; i + 1 < n && sscanf(h, "%2x", &v) == 1; h += 2)
+			out[i++] = (char)v;
+	out[i] = '\0';
+}
+
+int worker_gate(struct worker *w, const struct prof_shape *s, const struct prof_cand *c, size_t n,
+		struct gate_result *out, size_t *k, struct diags *d)
+{
+	*k = 0;
+	if (!w->python)
+		return diag_error(d, TT_USAGE, "worker", NULL, 0, 0, "the correctness gate runs on "
+				  "the flashinfer backend's worker");
+	char *none = xcalloc(n ? n : 1, 1);
+	struct attempt a = { .last = -1000000 };
+	send_job(w, "GATE", s, c, n, none, &a);
+	free(none);
+	char line[4096];
+	while (a.r > 0 && (a.r = read_line(w, line, sizeof line)) > 0) {
+		int id, used = 0;
+		char verdict[16], why[700];
+		struct gate_result g = { 0 };
+		if (sscanf(line, "START %d", &id) == 1) {
+			a.last = id;
+		} else if (sscanf(line, "G %d %15s %lf %lf %699s%n", &g.id, verdict, &g.max_abs, &g.rel,
+				  why, &used) == 5 && *k < n) {
+			g.verdict = !strcmp(verdict, "ok") ? GATE_OK : !strcmp(verdict, "bad") ? GATE_BAD
+										  : GATE_UNCHECKED;
+			unhex(why, g.why, sizeof g.why);
+			out[(*k)++] = g;
+		} else if (!strcmp(line, "END")) {
+			return TT_OK;
+		} else if (str_starts(line, "ERR ")) {
+			return diag_error(d, TT_GPU, "flashinfer", NULL, 0, 0, "the correctness gate: %s",
+					  line + 4);
+		} else if (str_starts(line, "FAULT ")) {
+			on_fault(&a, line);
+			break;
+		}
+	}
+	/* died, hung or broke the context inside a candidate's check: that one is wrong */
+	if (*k < n && a.last != -1000000) {
+		out[*k] = (struct gate_result){ .id = a.last, .verdict = GATE_BAD };
+		snprintf(out[*k].why, sizeof out[*k].why, "%s the GPU worker in the gate%s",
+			 a.r < 0 ? "hung" : "crashed", a.fault);
+		(*k)++;
+	}
+	if (restart(w, d))
+		return TT_GPU;
+	return TT_OK;
+}
+
 int worker_calibrate(struct worker *w, const int (*tiles)[2], int ntiles,
 		     struct gpu_calibration *cal, struct diags *d)
 {

@@ -77,6 +77,21 @@ void worker_stop(struct worker *w);
 void worker_detach(struct worker *w);
 int worker_info(struct worker *w, struct worker_device *out, struct diags *d);
 
+/* The correctness gate's verdict on one candidate (the flashinfer worker's GATE). */
+enum gate_verdict { GATE_OK, GATE_BAD, GATE_UNCHECKED };
+struct gate_result {
+	int id;
+	enum gate_verdict verdict;
+	double max_abs, rel;      /* its output against FlashInfer's default tactics' */
+	char why[320];
+};
+
+/* The flashinfer worker checks the job's candidates c[0..n) (ids, in the order of preference)
+ * until one is not GATE_BAD; *k: how many verdicts out[] holds. A crash names the candidate
+ * (GATE_BAD, "crashed the GPU worker") and the worker is restarted. */
+int worker_gate(struct worker *w, const struct prof_shape *s, const struct prof_cand *c, size_t n,
+		struct gate_result *out, size_t *k, struct diags *d);
+
 /* Times a job. Candidates that crashed or hung the worker come back PROF_FAILED with the
  * reason, the worker restarted, and the rest timed again. */
 int worker_profile(struct worker *w, const struct prof_shape *s, const struct prof_cand *c,

@@ -95,7 +95,7 @@ class Kernels:
             raise ValueError(f"the stub has no tactic list for {job['dtype']} (bf16, fp16, fp8)")
         n1, n2 = RANGES[job["dtype"]]
         rec = os.environ.get("TUNETAB_STUB_RECORD")
-        if rec:
+        if rec and not job.get("for_gate"):  # the preparations for timing
             with open(rec, "a") as f:
                 f.write("dtype {dtype} stage {stage} finalize {finalize} act {act} biases {biases} "
                         "tp {tp} ep {ep} top_k {top_k} hidden {hidden} inter {inter} experts {experts}\n".format(**job))
@@ -104,6 +104,13 @@ class Kernels:
         if job["stage"] == 1:
             return set(range(n1))
         return set(range(n1, n1 + (n2 if job.get("finalize", 1) else n1)))
+
+    def gate(self, tactic):
+        """The correctness gate: every tactic computes the right answer but the one named by
+        TUNETAB_TEST_WRONG_TACTIC (as the real worker perturbs it)."""
+        if os.environ.get("TUNETAB_TEST_WRONG_TACTIC") == str(tactic):
+            return "bad", 3.25, 0.5, "differs from FlashInfer's default tactics by 0.5 of their largest value (bound 0.02)"
+        return "ok", 0.0, 0.0, "-"
 
     def _time(self, tactic):
         j = self.job
