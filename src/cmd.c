@@ -410,6 +410,19 @@ static const struct cli_option doctor_options[] = {
 	  .help = "the largest token bucket (default: the version's)" },
 	{ .name = "weight-view", .id = 'w', .arg = ARG_REQUIRED, .arg_name = "V", .flags = OPT_BRIEF,
 	  .help = "how the weights are viewed (as generate)" },
+	{ .name = "backend", .id = 'b', .arg = ARG_REQUIRED, .arg_name = "flashinfer",
+	  .help = "the flashinfer backend's self-test on this GPU, one small entry per dtype",
+	  .doc = "`flashinfer`: the measurement backend's self-test on GPU 0: for every dtype of "
+		 "configs/dtypes.yaml, Qwen3-30B-A3B's two entries at 1 token (`--model` another) "
+		 "profiled with FlashInfer's kernels and the correctness gate, each in a worker of its "
+		 "own. Per dtype: works (the gate found the chosen tactics right), works with the "
+		 "output not checked (the gate says why), wrong output (which tactic), not in this "
+		 "FlashInfer build (its runner aborted), not timed (the runner ignores the tactic), "
+		 "no tunetab catalog for the SM, or failed. Exit 1 when a dtype computed a wrong "
+		 "answer or failed. How a user on a GPU we cannot reach learns what the measured "
+		 "path does there" },
+	{ .name = "python", .id = 'p', .arg = ARG_REQUIRED, .arg_name = "PATH",
+	  .help = "with --backend flashinfer: the Python with torch and FlashInfer" },
 	O_JSON("print one JSON object"),
 	/* seen before parsing: `doctor --for ...` is `install ... --check` */
 	{ .name = "for", .id = 0x100, .arg = ARG_REQUIRED, .arg_name = "sglang|vllm|flashinfer",
@@ -597,6 +610,7 @@ const struct cli_command cmd_table[] = {
 	  "say what FlashInfer will look up here and what falls back",
 	  "[--flashinfer-dir DIR | --flashinfer VERSION] [--device auto|NAME] [--cache FILE] "
 	  "[--model NAME|FILE --dtype D [--tp N] [--ep N] [--max-tokens N] ...] [--json] | "
+	  "--backend flashinfer [--python PATH] [--model NAME] | "
 	  "--for sglang INSTALL-OPTIONS [-- LAUNCH...]",
 	  "--for sglang ... is `tunetab install ... --check`: the cache path the server opens for\n"
 	  "the deployment, every rank, and whether it reads CACHE's entries (see install).\n"

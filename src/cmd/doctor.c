@@ -11,9 +11,11 @@
 #include "inspect/doctor.h"
 #include "base/util.h"
 #include "flashinfer/validate.h"
+#include "tune/selftest.h"
 
 struct doc_opts {
 	const char *fidir, *flashinfer, *device, *cache, *model, *dtype, *weight_view;
+	const char *backend, *python; /* --backend flashinfer: the self-test */
 	long tp, ep, tp_rank, ep_rank, top_k, max_tokens;
 	bool json;
 };
@@ -169,6 +171,41 @@ static int deployment_plan(const struct tt_data *data, const struct doc_opts *o,
 	return lookup_deploy(rules, &dep, plan, d);
 }
 
+/* doctor --backend flashinfer: the measurement backend's self-test (tune/selftest.h). */
+static int self_test(const struct doc_opts *o)
+{
+	if (strcmp(o->backend, "flashinfer"))
+		return cli_usage_error("doctor", "--backend takes flashinfer (the proxy has no "
+				       "dtypes to test), not '%s'", o->backend);
+	if (o->fidir || o->flashinfer || o->cache || o->dtype || o->json || o->tp != 1 || o->ep != 1)
+		return cli_usage_error("doctor", "--backend flashinfer takes --python and --model only");
+	struct tt_data data;
+	int rc = cli_load_data(&data, DATA_ALL);
+	if (rc)
+		return rc;
+	struct diags d = DIAGS_INIT;
+	struct selftest_report r;
+	const char *model = o->model ? o->model : "qwen3-30b-a3b";
+	fprintf(stderr, "tunetab: self-test of the flashinfer backend: %s at 1 token, one worker "
+		"per dtype (seconds each)\n", model);
+	rc = selftest_run(&data, model, o->python, &r, &d);
+	if (!rc) {
+		printf("flashinfer backend on %s: FlashInfer %s, torch %s (%s, GEMM1 and GEMM2 at "
+		       "1 token)\n", r.gpu[0] ? r.gpu : "GPU 0", r.flashinfer, r.torch, model);
+		for (size_t i = 0; i < r.n; i++) {
+			const struct selftest_line *l = &r.v[i];
+			printf("  %-12s %s: %s\n", l->dtype, selftest_status_name(l->status), l->detail);
+			if (l->status == ST_WRONG || l->status == ST_FAILED)
+				rc = TT_INVALID;
+		}
+	}
+	cli_print_diags(&d);
+	diags_release(&d);
+	selftest_release(&r);
+	cli_release_data(&data);
+	return rc;
+}
+
 int cmd_doctor(int argc, char **argv)
 {
 	/* doctor --for CONSUMER ...: the serving stack's chain, as install --check sees it */
@@ -199,6 +236,8 @@ int cmd_doctor(int argc, char **argv)
 		case 't': o.dtype = optarg; break;
 		case 'w': o.weight_view = optarg; break;
 		case 'j': o.json = true; break;
+		case 'b': o.backend = optarg; break;
+		case 'p': o.python = optarg; break;
 		case 'T': NUM(tp, "--tp", 1, LONG_MAX); break;
 		case 'E': NUM(ep, "--ep", 1, LONG_MAX); break;
 		case 'r': NUM(tp_rank, "--tp-rank", 0, LONG_MAX); break;
@@ -218,6 +257,8 @@ int cmd_doctor(int argc, char **argv)
 		return cli_usage_error("doctor", "--model needs --dtype");
 	if (o.tp_rank >= o.tp || o.ep_rank >= o.ep)
 		return cli_usage_error("doctor", "ranks must be below --tp/--ep");
+	if (o.backend)
+		return self_test(&o);
 	enum dtype dt = DT_BF16;
 	if (o.dtype && dtype_parse(o.dtype, &dt))
 		return cli_usage_error("doctor", "unknown dtype '%s'", o.dtype);

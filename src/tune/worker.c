@@ -612,7 +612,7 @@ int worker_profile(struct worker *w, const struct prof_shape *s, const struct pr
 			/* before any candidate's START: while FlashInfer built the key's runner (a
 			 * FlashInfer build without this dtype's kernels aborts there, as the H200
 			 * bundle's does for MXFP4 and W4A8: docs/benchmarks.md) */
-			rc = diag_error(d, TT_GPU, "worker", NULL, 0, 0, "the GPU worker %s while "
+			rc = diag_error(d, TT_GPU, "no-kernels", NULL, 0, 0, "the GPU worker %s while "
 					"FlashInfer built the %s runner (GEMM%d, %ld tokens), before any "
 					"candidate: this FlashInfer build may lack its kernels (its output "
 					"above says); nothing of this dtype can be timed with it",

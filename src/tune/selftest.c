@@ -1,0 +1,168 @@
+/* selftest.c: the flashinfer backend's self-test (selftest.h), one generate per dtype. */
+#define _XOPEN_SOURCE 700
+#include "tune/selftest.h"
+
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/util.h"
+#include "data/catalog.h"
+#include "data/dtypes.h"
+#include "tune/generate.h"
+
+const char *selftest_status_name(enum selftest_status s)
+{
+	static const char *const names[] = {
+		[ST_WORKS] = "works", [ST_UNCHECKED] = "works, output not checked",
+		[ST_WRONG] = "wrong output", [ST_NO_KERNELS] = "not in this FlashInfer build",
+		[ST_NOT_TIMED] = "not timed", [ST_NO_CATALOG] = "no tunetab catalog",
+		[ST_FAILED] = "failed",
+	};
+	return names[s];
+}
+
+static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *f)
+{
+	(void)st, (void)flag, (void)f;
+	return remove(path);
+}
+
+struct got {
+	bool have;
+	struct timing_stats st;
+	struct gate_wrong wrong; /* the first wrong tactic */
+};
+
+static void on_table(void *ctx, const struct generate_result *r)
+{
+	struct got *g = ctx;
+	g->have = true;
+	g->st = r->stats;
+	if (r->stats.nwrong)
+		g->wrong = r->stats.wrong[0];
+	g->st.wrong = NULL; /* the run's, freed with it */
+}
+
+/* The first error's message (a dtype's failure, said on its line). */
+static const char *first_error(const struct diags *d)
+{
+	for (size_t i = 0; i < d->n; i++)
+		if (d->v[i].sev == SEV_ERROR)
+			return d->v[i].msg;
+	return "no reason given";
+}
+
+static bool has_error(const struct diags *d, const char *id)
+{
+	for (size_t i = 0; i < d->n; i++)
+		if (d->v[i].sev == SEV_ERROR && !strcmp(d->v[i].id, id))
+			return true;
+	return false;
+}
+
+/* One dtype: a session of its own (a runner that aborts takes its worker with it). */
+static int one_dtype(struct tt_data *data, const char *model, const char *python,
+		     const struct dtype_info *t, const char *dir, struct selftest_report *r,
+		     struct selftest_line *line, struct diags *d)
+{
+	struct got g = { 0 };
+	struct generate_hooks hooks = { .ctx = &g, .table = on_table };
+	struct generate_session S;
+	memset(&S, 0, sizeof S);
+	S.gpu_ids[S.ngpu_ids++] = 0;
+	S.gpu_why = "";
+	struct diags dd = DIAGS_INIT;
+	int rc = generate_session_init(&S, data, &hooks, &dd);
+	struct generate_request rq = {
+		.device = "auto", .model = model, .dtype = t->name, .max_tokens = 1, .tp = 1, .ep = 1,
+		.format = "json", .timeout = 120, .script_mem_mib = 64,
+		.script_instructions = 100000000LL, .profile = true, .backend = "flashinfer",
+		.python = python, .quiet = true,
+	};
+	struct shard whole = { .index = 0, .count = 1 };
+	char *out = xasprintf("%s/%s", dir, t->name);
+	if (!rc)
+		rc = generate_table(&rq, &S, &whole, out, &dd);
+	free(out);
+	if (!r->gpu[0] && S.started) {
+		snprintf(r->gpu, sizeof r->gpu, "%s", S.wd.gpu.name);
+		snprintf(r->flashinfer, sizeof r->flashinfer, "%s", S.wb.version);
+		snprintf(r->torch, sizeof r->torch, "%s", S.wb.torch);
+	}
+	int fatal = TT_OK;
+	snprintf(line->dtype, sizeof line->dtype, "%s", t->name);
+	if (!rc && t->untimed) {
+		line->status = ST_NOT_TIMED;
+		snprintf(line->detail, sizeof line->detail, "%s", t->untimed);
+	} else if (!rc && g.have && g.st.nwrong) {
+		line->status = ST_WRONG;
+		snprintf(line->detail, sizeof line->detail, "tactic %d at GEMM%d %ld tokens: max abs "
+			 "%.3g, %.3g of the reference's largest (%zu wrong; not chosen)", g.wrong.id,
+			 g.wrong.stage, g.wrong.tokens, g.wrong.max_abs, g.wrong.rel, g.st.nwrong);
+	} else if (!rc && g.have && g.st.gate_unchecked) {
+		line->status = ST_UNCHECKED;
+		snprintf(line->detail, sizeof line->detail, "%zu entries profiled; the gate: %s",
+			 g.st.measured_entries + g.st.fallback_kept, g.st.unchecked_why);
+	} else if (!rc && g.have) {
+		line->status = ST_WORKS;
+		snprintf(line->detail, sizeof line->detail, "%zu entries profiled, %zu tactics through "
+			 "the gate, none wrong", g.st.measured_entries + g.st.fallback_kept,
+			 g.st.gate_checked);
+	} else if (has_error(&dd, "no-kernels")) {
+		line->status = ST_NO_KERNELS;
+		snprintf(line->detail, sizeof line->detail, "%s", first_error(&dd));
+	} else if (has_error(&dd, "catalog")) {
+		line->status = ST_NO_CATALOG;
+		snprintf(line->detail, sizeof line->detail, "%s", first_error(&dd));
+	} else if (!S.started || S.backend != BACKEND_FLASHINFER) {
+		/* no GPU, no FlashInfer: nothing of the test can run */
+		fatal = rc ? rc : TT_GPU;
+		diags_append(d, &dd);
+	} else {
+		line->status = ST_FAILED;
+		snprintf(line->detail, sizeof line->detail, "%s", first_error(&dd));
+	}
+	generate_session_release(&S);
+	diags_release(&dd);
+	return fatal;
+}
+
+int selftest_run(struct tt_data *data, const char *model, const char *python,
+		 struct selftest_report *r, struct diags *d)
+{
+	memset(r, 0, sizeof *r);
+	struct dtype_set *dtypes = NULL;
+	char *path = xasprintf("%s/configs/dtypes.yaml", data->root);
+	int rc = dtypes_load(path, &dtypes, d);
+	free(path);
+	if (rc)
+		return rc;
+	const char *tmp = getenv("TMPDIR");
+	char *dir = xasprintf("%s/tunetab-selftest-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(dir)) {
+		rc = diag_error(d, TT_INTERNAL, "io", NULL, 0, 0, "cannot make a scratch folder %s",
+				dir);
+		free(dir);
+		dtypes_free(dtypes);
+		return rc;
+	}
+	r->v = xcalloc(dtypes->v_count ? dtypes->v_count : 1, sizeof *r->v);
+	for (unsigned i = 0; i < dtypes->v_count && !rc; i++) {
+		rc = one_dtype(data, model, python, &dtypes->v[i], dir, r, &r->v[r->n], d);
+		if (!rc)
+			r->n++;
+	}
+	nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	free(dir);
+	dtypes_free(dtypes);
+	return rc;
+}
+
+void selftest_release(struct selftest_report *r)
+{
+	free(r->v);
+	memset(r, 0, sizeof *r);
+}
