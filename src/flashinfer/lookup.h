@@ -57,6 +57,8 @@ struct lookup_entry {
 	double chosen_lo, chosen_hi;    /* the chosen one's interval */
 	int ties[LOOKUP_TOP_MAX + 1];      /* measured ids another run may choose (note_ties) */
 	int nties;
+	int wrong[LOOKUP_TOP_MAX];  /* ids the correctness gate found computing a wrong answer */
+	int nwrong;
 	int failed;               /* candidates that crashed or hung */
 };
 

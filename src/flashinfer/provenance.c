@@ -161,6 +161,26 @@ static int cmp_int(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+static int *sorted_copy(const int *v, size_t n)
+{
+	if (!n)
+		return NULL;
+	int *x = xmalloc(n * sizeof *x);
+	memcpy(x, v, n * sizeof *x);
+	qsort(x, n, sizeof *x, cmp_int);
+	return x;
+}
+
+static json_t *id_list(const int *v, size_t n)
+{
+	int *sorted = sorted_copy(v, n);
+	json_t *t = json_array();
+	for (size_t k = 0; k < n; k++)
+		json_array_append_new(t, json_integer(sorted[k]));
+	free(sorted);
+	return t;
+}
+
 void prov_add_entry(struct provenance *p, const struct prov_entry *e)
 {
 	ALLOC_GROW(p->entries, p->n + 1, p->entries_alloc);
@@ -172,12 +192,8 @@ void prov_add_entry(struct provenance *p, const struct prov_entry *e)
 	x->lo_us = prov_round_us(e->lo_us);
 	x->hi_us = prov_round_us(e->hi_us);
 	x->fallback_us = prov_round_us(e->fallback_us);
-	x->ties = NULL;
-	if (e->nties) {
-		x->ties = xmalloc(e->nties * sizeof *x->ties);
-		memcpy(x->ties, e->ties, e->nties * sizeof *x->ties);
-		qsort(x->ties, e->nties, sizeof *x->ties, cmp_int);
-	}
+	x->ties = sorted_copy(e->ties, e->nties);
+	x->wrong = sorted_copy(e->wrong, e->nwrong);
 }
 
 void prov_release(struct provenance *p)
@@ -198,6 +214,7 @@ void prov_release(struct provenance *p)
 		free(p->entries[i].key);
 		free(p->entries[i].tactic);
 		free(p->entries[i].ties);
+		free(p->entries[i].wrong);
 	}
 	free(p->entries);
 	memset(p, 0, sizeof *p);
@@ -273,17 +290,9 @@ void prov_write(const struct provenance *p, struct strbuf *out)
 		json_object_set_new(o, "lo_us", time_json(e->lo_us));
 		json_object_set_new(o, "hi_us", time_json(e->hi_us));
 		json_object_set_new(o, "fallback_us", time_json(e->fallback_us));
-		int *ties = NULL;
-		if (e->nties) {
-			ties = xmalloc(e->nties * sizeof *ties);
-			memcpy(ties, e->ties, e->nties * sizeof *ties);
-			qsort(ties, e->nties, sizeof *ties, cmp_int);
-		}
-		json_t *t = json_array();
-		for (size_t k = 0; k < e->nties; k++)
-			json_array_append_new(t, json_integer(ties[k]));
-		free(ties);
-		json_object_set_new(o, "ties", t);
+		json_object_set_new(o, "ties", id_list(e->ties, e->nties));
+		if (e->nwrong) /* absent without: files from before stay the same */
+			json_object_set_new(o, "wrong", id_list(e->wrong, e->nwrong));
 		json_object_set_new(entries, e->key, o);
 	}
 	json_t *files = json_object();
@@ -620,11 +629,43 @@ static int read_run(const struct rd *r, json_t *run, size_t idx, struct provenan
 	return rc;
 }
 
+/* An entry's optional list of tactic ids ("ties", "wrong"); absent or null: none. */
+static int get_ids(const struct rd *r, json_t *e, const char *name, struct jstep *path, int **out,
+		   size_t *n)
+{
+	json_t *v = json_object_get(e, name);
+	path[2].key = name;
+	*out = NULL;
+	*n = 0;
+	if (!v || json_is_null(v))
+		return 0;
+	if (!json_is_array(v))
+		return bad(r, path, 3, false, "'%s' must be a list of tactic ids, not %s", name,
+			   jtype(v));
+	size_t k = json_array_size(v);
+	int *ids = k ? xmalloc(k * sizeof *ids) : NULL;
+	for (size_t i = 0; i < k; i++) {
+		json_t *t = json_array_get(v, i);
+		if (!json_is_integer(t) || json_integer_value(t) < INT_MIN ||
+		    json_integer_value(t) > INT_MAX) {
+			free(ids);
+			path[3].key = NULL;
+			path[3].index = i;
+			return bad(r, path, 4, false, "'%s' must hold tactic ids (integers), not %s",
+				   name, jtype(t));
+		}
+		ids[i] = (int)json_integer_value(t);
+	}
+	*out = ids;
+	*n = k;
+	return 0;
+}
+
 static int read_entry(const struct rd *r, const char *key, json_t *e, struct provenance *p,
 		      struct arena *a)
 {
 	static const char *const names[] = { "tactic", "source", "run", "time_us", "lo_us",
-					     "hi_us", "fallback_us", "ties", NULL };
+					     "hi_us", "fallback_us", "ties", "wrong", NULL };
 	static const char *const required[] = { "tactic", "source", "run", NULL };
 	struct jstep path[4] = { { "entries", 0 }, { key, 0 } };
 	if (!json_is_object(e))
@@ -680,35 +721,17 @@ static int read_entry(const struct rd *r, const char *key, json_t *e, struct pro
 		rc = get_time(r, e, "hi_us", path, 2, &x.hi_us);
 	if (!rc)
 		rc = get_time(r, e, "fallback_us", path, 2, &x.fallback_us);
-	v = json_object_get(e, "ties");
-	path[2].key = "ties";
-	if (!rc && v && !json_is_null(v)) {
-		if (!json_is_array(v)) {
-			rc = bad(r, path, 3, false, "'ties' must be a list of tactic ids, not %s",
-				 jtype(v));
-		} else {
-			x.nties = json_array_size(v);
-			x.ties = x.nties ? xmalloc(x.nties * sizeof *x.ties) : NULL;
-			for (size_t k = 0; !rc && k < x.nties; k++) {
-				json_t *t = json_array_get(v, k);
-				if (!json_is_integer(t) || json_integer_value(t) < INT_MIN ||
-				    json_integer_value(t) > INT_MAX) {
-					path[3].key = NULL;
-					path[3].index = k;
-					rc = bad(r, path, 4, false, "'ties' must hold tactic ids "
-						 "(integers), not %s", jtype(t));
-				} else {
-					x.ties[k] = (int)json_integer_value(t);
-				}
-			}
-		}
-	}
+	if (!rc)
+		rc = get_ids(r, e, "ties", path, &x.ties, &x.nties);
+	if (!rc)
+		rc = get_ids(r, e, "wrong", path, &x.wrong, &x.nwrong);
 	if (!rc) {
 		x.key = (char *)key;
 		x.tactic = sb.buf;
 		prov_add_entry(p, &x);
 	}
 	free(x.ties);
+	free(x.wrong);
 	sb_release(&sb);
 	return rc;
 }

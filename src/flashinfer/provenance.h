@@ -32,6 +32,9 @@ struct prov_entry {
 	double fallback_us;   /* the fallback's measured median, < 0: not measured */
 	int *ties;            /* candidate ids another run may choose (sorted; docs/fleet.md) */
 	size_t nties;
+	int *wrong;           /* ids the correctness gate found computing a wrong answer (sorted;
+			       * written only when there are any) */
+	size_t nwrong;
 	size_t run;           /* index into provenance.runs */
 };
 

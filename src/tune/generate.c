@@ -945,6 +945,8 @@ static void build_provenance(struct provenance *pv, const struct run *R)
 			pe.hi_us = e->chosen_hi;
 			pe.ties = (int *)e->ties;
 			pe.nties = (size_t)e->nties;
+			pe.wrong = (int *)e->wrong;
+			pe.nwrong = (size_t)e->nwrong;
 		} else {
 			pe.source = PROV_PREDICTED;
 			pe.time_us = e->time_us;

@@ -365,6 +365,8 @@ static int gate_candidates(struct run *R, struct worker *w, struct lookup_entry 
 				if ((rc = journal_add_measurements(&R->j, e->stage, e->tokens, &res[i], 1, d)))
 					break;
 			}
+		if (e->nwrong < LOOKUP_TOP_MAX)
+			e->wrong[e->nwrong++] = g[j].id;
 		st->wrong = xrealloc(st->wrong, (st->nwrong + 1) * sizeof *st->wrong);
 		st->wrong[st->nwrong++] = (struct gate_wrong){ e->stage, e->tokens, g[j].id,
 							      g[j].max_abs, g[j].rel };
