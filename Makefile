@@ -207,6 +207,7 @@ test-flashinfer: all
 	$(Q)bash tests/flashinfer/setup.sh
 	$(Q)TUNETAB=$(CURDIR)/build/tunetab bash tests/flashinfer/run.sh
 	$(Q)TUNETAB=$(CURDIR)/build/tunetab bash tests/flashinfer/generated.sh
+	$(Q)TUNETAB=$(CURDIR)/build/tunetab bash tests/flashinfer/inputs.sh
 
 # Speed targets live here, never in timed tests; results go to docs/benchmarks.md.
 bench: all

@@ -170,6 +170,7 @@ class Kernels:
         if device >= torch.cuda.device_count():
             raise Unusable(f"no GPU {device} ({torch.cuda.device_count()} visible)")
         torch.cuda.set_device(device)
+        self.dev = torch.device("cuda", device)  # where the key's tensors are made
         self.runners, self.weights = {}, {}
         self.gate_cache = {}  # (runner, weights, bucket) -> the gate's inputs (_gate_inputs)
         self.module = None
@@ -298,9 +299,9 @@ class Kernels:
         if tuple(shape) == (0,):
             return None
         if dtype.is_floating_point:
-            return (t.randn(tuple(shape), device="cuda", generator=g) * 0.05).to(dtype)
+            return (t.randn(tuple(shape), device=self.dev, generator=g) * 0.05).to(dtype)
         size = t.empty((), dtype=dtype).element_size()
-        raw = t.randint(0, 256, tuple(shape[:-1]) + (shape[-1] * size,), device="cuda",
+        raw = t.randint(0, 256, tuple(shape[:-1]) + (shape[-1] * size,), device=self.dev,
                         dtype=t.uint8, generator=g)
         return raw.view(dtype)
 
@@ -315,12 +316,13 @@ class Kernels:
         if wkey not in self.weights:
             self.weights.clear()  # one geometry at a time: weights can be GBs
             self.gate_cache.clear()
-            t.cuda.empty_cache()
-            g = t.Generator(device="cuda").manual_seed(0)
+            if self.dev.type == "cuda":
+                t.cuda.empty_cache()
+            g = t.Generator(device=self.dev).manual_seed(0)
             self.weights[wkey] = (self._tensor(shapes[1], wd, g), self._tensor(shapes[2], od, g),
                                   self._tensor(shapes[3], wd, g), self._tensor(shapes[4], od, g))
         w1, b1, w2, b2 = self.weights[wkey]
-        x = autotuner_initializer_rand_scaled(tuple(shapes[0]), xd, t.device("cuda", self.device))
+        x = autotuner_initializer_rand_scaled(tuple(shapes[0]), xd, self.dev)
         return [x, w1, b1, w2, b2]
 
     def _check_key(self, job, runner, inputs):
