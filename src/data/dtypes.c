@@ -33,6 +33,12 @@ int dtype_parse(const char *s, enum dtype *t)
 
 #define STR(key, st, field) CYAML_FIELD_STRING_PTR(key, CYAML_FLAG_POINTER, st, field, 1, 64)
 
+static const cyaml_schema_field_t gate_fields[] = {
+	CYAML_FIELD_FLOAT("tactic", CYAML_FLAG_DEFAULT, struct dtype_gate, tactic),
+	CYAML_FIELD_FLOAT("reference", CYAML_FLAG_DEFAULT, struct dtype_gate, reference),
+	CYAML_FIELD_END
+};
+
 static const cyaml_schema_field_t view_fields[] = {
 	STR("view", struct weight_view, view),
 	STR("torch", struct weight_view, torch),
@@ -60,6 +66,8 @@ static const cyaml_schema_field_t info_fields[] = {
 	CYAML_FIELD_UINT("align", CYAML_FLAG_OPTIONAL, struct dtype_info, align),
 	CYAML_FIELD_STRING_PTR("untimed", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL, struct dtype_info,
 			       untimed, 1, 400),
+	CYAML_FIELD_MAPPING_PTR("gate", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL, struct dtype_info,
+				gate, gate_fields),
 	CYAML_FIELD_END
 };
 static const cyaml_schema_value_t info_schema = {
@@ -105,6 +113,14 @@ int dtypes_load(const char *path, struct dtype_set **out, struct diags *d)
 		for (unsigned j = 0; j < t->input_views_count; j++)
 			if (!t->input_views[j].pack)
 				rc = yaml_error_at(d, path, yp, "input view pack must be positive");
+		if (t->gate && !(t->gate->tactic > 0 && t->gate->tactic < 1 && t->gate->reference > 0 &&
+				 t->gate->reference < 1)) {
+			char gp[80];
+			snprintf(gp, sizeof gp, "dtypes[%u].gate", i);
+			rc = yaml_error_at(d, path, gp, "gate bounds are fractions of the reference's largest "
+					   "value: each above 0 and below 1, not %g and %g",
+					   t->gate->tactic, t->gate->reference);
+		}
 		if (t->align > 4096)
 			rc = yaml_error_at(d, path, yp, "align %u is larger than any tile", t->align);
 		for (unsigned j = 0; j < i; j++)

@@ -45,6 +45,10 @@ struct dtype_info {
 	unsigned align;       /* hidden and per-rank intermediate rounded up to this (0: none) */
 	char *untimed;        /* the flashinfer backend does not time it, and why (its runner
 			       * ignores the tactic); NULL: timed */
+	/* the correctness gate's bounds (README "the correctness gate"): a tactic's output
+	 * against FlashInfer's default tactics', and theirs against the torch reference, as the
+	 * largest absolute difference over the largest absolute reference value; 0: not gated */
+	struct dtype_gate { double tactic, reference; } *gate;
 };
 
 struct dtype_set {

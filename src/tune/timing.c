@@ -342,7 +342,9 @@ static int gate_candidates(struct run *R, struct worker *w, struct lookup_entry 
 	struct gate_result g[PROF_MAX];
 	size_t got = 0;
 	double t0 = now_s();
-	int rc = worker_gate(w, &s, c, k, g, &got, d);
+	const struct dtype_gate *b = R->dep->dt->gate;
+	double bounds[2] = { b ? b->tactic : 0, b ? b->reference : 0 };
+	int rc = worker_gate(w, &s, c, k, bounds, g, &got, d);
 	if (rc)
 		return rc;
 	pthread_mutex_lock(&R->mu);

@@ -647,7 +647,7 @@ static void unhex(const char *h, char *out, size_t n)
 }
 
 int worker_gate(struct worker *w, const struct prof_shape *s, const struct prof_cand *c, size_t n,
-		struct gate_result *out, size_t *k, struct diags *d)
+		const double bounds[2], struct gate_result *out, size_t *k, struct diags *d)
 {
 	*k = 0;
 	if (!w->python)
@@ -655,7 +655,9 @@ int worker_gate(struct worker *w, const struct prof_shape *s, const struct prof_
 				  "the flashinfer backend's worker");
 	char *none = xcalloc(n ? n : 1, 1);
 	struct attempt a = { .last = -1000000 };
-	send_job(w, "GATE", s, c, n, none, &a);
+	char verb[64]; /* the bounds travel first: "GATE <tactic> <reference> <job>" */
+	snprintf(verb, sizeof verb, "GATE %g %g", bounds[0], bounds[1]);
+	send_job(w, verb, s, c, n, none, &a);
 	free(none);
 	char line[4096];
 	while (a.r > 0 && (a.r = read_line(w, line, sizeof line)) > 0) {

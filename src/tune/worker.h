@@ -87,10 +87,12 @@ struct gate_result {
 };
 
 /* The flashinfer worker checks the job's candidates c[0..n) (ids, in the order of preference)
+ * against bounds (the dtype's: a tactic against FlashInfer's default tactics, the default
+ * against the torch reference; {0, 0}: the dtype has none, every verdict GATE_UNCHECKED)
  * until one is not GATE_BAD; *k: how many verdicts out[] holds. A crash names the candidate
  * (GATE_BAD, "crashed the GPU worker") and the worker is restarted. */
 int worker_gate(struct worker *w, const struct prof_shape *s, const struct prof_cand *c, size_t n,
-		struct gate_result *out, size_t *k, struct diags *d);
+		const double bounds[2], struct gate_result *out, size_t *k, struct diags *d);
 
 /* Times a job. Candidates that crashed or hung the worker come back PROF_FAILED with the
  * reason, the worker restarted, and the rest timed again. */
