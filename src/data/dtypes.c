@@ -64,8 +64,6 @@ static const cyaml_schema_field_t info_fields[] = {
 	CYAML_FIELD_SEQUENCE("flags", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL, struct dtype_info,
 			     flags, &flag_schema, 0, 8),
 	CYAML_FIELD_UINT("align", CYAML_FLAG_OPTIONAL, struct dtype_info, align),
-	CYAML_FIELD_STRING_PTR("untimed", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL, struct dtype_info,
-			       untimed, 1, 400),
 	CYAML_FIELD_MAPPING_PTR("gate", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL, struct dtype_info,
 				gate, gate_fields),
 	CYAML_FIELD_END

@@ -43,8 +43,6 @@ struct dtype_info {
 	char **flags;         /* MoERunner extras set True for this dtype ("use_w4_group_scaling") */
 	unsigned flags_count;
 	unsigned align;       /* hidden and per-rank intermediate rounded up to this (0: none) */
-	char *untimed;        /* the flashinfer backend does not time it, and why (its runner
-			       * ignores the tactic); NULL: timed */
 	/* the correctness gate's bounds (README "the correctness gate"): a tactic's output
 	 * against FlashInfer's default tactics', and theirs against the torch reference, as the
 	 * largest absolute difference over the largest absolute reference value; 0: not gated */

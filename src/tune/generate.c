@@ -482,6 +482,7 @@ static void fill_device(struct script_device *sd, const struct device_profile *p
 struct run {
 	const struct generate_request *o;
 	struct generate_request heuristic_only; /* o when auto chose no backend */
+	bool not_timed;                         /* --profile asked, the runner ignores the tactic */
 	struct generate_session *S;
 	const struct shard *sh;
 	const char *outdir;
@@ -694,6 +695,31 @@ static int check_fit(const struct run *R, struct diags *d)
 	return TT_OK;
 }
 
+/* A catalog none of whose tactics can be dispatched on this SM (SM90 mxfp8: its dispatch
+ * rejects MXFPX, cutlass-moe-tactics.md §3) is a runner FlashInfer cannot run there: said as
+ * such, not a table validate would refuse. */
+static int runnable(const struct run *R, struct diags *d)
+{
+	const struct catalog *cat = R->cat;
+	const char *why = NULL;
+	const struct cat_entry *lists[2] = { cat->base, cat->sm80 };
+	unsigned counts[2] = { cat->base_count, cat->sm80_count };
+	for (int l = 0; l < 2; l++)
+		for (unsigned i = 0; i < counts[l]; i++) {
+			const struct cat_entry *e = &lists[l][i];
+			if (!e->dispatchable || *e->dispatchable)
+				return TT_OK;
+			if (!why)
+				why = e->note;
+		}
+	if (!counts[0] && !counts[1])
+		return TT_OK;
+	return diag_error(d, TT_INVALID, "unrunnable", NULL, 0, 0, "FlashInfer %s cannot run %s on SM%d: "
+			  "none of the tactics of catalog %s can be dispatched there%s%s%s", R->version,
+			  dtype_name(R->dt), R->sdev.sm, cat->id, why ? " (" : "", why ? why : "",
+			  why ? ")" : "");
+}
+
 /* --keys: the keys name the runner (use_fused_finalize: with it off GEMM2's ids mean other
  * configs, cutlass-moe-tactics.md §3; top_k, tp_size, ep_size, activation_type: what the
  * flashinfer backend builds and routes), so they decide the runner timed and the tactic list.
@@ -764,6 +790,8 @@ static int run_rank(struct run *R, struct diags *d)
 		return diag_error(d, TT_INVALID, "catalog", NULL, 0, 0, "no tactic catalog for SM%d %s "
 				  "in FlashInfer %s: FlashInfer has no cutlass MoE candidates tunetab "
 				  "knows for it", R->sdev.sm, dtype_name(R->dt), R->version);
+	if ((rc = runnable(R, d)))
+		return rc;
 	rc = o->keys ? lookup_keys_file(R->rules, o->keys, dep, S->dtypes, &R->list, d)
 		     : lookup_deploy(R->rules, dep, &R->list, d);
 	if (rc || (o->keys && (rc = keys_runner(R, d))))
@@ -1216,6 +1244,7 @@ static void run_result(const struct run *R, struct generate_result *r)
 	}
 	r->nworkers = R->S->nworkers;
 	r->profiled = R->o->profile;
+	r->not_timed = R->not_timed;
 	r->gate = R->o->profile && R->S->backend == BACKEND_FLASHINFER ? !R->o->no_gate : -1;
 	r->stats = R->pst;
 	r->backend = R->be.text;
@@ -1276,8 +1305,13 @@ int generate_table(const struct generate_request *rq, struct generate_session *S
 		rc = run_device(&R, d);
 	if (!rc)
 		rc = run_rank(&R, d);
-	if (!rc && R.o->profile && S->backend == BACKEND_FLASHINFER && R.dep.dt->untimed) {
-		say(S, "tunetab: note: %s: %s", R.dep.dt->name, R.dep.dt->untimed);
+	if (!rc && R.o->profile && S->backend == BACKEND_FLASHINFER && R.cat->tactic_ignored) {
+		/* catalog tactic_ignored: the runner skips profiling and sets one config whatever the
+		 * tactic (DeepSeek fp8 block scale, cutlass-moe-tactics.md §1.1) */
+		say(S, "tunetab: note: %s: FlashInfer's runner ignores the tactic (catalog %s: it skips "
+		    "profiling and sets one config; cutlass-moe-tactics.md §1.1): nothing to time, the "
+		    "table holds the fallback", R.dep.dt->name, R.cat->id);
+		R.not_timed = true;
 		R.heuristic_only = *R.o;
 		R.heuristic_only.profile = false;
 		R.o = &R.heuristic_only;

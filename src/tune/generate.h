@@ -67,6 +67,8 @@ struct generate_result {
 	size_t entries, total_entries, differ, skipped;
 	size_t nworkers;
 	bool profiled;
+	bool not_timed;                /* --profile asked; the runner ignores the tactic (catalog
+					* tactic_ignored), so the heuristic's table was written */
 	int gate;                      /* the correctness gate: 1 on, 0 off (--no-gate), -1 none
 					* (not the flashinfer backend) */
 	struct timing_stats stats;

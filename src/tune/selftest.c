@@ -19,6 +19,7 @@ const char *selftest_status_name(enum selftest_status s)
 		[ST_WORKS] = "works", [ST_UNCHECKED] = "works, output not checked",
 		[ST_WRONG] = "wrong output", [ST_NO_KERNELS] = "not in this FlashInfer build",
 		[ST_NOT_TIMED] = "not timed", [ST_NO_CATALOG] = "no tunetab catalog",
+		[ST_UNRUNNABLE] = "FlashInfer cannot run it here",
 		[ST_FAILED] = "failed",
 	};
 	return names[s];
@@ -31,7 +32,7 @@ static int rm_one(const char *path, const struct stat *st, int flag, struct FTW 
 }
 
 struct got {
-	bool have;
+	bool have, not_timed;
 	struct timing_stats st;
 	struct gate_wrong wrong; /* the first wrong tactic */
 };
@@ -40,6 +41,7 @@ static void on_table(void *ctx, const struct generate_result *r)
 {
 	struct got *g = ctx;
 	g->have = true;
+	g->not_timed = r->not_timed;
 	g->st = r->stats;
 	if (r->stats.nwrong)
 		g->wrong = r->stats.wrong[0];
@@ -94,9 +96,10 @@ static int one_dtype(struct tt_data *data, const char *model, const char *python
 	}
 	int fatal = TT_OK;
 	snprintf(line->dtype, sizeof line->dtype, "%s", t->name);
-	if (!rc && t->untimed) {
+	if (!rc && g.have && g.not_timed) {
 		line->status = ST_NOT_TIMED;
-		snprintf(line->detail, sizeof line->detail, "%s", t->untimed);
+		snprintf(line->detail, sizeof line->detail, "FlashInfer's runner ignores the tactic "
+			 "(it skips profiling and sets one config): the table holds the fallback");
 	} else if (!rc && g.have && g.st.nwrong) {
 		line->status = ST_WRONG;
 		snprintf(line->detail, sizeof line->detail, "tactic %d at GEMM%d %ld tokens: max abs "
@@ -113,6 +116,9 @@ static int one_dtype(struct tt_data *data, const char *model, const char *python
 			 g.st.gate_checked);
 	} else if (has_error(&dd, "no-kernels")) {
 		line->status = ST_NO_KERNELS;
+		snprintf(line->detail, sizeof line->detail, "%s", first_error(&dd));
+	} else if (has_error(&dd, "unrunnable")) {
+		line->status = ST_UNRUNNABLE;
 		snprintf(line->detail, sizeof line->detail, "%s", first_error(&dd));
 	} else if (has_error(&dd, "catalog")) {
 		line->status = ST_NO_CATALOG;

@@ -13,8 +13,9 @@ enum selftest_status {
 	ST_UNCHECKED,    /* built and timed; the gate could not judge (it says why) */
 	ST_WRONG,        /* a tactic computed a wrong answer (the gate kept it out) */
 	ST_NO_KERNELS,   /* this FlashInfer build aborted building the runner */
-	ST_NOT_TIMED,    /* the runner ignores the tactic (configs/dtypes.yaml untimed) */
+	ST_NOT_TIMED,    /* the runner ignores the tactic (the catalog's tactic_ignored) */
 	ST_NO_CATALOG,   /* tunetab has no tactic list for it on this SM */
+	ST_UNRUNNABLE,   /* FlashInfer lists tactics but can dispatch none on this SM */
 	ST_FAILED,       /* anything else went wrong: detail says what */
 };
 

@@ -27,8 +27,10 @@ keys sm90-bf16 h200 qwen3-30b-a3b bf16 && keys sm90-fp8 h200 qwen3-235b-a22b fp8
     keys sm90-w4a8 h200 qwen3-30b-a3b w4a8 && keys sm90-w4a8_mxfp4 h200 gpt-oss-20b w4a8_mxfp4 &&
     keys sm90-off h200 qwen3-30b-a3b bf16 --fused-finalize off || rc=1
 keys sm100-nvfp4 b200 qwen3-30b-a3b nvfp4 && keys sm100-nvfp4-bf16in b200 qwen3-30b-a3b nvfp4 --input-view bf16 &&
-    keys sm100-fp8 b200 qwen3-30b-a3b fp8 || rc=1
-keys sm120-nvfp4 rtx-pro-6000-server qwen3-30b-a3b nvfp4 --tp 2 || rc=1
+    keys sm100-fp8 b200 qwen3-30b-a3b fp8 && keys sm100-mxfp8 b200 qwen3-30b-a3b mxfp8 &&
+    keys sm100-fp8_mxfp4 b200 gpt-oss-20b fp8_mxfp4 || rc=1
+keys sm120-nvfp4 rtx-pro-6000-server qwen3-30b-a3b nvfp4 --tp 2 &&
+    keys sm120-fp8_mxfp4 rtx-pro-6000-server gpt-oss-20b fp8_mxfp4 || rc=1
 [ $rc = 0 ] || { echo "inputs: tunetab generate failed"; exit 1; }
 S=$root/schemas/flashinfer/v0_7_2.yaml
 "$PY" "$here/fi_inputs.py" --schema "$S" --sm 90 "$work"/sm90-*.keys || rc=1
