@@ -306,14 +306,13 @@ class Kernels:
                         dtype=t.uint8, generator=g)
         return raw.view(dtype)
 
-    def _key_inputs(self, job, args):
-        """The tuner's five inputs as the key's shapes say: the expert weights (kept while the
-        geometry lasts) and the bucket's input from FlashInfer's default initializer."""
+    def _inputs(self, shapes, xd, wd, od):
+        """The tuner's five inputs of these shapes (a key's: input, fc1, fc1 bias, fc2, fc2 bias):
+        the expert weights (kept while the geometry lasts) and the bucket's input from
+        FlashInfer's default initializer."""
         from flashinfer.autotuner.initializers import autotuner_initializer_rand_scaled
         t = self.torch
-        shapes = job["key"][2]
-        xd, wd, od = args["x_dtype"], args["weight_dtype"], args["output_dtype"]
-        wkey = (tuple(shapes[1:]), str(wd), str(od))
+        wkey = (tuple(tuple(x) for x in shapes[1:]), str(wd), str(od))
         if wkey not in self.weights:
             self.weights.clear()  # one geometry at a time: weights can be GBs
             self.gate_cache.clear()
@@ -337,39 +336,27 @@ class Kernels:
             raise ValueError(f"the runner built is not the key's: shapes {shapes}, extras "
                              f"({', '.join(extras)}) for {key[2]}, ({', '.join(str(v) for v in key[3])})")
 
-    def _weights(self, job, wd, od):
-        t = self.torch
+    @staticmethod
+    def _job_shapes(job):
+        """The tensor shapes of a key without extras, from the job's fields (§3.1)."""
         gated = job["act"] in (3, 4, 5, 7)  # Swiglu, Geglu, SwigluBias, SwigluStep (§3.3)
         e, h, i = job["experts"], job["hidden"], job["inter"]
         n1 = 2 * i if gated else i
-        key = (e, h, i, n1, str(wd), job["biases"])
-        if key not in self.weights:
-            self.weights.clear()  # one geometry at a time: weights can be GBs
-            self.gate_cache.clear()
-            t.cuda.empty_cache()
-            g = t.Generator(device="cuda").manual_seed(0)
-            w1 = (t.randn((e, n1, h), device="cuda", generator=g) * 0.05).to(wd)
-            w2 = (t.randn((e, h, i), device="cuda", generator=g) * 0.05).to(wd)
-            b1 = (t.randn((e, n1), device="cuda", generator=g) * 0.05).to(od) if job["biases"] else None
-            b2 = (t.randn((e, h), device="cuda", generator=g) * 0.05).to(od) if job["biases"] else None
-            self.weights[key] = (w1, b1, w2, b2)
-        return self.weights[key]
+        return ((job["bucket"], h), (e, n1, h), (e, n1) if job["biases"] else (0,), (e, h, i),
+                (e, h) if job["biases"] else (0,))
 
     def prepare(self, job):
         """The bucket's inputs as FlashInfer's tuner makes them; returns the valid tactics."""
         from flashinfer.autotuner import AutoTuner
-        from flashinfer.autotuner.initializers import autotuner_initializer_rand_scaled
         t = self.torch
         if job.get("key") and job.get("key_fields") and len(job["key"]) == 4:
             runner, args = self._key_runner(job)
-            inputs = self._key_inputs(job, args)
+            inputs = self._inputs(job["key"][2], args["x_dtype"], args["weight_dtype"],
+                                  args["output_dtype"])
             self._check_key(job, runner, inputs)
         else:  # a key without extras (FlashInfer before 0.6.18): the job's dtype and fields
             runner, xd, wd, od = self._runner(job)
-            w1, b1, w2, b2 = self._weights(job, wd, od)
-            x = autotuner_initializer_rand_scaled((job["bucket"], job["hidden"]), xd,
-                                                  t.device("cuda", self.device))
-            inputs = [x, w1, b1, w2, b2]
+            inputs = self._inputs(self._job_shapes(job), xd, wd, od)
         self.job = dict(job, runner=runner, inputs=inputs, fi=None)
         if job.get("for_gate"):  # the gate calls FlashInfer's public API: no profiler state
             return set()

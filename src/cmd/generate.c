@@ -295,8 +295,8 @@ static void print_failure(const struct diags *d)
 
 int cmd_generate(int argc, char **argv)
 {
-	struct args a = { .o = { .tp = 1, .ep = 1, .format = "both", .timeout = 30,
-				 .script_mem_mib = 64, .script_instructions = 100000000LL } };
+	struct args a = { 0 };
+	generate_request_defaults(&a.o);
 	a.o.metas = xcalloc((size_t)argc + 1, sizeof *a.o.metas);
 	struct generate_session S;
 	memset(&S, 0, sizeof S);

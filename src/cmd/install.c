@@ -293,9 +293,10 @@ static int generate_for(struct tt_data *data, const struct serve_deployment *s, 
 	struct model_profile m;
 	struct diags d = DIAGS_INIT;
 	int rc = serve_model_profile(s, &m, &d);
-	struct generate_request o = { .format = "json", .timeout = 30, .script_mem_mib = 64,
-				      .script_instructions = 100000000LL, .profile = profile,
+	struct generate_request o = { .profile = profile,
 				      .command = "tunetab install (its launch command's table)" };
+	generate_request_defaults(&o);
+	o.format = "json";
 	cli_launch_request(s, &m, &o);
 	struct gen_ctx g = { NULL };
 	struct generate_hooks hooks = { &g, gen_line, gen_diag, NULL, gen_table, cli_script_print };

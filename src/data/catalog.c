@@ -471,6 +471,22 @@ const struct tactic *tactic_lookup(const struct tactic_list *l, int stage, int i
 	return NULL;
 }
 
+bool catalog_dispatchable(const struct catalog *c, const char **why)
+{
+	const struct cat_entry *lists[2] = { c->base, c->sm80 };
+	unsigned counts[2] = { c->base_count, c->sm80_count };
+	*why = NULL;
+	for (int l = 0; l < 2; l++)
+		for (unsigned i = 0; i < counts[l]; i++) {
+			const struct cat_entry *e = &lists[l][i];
+			if (!e->dispatchable || *e->dispatchable)
+				return true;
+			if (!*why)
+				*why = e->note;
+		}
+	return !counts[0] && !counts[1];
+}
+
 bool catalog_tactic_fits(const struct tactic *t, long n, long k)
 {
 	/* the enum's numbers: K in bytes for a B tile (binding.cu isProfileShapeSupported) */

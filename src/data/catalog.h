@@ -124,6 +124,10 @@ const struct tactic *tactic_lookup(const struct tactic_list *l, int stage, int i
  * K % tile_k == 0, N >= tile_n, N % tile_m == 0 (tile numbers as the enum names them), and the
  * single-warpgroup rules (PREFILL for K <= 384, ROLLING above, N % 128 == 0). */
 bool catalog_tactic_fits(const struct tactic *t, long n, long k);
+/* Whether any of c's entries can be dispatched on its SM (SM90 mxfp8: none, its dispatch
+ * rejects MXFPX; cutlass-moe-tactics.md §3); when none, *why is the first entry's note (or
+ * NULL). A catalog without entries counts as dispatchable. */
+bool catalog_dispatchable(const struct catalog *c, const char **why);
 /* "128x64x128B (256 el) cluster 2x1x1 2SM dyn 4x1x1/2x1x1 swap_ab finalize" style text. */
 void tactic_describe(const struct tactic *t, char *buf, size_t n);
 /* The kernel configuration alone, the same for every dtype whose catalog lists it:

@@ -297,37 +297,43 @@ const struct pyv *key_extra(const struct moe_key *k, unsigned index)
 	return &k->extras->items[index];
 }
 
+/* The named extras field of schema s in k, or NULL (the version's key has no such field). */
+static const struct pyv *key_named(const struct fi_rules *s, const struct moe_key *k,
+				   const char *name)
+{
+	for (unsigned i = 0; s && i < s->key.extras_fields_count; i++)
+		if (!strcmp(s->key.extras_fields[i].name, name))
+			return key_extra(k, i);
+	return NULL;
+}
+
 /* The named bool extras field of schema s: 1 True, 0 False, -1 absent. */
 static int key_flag(const struct fi_rules *s, const struct moe_key *k, const char *name)
 {
-	for (unsigned i = 0; s && i < s->key.extras_fields_count; i++)
-		if (!strcmp(s->key.extras_fields[i].name, name)) {
-			const struct pyv *v = key_extra(k, i);
-			return !v ? -1 : v->kind == PV_TRUE ? 1 : v->kind == PV_FALSE ? 0 : -1;
-		}
-	return -1;
+	const struct pyv *v = key_named(s, k, name);
+	return !v ? -1 : v->kind == PV_TRUE ? 1 : v->kind == PV_FALSE ? 0 : -1;
+}
+
+/* A small non-negative int extras field (ep_size, top_k, activation_type), or -1. */
+static long key_int(const struct fi_rules *s, const struct moe_key *k, const char *name)
+{
+	const struct pyv *v = key_named(s, k, name);
+	return v && v->kind == PV_INT && v->i >= 0 && v->i < 1 << 20 ? (long)v->i : -1;
 }
 
 long key_field(const struct fi_rules *s, const struct moe_key *k, const char *name)
 {
-	for (unsigned i = 0; s && i < s->key.extras_fields_count; i++)
-		if (!strcmp(s->key.extras_fields[i].name, name)) {
-			const struct pyv *v = key_extra(k, i);
-			if (v && v->kind == PV_INT && v->i >= 0 && v->i < 1 << 20)
-				return (long)v->i;
-			return v && v->kind == PV_TRUE ? 1 : v && v->kind == PV_FALSE ? 0 : -2;
-		}
-	return -2;
+	long v = key_int(s, k, name);
+	if (v >= 0)
+		return v;
+	int f = key_flag(s, k, name);
+	return f >= 0 ? f : -2;
 }
 
 long key_ep_size(const struct fi_rules *s, const struct moe_key *k)
 {
-	for (unsigned i = 0; s && i < s->key.extras_fields_count; i++)
-		if (!strcmp(s->key.extras_fields[i].name, "ep_size")) {
-			const struct pyv *v = key_extra(k, i);
-			return v && v->kind == PV_INT && v->i > 0 && v->i < 1 << 20 ? (long)v->i : 1;
-		}
-	return 1;
+	long v = key_int(s, k, "ep_size");
+	return v > 0 ? v : 1;
 }
 
 int key_dtypes(const struct fi_rules *s, const struct moe_key *k, enum dtype out[2])
@@ -374,10 +380,5 @@ int key_dtypes(const struct fi_rules *s, const struct moe_key *k, enum dtype out
 
 int key_fused_finalize(const struct fi_rules *s, const struct moe_key *k)
 {
-	for (unsigned i = 0; s && i < s->key.extras_fields_count; i++)
-		if (!strcmp(s->key.extras_fields[i].name, "use_fused_finalize")) {
-			const struct pyv *v = key_extra(k, i);
-			return !v ? -1 : v->kind == PV_FALSE ? 0 : v->kind == PV_TRUE ? 1 : -1;
-		}
-	return -1;
+	return key_flag(s, k, "use_fused_finalize");
 }

@@ -529,6 +529,23 @@ static void run_release(struct run *R)
 	model_free(R->own_model);
 }
 
+void generate_request_defaults(struct generate_request *q)
+{
+	q->tp = q->ep = 1;
+	q->format = "both";
+	q->timeout = 30;
+	q->script_mem_mib = 64;
+	q->script_instructions = 100000000LL;
+}
+
+/* auto chose no backend, or the runner ignores the tactic: the heuristic's table */
+static void heuristic_only(struct run *R)
+{
+	R->heuristic_only = *R->o;
+	R->heuristic_only.profile = false;
+	R->o = &R->heuristic_only;
+}
+
 /* The target version (with the flashinfer backend the FlashInfer that runs the kernels, so
  * the workers start first). */
 static int run_version(struct run *R, struct diags *d)
@@ -537,11 +554,8 @@ static int run_version(struct run *R, struct diags *d)
 	int rc;
 	if (R->o->profile && (rc = start_workers(S, R->o, d)))
 		return rc;
-	if (R->o->profile && S->backend == BACKEND_NONE) { /* auto chose the heuristic's table */
-		R->heuristic_only = *R->o;
-		R->heuristic_only.profile = false;
-		R->o = &R->heuristic_only;
-	}
+	if (R->o->profile && S->backend == BACKEND_NONE) /* auto chose the heuristic's table */
+		heuristic_only(R);
 	const struct generate_request *o = R->o;
 	const char *fi_want = o->flashinfer;
 	if (o->profile && S->backend == BACKEND_FLASHINFER) {
@@ -695,31 +709,6 @@ static int check_fit(const struct run *R, struct diags *d)
 	return TT_OK;
 }
 
-/* A catalog none of whose tactics can be dispatched on this SM (SM90 mxfp8: its dispatch
- * rejects MXFPX, cutlass-moe-tactics.md §3) is a runner FlashInfer cannot run there: said as
- * such, not a table validate would refuse. */
-static int runnable(const struct run *R, struct diags *d)
-{
-	const struct catalog *cat = R->cat;
-	const char *why = NULL;
-	const struct cat_entry *lists[2] = { cat->base, cat->sm80 };
-	unsigned counts[2] = { cat->base_count, cat->sm80_count };
-	for (int l = 0; l < 2; l++)
-		for (unsigned i = 0; i < counts[l]; i++) {
-			const struct cat_entry *e = &lists[l][i];
-			if (!e->dispatchable || *e->dispatchable)
-				return TT_OK;
-			if (!why)
-				why = e->note;
-		}
-	if (!counts[0] && !counts[1])
-		return TT_OK;
-	return diag_error(d, TT_INVALID, "unrunnable", NULL, 0, 0, "FlashInfer %s cannot run %s on SM%d: "
-			  "none of the tactics of catalog %s can be dispatched there%s%s%s", R->version,
-			  dtype_name(R->dt), R->sdev.sm, cat->id, why ? " (" : "", why ? why : "",
-			  why ? ")" : "");
-}
-
 /* --keys: the keys name the runner (use_fused_finalize: with it off GEMM2's ids mean other
  * configs, cutlass-moe-tactics.md §3; top_k, tp_size, ep_size, activation_type: what the
  * flashinfer backend builds and routes), so they decide the runner timed and the tactic list.
@@ -790,8 +779,12 @@ static int run_rank(struct run *R, struct diags *d)
 		return diag_error(d, TT_INVALID, "catalog", NULL, 0, 0, "no tactic catalog for SM%d %s "
 				  "in FlashInfer %s: FlashInfer has no cutlass MoE candidates tunetab "
 				  "knows for it", R->sdev.sm, dtype_name(R->dt), R->version);
-	if ((rc = runnable(R, d)))
-		return rc;
+	const char *why;
+	if (!catalog_dispatchable(R->cat, &why)) /* a table validate would refuse: said as such */
+		return diag_error(d, TT_INVALID, "unrunnable", NULL, 0, 0, "FlashInfer %s cannot run %s "
+				  "on SM%d: none of the tactics of catalog %s can be dispatched there%s%s%s",
+				  R->version, dtype_name(R->dt), R->sdev.sm, R->cat->id, why ? " (" : "",
+				  why ? why : "", why ? ")" : "");
 	rc = o->keys ? lookup_keys_file(R->rules, o->keys, dep, S->dtypes, &R->list, d)
 		     : lookup_deploy(R->rules, dep, &R->list, d);
 	if (rc || (o->keys && (rc = keys_runner(R, d))))
@@ -1312,9 +1305,7 @@ int generate_table(const struct generate_request *rq, struct generate_session *S
 		    "profiling and sets one config; cutlass-moe-tactics.md §1.1): nothing to time, the "
 		    "table holds the fallback", R.dep.dt->name, R.cat->id);
 		R.not_timed = true;
-		R.heuristic_only = *R.o;
-		R.heuristic_only.profile = false;
-		R.o = &R.heuristic_only;
+		heuristic_only(&R);
 	}
 	if (!rc) {
 		backend_describe(S, &R.be);

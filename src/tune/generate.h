@@ -120,6 +120,10 @@ int generate_session_init(struct generate_session *S, struct tt_data *data,
 /* Detaches the workers and frees what the session owns. */
 void generate_session_release(struct generate_session *S);
 
+/* generate's defaults (its options in README): TP and EP 1, both formats, a 30 s watchdog per
+ * job, the heuristic's 64 MiB and 10^8 instructions. Sets only those fields. */
+void generate_request_defaults(struct generate_request *q);
+
 /* One table: every key of the deployment (or of --keys), or the shard sh of them, chosen,
  * profiled when asked, checked and written under outdir. d receives the errors (a diag with
  * id DIAG_SHOW_USAGE marks a bad command line: the caller shows the usage). */

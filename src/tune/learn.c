@@ -80,13 +80,11 @@ static long num_of(const char *s, long def)
 	return s && !parse_long(s, &v) ? v : def;
 }
 
-/* What every request learn ranks with has: both formats, the default script limits, quiet
- * (no profiling, no output). */
+/* What every request learn ranks with has: generate's defaults, quiet (no profiling, no
+ * output). */
 static void request_defaults(struct generate_request *q)
 {
-	q->format = "both";
-	q->script_mem_mib = 64;
-	q->script_instructions = 100000000LL;
+	generate_request_defaults(q);
 	q->quiet = true;
 }
 

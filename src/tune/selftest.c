@@ -79,11 +79,12 @@ static int one_dtype(struct tt_data *data, const char *model, const char *python
 	struct diags dd = DIAGS_INIT;
 	int rc = generate_session_init(&S, data, &hooks, &dd);
 	struct generate_request rq = {
-		.device = "auto", .model = model, .dtype = t->name, .max_tokens = 1, .tp = 1, .ep = 1,
-		.format = "json", .timeout = 120, .script_mem_mib = 64,
-		.script_instructions = 100000000LL, .profile = true, .backend = "flashinfer",
-		.python = python, .quiet = true,
+		.device = "auto", .model = model, .dtype = t->name, .max_tokens = 1, .profile = true,
+		.backend = "flashinfer", .python = python, .quiet = true,
 	};
+	generate_request_defaults(&rq);
+	rq.format = "json";
+	rq.timeout = 120; /* the first call of a runner may compile or load it */
 	struct shard whole = { .index = 0, .count = 1 };
 	char *out = xasprintf("%s/%s", dir, t->name);
 	if (!rc)

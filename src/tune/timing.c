@@ -458,16 +458,14 @@ static int time_entry(struct run *R, struct worker *w, struct lookup_entry *e, s
 	if (out_of_budget) {
 		e->kind = CHOICE_PREDICTED;
 	} else {
+		/* the gate first: a tactic it finds wrong counts as failed */
+		if (o->gate && w->python &&
+		    (rc = gate_candidates(R, w, e, ids, res, n, top_k, d)))
+			return rc;
 		for (size_t k = 0; k < n; k++) {
 			failed += res[k].status == PROF_FAILED;
 			unsupported += res[k].status == PROF_UNSUPPORTED;
 		}
-		if (o->gate && w->python &&
-		    (rc = gate_candidates(R, w, e, ids, res, n, top_k, d)))
-			return rc;
-		failed = 0;
-		for (size_t k = 0; k < n; k++)
-			failed += res[k].status == PROF_FAILED;
 		e->failed = (int)failed;
 		decide(e, ids, res, n);
 	}

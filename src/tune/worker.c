@@ -352,10 +352,12 @@ static void take_res(const char *line, const struct prof_cand *c, size_t n, char
 }
 
 /* What one attempt at a job ended with. */
+#define NOT_STARTED (-1000000) /* attempt.last before any candidate's START */
+
 struct attempt {
 	int rc;          /* an ERR: the whole job fails */
 	int r;           /* 1 finished, 0 the worker died, -1 it hung */
-	int last;        /* the candidate started last */
+	int last;        /* the candidate started last (NOT_STARTED: none yet) */
 	size_t batch;    /* candidates in the request that was running (a ROUND's batch) */
 	char fault[96];
 };
@@ -586,7 +588,7 @@ int worker_profile(struct worker *w, const struct prof_shape *s, const struct pr
 			pending += !done[i];
 		if (!pending)
 			break;
-		struct attempt a = { .last = -1000000 };
+		struct attempt a = { .last = NOT_STARTED };
 		if (w->python)
 			attempt_rounds(w, s, c, n, done, out, &a, d);
 		else
@@ -608,7 +610,7 @@ int worker_profile(struct worker *w, const struct prof_shape *s, const struct pr
 		for (size_t i = 0; i < n; i++)
 			if (c[i].id == a.last && !done[i])
 				culprit = i;
-		if (culprit == n && w->python && a.last == -1000000) {
+		if (culprit == n && w->python && a.last == NOT_STARTED) {
 			/* before any candidate's START: while FlashInfer built the key's runner (a
 			 * FlashInfer build without this dtype's kernels aborts there, as the H200
 			 * bundle's does for MXFP4 and W4A8: docs/benchmarks.md) */
@@ -637,15 +639,6 @@ int worker_profile(struct worker *w, const struct prof_shape *s, const struct pr
 	return rc;
 }
 
-static void unhex(const char *h, char *out, size_t n)
-{
-	size_t i = 0;
-	if (strcmp(h, "-"))
-		for (unsigned v; i + 1 < n && sscanf(h, "%2x", &v) == 1; h += 2)
-			out[i++] = (char)v;
-	out[i] = '\0';
-}
-
 int worker_gate(struct worker *w, const struct prof_shape *s, const struct prof_cand *c, size_t n,
 		const double bounds[2], struct gate_result *out, size_t *k, struct diags *d)
 {
@@ -654,7 +647,7 @@ int worker_gate(struct worker *w, const struct prof_shape *s, const struct prof_
 		return diag_error(d, TT_USAGE, "worker", NULL, 0, 0, "the correctness gate runs on "
 				  "the flashinfer backend's worker");
 	char *none = xcalloc(n ? n : 1, 1);
-	struct attempt a = { .last = -1000000 };
+	struct attempt a = { .last = NOT_STARTED };
 	char verb[64]; /* the bounds travel first: "GATE <tactic> <reference> <job>" */
 	snprintf(verb, sizeof verb, "GATE %g %g", bounds[0], bounds[1]);
 	send_job(w, verb, s, c, n, none, &a);
@@ -670,7 +663,7 @@ int worker_gate(struct worker *w, const struct prof_shape *s, const struct prof_
 				  why, &used) == 5 && *k < n) {
 			g.verdict = !strcmp(verdict, "ok") ? GATE_OK : !strcmp(verdict, "bad") ? GATE_BAD
 										  : GATE_UNCHECKED;
-			unhex(why, g.why, sizeof g.why);
+			hex_decode(why, g.why, sizeof g.why);
 			out[(*k)++] = g;
 		} else if (!strcmp(line, "END")) {
 			return TT_OK;
@@ -683,7 +676,7 @@ int worker_gate(struct worker *w, const struct prof_shape *s, const struct prof_
 		}
 	}
 	/* died, hung or broke the context inside a candidate's check: that one is wrong */
-	if (*k < n && a.last != -1000000) {
+	if (*k < n && a.last != NOT_STARTED) {
 		out[*k] = (struct gate_result){ .id = a.last, .verdict = GATE_BAD };
 		snprintf(out[*k].why, sizeof out[*k].why, "%s the GPU worker in the gate%s",
 			 a.r < 0 ? "hung" : "crashed", a.fault);
@@ -744,14 +737,6 @@ static void on_start(int id, void *ctx)
 	fflush(stdout);
 }
 
-static void hex_encode(const char *s, char *out, size_t n)
-{
-	size_t i = 0;
-	for (; *s && i + 3 < n; s++, i += 2)
-		snprintf(out + i, 3, "%02x", (unsigned char)*s);
-	out[i] = '\0';
-}
-
 int worker_parse_job(const char *line, struct prof_shape *s, char *dtype, size_t *n, int *off)
 {
 	memset(s, 0, sizeof *s);
@@ -768,13 +753,14 @@ int worker_parse_job(const char *line, struct prof_shape *s, char *dtype, size_t
 
 static void print_dev(const struct worker_device *o)
 {
-	char hex[600];
+	struct strbuf hex = STRBUF_INIT;
 	const struct gpu_info *g = &o->gpu;
-	hex_encode(g->name, hex, sizeof hex);
-	printf("DEV %s %d %d %d %.0f %.0f %.0f %.0f %.0f %.1f %d %d %d %ld\n", hex, g->cc_major,
+	add_hex(&hex, g->name);
+	printf("DEV %s %d %d %d %.0f %.0f %.0f %.0f %.0f %.1f %d %d %d %ld\n", hex.buf, g->cc_major,
 	       g->cc_minor, g->sm_count, (double)g->smem_per_block_optin, (double)g->smem_per_sm,
 	       (double)g->l2_bytes, (double)g->total_mem, g->clock_khz / 1000.0, o->mem_bw_gbs,
 	       o->visible, o->env.driver_version, o->env.runtime_version, o->env.blaslt_version);
+	sb_release(&hex);
 }
 
 /* The GPU layer's debugging lines (gpu_trace): the worker's stderr, which the parent passes
@@ -823,10 +809,11 @@ int worker_main(int argc, char **argv)
 	char err[512];
 	while ((len = getline(&line, &cap, stdin)) > 0) {
 		if (str_starts(line, "WHO")) {
-			char hex[600];
-			hex_encode(b == &backend_fake ? "synthetic timings (TUNETAB_FAKE_GPU=1)"
-				   : "cuBLASLt stand-in GEMM", hex, sizeof hex);
-			printf("WHO %s - - %s\n", b->name, hex);
+			struct strbuf hex = STRBUF_INIT;
+			add_hex(&hex, b == &backend_fake ? "synthetic timings (TUNETAB_FAKE_GPU=1)"
+				: "cuBLASLt stand-in GEMM");
+			printf("WHO %s - - %s\n", b->name, hex.buf);
+			sb_release(&hex);
 		} else if (str_starts(line, "INFO")) {
 			struct worker_device o;
 			if (b->query(device, &o, err, sizeof err))

@@ -1217,8 +1217,9 @@ def cmd_regimes(args):
         if wk is not None:
             job = worker_job(fi, d, stage, bucket)
             if args.worker_weights == "fi":  # the worker on this process's weights
-                wd = fi.dtype(d.w_dtype)
-                wk.weights = {(d.experts_local, d.hidden, d.inter_local, 2 * d.inter_local, str(wd), 0):
+                # the worker's weights cache: (fc1, fc1 bias, fc2, fc2 bias shapes, dtypes) (_inputs)
+                shapes = wk._job_shapes(job)
+                wk.weights = {(tuple(shapes[1:]), str(fi.dtype(d.w_dtype)), str(fi.torch.bfloat16)):
                               (w["fc1"], None, w["fc2"], None)}
             wk.prepare(job)
             for tac in tactics:

@@ -4,7 +4,7 @@ for every key, checked against FlashInfer's own Python layer (issue #29).
 
 Run with a venv's python (tests/flashinfer/setup.sh): torch and the flashinfer-python release
 under test, no GPU. For each key (one per line in the KEYS files) the worker's own code
-(scripts/tunetab-fi-worker.py: Kernels._key_runner, _key_inputs, _check_key, the path `generate
+(scripts/tunetab-fi-worker.py: Kernels._key_runner, _inputs, _check_key, the path `generate
 --profile --backend flashinfer` takes) builds FlashInfer's `MoERunner` from the key's extras and
 the key's tensors, on the CPU; FlashInfer's `get_cutlass_fused_moe_module` is the release's own,
 with its compiled module replaced by a recorder that applies the binding's rules
@@ -213,7 +213,7 @@ def main():
             what = "%s GEMM%d %d tokens" % (os.path.basename(path), stage, job["bucket"])
             try:
                 runner, args = k._key_runner(job)
-                inputs = k._key_inputs(job, args)
+                inputs = k._inputs(key[2], args["x_dtype"], args["weight_dtype"], args["output_dtype"])
                 k._check_key(job, runner, inputs)
                 runner.gemm_idx_for_tuning = stage
                 valid = runner.get_valid_tactics(inputs, None)
