@@ -126,7 +126,7 @@ UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(BUILD)/unit_tests
 
 # ---------------------------------------------------------------- targets
-.PHONY: all deps deps-test run test test-unit test-cli test-gpu test-flashinfer test-consumers bench install docs clean help
+.PHONY: all deps deps-test deps-flashinfer run test test-unit test-cli test-gpu test-flashinfer test-consumers bench install docs clean help
 
 # Shell completions, made by the built binary from its command table (src/cmd.c).
 COMPLETIONS := build/completion/tunetab build/completion/_tunetab
@@ -178,6 +178,10 @@ deps:
 	$(Q)sh scripts/install-deps.sh $(DEB_PKGS)
 deps-test:
 	$(Q)sh scripts/install-deps.sh $(TEST_DEB_PKGS)
+# FlashInfer releases from PyPI in venvs (torch from PyPI, about 3 GB the first time) for the
+# tests of every dtype's inputs against FlashInfer's Python layer (tests/flashinfer/inputs.sh)
+deps-flashinfer:
+	$(Q)bash tests/flashinfer/setup.sh $$(bash tests/flashinfer/inputs.sh --versions)
 
 # The main job on its embedded default: see README "Quick start".
 run: deps
@@ -185,7 +189,7 @@ run: deps
 	$(Q)sh scripts/run-default.sh
 
 # Every test, plus the broken-input corpora again under the sanitizers (build/san).
-test: deps deps-test
+test: deps deps-test deps-flashinfer
 	$(Q)$(MAKE) --no-print-directory all $(UNIT_BIN) fuzz-replay
 	$(Q)$(MAKE) -s --no-print-directory VARIANT=san build/san/tunetab
 	$(Q)sh tests/run-tests.sh $(BUILD) all build/san

@@ -11,12 +11,14 @@ code, which asks for one round at a time.
                                   | WHO none - - <hex reason>   (no usable FlashInfer or CUDA)
   parent: INFO                 -> DEV <hex name> <cc> ... (as tunetab's own worker)
   parent: LOAD <dtype>         -> NOTE <hex text> ... (phases, progress), then OK <seconds>
-  parent: PREP <job> <n> <key> <fields> <cand>...  (the JOB fields of src/tune/worker.h;
-                                  key: the entry's FlashInfer key, fields: the names of its
-                                  extras, comma-separated, both hex or "-")
+  parent: PREP <job> <n> <key> <fields> <runner> <cand>...  (the JOB fields of
+                                  src/tune/worker.h; key: the entry's FlashInfer key, fields:
+                                  the names of its extras, comma-separated, or where the key has
+                                  none of the runner's arguments, runner: their values as a
+                                  Python tuple; all hex or "-")
                                -> START <id>, then READY <id> or RES <id> <status> ... <why>,
                                   per candidate; END
-  parent: GATE <bound> <ref bound> <job> <n> <key> <fields> <cand>...  (as PREP; candidates in
+  parent: GATE <bound> <ref bound> <job> <n> <key> <fields> <runner> <cand>...  (as PREP; candidates in
                                   order of preference; the dtype's bounds, configs/dtypes.yaml)
                                -> START <id>, G <id> ok|bad|unchecked <max abs> <rel> <hex why>
                                   per candidate until one is not bad; END (the correctness gate:
@@ -41,8 +43,8 @@ the key's shapes and dtypes (packed fp4/int4 weights as random bytes: the profil
 shapes); the key the runner and tensors give is checked against the job's before anything is
 timed. `forward(inputs, tactic, gemm_idx=stage)` on the inputs its tuning config makes for the
 bucket (the input from its default initializer, the expert weights, `do_preparation` once per
-bucket; the routing is the runner's own). Keys without extras (FlashInfer before 0.6.18) take
-the runner from the job's dtype (DTYPES: bf16, fp16, fp8). Mode 0 (tunetab's method): one sample is one untimed call, then `reps` back-to-back
+bucket; the routing is the runner's own). Keys without extras (FlashInfer before 0.6.18) come
+with the runner's arguments. Mode 0 (tunetab's method): one sample is one untimed call, then `reps` back-to-back
 calls between two CUDA events, divided by reps, all behind FlashInfer's delay kernel (so host
 launch time is hidden): every timed call follows a call of its own tactic, as in FlashInfer's
 autotuner (with PDL a call overlaps the one before it; a lone call after another tactic's
@@ -134,11 +136,63 @@ def import_flashinfer():
 
 # --- FlashInfer ------------------------------------------------------------------------------
 
-DTYPES = {  # keys without extras: tunetab dtype -> (activation, weight, output) torch dtype names
-    "bf16": ("bfloat16", "bfloat16", "bfloat16"),
-    "fp16": ("float16", "float16", "float16"),
-    "fp8": ("float8_e4m3fn", "float8_e4m3fn", "bfloat16"),
-}
+def tuner_input(runner, t, shape, dtype, dev):
+    """The bucket's input as this FlashInfer's tuner makes it for the runner (what
+    AutoTuner._prepare_input_tensors gives input 0, read in the released wheels): the tuning
+    config's initializer of input 0 where it names one (TuningConfig.tensor_initializers,
+    0.6.16+), else its dynamic spec's (DynamicTensorSpec.tensor_initializers: randn in
+    0.2.14-0.5.x, uniform in [-5, 5) in 0.6.0-0.6.15), else the tuner's default
+    (autotuner_initializer_rand_scaled, uniform in [-5, 5), 0.6.16+; zeros before 0.2.14)."""
+    cfg = runner.tuning_config
+    for idx, init in getattr(cfg, "tensor_initializers", None) or ():
+        if idx == 0:
+            return init(shape, dtype, dev)
+    inits = getattr(cfg.dynamic_tensor_specs[0], "tensor_initializers", None)
+    if inits:
+        return inits[0](shape, dtype, dev)
+    try:
+        from flashinfer.autotuner.initializers import autotuner_initializer_rand_scaled
+    except ImportError:
+        return t.zeros(shape, dtype=dtype, device=dev)
+    return autotuner_initializer_rand_scaled(shape, dtype, dev)
+
+
+def moe_runner_class(ns):
+    """MoERunner of a fused-MoE module namespace: its attribute (0.6.x+), else the class the
+    namespace's function closes over (0.2.9-0.5.x define MoERunner inside the module getter and
+    expose only cutlass_fused_moe, which uses it)."""
+    cls = getattr(ns, "MoERunner", None)
+    if cls is not None:
+        return cls
+    for f in vars(ns).values():
+        code = getattr(f, "__code__", None)
+        if code is not None and "MoERunner" in code.co_freevars:
+            return f.__closure__[code.co_freevars.index("MoERunner")].cell_contents
+    raise ValueError("this FlashInfer's fused-MoE module has no MoERunner")
+
+
+def fused_moe_module(arch):
+    """The namespace holding MoERunner for this SM: get_cutlass_fused_moe_module(sm) (0.2.14+),
+    before that get_cutlass_fused_moe_sm100_module() (SM100 only; core.py of 0.2.9-0.2.13)."""
+    import flashinfer.fused_moe.core as core
+    if hasattr(core, "get_cutlass_fused_moe_module"):
+        return core.get_cutlass_fused_moe_module(arch)
+    if arch not in ("100", "103", "110"):
+        raise ValueError(f"FlashInfer {importlib.import_module('flashinfer.version').__version__} "
+                         f"has a CUTLASS fused-MoE module for SM100 only, not SM{arch}")
+    return core.get_cutlass_fused_moe_sm100_module()
+
+
+# MoERunner's arguments by an earlier name (FlashInfer 0.2.9-0.2.13: core.py MoERunner.__init__)
+OLD_NAMES = {"use_w4a8_group_scaling": "use_w4_group_scaling"}
+# What a FlashInfer whose MoERunner lacks the argument does all the same: a runner argument given
+# but not taken must be one of these (a flag not taken: False). Before 0.5.0 the binding runs
+# Swiglu, SwigluBias where the experts have biases (3, 5: flashinfer_cutlass_fused_moe_sm100_ops.cu
+# of 0.3.0, base_activation_type); before 0.6.15 GEMM2's finalize fusion is on (moe_kernels.h
+# use_fused_finalize_ = true in 0.6.13). enable_pdl (PDL launches; none before 0.2.14) changes
+# how calls overlap, not what runs: dropped whatever it is.
+RUNNER_DEFAULTS = {"activation_type": (3, 5), "use_fused_finalize": (True,)}
+RUNNER_DROPPED = {"enable_pdl"}
 
 
 class Kernels:
@@ -226,9 +280,8 @@ class Kernels:
         th = threading.Thread(target=beat, daemon=True)
         th.start()
         try:
-            from flashinfer.fused_moe.core import get_cutlass_fused_moe_module
+            self.module = fused_moe_module(arch)
             from flashinfer.tllm_utils import get_trtllm_utils_module
-            self.module = get_cutlass_fused_moe_module(arch)
             get_trtllm_utils_module()  # the delay kernel, before any timing
         finally:
             done.set()
@@ -245,51 +298,43 @@ class Kernels:
                 a = (a @ a).clamp_(-1, 1)
             t.cuda.synchronize()
 
-    def _runner(self, job):
-        t = self.torch
-        from flashinfer.tllm_enums import ActivationType
-        from flashinfer.utils import device_support_pdl
-        if job["dtype"] not in DTYPES:
-            raise ValueError(f"dtype {job['dtype']}: without the key's extras the flashinfer "
-                             f"backend builds only {', '.join(DTYPES)} runners")
-        xd, wd, od = (getattr(t, n) for n in DTYPES[job["dtype"]])
-        key = (job["dtype"], job["top_k"], job["tp"], job["tp_rank"], job["ep"], job["ep_rank"],
-               job["act"], job["finalize"])
-        if key not in self.runners:
-            self.runners[key] = self.module.MoERunner(
-                x_dtype=xd, weight_dtype=wd, output_dtype=od, top_k=job["top_k"],
-                tp_size=job["tp"], tp_rank=job["tp_rank"], ep_size=job["ep"],
-                ep_rank=job["ep_rank"], cluster_size=1, cluster_rank=0, enable_alltoall=False,
-                use_deepseek_fp8_block_scale=False, use_w4_group_scaling=False,
-                use_mxfp8_act_scaling=False, min_latency_mode=False,
-                enable_pdl=device_support_pdl(t.device("cuda", self.device)),
-                activation_type=ActivationType(job["act"]), use_packed_weights=False,
-                use_fused_finalize=bool(job["finalize"]), use_wfp4afp8_humming=False)
-        return self.runners[key], xd, wd, od
+    @property
+    def moe_runner(self):
+        return moe_runner_class(self.module)
 
     def _key_runner(self, job):
-        """The MoERunner the job's key names: the key's extras are MoERunner's arguments by
-        the names of the target version's schema (x_dtype ... use_fused_finalize), the ranks
-        come from the job. Every dtype's runner (NVFP4, MXFP4, W4A8, fp8 block scale, ...) is
-        built as the key says; an argument the key does not hold is an error, not a guess."""
+        """The MoERunner the job's key names. Its arguments are the key's extras by the names of
+        the target version's schema (x_dtype ... use_fused_finalize) or, where the version's key
+        has none (FlashInfer before 0.6.18), the runner's arguments the job carries (the newest
+        schema's fields: src/flashinfer/lookup.h lookup_runner_args); the ranks come from the
+        job. The installed MoERunner's signature takes what it names (OLD_NAMES: earlier names of
+        the same argument); an argument it needs that the job does not give, or a dtype flag
+        set that it does not take, is an error, not a guess."""
         t = self.torch
-        from flashinfer.tllm_enums import ActivationType
-        extras = job["key"][3]
-        if len(extras) != len(job["key_fields"]):
-            raise ValueError(f"the key has {len(extras)} extras, its schema names {len(job['key_fields'])}")
+        values = job["runner"] if job.get("runner") is not None else job["key"][3]
+        if len(values) != len(job["key_fields"]):
+            raise ValueError(f"{len(values)} runner arguments for {len(job['key_fields'])} names")
         args = {}
-        for name, v in zip(job["key_fields"], extras):
+        for name, v in zip(job["key_fields"], values):
             args[name] = getattr(t, v.attr()) if isinstance(v, TorchName) else v
-        if "activation_type" in args:
-            args["activation_type"] = ActivationType(args["activation_type"])
         args.update(tp_rank=job["tp_rank"], ep_rank=job["ep_rank"], cluster_rank=0)
-        params = [p for p in inspect.signature(self.module.MoERunner.__init__).parameters if p != "self"]
-        missing = [p for p in params if p not in args]
+        params = [p for p in inspect.signature(self.moe_runner.__init__).parameters if p != "self"]
+        given = {p: args[OLD_NAMES.get(p, p)] for p in params if OLD_NAMES.get(p, p) in args}
+        missing = [p for p in params if p not in given]
         if missing:
             raise ValueError("the key does not name MoERunner's " + ", ".join(missing))
-        rkey = tuple((p, str(args[p])) for p in params)
+        taken = {OLD_NAMES.get(p, p) for p in params}
+        lost = [f"{n}={args[n]}" for n in args if n not in taken and n not in RUNNER_DROPPED
+                and args[n] not in RUNNER_DEFAULTS.get(n, (False,))]
+        if lost:
+            raise ValueError(f"FlashInfer {self.fi.__version__}'s MoERunner takes no "
+                             + ", ".join(lost) + ": it cannot run this dtype or activation")
+        if "activation_type" in given:
+            from flashinfer.fused_moe.core import ActivationType  # tllm_enums' from 0.6.x
+            given["activation_type"] = ActivationType(given["activation_type"])
+        rkey = tuple((p, str(given[p])) for p in params)
         if rkey not in self.runners:
-            self.runners[rkey] = self.module.MoERunner(**{p: args[p] for p in params})
+            self.runners[rkey] = self.moe_runner(**given)
         return self.runners[rkey], args
 
     def _tensor(self, shape, dtype, g):
@@ -306,11 +351,10 @@ class Kernels:
                         dtype=t.uint8, generator=g)
         return raw.view(dtype)
 
-    def _inputs(self, shapes, xd, wd, od):
+    def _inputs(self, runner, shapes, xd, wd, od):
         """The tuner's five inputs of these shapes (a key's: input, fc1, fc1 bias, fc2, fc2 bias):
         the expert weights (kept while the geometry lasts) and the bucket's input from
         FlashInfer's default initializer."""
-        from flashinfer.autotuner.initializers import autotuner_initializer_rand_scaled
         t = self.torch
         wkey = (tuple(tuple(x) for x in shapes[1:]), str(wd), str(od))
         if wkey not in self.weights:
@@ -322,41 +366,31 @@ class Kernels:
             self.weights[wkey] = (self._tensor(shapes[1], wd, g), self._tensor(shapes[2], od, g),
                                   self._tensor(shapes[3], wd, g), self._tensor(shapes[4], od, g))
         w1, b1, w2, b2 = self.weights[wkey]
-        x = autotuner_initializer_rand_scaled(tuple(shapes[0]), xd, self.dev)
-        return [x, w1, b1, w2, b2]
+        return [tuner_input(runner, t, tuple(shapes[0]), xd, self.dev), w1, b1, w2, b2]
 
     def _check_key(self, job, runner, inputs):
         """The key FlashInfer's tuner would build for this runner and these inputs is the
-        job's: shapes and extras (AutoTuner's cache key, flashinfer-formats.md §3)."""
+        job's: its shapes, and its extras where the version's key has them (AutoTuner's cache
+        key, flashinfer-formats.md §3)."""
         t = self.torch
         key = job["key"]
         shapes = tuple(tuple(a.size()) if isinstance(a, t.Tensor) else (0,) for a in inputs)
-        extras = tuple(str(v) for v in runner.get_cache_key_extras(inputs))
-        if shapes != tuple(tuple(s) for s in key[2]) or extras != tuple(str(v) for v in key[3]):
+        want = tuple(str(v) for v in key[3]) if len(key) == 4 else None
+        extras = (tuple(str(v) for v in runner.get_cache_key_extras(inputs))
+                  if want is not None and hasattr(runner, "get_cache_key_extras") else want)
+        if shapes != tuple(tuple(s) for s in key[2]) or extras != want:
             raise ValueError(f"the runner built is not the key's: shapes {shapes}, extras "
-                             f"({', '.join(extras)}) for {key[2]}, ({', '.join(str(v) for v in key[3])})")
-
-    @staticmethod
-    def _job_shapes(job):
-        """The tensor shapes of a key without extras, from the job's fields (§3.1)."""
-        gated = job["act"] in (3, 4, 5, 7)  # Swiglu, Geglu, SwigluBias, SwigluStep (§3.3)
-        e, h, i = job["experts"], job["hidden"], job["inter"]
-        n1 = 2 * i if gated else i
-        return ((job["bucket"], h), (e, n1, h), (e, n1) if job["biases"] else (0,), (e, h, i),
-                (e, h) if job["biases"] else (0,))
+                             f"{extras} for {key[2]}, {want}")
 
     def prepare(self, job):
         """The bucket's inputs as FlashInfer's tuner makes them; returns the valid tactics."""
         from flashinfer.autotuner import AutoTuner
-        t = self.torch
-        if job.get("key") and job.get("key_fields") and len(job["key"]) == 4:
-            runner, args = self._key_runner(job)
-            inputs = self._inputs(job["key"][2], args["x_dtype"], args["weight_dtype"],
-                                  args["output_dtype"])
-            self._check_key(job, runner, inputs)
-        else:  # a key without extras (FlashInfer before 0.6.18): the job's dtype and fields
-            runner, xd, wd, od = self._runner(job)
-            inputs = self._inputs(self._job_shapes(job), xd, wd, od)
+        if not (job.get("key") and job.get("key_fields")):
+            raise ValueError("PREP without the entry's key and the runner's arguments")
+        runner, args = self._key_runner(job)
+        inputs = self._inputs(runner, job["key"][2], args["x_dtype"], args["weight_dtype"],
+                              args["output_dtype"])
+        self._check_key(job, runner, inputs)
         self.job = dict(job, runner=runner, inputs=inputs, fi=None)
         if job.get("for_gate"):  # the gate calls FlashInfer's public API: no profiler state
             return set()
@@ -366,7 +400,7 @@ class Kernels:
         if job["method"] == 1:
             tuner = AutoTuner.get()
             self.job["fi"] = (tuner,) + tuple(tuner.prepare_tactic_profile(inputs, runner.tuning_config))
-        t.cuda.synchronize()
+        self.sync()
         return valid
 
     def _call(self, tactic):
@@ -446,8 +480,11 @@ class Kernels:
         flags = [f for f in ("use_deepseek_fp8_block_scale", "use_w4_group_scaling",
                              "use_mxfp8_act_scaling", "use_wfp4afp8_humming", "use_packed_weights")
                  if getattr(r, f, False)]
-        act = int(r.activation_type)
-        why = ("the gate builds bf16, fp16 and per-tensor fp8 inputs only" if kind is None or flags
+        act = int(getattr(r, "activation_type", 3))  # Swiglu before 0.5.0 (RUNNER_DEFAULTS)
+        from flashinfer.fused_moe import cutlass_fused_moe
+        why = ("this FlashInfer's cutlass_fused_moe takes no profile_ids (a tactic per GEMM)"
+               if "profile_ids" not in inspect.signature(cutlass_fused_moe).parameters else
+               "the gate builds bf16, fp16 and per-tensor fp8 inputs only" if kind is None or flags
                else f"activation {act} (the gate's torch reference knows {sorted(GATE_ACTS)})"
                if act not in GATE_ACTS else "experts with biases" if b1 is not None else None)
         if why:
@@ -488,11 +525,14 @@ class Kernels:
         _, w1, _, w2, _ = j["inputs"]
         ids = [tactic, -1] if j["stage"] == 1 else [-1, tactic]
         out = t.empty((gi["x"].shape[0], w2.shape[1]), dtype=r.output_dtype, device="cuda")
+        kw = dict(tp_size=r.tp_size, tp_rank=r.tp_rank, ep_size=r.ep_size, ep_rank=r.ep_rank,
+                  output=out, profile_ids=ids)
+        for name in ("enable_pdl", "activation_type", "use_fused_finalize"):  # where it has them
+            if hasattr(r, name):
+                kw[name] = getattr(r, name)
+        takes = inspect.signature(cutlass_fused_moe).parameters
         cutlass_fused_moe(gi["x"], gi["experts"], gi["scales"], w1, w2, r.output_dtype, gi["quant"],
-                          tp_size=r.tp_size, tp_rank=r.tp_rank, ep_size=r.ep_size,
-                          ep_rank=r.ep_rank, output=out, enable_pdl=r.enable_pdl,
-                          activation_type=r.activation_type,
-                          use_fused_finalize=r.use_fused_finalize, profile_ids=ids)
+                          **{k: v for k, v in kw.items() if k in takes})
         return out
 
     def gate(self, tactic, bounds):
@@ -637,18 +677,21 @@ def unhex(word):
 
 
 def parse_job(words):
-    """PREP's fields: JOB_FIELDS, the candidate count, the entry's key and its extras' names
-    (hex, "-" for none), the candidates."""
-    if len(words) < len(JOB_FIELDS) + 3:
+    """PREP's fields: JOB_FIELDS, the candidate count, the entry's key, the names of the
+    runner's arguments (its extras) and their values where the key has none (hex, "-" for
+    none), the candidates."""
+    nf = len(JOB_FIELDS)
+    if len(words) < nf + 4:
         raise ValueError("bad job")
     job = {"dtype": words[0]}
-    for name, w in zip(JOB_FIELDS[1:], words[1:len(JOB_FIELDS)]):
+    for name, w in zip(JOB_FIELDS[1:], words[1:nf]):
         job[name] = int(w)
-    n = int(words[len(JOB_FIELDS)])
-    key, fields = unhex(words[len(JOB_FIELDS) + 1]), unhex(words[len(JOB_FIELDS) + 2])
+    n = int(words[nf])
+    key, fields, runner = (unhex(w) for w in words[nf + 1:nf + 4])
     job["key"] = parse_key(key) if key else None
     job["key_fields"] = fields.split(",") if fields else None
-    cands = [int(c.split(",")[0]) for c in words[len(JOB_FIELDS) + 3:]]
+    job["runner"] = parse_key(runner) if runner else None
+    cands = [int(c.split(",")[0]) for c in words[nf + 4:]]
     if len(cands) != n:
         raise ValueError("bad job: candidate count")
     return job, cands

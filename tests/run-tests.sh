@@ -8,6 +8,7 @@
 #   broken data         tests/data/yaml/*.yaml against their *.expected golden files
 #   broken tables       tests/data/tables/<case>/ (table + args) against <case>/expected
 #   CLI scripts         tests/cli/NNN-*.sh against NNN-*.expected
+#   FlashInfer inputs   tests/flashinfer/inputs.sh (every dtype against FlashInfer's Python layer)
 #   GPU scripts         tests/gpu/NNN-*.sh (skipped, and said so, without a GPU)
 # UPDATE=1 rewrites the golden files instead of comparing.
 set -u
@@ -114,6 +115,18 @@ if [ "$MODE" != gpu ]; then
         golden "$t" "${t%.sh}.expected" "$TT_TMP/actual"
         rm -rf "$work"
     done
+
+    # every dtype's runner and tensors, as the flashinfer worker builds them, against FlashInfer's
+    # Python layer at 0.7.4 and the oldest version a catalog covers (venvs: make deps-flashinfer)
+    TUNETAB=$TUNETAB bash tests/flashinfer/inputs.sh >"$TT_TMP/fi.out" 2>&1
+    rc=$?
+    p=$(grep -c '^ok ' "$TT_TMP/fi.out")
+    pass=$((pass + p))
+    grep -A15 '^FAIL ' "$TT_TMP/fi.out" | grep -v '^ok ' | sed 's/^FAIL /FAIL tests\/flashinfer\/inputs.sh: /'
+    fail=$((fail + $(grep -c '^FAIL ' "$TT_TMP/fi.out")))
+    if [ $rc != 0 ] && ! grep -q '^FAIL ' "$TT_TMP/fi.out"; then
+        bad "tests/flashinfer/inputs.sh (exit $rc)"; tail -5 "$TT_TMP/fi.out"
+    fi
 fi
 
 # GPU scripts

@@ -97,6 +97,47 @@ static int extras_value(const char *field, const char *src, const struct deploym
 	return diag_error(d, TT_INTERNAL, "data", NULL, 0, 0, "unknown extras variable '%s'", src);
 }
 
+/* The first n extras fields of s evaluated for dep (*out: n values, caller frees). */
+static int extras_of(const struct fi_rules *s, const struct deployment *dep, size_t n,
+		     struct pyv **out, struct diags *d)
+{
+	struct pyv *v = xcalloc(n ? n : 1, sizeof *v);
+	for (size_t i = 0; i < n; i++) {
+		const struct fr_field *f = &s->key.extras_fields[i];
+		if (!f->source) {
+			free(v);
+			return diag_error(d, TT_INTERNAL, "data", s->path, 0, 0, "extras field '%s' has "
+					  "no source: tunetab cannot build this version's keys", f->name);
+		}
+		if (extras_value(f->name, f->source, dep, &v[i], d)) {
+			free(v);
+			return TT_INTERNAL;
+		}
+	}
+	*out = v;
+	return TT_OK;
+}
+
+int lookup_runner_args(const struct fi_rules *newest, const struct deployment *dep,
+		       struct strbuf *names, struct strbuf *values, struct diags *d)
+{
+	size_t n = newest->key.extras_fields_count;
+	struct pyv *v, tuple;
+	if (newest->key.extras != EXTRAS_FIELDS || !n)
+		return diag_error(d, TT_INTERNAL, "data", newest->path, 0, 0, "the newest schema's "
+				  "key names no MoERunner arguments (key.extras_fields)");
+	if (extras_of(newest, dep, n, &v, d))
+		return TT_INTERNAL;
+	sb_reset(names);
+	for (size_t i = 0; i < n; i++)
+		sb_addf(names, "%s%s", i ? "," : "", newest->key.extras_fields[i].name);
+	pv_tuple(&tuple, v, n);
+	sb_reset(values);
+	pyv_repr(&tuple, values);
+	free(v);
+	return TT_OK;
+}
+
 /* The key string str((op, runner, profile[, extras])) for one stage and bucket. */
 static int build_key(const struct fi_rules *s, const struct fr_op *op, const struct deployment *dep,
 		     long tokens, long experts, long inter, struct strbuf *out, struct diags *d)
@@ -137,20 +178,8 @@ static int build_key(const struct fi_rules *s, const struct fr_op *op, const str
 	size_t n = 3;
 	if (s->key.tuple == 4) {
 		size_t ne = s->key.extras == EXTRAS_EMPTY ? 0 : s->key.extras_fields_count;
-		extras = xcalloc(ne ? ne : 1, sizeof *extras);
-		for (size_t i = 0; i < ne; i++) {
-			const struct fr_field *f = &s->key.extras_fields[i];
-			if (!f->source) {
-				free(extras);
-				return diag_error(d, TT_INTERNAL, "data", s->path, 0, 0, "extras field '%s' "
-						  "has no source: tunetab cannot build this version's keys",
-						  f->name);
-			}
-			if (extras_value(f->name, f->source, dep, &extras[i], d)) {
-				free(extras);
-				return TT_INTERNAL;
-			}
-		}
+		if (extras_of(s, dep, ne, &extras, d))
+			return TT_INTERNAL;
 		pv_tuple(&top[3], extras, ne);
 		n = 4;
 	}

@@ -12,6 +12,8 @@
 #include "data/model.h"
 #include "flashinfer/table.h"
 
+struct strbuf;
+
 struct deployment {
 	const char *model_name;
 	long hidden, inter_total, experts_total, top_k;
@@ -103,6 +105,12 @@ int lookup_deploy(const struct fi_rules *s, const struct deployment *dep, struct
 int lookup_keys_file(const struct fi_rules *s, const char *path, const struct deployment *dep,
 		  const struct dtype_set *dtypes, struct lookup_list *p, struct diags *d);
 void lookup_list_release(struct lookup_list *p);
+/* The arguments of the deployment's MoERunner where the target version's key does not name
+ * them (no extras fields before 0.6.18): the newest schema's extras fields evaluated for dep,
+ * as their names (comma-separated) and a Python tuple literal. The flashinfer worker passes
+ * those the installed MoERunner takes (scripts/tunetab-fi-worker.py, Kernels._key_runner). */
+int lookup_runner_args(const struct fi_rules *newest, const struct deployment *dep,
+		       struct strbuf *names, struct strbuf *values, struct diags *d);
 /* The plan as a table (sorted keys; runner "MoERunner", slot 0). */
 void lookup_to_table(const struct lookup_list *p, struct table *t);
 

@@ -64,8 +64,10 @@ struct prof_shape {
 	int keep;         /* screening (flashinfer backend): after one sample each, this many go on */
 	/* The entry's FlashInfer key and the names of its extras fields, comma-separated (the
 	 * target version's schema), or NULL: the flashinfer backend builds the runner and the
-	 * tensors the key names (every dtype), and checks its runner's key against it. */
-	const char *key, *key_fields;
+	 * tensors the key names (every dtype), and checks its runner's key against it. Where the
+	 * version's key has no extras, runner holds the runner's arguments (a Python tuple
+	 * literal, lookup_runner_args) and key_fields their names. */
+	const char *key, *key_fields, *runner;
 };
 
 enum prof_status { PROF_OK = 0, PROF_UNSUPPORTED = 1, PROF_FAILED = 2 };

@@ -873,14 +873,23 @@ static int run_measure(struct run *R, struct diags *d)
 	snprintf(shard, sizeof shard, "%d/%d", R->sh->index, R->sh->count);
 	char *jid = run_identity(R, shard);
 	const struct generate_hooks *h = S->hooks;
-	struct strbuf fields = STRBUF_INIT; /* what the key's extras are: the worker builds that runner */
-	for (unsigned i = 0; i < R->rules->key.extras_fields_count; i++)
-		sb_addf(&fields, "%s%s", i ? "," : "", R->rules->key.extras_fields[i].name);
+	/* What the worker builds the runner from: the key's extras, by their names; where the
+	 * version's key has none, the runner's arguments for this deployment (lookup.h). */
+	struct strbuf fields = STRBUF_INIT, runner = STRBUF_INIT;
+	if (R->rules->key.extras == EXTRAS_FIELDS) {
+		for (unsigned i = 0; i < R->rules->key.extras_fields_count; i++)
+			sb_addf(&fields, "%s%s", i ? "," : "", R->rules->key.extras_fields[i].name);
+	} else if ((rc = lookup_runner_args(firules_newest(&S->data->rules), &R->dep, &fields,
+					    &runner, d))) {
+		free(jid);
+		return rc;
+	}
 	struct timing_opts po = { .top_k = (int)o->top, .budget_s = o->budget, .method = o->method,
 				   .rounds = (int)o->rounds, .reps = 8, .journal = R->journal,
 				   .identity = jid, .command = o->command, .backend = R->be.text,
 				   .on_entry = h ? h->entry : NULL, .ctx = h ? h->ctx : NULL,
 				   .key_fields = fields.len ? fields.buf : NULL,
+				   .runner = runner.len ? runner.buf : NULL,
 				   .gate = S->backend == BACKEND_FLASHINFER && !o->no_gate,
 				   /* FlashInfer's kernels: screen every candidate, race the best */
 				   .screen = S->backend == BACKEND_FLASHINFER && o->top >= 0 &&
@@ -891,6 +900,7 @@ static int run_measure(struct run *R, struct diags *d)
 	if (h && h->entry)
 		h->entry(h->ctx, NULL);
 	sb_release(&fields);
+	sb_release(&runner);
 	free(jid);
 	return rc;
 }

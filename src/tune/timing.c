@@ -313,6 +313,7 @@ static struct prof_shape entry_shape(const struct run *R, const struct lookup_en
 		.finalize = !R->dep->no_fused_finalize,
 		.key = e->key,
 		.key_fields = o->key_fields,
+		.runner = o->runner,
 	};
 	return s;
 }

@@ -38,6 +38,7 @@ struct timing_opts {
 	const char *backend;   /* what times the candidates, one line for journal and report,
 				* e.g. "proxy cuBLASLt 13.1.0" (may be NULL) */
 	const char *key_fields; /* the key's extras fields, comma-separated (prof_shape.key_fields) */
+	const char *runner;     /* the runner's arguments where the key has none (prof_shape.runner) */
 	bool gate;             /* the flashinfer backend: a tactic must compute the right answer to be
 				* chosen (worker_gate); one that does not is a failed candidate */
 	/* called under a lock after each entry (may be NULL) */

@@ -15,8 +15,10 @@
  * the flashinfer worker (scripts/tunetab-fi-worker.py) is driven a round at a time, so the
  * rounds, intervals and racing stay measure.c's:
  *   parent: LOAD <dtype>          worker: NOTE <hex text> ... then OK <seconds>
- *   parent: PREP <job> <n> <key> <fields> id ...  (key: the entry's FlashInfer key, fields:
- *                                 its extras' names, comma-separated; both hex, "-" for none)
+ *   parent: PREP <job> <n> <key> <fields> <runner> id ...  (key: the entry's FlashInfer key,
+ *                                 fields: its extras' names, comma-separated, or where the key
+ *                                 has none the runner's arguments' names, runner: their values
+ *                                 as a Python tuple; all hex, "-" for none)
  *                                 worker: START <id>, then READY <id> <reps> or RES ..., END
  *   parent: ROUND <method> <min reps> <k> <id>[:<reps>] ...
  *                                 worker: START <id>, T <id> <us> (or F <id> <why>:
@@ -384,8 +386,8 @@ static void add_hex(struct strbuf *sb, const char *s)
 }
 
 /* Sends "VERB <job> <n>" and the candidates not done: JOB gives each one's whole tactic
- * (id,tm,tn,cm,cn,st,swap,sm80), PREP the entry's key and its extras' names (hex) and each
- * candidate's id. The job's fields are parsed by worker_parse_job
+ * (id,tm,tn,cm,cn,st,swap,sm80), PREP the entry's key, its extras' names and the runner's
+ * arguments where the key has none (hex) and each candidate's id. The job's fields are parsed by worker_parse_job
  * and by scripts/tunetab-fi-worker.py's parse_job. a->r: 0 when the worker is gone. */
 static void send_job(struct worker *w, const char *verb, const struct prof_shape *s,
 		     const struct prof_cand *c, size_t ncand, const char *done, struct attempt *a)
@@ -404,6 +406,8 @@ static void send_job(struct worker *w, const char *verb, const struct prof_shape
 		add_hex(&job, s->key && s->key_fields ? s->key : NULL);
 		sb_addc(&job, ' ');
 		add_hex(&job, s->key && s->key_fields ? s->key_fields : NULL);
+		sb_addc(&job, ' ');
+		add_hex(&job, s->key && s->key_fields ? s->runner : NULL);
 	}
 	for (size_t i = 0; i < ncand; i++) {
 		if (done[i])

@@ -28,11 +28,23 @@ HIDDEN, INTER, EXPERTS, TOP_K = 2048, 768, 128, 8
 IDS = {1: range(0, 45), 2: range(45, 90)}  # SM90 bf16, finalize off (cutlass-moe-tactics.md §3)
 
 
+# the key's extras fields of FlashInfer 0.7.2+ (schemas/flashinfer/v0_7_2.yaml) and their values
+# for this deployment (bf16, TP 1, EP 1, Swiglu, finalize off, PDL on)
+FIELDS = ("x_dtype,weight_dtype,output_dtype,top_k,tp_size,ep_size,cluster_size,enable_alltoall,"
+          "use_deepseek_fp8_block_scale,use_w4_group_scaling,use_mxfp8_act_scaling,"
+          "use_wfp4afp8_humming,min_latency_mode,enable_pdl,activation_type,use_packed_weights,"
+          "use_fused_finalize")
+EXTRAS = ("(torch.bfloat16, torch.bfloat16, torch.bfloat16, %d, 1, 1, 1, False, False, False, False, "
+          "False, False, True, 3, False, False)" % TOP_K)
+
+
 def job(stage, bucket, reps, cands):
     feat, k = (2 * INTER, HIDDEN) if stage == 1 else (HIDDEN, INTER)
+    key = "('trtllm::fused_moe::gemm%d', 'MoERunner', ((%d, %d), (%d, %d, %d), (0,), (%d, %d, %d), (0,)), %s)" % (
+        stage, bucket, HIDDEN, EXPERTS, 2 * INTER, HIDDEN, EXPERTS, HIDDEN, INTER, EXTRAS)
     f = ["bf16", EXPERTS, 1, feat, k, 5, reps, 0, stage, bucket, HIDDEN, INTER, EXPERTS, TOP_K,
-         1, 0, 1, 0, 3, 0, 0, len(cands)] + ["%d,0" % c for c in cands]
-    return "PREP " + " ".join(str(x) for x in f)
+         1, 0, 1, 0, 3, 0, 0, len(cands), key.encode().hex(), FIELDS.encode().hex(), "-"]
+    return "PREP " + " ".join(str(x) for x in f + ["%d,0" % c for c in cands])
 
 
 class Spawned:

@@ -66,14 +66,15 @@ class Kernels:
     def check_key(job):
         """The job's key (hex on the PREP line, parsed by the worker) names what the job's
         fields say, as the real worker builds its runner from the key and checks it: the
-        bucket, the experts, hidden size and the key's extras (top_k, tp_size, ep_size,
-        activation_type, use_fused_finalize). A key that is not the entry's is an error."""
+        bucket, the experts, hidden size and the key's extras, or the runner's arguments where
+        the key has none (top_k, tp_size, ep_size, activation_type, use_fused_finalize). A key
+        that is not the entry's is an error."""
         if "key" not in job:  # not from a PREP line (regret.py asks for the tactic lists)
             return
         key, fields = job["key"], job["key_fields"]
         if key is None or fields is None:
             raise ValueError("PREP without the entry's key and its extras' names")
-        ex = dict(zip(fields, key[3]))
+        ex = dict(zip(fields, job["runner"] if job.get("runner") is not None else key[3]))
         (x, fc1, b1, fc2, b2) = key[2]
         want = {"bucket": x[0], "experts": fc2[0], "hidden": fc2[1], "top_k": ex.get("top_k"),
                 "tp": ex.get("tp_size"), "ep": ex.get("ep_size"), "act": ex.get("activation_type"),
