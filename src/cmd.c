@@ -131,14 +131,18 @@ static const struct cli_option generate_options[] = {
 	  .help = "`tunetab calibrate`'s measurements, for the heuristic",
 	  .doc = "feed `tunetab calibrate`'s measurements (copy bandwidth, per-tile efficiency) to the "
 		 "heuristic" },
-	{ .name = "model-fit", .id = 'g', .arg = ARG_REQUIRED, .arg_name = "FILE|auto",
+	{ .name = "model-fit", .id = 'g', .arg = ARG_REQUIRED, .arg_name = "FILE|auto|datasheet",
 	  .flags = OPT_BRIEF,
-	  .help = "`tunetab learn`'s fit of the heuristic's parameters (auto: this GPU's, if any)",
-	  .doc = "use a fit of the heuristic's free parameters to measured journals (`tunetab learn`) "
-		 "instead of the datasheet model's defaults; `auto`: this GPU's fit from "
-		 "`~/.config/tunetab/fits/<DEVICE>.yaml` (`$XDG_CONFIG_HOME`) or the shipped "
-		 "`configs/fits/`, else a fit of a GPU with the same SM (`tunetab devices` says which). "
-		 "Without the option, `--device auto` uses this GPU's own fit from the user's folder" },
+	  .help = "the heuristic's model: a `tunetab learn` fit (default auto: this GPU's, if any)",
+	  .doc = "the heuristic's free parameters: a fit to measured journals (`tunetab learn`), "
+		 "or `datasheet`, the datasheet model's defaults. Default `auto`: this GPU's fit "
+		 "from `~/.config/tunetab/fits/<DEVICE>.yaml` (`$XDG_CONFIG_HOME`) or the shipped "
+		 "`configs/fits/`, else a fit of a GPU with the same SM (`tunetab devices` says "
+		 "which), else the datasheet model. generate says which model it used, and the "
+		 "provenance's `model` (`fit` or `datasheet`) and `model_fit` name it. On the H200, "
+		 "three deployments the shipped fit was not trained on: datasheet 21.2%/131%, "
+		 "5.6%/144%, 17.2%/113% regret geomean/max, the fit 3.3%/15.0%, 1.6%/7.9%, "
+		 "5.5%/21.7% (docs/benchmarks.md)" },
 	{ .name = "fused-finalize", .id = 'Q', .arg = ARG_REQUIRED, .arg_name = "on|off",
 	  .help = "the runner's use_fused_finalize (default on, as FlashInfer's)",
 	  .doc = "the `use_fused_finalize` of the runner that will look the keys up (default on, "

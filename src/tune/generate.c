@@ -495,8 +495,9 @@ struct run {
 	struct gpu_info *gpus;
 	struct script_device sdev;
 	struct calibration *cal;
-	struct model_fit *fit;        /* --model-fit */
+	struct model_fit *fit;        /* --model-fit, or the fit found for this GPU */
 	struct script_value *fitv;    /* its params, as the script sees them */
+	bool fit_found, fit_sister;   /* found (not a --model-fit FILE); of a sister GPU */
 	struct deployment dep;
 	const struct catalog *cat;
 	struct lookup_list list;
@@ -635,51 +636,44 @@ static int run_device(struct run *R, struct diags *d)
 	return run_fit(R, d);
 }
 
-/* --model-fit auto: this GPU's fit from the user's folder or the shipped configs/fits, else a
- * sister GPU's (same SM: the fit's parameters, this GPU's own SM count, clocks and bandwidth
- * from its profile). Without --model-fit, --device auto takes this GPU's own fit from the
- * user's folder when there is one. NULL: none. */
+/* The model fit generate uses unless --model-fit names a file or `datasheet` (issue #30): this
+ * GPU's fit from the user's folder or the shipped configs/fits, else a sister GPU's (same SM: the
+ * fit's parameters, this GPU's own SM count, clocks and bandwidth from its profile). NULL: none. */
 static char *find_fit(const struct run *R, bool *sister)
 {
 	const struct generate_request *o = R->o;
-	bool asked = o->model_fit && !strcmp(o->model_fit, "auto");
 	*sister = false;
-	if (!asked && (o->model_fit || strcmp(o->device, "auto")))
+	if (o->model_fit && strcmp(o->model_fit, "auto"))
 		return NULL;
 	char *dirs[2];
 	model_fit_dirs(R->S->data->root, dirs);
-	char *p = model_fit_find((const char *const *)dirs, asked ? 2 : 1, R->sdev.name,
-				 (unsigned)R->sdev.sm, sister);
-	if (p && *sister && !asked) {
-		free(p);
-		p = NULL;
-	}
+	char *p = model_fit_find((const char *const *)dirs, 2, R->sdev.name, (unsigned)R->sdev.sm,
+				 sister);
 	free(dirs[0]);
 	free(dirs[1]);
 	return p;
 }
 
-/* The model fit (--model-fit FILE or auto) as the script's device.fit. */
+/* The model the heuristic runs with, as the script's device.fit: a fit (found, or --model-fit
+ * FILE), or the datasheet model's defaults (--model-fit datasheet, or no fit for this GPU's SM).
+ * check_fit says which; the provenance names it too (prov "model", "model_fit"). */
 static int run_fit(struct run *R, struct diags *d)
 {
 	const struct generate_request *o = R->o;
 	const struct generate_session *S = R->S;
-	bool sister;
-	char *found = find_fit(R, &sister);
-	const char *path = found ? found : o->model_fit && strcmp(o->model_fit, "auto") ? o->model_fit
-											: NULL;
-	if (!path && o->model_fit && !o->quiet)
-		say(S, "tunetab: model fit: none for %s (SM%d): the datasheet model's defaults",
-		    R->sdev.name, R->sdev.sm);
+	bool sister = false;
+	bool datasheet = o->model_fit && !strcmp(o->model_fit, "datasheet");
+	char *found = datasheet ? NULL : find_fit(R, &sister);
+	const char *path = found ? found
+			   : o->model_fit && strcmp(o->model_fit, "auto") && !datasheet ? o->model_fit
+			   : NULL;
 	int rc = path ? model_fit_load(path, &R->fit, d) : TT_OK;
-	if (!rc && found && !o->quiet)
-		say(S, "tunetab: model fit: %s (fitted on %s%s)", found, R->fit->device,
-		    sister ? ", a GPU of the same architecture: this one's own SM count, clocks and "
-		    "bandwidth come from its profile" : "");
+	R->fit_found = found != NULL;
+	R->fit_sister = sister;
 	free(found);
 	if (rc || !R->fit)
 		return rc;
-	if (!sister && strcmp(R->fit->device, R->sdev.name))
+	if (!R->fit_sister && strcmp(R->fit->device, R->sdev.name))
 		warn(S, "model fit '%s' was fitted on '%s', not '%s'", R->fit->path, R->fit->device,
 		     R->sdev.name);
 	R->fitv = xcalloc(R->fit->params_count + 1, sizeof *R->fitv);
@@ -692,9 +686,52 @@ static int run_fit(struct run *R, struct diags *d)
 	return TT_OK;
 }
 
-/* A fit's params must be ones the heuristic declares (tunetab.heuristic{ params = ... }). */
-static int check_fit(const struct run *R, struct diags *d)
+/* Whether the fit was trained on measurements of bits-bit weights. */
+static bool fit_measured_bits(const struct model_fit *f, unsigned bits)
 {
+	for (unsigned g = 0; g < f->measured_count; g++)
+		for (unsigned i = 0; i < f->measured[g].points_count; i++)
+			if (f->measured[g].points[i].b == (double)bits)
+				return true;
+	return false;
+}
+
+/* Back to the datasheet model's defaults. */
+static void drop_fit(struct run *R)
+{
+	R->sdev.fit = NULL;
+	R->sdev.nfit = 0;
+	R->sdev.groups = NULL;
+	R->sdev.ngroups = 0;
+	free(R->fitv);
+	R->fitv = NULL;
+	model_fit_free(R->fit);
+	R->fit = NULL;
+}
+
+/* A fit's params must be ones the heuristic declares (tunetab.heuristic{ params = ... }): a
+ * --model-fit FILE that is not is an error. A fit found for this GPU serves the heuristic it
+ * names and the weight widths it measured; otherwise the datasheet model's defaults. Then says
+ * the model. */
+static int check_fit(struct run *R, struct diags *d)
+{
+	const struct generate_request *o = R->o;
+	const struct generate_session *S = R->S;
+	const char *h = script_heuristic_name(R->sc);
+	char why[160] = "no fit for this GPU or its SM";
+	if (o->model_fit && !strcmp(o->model_fit, "datasheet"))
+		snprintf(why, sizeof why, "--model-fit datasheet");
+	if (R->fit && R->fit_found && strcmp(R->fit->heuristic, h)) {
+		snprintf(why, sizeof why, "the fit found for this GPU is for heuristic '%s', not '%s'",
+			 R->fit->heuristic, h);
+		drop_fit(R);
+	}
+	if (R->fit && R->fit_found && !fit_measured_bits(R->fit, R->dep.dt->weight_bits)) {
+		/* a fit says nothing of kernels it never measured (the shipped H200 fit: bf16, fp8) */
+		snprintf(why, sizeof why, "the fit found for this GPU measured no %u-bit weights (%s)",
+			 R->dep.dt->weight_bits, R->dep.dt->name);
+		drop_fit(R);
+	}
 	const struct script_param *p;
 	size_t np = script_params(R->sc, &p);
 	for (unsigned i = 0; R->fit && i < R->fit->params_count; i++) {
@@ -703,9 +740,21 @@ static int check_fit(const struct run *R, struct diags *d)
 			known = !strcmp(p[k].name, R->fit->params[i].name);
 		if (!known)
 			return diag_error(d, TT_INVALID, "model-fit", R->fit->path, 0, 0, "'%s' is not a "
-					  "parameter of heuristic '%s'", R->fit->params[i].name,
-					  script_heuristic_name(R->sc));
+					  "parameter of heuristic '%s'", R->fit->params[i].name, h);
 	}
+	if (o->quiet)
+		return TT_OK;
+	if (!R->fit) {
+		say(S, "tunetab: model: the datasheet model's defaults (%s)", why);
+		return TT_OK;
+	}
+	const char *root = S->data->root; /* a shipped fit by its place in the data: configs/fits/... */
+	size_t rl = strlen(root);
+	const char *path = R->fit->path;
+	say(S, "tunetab: model: fit %s (fitted on %s%s)",
+	    !strncmp(path, root, rl) && path[rl] == '/' ? path + rl + 1 : path, R->fit->device,
+	    R->fit_sister ? ", a GPU of the same architecture: this one's own SM count, clocks and "
+	    "bandwidth come from its profile" : "");
 	return TT_OK;
 }
 
@@ -938,7 +987,9 @@ static void build_provenance(struct provenance *pv, const struct run *R)
 	prov_run_str(b, "catalog", R->cat->id);
 	prov_run_str(b, "calibration", R->cal ? R->cal->device : NULL);
 	prov_run_str(b, "calibration_measured", R->cal ? R->cal->measured : NULL);
-	if (R->fit) { /* absent without one: provenance files from before stay the same */
+	/* the model the heuristic ran with: "fit" (and which) or "datasheet" */
+	prov_run_str(b, "model", R->fit ? "fit" : "datasheet");
+	if (R->fit) {
 		const char *fb = strrchr(R->fit->path, '/');
 		prov_run_str(b, "model_fit", fb ? fb + 1 : R->fit->path);
 	}

@@ -81,11 +81,13 @@ static long num_of(const char *s, long def)
 }
 
 /* What every request learn ranks with has: generate's defaults, quiet (no profiling, no
- * output). */
+ * output), the datasheet model (learn fits from its defaults, never from a fit found for the
+ * GPU, which generate uses by default). */
 static void request_defaults(struct generate_request *q)
 {
 	generate_request_defaults(q);
 	q->quiet = true;
+	q->model_fit = "datasheet";
 }
 
 /* The deployment a journal's identity names, as generate's request (no profiling, no output). */

@@ -8,7 +8,7 @@
 # entries at random, each B within that noise of its A: B's tactics are all among A's ties.
 . "$ROOT/tests/lib.sh"
 export TUNETAB_FAKE_GPU=1
-G="tunetab generate --device auto --model qwen3-30b-a3b --dtype bf16 --profile -q"
+G="tunetab generate --device auto --model qwen3-30b-a3b --dtype bf16 --profile -q --model-fit datasheet"
 J=v0_1_trtllm_fused_moe_NVIDIA_H200.journal
 $G -o base
 # measure DIR "ID MEDIAN LO HI N"...: the candidates of GEMM1 at 1 token (19 21 23 36 and the

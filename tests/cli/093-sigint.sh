@@ -5,7 +5,7 @@
 # TUNETAB_TEST_STAGE_DELAY_MS holds each staged file 30 ms, so most signals land while files
 # are staged.
 . "$ROOT/tests/lib.sh"
-G="generate --device h200 --model qwen3-30b-a3b --dtype bf16 -q -o out"
+G="generate --device h200 --model qwen3-30b-a3b --dtype bf16 -q -o out --model-fit datasheet"
 tunetab $G --tp 1
 bad=0
 said=0

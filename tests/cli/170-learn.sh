@@ -107,12 +107,12 @@ test ! -e x && echo "nothing written for a bad fit"
 # a fit of a GPU with the same SM; none for another architecture. devices says which.
 G="--model qwen3-30b-a3b --dtype bf16 --flashinfer 0.7.4"
 for dev in "NVIDIA H200" "NVIDIA H100 80GB HBM3" "NVIDIA B200"; do
-    tunetab generate --device "$dev" $G -o "auto-$dev" --model-fit auto 2>&1 | grep 'model fit' |
+    tunetab generate --device "$dev" $G -o "auto-$dev" --model-fit auto 2>&1 | grep 'tunetab: model:' |
         sed "s|$ROOT|<root>|g"
 done
 mkdir -p "$XDG_CONFIG_HOME/tunetab/fits"
 cp fit.yaml "$XDG_CONFIG_HOME/tunetab/fits/NVIDIA_H200.yaml"
-tunetab generate --device "NVIDIA H200" $G -o user --model-fit auto 2>&1 | grep 'model fit' |
+tunetab generate --device "NVIDIA H200" $G -o user --model-fit auto 2>&1 | grep 'tunetab: model:' |
     sed "s|$XDG_CONFIG_HOME|<config>|g"
 tunetab devices --json > devices.json
 python3 - devices.json "$XDG_CONFIG_HOME" <<'PYEOF'

@@ -9,7 +9,7 @@
 . "$ROOT/tests/lib.sh"
 export TUNETAB_FI_KERNELS="$ROOT/tests/data/fi-stub/kernels.py"
 unset VIRTUAL_ENV CONDA_PREFIX
-G="tunetab generate --device auto --model qwen3-30b-a3b --dtype bf16 --profile --backend flashinfer -q"
+G="tunetab generate --device auto --model qwen3-30b-a3b --dtype bf16 --profile --backend flashinfer -q --model-fit datasheet"
 $G -o plain
 python3 "$ROOT/tests/data/fi-stub/regret.py" plain/flashinfer_autotune_NVIDIA_H200.json
 TUNETAB_STUB_ROUTING=0.05 $G -o routed
