@@ -230,6 +230,16 @@ class Kernels:
         self.gate_cache = {}  # (runner, weights, bucket) -> the gate's inputs (_gate_inputs)
         self.module = None
         self.job = None
+        # a sample as a CUDA graph (capture): the prepared entry's, by (tactic, reps); None in
+        # graph_why while graphs are used, else why not. Off unless TUNETAB_FI_GRAPHS=1: on the
+        # H200 they saved no profiling time (the samples' GPU time, not the host, bounds it)
+        # and moved one 1-token GEMM2 pick (docs/benchmarks.md, issue #30)
+        self.graphs = {}
+        self.graph_why = None if os.environ.get("TUNETAB_FI_GRAPHS") == "1" else \
+            "off (TUNETAB_FI_GRAPHS=1 turns them on)"
+        self.cap_stream = None
+        self.stats = dict(inputs_s=0.0, valid_s=0.0, doprep_s=0.0, captures=0, capture_s=0.0,
+                          capture_failed=0)
 
     def who(self):
         t = self.torch
@@ -387,20 +397,27 @@ class Kernels:
         from flashinfer.autotuner import AutoTuner
         if not (job.get("key") and job.get("key_fields")):
             raise ValueError("PREP without the entry's key and the runner's arguments")
+        self.graphs = {}  # they replay the last entry's buffers, which preparation replaces
+        t0 = time.perf_counter()
         runner, args = self._key_runner(job)
         inputs = self._inputs(runner, job["key"][2], args["x_dtype"], args["weight_dtype"],
                               args["output_dtype"])
         self._check_key(job, runner, inputs)
         self.job = dict(job, runner=runner, inputs=inputs, fi=None)
+        t1 = time.perf_counter()
+        self.stats["inputs_s"] += t1 - t0
         if job.get("for_gate"):  # the gate calls FlashInfer's public API: no profiler state
             return set()
         runner.gemm_idx_for_tuning = job["stage"]
         valid = set(runner.get_valid_tactics(inputs, None))
+        t2 = time.perf_counter()
         runner(inputs, tactic=-1, do_preparation=True, gemm_idx=job["stage"])
         if job["method"] == 1:
             tuner = AutoTuner.get()
             self.job["fi"] = (tuner,) + tuple(tuner.prepare_tactic_profile(inputs, runner.tuning_config))
         self.sync()
+        self.stats["valid_s"] += t2 - t1
+        self.stats["doprep_s"] += time.perf_counter() - t2
         return valid
 
     def _call(self, tactic):
@@ -429,10 +446,72 @@ class Kernels:
         if us > 0:
             delay_kernel(int(us))
 
-    def start(self, tactic, reps):
-        """Enqueues one untimed call, then reps back-to-back calls between two CUDA events;
-        elapsed_us() reads them after sync()."""
+    def capture(self, tactic, reps):
+        """The sample start() enqueues (the untimed call, the first event, reps calls, the
+        second event) captured once as a CUDA graph of the prepared entry, which start() then
+        replays: the host enqueues one graph (~10 us) instead of reps + 1 calls (~50 us each),
+        the GPU runs the same kernels in the same order on the same routing samples (the
+        capture takes the profiler's next reps + 1, a whole number of cycles as before). True
+        when a graph is ready. A capture that fails where the plain call works turns graphs
+        off for the process (graph_why says why); one that fails with the call is the
+        tactic's own failure, which the plain sample then reports."""
+        if self.graph_why is not None:
+            return False
+        if (tactic, reps) in self.graphs:
+            return True
         t = self.torch
+        t0 = time.perf_counter()
+        try:
+            e0 = t.cuda.Event(enable_timing=True, external=True)
+            e1 = t.cuda.Event(enable_timing=True, external=True)
+        except TypeError:
+            self.graph_why = f"torch {t.__version__} records no CUDA events inside a graph"
+            return False
+        if self.cap_stream is None:
+            self.cap_stream = t.cuda.Stream(device=self.dev)
+        # each graph its own (empty: the calls allocate nothing) memory pool: a pool shared by
+        # graphs that are all freed (a new entry drops them) fails the next capture's assert
+        g, err = t.cuda.CUDAGraph(), None
+        with t.cuda.stream(self.cap_stream):
+            try:
+                g.capture_begin()
+            except Exception as e:  # noqa: BLE001
+                self.graph_why = f"capturing a sample failed: {type(e).__name__}: {e}"
+                return False
+            try:
+                self._call(tactic)
+                e0.record()
+                for _ in range(reps):
+                    self._call(tactic)
+                e1.record()
+            except Exception as e:  # noqa: BLE001
+                err = e
+            try:
+                g.capture_end()
+            except Exception as e:  # noqa: BLE001
+                err = err or e
+        self.stats["capture_s"] += time.perf_counter() - t0
+        if err is None:
+            self.graphs[(tactic, reps)] = (g, e0, e1)
+            self.stats["captures"] += 1
+            return True
+        self.stats["capture_failed"] += 1
+        try:
+            self._call(tactic)
+        except Exception:  # noqa: BLE001 -- the tactic fails plain too: its own failure
+            return False
+        self.graph_why = f"capturing a sample failed: {type(err).__name__}: {err}"
+        return False
+
+    def start(self, tactic, reps):
+        """Enqueues one untimed call, then reps back-to-back calls between two CUDA events
+        (the captured graph of them where capture() made one); elapsed_us() reads them after
+        sync()."""
+        t = self.torch
+        g = self.graphs.get((tactic, reps))
+        if g is not None:
+            g[0].replay()
+            return g[1], g[2], reps
         e0, e1 = t.cuda.Event(enable_timing=True), t.cuda.Event(enable_timing=True)
         self._call(tactic)
         e0.record()
@@ -447,6 +526,15 @@ class Kernels:
 
     def sync(self):
         self.torch.cuda.synchronize()
+
+    def mark(self):
+        """An event after the work enqueued so far; wait() blocks until the GPU passed it."""
+        e = self.torch.cuda.Event()
+        e.record()
+        return e
+
+    def wait(self, mark):
+        mark.synchronize()
 
     # --- the correctness gate ---------------------------------------------------------------
     # A tactic's output on the entry's inputs (a routed input of `bucket` tokens) against
@@ -731,8 +819,11 @@ class Worker:
         self.host_us = 0.0  # the host's enqueue time of one call, the most seen
         # where the time goes (stderr at exit with TUNETAB_PROF_TIMING, as tunetab's own)
         self.host_seen = []  # the enqueue time of one call in recent batches, us
-        self.stats = dict(prep_s=0.0, preps=0, round_s=0.0, rounds=0, calls=0, retaken=0,
-                          host_bound=0)
+        self.graph_seen = []  # the enqueue time of one graph's sample in recent batches, us
+        self.stats = dict(prep_s=0.0, preps=0, warm_s=0.0, round_s=0.0, rounds=0, calls=0,
+                          replays=0, samples=0, retaken=0, host_bound=0, enqueue_s=0.0,
+                          delay_s=0.0, wait_s=0.0, capture_wall_s=0.0, gpu_s=0.0, idle_s=0.0,
+                          other_s=0.0)
 
     def exit_if_broken(self):
         """After an exception: FAULT and exit when the CUDA context is broken (the parent
@@ -767,11 +858,14 @@ class Worker:
                 # its lazy loading) was warmed below
                 self.ready[c] = [tactic, 1]
                 continue
+            t0 = time.perf_counter()
             try:
                 gpu_us, host_us = self.k.warm(tactic)
             except Exception as e:  # noqa: BLE001
                 self.fault_or_fail(c, e)
                 continue
+            finally:
+                self.stats["warm_s"] += time.perf_counter() - t0
             self.seen.add(tactic)
             self.host_us = max(self.host_us, host_us)
             cap = max(1, job["reps"])
@@ -804,8 +898,9 @@ class Worker:
 
     def round(self, words):
         """One sample of each candidate, queued in batches behind a delay kernel long enough
-        to cover the host's enqueueing, events between them, one synchronization a batch:
-        the GPU runs the round without waiting on Python. Each gets max(min_reps, its reps)
+        to cover the host's enqueueing, events between them, the next batch enqueued while
+        the GPU runs the one before and one synchronization a round (run_chunks): the GPU runs
+        the round without waiting on Python inside a sample. Each gets max(min_reps, its reps)
         calls and one untimed call before them. Every sample but a screening one (a screening
         job's, not sized by the parent) is whole routing cycles (Kernels.routing_cycle): a
         race compares its finalists on the same routings, as the oracle does. A screen's
@@ -833,73 +928,143 @@ class Worker:
             return
         reps = {c: max(min_reps, asked[c] or self.ready[c][1]) for c in ids}
         cycle = getattr(self.k, "routing_cycle", 1)
+        full = set()  # whole-cycle samples: a race's, replayed round after round (graphs)
         for c in ids:
             if asked[c] or not self.light:
                 reps[c] = cycle * math.ceil(reps[c] / cycle)
+                full.add(c)
         t0 = time.perf_counter()
         handles, failed = {}, set()
-        for chunk in self.chunks(ids, reps):
-            self.batch(chunk, reps, handles, failed)
+        self.run_chunks(ids, reps, full, handles, failed)
         for c, h in handles.items():
-            out(f"T {c} {self.k.elapsed_us(h):.4f}")
+            us = self.k.elapsed_us(h)
+            out(f"T {c} {us:.4f}")
+            self.stats["gpu_s"] += us * (reps[c] + 1) * 1e-6  # the timed calls and the lead-in
+        self.stats["samples"] += len(handles)
         self.stats["round_s"] += time.perf_counter() - t0
         self.stats["rounds"] += 1
         out("END")
 
-    def host_estimate(self):
-        """The host's enqueue time of one call, in us: the median of the last rounds'."""
-        h = sorted(self.host_seen)
-        return h[len(h) // 2] if h else (self.host_us if self.host_us > 0 else 50.0)
+    def host_estimate(self, graph=False):
+        """The host's enqueue time of one call (of one graph's sample with graph), in us: the
+        median of the last batches'."""
+        h = sorted(self.graph_seen if graph else self.host_seen)
+        if h:
+            return h[len(h) // 2]
+        if graph:
+            return 30.0
+        return self.host_us if self.host_us > 0 else 50.0
 
-    def chunks(self, ids, reps):
+    def cost(self, c, reps, graphs):
+        """The host's expected enqueue time of c's sample, us."""
+        if c in graphs:
+            return self.host_estimate(graph=True)
+        return (reps[c] + 1) * self.host_estimate()  # each sample's untimed lead-in call too
+
+    def chunks(self, ids, reps, full):
         """Splits a round into batches of at most ~8 ms of enqueueing: a batch's delay must
-        cover its enqueueing, and FlashInfer's delay kernel is kept short."""
-        most = max(1.0, 8000.0 / self.host_estimate())
-        chunk, calls = [], 0
+        cover its enqueueing, and FlashInfer's delay kernel is kept short. Whole-cycle samples
+        are costed as graphs (capture() may still fall back)."""
+        ready = set(full) if hasattr(self.k, "capture") and getattr(self.k, "graph_why", 1) is None \
+            else set()
+        chunk, cost = [], 0.0
         for c in ids:
-            if chunk and calls + reps[c] + 1 > most:
+            x = self.cost(c, reps, ready)
+            if chunk and cost + x > 8000.0:
                 yield chunk
-                chunk, calls = [], 0
+                chunk, cost = [], 0.0
             chunk.append(c)
-            calls += reps[c] + 1  # each sample's untimed lead-in call
+            cost += x
         if chunk:
             yield chunk
 
-    def batch(self, chunk, reps, handles, failed):
-        """Queues one sample of each candidate behind one delay kernel, then synchronizes.
-        When the enqueueing outlasted the delay (the GPU may have waited on Python inside a
-        sample: a host-bound sample), the batch is taken again once behind a longer delay."""
-        calls = sum(reps[c] + 1 for c in chunk)
-        per = self.host_estimate()
-        for attempt in range(2):
-            delay = min(20000.0, 1.3 * per * calls + 30.0)
-            self.k.delay(delay)
-            h0 = time.perf_counter()
-            for c in chunk:
-                if c in failed:
-                    continue
-                out(f"START {c}")
-                hooks(c)
+    def run_chunks(self, ids, reps, full, handles, failed):
+        """Enqueues the round's batches one after the other, each behind its own delay
+        kernel, while the GPU runs the one before (at most two in flight), and synchronizes
+        once at the end. A whole-cycle sample is captured as a graph (Kernels.capture) before
+        its batch is enqueued, while the GPU still runs the batch before. A batch whose
+        enqueueing outlasted its delay (the GPU may have waited on Python inside a sample: a
+        host-bound sample) is taken again behind a longer delay once the round is in."""
+        capture = getattr(self.k, "capture", None)
+        mark = getattr(self.k, "mark", None)
+        inflight, again = [], []
+        for chunk in self.chunks(ids, reps, full):
+            graphs = set()
+            if capture is not None:
+                t0 = time.perf_counter()
+                for c in chunk:
+                    if c in full and c not in failed:
+                        try:
+                            if capture(self.ready[c][0], reps[c]):
+                                graphs.add(c)
+                        except Exception as e:  # noqa: BLE001
+                            self.exit_if_broken()
+                            self.k.graph_why = f"capture raised {type(e).__name__}: {e}"
+                self.stats["capture_wall_s"] += time.perf_counter() - t0
+            if mark is None:
+                self.batch(chunk, reps, graphs, handles, failed, 1.0, again)
+                self.sync_or_fault()
+                continue
+            if len(inflight) >= 2:
+                t0 = time.perf_counter()
                 try:
-                    handles[c] = self.k.start(self.ready[c][0], reps[c])
+                    self.k.wait(inflight.pop(0))
                 except Exception as e:  # noqa: BLE001
-                    handles.pop(c, None)
-                    failed.add(c)
-                    self.fail_while_timed(c, e)
-            enqueue = (time.perf_counter() - h0) * 1e6
+                    out(f"FAULT {one_line(f'{type(e).__name__}: {e}', 300)}")
+                    sys.exit(3)
+                self.stats["wait_s"] += time.perf_counter() - t0
+            self.batch(chunk, reps, graphs, handles, failed, 1.0, again)
+            inflight.append(mark())
+        self.sync_or_fault()
+        for chunk, graphs, seen in again:  # host-bound: once more, alone, behind a longer delay
+            per = max(self.host_estimate(), seen) * 1.5
+            self.stats["retaken"] += 1
+            late = []
+            self.batch(chunk, reps, graphs, handles, failed, per / self.host_estimate(), late)
+            self.sync_or_fault()
+            self.stats["host_bound"] += bool(late)
+
+    def sync_or_fault(self):
+        t0 = time.perf_counter()
+        try:
+            self.k.sync()
+        except Exception as e:  # noqa: BLE001
+            out(f"FAULT {one_line(f'{type(e).__name__}: {e}', 300)}")
+            sys.exit(3)
+        self.stats["wait_s"] += time.perf_counter() - t0
+
+    def batch(self, chunk, reps, graphs, handles, failed, scale, again):
+        """Queues one sample of each candidate behind one delay kernel sized (times scale) for
+        the enqueueing; a batch whose enqueueing outlasted it goes to again."""
+        est = sum(self.cost(c, reps, graphs) for c in chunk) * scale
+        delay = min(20000.0, 1.3 * est + 30.0)
+        self.k.delay(delay)
+        h0 = time.perf_counter()
+        for c in chunk:
+            if c in failed:
+                continue
+            out(f"START {c}")
+            hooks(c)
             try:
-                self.k.sync()
+                handles[c] = self.k.start(self.ready[c][0], reps[c])
             except Exception as e:  # noqa: BLE001
-                out(f"FAULT {one_line(f'{type(e).__name__}: {e}', 300)}")
-                sys.exit(3)
-            self.stats["calls"] += calls
+                handles.pop(c, None)
+                failed.add(c)
+                self.fail_while_timed(c, e)
+        enqueue = (time.perf_counter() - h0) * 1e6
+        self.stats["enqueue_s"] += enqueue * 1e-6
+        self.stats["delay_s"] += delay * 1e-6
+        calls = sum(reps[c] + 1 for c in chunk if c not in graphs)
+        self.stats["calls"] += calls
+        self.stats["replays"] += sum(1 for c in chunk if c in graphs)
+        if graphs and not calls:
+            self.graph_seen.append(enqueue / len(chunk))
+            del self.graph_seen[:-16]
+        elif calls and not graphs:
             self.host_seen.append(enqueue / calls)
             del self.host_seen[:-16]
-            if enqueue <= delay:
-                return
-            per = max(per, enqueue / calls) * 1.5
-            self.stats["retaken"] += attempt == 0
-            self.stats["host_bound"] += attempt == 1
+        if enqueue > delay:
+            again.append((chunk, graphs, enqueue / max(1, calls + len(graphs))))
 
     def gate(self, words):
         """GATE: the job's candidates in the parent's order of preference through the
@@ -927,11 +1092,15 @@ class Worker:
         out(f"F {c} {one_line(f'{type(e).__name__}: {e}')}")
 
     def serve(self):
+        done = None  # when the last answer was written: the parent's time until the next
         for line in sys.stdin:
             words = line.split()
             if not words:
                 continue
             req, args = words[0], words[1:]
+            t_req = time.perf_counter()
+            if done is not None and req in ("PREP", "ROUND", "GATE"):
+                self.stats["idle_s"] += t_req - done
             try:
                 if req == "WHO":
                     if self.k is None:
@@ -964,6 +1133,33 @@ class Worker:
             except Exception as e:  # noqa: BLE001
                 self.exit_if_broken()
                 out(f"ERR {' '.join(f'{type(e).__name__}: {e}'.split())[:400]}")
+            if req in ("PREP", "ROUND", "GATE"):
+                done = time.perf_counter()
+                if req == "GATE":
+                    self.stats["other_s"] += done - t_req
+
+    def timing(self):
+        """Where the worker's time went (stderr at exit with TUNETAB_PROF_TIMING)."""
+        s, ks = self.stats, getattr(self.k, "stats", {})
+        lines = [
+            "%d PREP %.3f s (inputs %.3f, valid tactics %.3f, do_preparation %.3f, warm-up "
+            "%.3f)" % (s["preps"], s["prep_s"], ks.get("inputs_s", 0), ks.get("valid_s", 0),
+                       ks.get("doprep_s", 0), s["warm_s"]),
+            "%d ROUND %.3f s: %d samples, %d calls enqueued one by one + %d graph replays; "
+            "enqueueing %.3f s, delay kernels %.3f s, waiting for the GPU %.3f s, capturing "
+            "%.3f s (%d graphs, %d failed%s)" % (
+                s["rounds"], s["round_s"], s["samples"], s["calls"], s["replays"],
+                s["enqueue_s"], s["delay_s"], s["wait_s"], s["capture_wall_s"],
+                ks.get("captures", 0), ks.get("capture_failed", 0),
+                "; graphs off: " + getattr(self.k, "graph_why") if getattr(self.k, "graph_why", None) else ""),
+            "samples' GPU time (timed calls and lead-ins) %.3f s; host enqueue %.1f us a call, "
+            "%.1f us a graph (recent medians; %.1f a call the most at warm-up); %d batches "
+            "taken again (host-bound), %d host-bound twice" % (
+                s["gpu_s"], self.host_estimate(), self.host_estimate(graph=True), self.host_us,
+                s["retaken"], s["host_bound"]),
+            "between answers (the parent's time) %.3f s; GATE %.3f s" % (s["idle_s"], s["other_s"]),
+        ]
+        return lines
 
 
 def main():
@@ -972,13 +1168,8 @@ def main():
     w = Worker(device)
     w.serve()
     if os.environ.get("TUNETAB_PROF_TIMING"):
-        s = w.stats
-        print("tunetab-fi-worker timing: %d PREP %.3f s; %d ROUND %.3f s, %d calls, host "
-              "enqueue %.1f us a call (recent median; %.1f the most at warm-up); %d batches "
-              "taken again (host-bound), %d host-bound twice" % (
-                  s["preps"], s["prep_s"], s["rounds"], s["round_s"], s["calls"],
-                  w.host_estimate(), w.host_us, s["retaken"], s["host_bound"]),
-              file=sys.stderr, flush=True)
+        for line in w.timing():
+            print("tunetab-fi-worker timing: " + line, file=sys.stderr, flush=True)
 
 
 if __name__ == "__main__":

@@ -138,6 +138,13 @@ DEPLOYS = {
                tunetab_args="--model glm-4-5 --dtype bf16 --ep 4"),
         Deploy("scout-bf16-tp4", "Llama-4-Scout-17B-16E", "bf16", 5120, 8192 // 4, 16, 16, 1, tp_size=4,
                tp_rank=0, tunetab_args="--model llama-4-scout --dtype bf16 --tp 4"),
+        # issue #30's deployments (its table of profiling times): no oracle, no fit has seen them
+        Deploy("qwen3-235b-bf16-ep8", "Qwen3-235B-A22B", "bf16", 4096, 1536, 128, 16, 8, ep_size=8, ep_rank=0,
+               tunetab_args="--model qwen3-235b-a22b --dtype bf16 --ep 8"),
+        Deploy("kimi-k2-fp8-ep8", "Kimi-K2", "fp8", 7168, 2048, 384, 48, 8, ep_size=8, ep_rank=0,
+               tunetab_args="--model kimi-k2 --dtype fp8 --ep 8"),
+        Deploy("scout-bf16-tp8", "Llama-4-Scout-17B-16E", "bf16", 5120, 8192 // 8, 16, 16, 1, tp_size=8,
+               tp_rank=0, tunetab_args="--model llama-4-scout --dtype bf16 --tp 8"),
     )
 }
 

@@ -19,6 +19,8 @@
 #           single run, two launcher-style shard processes + merge, and --devices all
 #   finalize issue #28: the runner SGLang builds by default (use_fused_finalize off): its
 #           oracle, FlashInfer's autotune and tunetab --fused-finalize off, and their regret
+#   host    issue #30: FlashInfer's autotune and tunetab (with and without CUDA graphs) side by
+#           side, and where tunetab's host time goes (HOST_DEPLOYS, FITDIR, AUTOTUNE, PLAIN, RUNS)
 #   learn   issue #17's further deployments (LEARN): per deployment the oracle, then one tunetab
 #           run with the flashinfer backend (its journal) and check-load
 # Deployments: Qwen3-30B-A3B bf16 TP 1, DeepSeek-V3 fp8 EP 8, Mixtral-8x7B bf16 TP 2; LEARN:
@@ -39,7 +41,10 @@ declare -A ARGS=([qwen3-bf16]="--model qwen3-30b-a3b --dtype bf16"
                  [mixtral22b-fp8-tp4]="--model mixtral-8x22b --dtype fp8 --tp 4"
                  [minimax-m2-fp8-ep8]="--model minimax-m2 --dtype fp8 --ep 8"
                  [glm45-bf16-ep4]="--model glm-4-5 --dtype bf16 --ep 4"
-                 [scout-bf16-tp4]="--model llama-4-scout --dtype bf16 --tp 4")
+                 [scout-bf16-tp4]="--model llama-4-scout --dtype bf16 --tp 4"
+                 [qwen3-235b-bf16-ep8]="--model qwen3-235b-a22b --dtype bf16 --ep 8"
+                 [kimi-k2-fp8-ep8]="--model kimi-k2 --dtype fp8 --ep 8"
+                 [scout-bf16-tp8]="--model llama-4-scout --dtype bf16 --tp 8")
 DEPLOYS="qwen3-bf16 dsv3-fp8-ep8 mixtral-bf16-tp2"
 LEARN="glm45air-bf16-ep2 qwen3-235b-fp8-ep4 mixtral22b-fp8-tp4"
 FRESH="minimax-m2-fp8-ep8 glm45-bf16-ep4 scout-bf16-tp4"
@@ -53,7 +58,7 @@ tt_runs() { # D [N]: N (default 2) tunetab runs with the flashinfer backend, Fla
         ( TIMEFORMAT="process wall %R s"; time TUNETAB_PROF_TIMING=1 $T generate --device auto \
             ${ARGS[$D]} --profile --backend flashinfer $FIT_ARGS ${TT_ARGS:-} -o "$O/tt-$D-$r" ) > "$O/tt-$D-$r.log" 2>&1 \
             || { echo "tunetab $D $r failed"; tail -20 "$O/tt-$D-$r.log"; exit 1; }
-        grep -E 'profiled|process wall|answered|module loaded|profiling done|fi-worker timing' "$O/tt-$D-$r.log"
+        grep -E 'profiled|process wall|answered|plan built|profiling done|fi-worker timing' "$O/tt-$D-$r.log"
     done
     [ "${CHECK_LOAD:-1}" = 1 ] || return 0
     step "check-load $D"
@@ -158,6 +163,27 @@ finalize) # issue #28: the runner SGLang builds by default (use_fused_finalize o
         $B regret "$O/oracle_$D.json" "$O/tt-$D-1/flashinfer_autotune_NVIDIA_H200.json" \
             "$O/tt-$D-2/flashinfer_autotune_NVIDIA_H200.json" "$O/fi_autotune_$D.json" \
             --label tunetab-1 tunetab-2 flashinfer --json "$O/regret_$D.json" 2>&1 | tail -8
+    done ;;
+host) # issue #30: per deployment of HOST_DEPLOYS, FlashInfer's own autotune(True) (AUTOTUNE=0
+    # skips it), then tunetab twice as users run it and once with TUNETAB_FI_GRAPHS=1 (PLAIN=0
+    # skips it), every run with TUNETAB_PROF_TIMING (where the host time goes); a deployment's
+    # fit, where FITDIR/fit-D.yaml exists, is the held-out one (FITDIR: learn_bench.sh's output)
+    for D in ${HOST_DEPLOYS:-qwen3-235b-fp8-ep4 dsv3-fp8-ep8 qwen3-bf16 minimax-m2-fp8-ep8 scout-bf16-tp4}; do
+        if [ "${AUTOTUNE:-1}" = 1 ]; then
+            step "FlashInfer autotune $D"
+            timeout 150 $B autotune $D --out "$O" > "$O/autotune_$D.log" 2>&1 || echo "autotune $D: exit $?"
+            tail -2 "$O/autotune_$D.log"
+        fi
+        fit=""
+        [ -n "${FITDIR:-}" ] && [ -f "$FITDIR/fit-$D.yaml" ] && fit="--model-fit $FITDIR/fit-$D.yaml"
+        ( FIT_ARGS="$fit"; CHECK_LOAD=0 tt_runs $D "${RUNS:-2}" )
+        if [ "${PLAIN:-1}" = 1 ]; then
+            step "tunetab $D with CUDA graphs"
+            ( TIMEFORMAT="process wall %R s"; time TUNETAB_FI_GRAPHS=1 TUNETAB_PROF_TIMING=1 $T generate \
+                --device auto ${ARGS[$D]} --profile --backend flashinfer $fit -o "$O/tt-$D-graphs" ) \
+                > "$O/tt-$D-graphs.log" 2>&1 || { echo "tunetab $D graphs failed"; tail -20 "$O/tt-$D-graphs.log"; }
+            grep -E 'profiled|process wall|profiling done|fi-worker timing' "$O/tt-$D-graphs.log"
+        fi
     done ;;
 runs)
     for D in $DEPLOYS; do

@@ -11,7 +11,10 @@ sample s is its time times 1 + a*cos(2*pi*(s + 3*tactic)/16), which averages to 
 any 16 consecutive calls and ranks tactics otherwise on fewer. TUNETAB_FAKE_GPUS=N: it sees N
 GPUs (default 1) and refuses a device beyond them; TUNETAB_STUB_RENDEZVOUS=DIR[:S]: a worker's start
 waits (up to S s, default 10) until the workers of all N GPUs have started, as workers started one after
-the other never would (the test of `--devices` starting them together)."""
+the other never would (the test of `--devices` starting them together). Like the real class it
+captures whole-cycle samples as "graphs" (capture(): a replay runs on the routing samples of the
+capture, the stub's call count does not move) with TUNETAB_FI_GRAPHS=1;
+TUNETAB_STUB_CAPTURE_FAIL=1 makes every capture fail where the plain call works (graphs off)."""
 import math
 import os
 import random
@@ -47,6 +50,10 @@ class Kernels:
         self.rng = random.Random(1)
         self.routing = float(os.environ.get("TUNETAB_STUB_ROUTING", "0"))
         self.calls = 0  # runner calls since the preparation, its own included
+        self.graphs = {}  # (tactic, reps) -> the call count at capture (capture())
+        self.graph_why = None if os.environ.get("TUNETAB_FI_GRAPHS") == "1" else \
+            "off (TUNETAB_FI_GRAPHS=1 turns them on)"
+        self.stats = dict(captures=0, capture_failed=0)
 
     def who(self):
         v = os.environ.get("TUNETAB_STUB_VERSION", "0.7.4")
@@ -102,6 +109,7 @@ class Kernels:
                         "tp {tp} ep {ep} top_k {top_k} hidden {hidden} inter {inter} experts {experts}\n".format(**job))
         self.job = job
         self.calls = 1
+        self.graphs = {}
         if job["stage"] == 1:
             return set(range(n1))
         return set(range(n1, n1 + (n2 if job.get("finalize", 1) else n1)))
@@ -145,9 +153,35 @@ class Kernels:
         if d:  # slow runs, for kill tests
             time.sleep(int(d) / 1000.0)
 
+    def capture(self, tactic, reps):
+        if self.graph_why is not None:
+            return False
+        self._time(tactic)  # an invalid tactic fails its capture, and its plain call too
+        if os.environ.get("TUNETAB_STUB_CAPTURE_FAIL") == "1":
+            self.stats["capture_failed"] += 1
+            self.graph_why = "capturing a sample failed: the stub's capture fails"
+            return False
+        self.graphs[(tactic, reps)] = self.calls
+        self.calls += reps + 1  # the capture took the profiler's next reps + 1 samples
+        self.stats["captures"] += 1
+        return True
+
     def start(self, tactic, reps):
+        at = self.graphs.get((tactic, reps))
+        if at is not None:  # a replay: the captured calls, on the captured routing samples
+            now, self.calls = self.calls, at
+            self._calls(tactic, 1)
+            us = self._calls(tactic, reps)
+            self.calls = now
+            return us
         self._calls(tactic, 1)  # the untimed lead-in call
         return self._calls(tactic, reps)
+
+    def mark(self):
+        return None
+
+    def wait(self, mark):
+        pass
 
     def elapsed_us(self, handle):
         # the noise is drawn when a sample is read, once per candidate and round, so a batch
