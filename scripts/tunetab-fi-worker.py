@@ -226,6 +226,10 @@ class Kernels:
             raise Unusable(f"no GPU {device} ({torch.cuda.device_count()} visible)")
         torch.cuda.set_device(device)
         self.dev = torch.device("cuda", device)  # where the key's tensors are made
+        self._fresh()
+
+    def _fresh(self):
+        """The state of a worker that has prepared nothing (a subclass's __init__ calls it)."""
         self.runners, self.weights = {}, {}
         self.gate_cache = {}  # (runner, weights, bucket) -> the gate's inputs (_gate_inputs)
         self.module = None

@@ -26,8 +26,7 @@ class Kernels(W.Kernels):
         import torch
         self.torch, self.fi = torch, W.import_flashinfer()
         self.device, self.dev = device, torch.device("cpu")
-        self.runners, self.weights, self.gate_cache = {}, {}, {}
-        self.module, self.job = None, None
+        self._fresh()  # runners, weights, module, job, graphs (off: TUNETAB_FI_GRAPHS), stats
         name, _, cc = os.environ.get("TUNETAB_RECORDER_DEVICE", "NVIDIA H200:9.0").rpartition(":")
         self.name, (self.major, self.minor) = name, (int(x) for x in cc.split("."))
         self.log = os.environ["TUNETAB_RECORDER_LOG"]
@@ -80,6 +79,12 @@ class Kernels(W.Kernels):
 
     def elapsed_us(self, handle):
         return handle
+
+    def mark(self):
+        return None
+
+    def wait(self, mark):
+        pass
 
     def sync(self):
         pass
