@@ -8,6 +8,9 @@
 --  * orientation: swap_ab (and every pre-0.5.3 list) puts tokens on N, else on M (§2);
 --  * tiles: each expert needs E[ceil(c / token_tile)] token tiles (lib/waves) times
 --    ceil(features / feature_tile) feature tiles; CTAs run one per SM in waves;
+--  * clusters: CUTLASS's grouped tile scheduler rounds each expert's tiles up to whole
+--    clusters along each side, so a 2x1 cluster along tokens gives an expert with one token
+--    tile two CTAs, one of them idle (param cluster_round: the share of them that counts);
 --  * one CTA: the larger of its tensor-core time (the padded tile's FLOPs at the dtype's
 --    dense rate) and the time to stream its operands into shared memory (the weight slice,
 --    plus the token rows it really has; TMA does not fetch rows past the end); a 2SM pair or a
@@ -59,6 +62,8 @@ local PARAMS = {
     doc = "how far measured neighbours reach (see Measured neighbours; tunetab learn picks it by cross-validation)" },
   { name = "sm80_stage_gain", default = 0, min = -0.3, max = 0.3,
     doc = "what each pipeline stage past two takes off an SM80-style CTA's time, as a share" },
+  { name = "cluster_round", default = 0, min = 0, max = 1,
+    doc = "share of the idle CTAs that rounding each expert's tiles up to whole clusters adds" },
 }
 -- Per-tile time factors: one CTA tile's time relative to the model's, by the kernel's own
 -- M x N (the tensor-core efficiency and the pipeline a tile shape really reaches; 1 = the
@@ -137,12 +142,35 @@ local function query_context(q)
   return x
 end
 
-local function cost_with(x, q, c)
-  local dep = q.deploy
-  local K = x.K
-  local p = x.p
-  -- which tile side runs over tokens, and how many CTAs a cluster lines up along each side
-  -- (cluster = {M, N, K})
+-- The cluster round-up: the CUTLASS SM90 grouped scheduler gives each expert (group)
+-- roundup(ceil(tokens / token tile), cluster along tokens) x roundup(ceil(features / feature
+-- tile), cluster along features) CTAs; the idle ones in a cluster hold their SMs as long as
+-- their partners. This is that count over the unrounded one, for lambda tokens per expert
+-- (Poisson: E[2 ceil(c / 2t)] / E[ceil(c / t)]) and F features. 1 without a cluster.
+local pad_memo = {}
+
+local function cluster_pad(lambda, F, tok_tile, feat_tile, cl_tok, cl_feat)
+  local f = 1
+  if cl_tok > 1 and lambda > 0 then
+    local key = lambda .. ":" .. tok_tile .. ":" .. cl_tok
+    local v = pad_memo[key]
+    if not v then
+      local one = waves.tiles_per_expert(lambda, tok_tile)
+      v = one > 0 and cl_tok * waves.tiles_per_expert(lambda, tok_tile * cl_tok) / one or 1
+      pad_memo[key] = v
+    end
+    f = v
+  end
+  if cl_feat > 1 then
+    local nf = math.ceil(F / feat_tile)
+    f = f * cl_feat * math.ceil(nf / cl_feat) / nf
+  end
+  return f
+end
+
+-- Which tile side runs over tokens, and how many CTAs a cluster lines up along each side
+-- (cluster = {M, N, K}): token tile, feature tile, cluster along tokens, along features.
+local function orient(c)
   local tok_tile, feat_tile = c.m, c.n
   local cl_tok, cl_feat = c.cluster[1] or 1, c.cluster[2] or 1
   if c.tokens_on_n then
@@ -150,10 +178,21 @@ local function cost_with(x, q, c)
     cl_tok, cl_feat = c.cluster[2] or 1, c.cluster[1] or 1
   end
   if c.sm80 then cl_tok, cl_feat = 1, 1 end
+  return tok_tile, feat_tile, cl_tok, cl_feat
+end
+
+local function cost_with(x, q, c)
+  local dep = q.deploy
+  local K = x.K
+  local p = x.p
+  local tok_tile, feat_tile, cl_tok, cl_feat = orient(c)
 
   local nt = waves.tiles_per_expert(x.lambda, tok_tile) -- expected token tiles per expert
   local nf = math.ceil(x.F / feat_tile)
-  local ctas = x.E * nt * nf
+  -- the grouped tile scheduler rounds each expert's tiles up to whole clusters along each side
+  -- (an expert with one token tile under a 2x1 cluster along tokens still takes two CTAs)
+  local ctas = x.E * nt * nf * (1 + p.cluster_round * (cluster_pad(x.lambda, x.F, tok_tile, feat_tile,
+    cl_tok, cl_feat) - 1))
   if ctas <= 0 then return p.launch_us end
 
   -- CTAs along the token side share (multicast) the weight slice; CTAs along the feature
@@ -215,7 +254,11 @@ end
 -- over width^2 (width = the param neighbour_width; at 1, one unit per term: a factor e in
 -- lambda+1, features or reduction, or double the weight bits), shrunk toward the model's own
 -- log(time / fastest) with the weight of PRIOR_WEIGHT close points: where no measurement is
--- near, the model decides. (tunetab learn picks the width by leave-one-deployment-out over
+-- near, the model decides. With a fit that models the cluster round-up (cluster_round > 0),
+-- a clustered configuration's neighbour is first moved here by the round-up's whole change
+-- in CTAs, log(round-up here / round-up there): the count jumps with integer tile counts (one
+-- token tile or two, an odd number of feature tiles) where the smooth distance cannot follow.
+-- (tunetab learn picks the width by leave-one-deployment-out over
 -- its training journals; a width of 1 and PRIOR_WEIGHT are where a trial on six H200
 -- deployments started, docs/benchmarks.md.)
 local PRIOR_WEIGHT = 0.1
@@ -237,6 +280,22 @@ local function group_logs(g)
   return t
 end
 
+-- log(cluster round-up) at each of a group's points, for the group's configuration c
+local pads_of = setmetatable({}, { __mode = "k" })
+
+local function group_pads(g, c)
+  local t = pads_of[g]
+  if not t then
+    t = {}
+    local tok_tile, feat_tile, cl_tok, cl_feat = orient(c)
+    for i = 1, #g do
+      t[i] = math.log(cluster_pad(g[i].l, g[i].f, tok_tile, feat_tile, cl_tok, cl_feat))
+    end
+    pads_of[g] = t
+  end
+  return t
+end
+
 local function neighbour_score(pts, x, q, dep, c, mrel)
   local g = pts and pts[c.config]
   if not g then return mrel end
@@ -245,13 +304,26 @@ local function neighbour_score(pts, x, q, dep, c, mrel)
   local num, den = PRIOR_WEIGHT * mrel, PRIOR_WEIGHT
   local t = group_logs(g)
   local L, F, K, B = t.l, t.f, t.k, t.b
+  -- a neighbour measured where its cluster rounded up to more (or fewer) idle CTAs than here
+  -- is moved to here by the whole difference in the scheduler's CTA count (the measured
+  -- kernels held those SMs), whatever share of it the model's own term counts
+  local P, pq = nil, 0
+  if x.p.cluster_round > 0 then
+    local tok_tile, feat_tile, cl_tok, cl_feat = orient(c)
+    if cl_tok > 1 or cl_feat > 1 then
+      P = group_pads(g, c)
+      pq = math.log(cluster_pad(x.lambda, x.F, tok_tile, feat_tile, cl_tok, cl_feat))
+    end
+  end
   for i = 1, #g do
     local a = L[i] - ll
     local b = F[i] - lf
     local e = K[i] - lk
     local h = (B[i] - lb) / LOG2
     local w = math.exp(-(a * a + b * b + e * e + h * h) * inv)
-    num = num + w * g[i].r
+    local r = g[i].r
+    if P then r = r + (pq - P[i]) end
+    num = num + w * r
     den = den + w
   end
   return num / den

@@ -39,6 +39,9 @@ declare -A LABEL=([qwen3-bf16]="Qwen3-30B-A3B" [dsv3-fp8-ep8]="DeepSeek-V3"
                   [scout-bf16-tp4]="Llama-4-Scout")
 DEPLOYS="qwen3-bf16 dsv3-fp8-ep8 mixtral-bf16-tp2 glm45air-bf16-ep2 qwen3-235b-fp8-ep4 mixtral22b-fp8-tp4"
 [ "${2:-}" = nine ] && DEPLOYS="$DEPLOYS minimax-m2-fp8-ep8 glm45-bf16-ep4 scout-bf16-tp4"
+# FOLDS="d1 d2" scores only those held-out folds, all at once (each still fits on all the others), and skips
+# the fit on all: a quick look at the worst folds
+FOLDS=${FOLDS:-}
 oracle() { local d; for d in $ORACLES "$A" "$L" "$F"; do [ -f "$d/oracle_$1.json" ] && { echo "$d/oracle_$1.json"; return; }; done; }
 J=() # one journal per deployment
 for D in $DEPLOYS; do
@@ -77,6 +80,12 @@ fit_all() { $T learn "${J[@]}" -o "$O/fit-all.yaml" 2> "$O/learn-all.log"; }
 # PARALLEL=N runs N processes at a time, the fit on all beside the folds (the lines still
 # print in order)
 P=${PARALLEL:-1}
+if [ -n "$FOLDS" ]; then
+    for D in $FOLDS; do fold "$D" > "$O/heldout-$D.txt" & done
+    wait
+    for D in $FOLDS; do cat "$O/heldout-$D.txt"; done
+    exit 0
+fi
 if [ "$P" -le 1 ]; then
     for D in $DEPLOYS; do fold "$D"; done
     fit_all
