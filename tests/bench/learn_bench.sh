@@ -64,7 +64,7 @@ table() { # D OUTDIR [--model-fit FIT]
 fold() { # D: fit without D, D's tables and its held-out line
     local D=$1
     $T learn "${J[@]}" --holdout "${LABEL[$D]}" -o "$O/fit-$D.yaml" --json > "$O/learn-$D.json" 2> "$O/learn-$D.log"
-    table "$D" "$O/default-$D"
+    table "$D" "$O/default-$D" --model-fit datasheet  # the datasheet model: the shipped fit saw D
     table "$D" "$O/fitted-$D" --model-fit "$O/fit-$D.yaml"
     python3 "$ROOT/tests/bench/fi_bench.py" regret "$(oracle "$D")" \
         "$O/default-$D/flashinfer_autotune_NVIDIA_H200.json" "$O/fitted-$D/flashinfer_autotune_NVIDIA_H200.json" \
