@@ -112,7 +112,11 @@ CMD_SRC := src/main.c src/cmd.c src/cmd/options.c src/cmd/cli.c src/cmd/help.c \
 ifeq ($(USE_CUDA),1)
 GPU_CU  := src/gpu/gpu_cuda.cu
 GPU_OBJ := $(BUILD)/src/gpu/gpu_cuda.o
-# cuBLASLt is opened on first use (dlopen, src/gpu/gpu_cuda.cu), not linked
+# cuBLASLt is opened on first use (dlopen, src/gpu/gpu_cuda.cu), not linked; the CUDA runtime
+# is linked in and opens the driver (libcuda.so.1) itself. libstdc++ stays shared (the runtime
+# and gpu_cuda.cu are C++): every manylinux system has it, and linking GCC 12's copy in would
+# reference glibc 2.35/2.36 symbols (_dl_find_object, arc4random), raising the wheel's tag from
+# manylinux_2_34 to 2_36 (README "Install", scripts/dev/dist.py).
 LDLIBS  += -L$(CUDA_HOME)/lib64 -lcudart_static -lstdc++
 else
 GPU_CU  :=
@@ -126,7 +130,7 @@ UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(BUILD)/unit_tests
 
 # ---------------------------------------------------------------- targets
-.PHONY: all deps deps-test deps-flashinfer run test test-unit test-cli test-gpu test-flashinfer test-consumers bench install docs clean help
+.PHONY: all deps deps-test deps-flashinfer run test test-unit test-cli test-gpu test-flashinfer test-consumers bench install docs clean help wheel tarball dist
 
 # Shell completions, made by the built binary from its command table (src/cmd.c).
 COMPLETIONS := build/completion/tunetab build/completion/_tunetab
@@ -172,12 +176,14 @@ $(UNIT_BIN): tests/unit/unit_main.c $(UNIT_SRC) $(LIB_OBJ)
 # Installs missing build packages (Debian/Ubuntu); a no-op when all are there.
 DEB_PKGS := build-essential pkg-config liblua5.4-dev libcyaml-dev libyaml-dev libjansson-dev libssl-dev zlib1g-dev strace python3
 # Only the tests need these: Chromium renders the HTML report headless (tests/cli/091); zsh
-# runs the zsh completion (tests/cli/132, skipped without it).
-TEST_DEB_PKGS := chromium zsh
+# runs the zsh completion (tests/cli/132, skipped without it); venv installs the wheel
+# (tests/cli/185), and tests/packaging/setup.sh puts auditwheel from PyPI in .venv-tools/.
+TEST_DEB_PKGS := chromium zsh python3-venv
 deps:
 	$(Q)sh scripts/install-deps.sh $(DEB_PKGS)
 deps-test:
 	$(Q)sh scripts/install-deps.sh $(TEST_DEB_PKGS)
+	$(Q)sh tests/packaging/setup.sh
 # FlashInfer releases from PyPI in venvs (torch from PyPI, about 3 GB the first time) for the
 # tests of every dtype's inputs against FlashInfer's Python layer (tests/flashinfer/inputs.sh)
 deps-flashinfer:
@@ -191,6 +197,7 @@ run: deps
 # Every test, plus the broken-input corpora again under the sanitizers (build/san).
 test: deps deps-test deps-flashinfer
 	$(Q)$(MAKE) --no-print-directory all $(UNIT_BIN) fuzz-replay
+	$(Q)$(MAKE) --no-print-directory dist
 	$(Q)$(MAKE) -s --no-print-directory VARIANT=san build/san/tunetab
 	$(Q)sh tests/run-tests.sh $(BUILD) all build/san
 
@@ -217,6 +224,15 @@ test-flashinfer: all
 bench: all
 	$(Q)python3 tests/bench/bench.py $(BUILD)
 	$(Q)python3 tests/bench/scanlog_bench.py $(BUILD)
+
+# The wheel and the release tarball of the static release binary (README "Install"; the tag
+# is the oldest manylinux the binary honours, scripts/dev/dist.py), into build/dist/.
+DIST := build/dist
+wheel tarball:
+	$(Q)$(MAKE) --no-print-directory VARIANT=release CUDA=$(CUDA) build/release/tunetab $(COMPLETIONS)
+	$(Q)test "$(USE_CUDA)" = 1 || { echo "tunetab: error: a package needs the GPU parts: nvcc and the CUDA toolkit (CUDA=1)" >&2; exit 5; }
+	$(Q)python3 scripts/dev/dist.py $@ --binary build/release/tunetab --version $(VERSION) --out $(DIST)
+dist: wheel tarball
 
 BASH_COMPLETION_DIR ?= $(PREFIX)/share/bash-completion/completions
 ZSH_COMPLETION_DIR  ?= $(PREFIX)/share/zsh/site-functions

@@ -100,8 +100,8 @@ static const struct cli_option generate_options[] = {
 	{ .name = "flashinfer", .id = 'f', .arg = ARG_REQUIRED, .arg_name = "VERSION",
 	  .help = "target version (default: installed here, else newest known)",
 	  .doc = "target version (default: the FlashInfer installed here, found as `doctor` finds "
-		 "it — `$VIRTUAL_ENV`, `$CONDA_PREFIX`, `PYTHONPATH`, `~/.local`, `/usr/local`, "
-		 "`/usr`, `/opt/conda` — else the newest known, 0.7.4; a note names which)" },
+		 "it — `PYTHONPATH`, `$VIRTUAL_ENV`, `$CONDA_PREFIX`, tunetab's own Python "
+		 "environment, `~/.local`, `/usr/local`, `/usr`, `/opt/conda` — else the newest known, 0.7.4; a note names which)" },
 	{ .name = "max-tokens", .id = 'm', .arg = ARG_REQUIRED, .arg_name = "N",
 	  .help = "the largest token bucket (default: the version's, 8192)" },
 	{ .name = "format", .id = 'F', .arg = ARG_REQUIRED, .arg_name = "py|json|both",
@@ -168,7 +168,8 @@ static const struct cli_option generate_options[] = {
 	{ .name = "python", .id = 'p', .arg = ARG_REQUIRED, .arg_name = "PATH",
 	  .help = "with --profile: the Python for the flashinfer backend",
 	  .doc = "with `--profile`: the Python for the flashinfer backend (default: `$VIRTUAL_ENV`, "
-		 "`$CONDA_PREFIX`, then `python3` on PATH). The FlashInfer it imports is the target "
+		 "`$CONDA_PREFIX`, the Python environment pip installed tunetab into, then `python3` "
+		 "on PATH). The FlashInfer it imports is the target "
 		 "version unless `--flashinfer` is given, which must then agree" },
 	{ .name = "top", .id = 'O', .arg = ARG_REQUIRED, .arg_name = "N|all",
 	  .help = "with --profile: candidates timed per entry (default 4), or all",
@@ -573,17 +574,17 @@ const struct cli_command cmd_table[] = {
 	  "store. FlashInfer: --cache-file the file your code passes to autotune(cache=...), else\n"
 	  "the managed store (0.7.2+: <root>/v2/<sha256 of the environment>/entries/). Every rank\n"
 	  "file gets the same content. _metadata: env (default where FlashInfer imports with\n"
-	  "--python, $VIRTUAL_ENV, $CONDA_PREFIX or python3: FlashInfer's own _collect_metadata;\n"
-	  "--flashinfer defaults to that version, and a cache for another version is refused),\n"
-	  "wildcard (\"*\"), from (CACHE.json's). Merges into files already there: their other\n"
-	  "entries stay, a key with another tactic is a conflict, kept theirs unless --replace;\n"
-	  "existing _metadata stays unless FlashInfer would reject it here. Prints the files\n"
-	  "(stdout); --dry-run writes nothing. Files are staged and renamed together. --check\n"
-	  "(also `tunetab doctor --for ...`) writes nothing and follows the server's chain:\n"
-	  "whether it tunes at start, which store and files, present, alike, metadata against this\n"
-	  "environment, how many of CACHE's entries they hold with the same tactic, and the one\n"
-	  "command that fixes it. Exit 0 written (--check: every lookup hits), 1 invalid input\n"
-	  "(--check: it does not), 2 usage, 5 I/O.",
+	  "--python, $VIRTUAL_ENV, $CONDA_PREFIX, tunetab's Python environment or python3:\n"
+	  "FlashInfer's own _collect_metadata; --flashinfer defaults to that version, and a cache\n"
+	  "for another version is refused), wildcard (\"*\"), from (CACHE.json's). Merges into files\n"
+	  "already there: their other entries stay, a key with another tactic is a conflict, kept\n"
+	  "theirs unless --replace; existing _metadata stays unless FlashInfer would reject it\n"
+	  "here. Prints the files (stdout); --dry-run writes nothing. Files are staged and renamed\n"
+	  "together. --check (also `tunetab doctor --for ...`) writes nothing and follows the\n"
+	  "server's chain: whether it tunes at start, which store and files, present, alike,\n"
+	  "metadata against this environment, how many of CACHE's entries they hold with the same\n"
+	  "tactic, and the one command that fixes it. Exit 0 written (--check: every lookup hits),\n"
+	  "1 invalid input (--check: it does not), 2 usage, 5 I/O.",
 	  NULL, install_options },
 	{ "report", cmd_report, 0, NULL, 0, "an HTML report of a profiled run: charts and tables",
 	  "JOURNAL -o FILE.html [--quiet]",

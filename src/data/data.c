@@ -22,6 +22,8 @@ int data_load(struct tt_data *data, unsigned parts, struct diags *d)
 {
 	memset(data, 0, sizeof *data);
 	data->root = data_dir();
+	if (!data->root && *data_dir_problem())
+		return diag_error(d, TT_INTERNAL, "data", NULL, 0, 0, "%s", data_dir_problem());
 	if (!data->root)
 		return diag_error(d, TT_INTERNAL, "data", NULL, 0, 0, "cannot find tunetab's data "
 				  "folder (configs/, schemas/); set TUNETAB_DATA_DIR");

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "base/util.h"
+#include "data/datadir.h"
 #include "flashinfer/validate.h"
 #include "gpu/gpu.h"
 
@@ -124,6 +125,39 @@ static void parent_of(const char *p, char *out, size_t n)
 		*s = '\0';
 }
 
+/* The site folder pip installed tunetab into, then the folders its .pth files add (the
+ * site module's rules: one path per line, relative to the site folder; "#" comments and
+ * "import" lines skipped), one per line into pats. */
+static void own_env_paths(struct strbuf *pats)
+{
+	char site[4096], py[4096];
+	if (!data_python_env(site, sizeof site, py, sizeof py))
+		return;
+	sb_addf(pats, "%s\n", site);
+	char *pat = xasprintf("%s/*.pth", site);
+	glob_t g;
+	if (glob(pat, 0, NULL, &g) == 0) {
+		for (size_t i = 0; i < g.gl_pathc; i++) {
+			FILE *f = fopen(g.gl_pathv[i], "r");
+			char line[4096];
+			while (f && fgets(line, sizeof line, f)) {
+				line[strcspn(line, "\r\n")] = '\0';
+				if (!line[0] || line[0] == '#' || !strncmp(line, "import ", 7) ||
+				    !strncmp(line, "import\t", 7))
+					continue;
+				if (line[0] == '/')
+					sb_addf(pats, "%s\n", line);
+				else
+					sb_addf(pats, "%s/%s\n", site, line);
+			}
+			if (f)
+				fclose(f);
+		}
+		globfree(&g);
+	}
+	free(pat);
+}
+
 int doctor_find_flashinfer(const char *dir, struct doctor_fi *fi, struct diags *d)
 {
 	memset(fi, 0, sizeof *fi);
@@ -156,6 +190,7 @@ int doctor_find_flashinfer(const char *dir, struct doctor_fi *fi, struct diags *
 			sb_addf(&pats, "%s/lib/python3*/site-packages\n", venv);
 		if (conda)
 			sb_addf(&pats, "%s/lib/python3*/site-packages\n", conda);
+		own_env_paths(&pats);
 		if (home)
 			sb_addf(&pats, "%s/.local/lib/python3*/site-packages\n", home);
 		sb_adds(&pats, "/usr/local/lib/python3*/dist-packages\n/usr/local/lib/python3*/site-packages\n"
@@ -183,8 +218,8 @@ int doctor_find_flashinfer(const char *dir, struct doctor_fi *fi, struct diags *
 		sb_release(&pats);
 		if (!fi->pkg[0])
 			return diag_error(d, TT_INVALID, "no-flashinfer", NULL, 0, 0, "no FlashInfer found in "
-					  "PYTHONPATH, $VIRTUAL_ENV, $CONDA_PREFIX, ~/.local, /usr/local, /usr or "
-					  "/opt/conda; give --flashinfer-dir DIR or --flashinfer VERSION");
+					  "PYTHONPATH, $VIRTUAL_ENV, $CONDA_PREFIX, tunetab's own Python "
+					  "environment, ~/.local, /usr/local, /usr or /opt/conda; give --flashinfer-dir DIR or --flashinfer VERSION");
 	}
 	if (!read_version(fi->pkg, fi->site, fi->version, sizeof fi->version, fi->version_from,
 			  sizeof fi->version_from))

@@ -216,6 +216,9 @@ static int choose_backend(struct generate_session *S, const struct generate_requ
 		if (worker_who(&S->workers[0], &S->wb, d) == TT_OK) {
 			S->nworkers = 1;
 			timing(S, "flashinfer worker answered (python, torch and flashinfer imported)");
+			if (!o->quiet)
+				say(S, "tunetab: backend flashinfer: FlashInfer %s, torch %s, python %s (from %s)",
+				    S->wb.version, S->wb.torch, S->python, from);
 			return TT_OK;
 		}
 		worker_stop(&S->workers[0]);

@@ -72,6 +72,13 @@ char *python_find(const char *given, const char **from, char *why, size_t n)
 			return p;
 		}
 	}
+	/* installed by pip (the wheel): the environment's own interpreter, which imports the
+	 * FlashInfer the server imports, also when that environment is not activated */
+	char site[4096], py[4096];
+	if (data_python_env(site, sizeof site, py, sizeof py) && *py) {
+		*from = "tunetab's Python environment";
+		return xstrdup(py);
+	}
 	*from = "PATH";
 	if ((p = on_path("python3")))
 		return p;

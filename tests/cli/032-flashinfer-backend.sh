@@ -9,7 +9,7 @@
 export TUNETAB_FI_KERNELS="$ROOT/tests/data/fi-stub/kernels.py"
 unset VIRTUAL_ENV CONDA_PREFIX
 G="tunetab generate --device auto --model qwen3-30b-a3b --dtype bf16 --profile"
-$G --backend flashinfer -o fi 2>&1 | grep -e 'flashinfer:' -e 'entries measured' | sed 's/in [0-9.]* s/in N s/'
+$G --backend flashinfer -o fi 2>&1 | grep -e 'flashinfer:' -e 'entries measured' | sed -e 's/in [0-9.]* s/in N s/' -e 's|python [^ ]* (from|python P (from|'
 tunetab validate -q fi/*.py fi/*.json && echo "flashinfer backend: tables valid"
 python3 -c 'import json,sys; print("metadata flashinfer_version", json.load(open(sys.argv[1]))["_metadata"]["flashinfer_version"])' fi/flashinfer_autotune_NVIDIA_H200.json
 grep -c '^M ' fi/*.journal
