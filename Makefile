@@ -224,6 +224,8 @@ test-flashinfer: all
 bench: all
 	$(Q)python3 tests/bench/bench.py $(BUILD)
 	$(Q)python3 tests/bench/scanlog_bench.py $(BUILD)
+	$(Q)$(MAKE) --no-print-directory wheel
+	$(Q)python3 tests/bench/wheel_bench.py
 
 # The wheel and the release tarball of the static release binary (README "Install"; the tag
 # is the oldest manylinux the binary honours, scripts/dev/dist.py), into build/dist/.
