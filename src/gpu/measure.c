@@ -47,18 +47,25 @@ static void summarize(const double *samples, size_t cnt, double *scratch, double
 }
 
 /* After the screening round (with keep x MEASURE_SEMIFINAL) and again after the first round
- * after it (with keep): the keep fastest go on, and any within the margin of the last. */
+ * after it (with keep, final): the keep fastest go on, and any within the margin of the last;
+ * after the final cut none more than MEASURE_FINAL_MARGIN behind the fastest. That sample is
+ * a full one (whole routing cycles on FlashInfer's kernels), whose repeats agree within
+ * 0.2-0.4% (the oracles' passes): one 5% behind does not win the race, which otherwise
+ * times it for at least MEASURE_RACE_MIN rounds (15-33% of a race's GPU time on the H200,
+ * docs/benchmarks.md, issue #30). */
 static void screen(const double *samples, int rounds, const size_t *cnt, bool *active, size_t n,
-		   int keep)
+		   int keep, bool final)
 {
 	size_t k = 0;
 	double *t = xcalloc(n + 1, sizeof *t);
 	for (size_t i = 0; i < n; i++)
 		if (active[i] && cnt[i])
 			t[k++] = samples[i * (size_t)rounds];
-	if (k > (size_t)keep) {
+	if (k > 1 && (k > (size_t)keep || final)) {
 		qsort(t, k, sizeof *t, cmp_double);
-		double cut = t[keep - 1] * (1 + MEASURE_SCREEN_MARGIN);
+		double cut = t[(k > (size_t)keep ? (size_t)keep : k) - 1] * (1 + MEASURE_SCREEN_MARGIN);
+		if (final && cut > t[0] * (1 + MEASURE_FINAL_MARGIN))
+			cut = t[0] * (1 + MEASURE_FINAL_MARGIN);
 		for (size_t i = 0; i < n; i++)
 			if (active[i] && cnt[i] && samples[i * (size_t)rounds] > cut)
 				active[i] = false;
@@ -123,7 +130,8 @@ int measure_rounds(struct prof_result *out, size_t n, int rounds, int method, in
 		if (r <= 1 && keep > 0 && method != 1) {
 			/* round 0 screens to the semifinalists, round 1 (the first full samples)
 			 * to the finalists */
-			screen(samples, rounds, cnt, active, n, r == 0 ? keep * MEASURE_SEMIFINAL : keep);
+			screen(samples, rounds, cnt, active, n, r == 0 ? keep * MEASURE_SEMIFINAL : keep,
+			       r == 1);
 			for (size_t i = 0; i < n; i++) {
 				if (out[i].status != PROF_OK || !cnt[i] || measure_screened_out(&out[i]))
 					continue;

@@ -18,6 +18,8 @@ extern "C" {
 #define MEASURE_RACE_MIN 5 /* racing starts after this many rounds */
 #define MEASURE_SCREEN_MARGIN 0.03 /* a screen keeps near-ties of its last finalist */
 #define MEASURE_SEMIFINAL 3 /* a screen's first cut keeps this many times keep */
+#define MEASURE_FINAL_MARGIN 0.05 /* the second cut drops who is this far behind the fastest
+				   * full sample: it races on for nothing (issue #30) */
 #define MEASURE_INDIFFERENCE 0.005 /* a screened race stops timing who can beat the leader by
 				    * no more than this */
 #define MEASURE_SCREENED_OUT "screened out" /* the why of a candidate a screen dropped */
@@ -32,7 +34,8 @@ typedef int (*measure_round_fn)(void *ctx, int r, const size_t *idx, size_t k, d
  * after the first round (a screening sample, which may be taken with fewer calls) the
  * keep x MEASURE_SEMIFINAL fastest candidates, and any within MEASURE_SCREEN_MARGIN of the
  * slowest of those, go on; after the second round (their first full sample) the keep fastest
- * of those and their near-ties the same way. The rounds after the screening one make the
+ * of those and their near-ties the same way, but none more than MEASURE_FINAL_MARGIN behind the
+ * fastest of them. The rounds after the screening one make the
  * results: a semifinalist's screening time is left in out[i].median_us for the callback to size
  * its samples by. The candidates dropped keep their one sample (their full one after the
  * second cut), status PROF_OK and why MEASURE_SCREENED_OUT: timed, but not well enough to be
