@@ -76,8 +76,8 @@ TEST(measure_screen_keeps_the_fastest)
 {
 	/* 8 candidates, keep 2: the first cut keeps 2 x MEASURE_SEMIFINAL = 6 (0, 1, 5, 2, 3,
 	 * 4), the second, on their first full sample, 0 and 1, and 5 too (within the margin of
-	 * the 2nd) */
-	struct fake f = { .times = { 10, 11, 20, 30, 40, 11.2, 50, 60 }, .fail_at = -1 };
+	 * the 2nd, and less than MEASURE_FINAL_MARGIN behind the 1st) */
+	struct fake f = { .times = { 10, 10.3, 20, 30, 40, 10.4, 50, 60 }, .fail_at = -1 };
 	struct prof_result out[8];
 	reset(out, 8);
 	CHECK_INT(measure_rounds(out, 8, 9, 0, 2, fake_round, &f), 0);
@@ -94,6 +94,25 @@ TEST(measure_screen_keeps_the_fastest)
 	/* the finalists' results come from the rounds after the screen (8 of 9 at most) */
 	CHECK(out[0].n >= 1 && out[0].n <= 8);
 	CHECK(fabs(out[0].median_us - 10) < 0.1);
+}
+
+TEST(measure_final_margin_drops_the_far_behind)
+{
+	/* as above, but 5's first full sample (10.62) is a near-tie of the 2nd (10.33, within
+	 * MEASURE_SCREEN_MARGIN) and more than MEASURE_FINAL_MARGIN behind the 1st (10.02): it
+	 * races no further, its full sample its result */
+	struct fake f = { .times = { 10, 10.3, 20, 30, 40, 10.6, 50, 60 }, .fail_at = -1 };
+	struct prof_result out[8];
+	reset(out, 8);
+	CHECK_INT(measure_rounds(out, 8, 9, 0, 2, fake_round, &f), 0);
+	CHECK_INT(measure_screened_out(&out[0]), 0);
+	CHECK_INT(measure_screened_out(&out[1]), 0);
+	CHECK_INT(measure_screened_out(&out[5]), 1);
+	CHECK_INT(f.calls[5], 2);
+	CHECK_INT(out[5].n, 1);
+	CHECK(fabs(out[5].median_us - 10.6) < 0.01 * 10.6);
+	/* the margin never drops the fastest: with one semifinalist left it goes on alone */
+	CHECK(out[0].n > 1);
 }
 
 TEST(measure_second_cut_rescues_a_misjudged_screen)
@@ -174,6 +193,7 @@ TTEST_SUITE(measure_tests) = {
 	{ "measure_full_runs_every_round", measure_full_runs_every_round },
 	{ "measure_racing_drops_the_slow", measure_racing_drops_the_slow },
 	{ "measure_screen_keeps_the_fastest", measure_screen_keeps_the_fastest },
+	{ "measure_final_margin_drops_the_far_behind", measure_final_margin_drops_the_far_behind },
 	{ "measure_second_cut_rescues_a_misjudged_screen", measure_second_cut_rescues_a_misjudged_screen },
 	{ "measure_screened_race_stops_near_ties", measure_screened_race_stops_near_ties },
 	{ "measure_screen_default_rounds", measure_screen_default_rounds },
