@@ -10,7 +10,7 @@ set -eu
 W=$(ls "$ROOT"/build/dist/tunetab-*.whl) || { echo "no wheel: carry build/dist (make wheel)"; exit 1; }
 . "$ROOT/tests/gpu/fi-h200.sh"          # the bundle in $SITE, on PYTHONPATH for this script only
 TORCH_SITE=$(python3 -c 'import os, torch; print(os.path.dirname(os.path.dirname(torch.__file__)))')
-python3 -m venv --without-pip venv      # the image's python3 is itself a venv without ensurepip
+python3 -m venv --without-pip venv      # pip comes from python3 (the image has no registry; ensurepip unchecked)
 PURE=$(venv/bin/python3 -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
 echo "$TORCH_SITE" >"$PURE/machine-torch.pth"
 echo "$SITE" >"$PURE/flashinfer-h200.pth"
