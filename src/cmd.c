@@ -101,7 +101,8 @@ static const struct cli_option generate_options[] = {
 	  .help = "target version (default: installed here, else newest known)",
 	  .doc = "target version (default: the FlashInfer installed here, found as `doctor` finds "
 		 "it — `PYTHONPATH`, `$VIRTUAL_ENV`, `$CONDA_PREFIX`, tunetab's own Python "
-		 "environment, `~/.local`, `/usr/local`, `/usr`, `/opt/conda` — else the newest known, 0.7.4; a note names which)" },
+		 "environment, `~/.local`, `/usr/local`, `/usr`, `/opt/conda` — else the newest "
+		 "known, 0.7.4; a note names which)" },
 	{ .name = "max-tokens", .id = 'm', .arg = ARG_REQUIRED, .arg_name = "N",
 	  .help = "the largest token bucket (default: the version's, 8192)" },
 	{ .name = "format", .id = 'F', .arg = ARG_REQUIRED, .arg_name = "py|json|both",
@@ -169,8 +170,8 @@ static const struct cli_option generate_options[] = {
 	  .help = "with --profile: the Python for the flashinfer backend",
 	  .doc = "with `--profile`: the Python for the flashinfer backend (default: `$VIRTUAL_ENV`, "
 		 "`$CONDA_PREFIX`, the Python environment pip installed tunetab into, then `python3` "
-		 "on PATH). The FlashInfer it imports is the target "
-		 "version unless `--flashinfer` is given, which must then agree" },
+		 "on PATH). The FlashInfer it imports is the target version unless `--flashinfer` is "
+		 "given, which must then agree" },
 	{ .name = "top", .id = 'O', .arg = ARG_REQUIRED, .arg_name = "N|all",
 	  .help = "with --profile: candidates timed per entry (default 4), or all",
 	  .doc = "with `--profile`: the proxy times N candidates it can express (default 4) plus the "

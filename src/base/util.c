@@ -246,6 +246,18 @@ int read_file(const char *path, size_t max, char **out, size_t *len)
 	return 0;
 }
 
+int path_is_dir(const char *path)
+{
+	struct stat st;
+	return path && stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+int path_is_file(const char *path)
+{
+	struct stat st;
+	return path && stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
 int mkdir_p(const char *path)
 {
 	char *p = xstrdup(path);

@@ -96,6 +96,10 @@ void file_set_abort(struct file_set *s);
 /* Creates a folder and its parents (mode 0777 & ~umask). Returns 0 or errno. */
 int mkdir_p(const char *path);
 
+/* 1 when path (may be NULL) names a folder, or a regular file, after symlinks; else 0. */
+int path_is_dir(const char *path);
+int path_is_file(const char *path);
+
 /* A fast non-cryptographic hash (hash tables only). */
 uint64_t hash_bytes(const void *data, size_t len);
 

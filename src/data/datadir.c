@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "base/util.h"
@@ -42,8 +41,7 @@ static int version_ok(const char *root)
 static int has_data(const char *root)
 {
 	char *p = xasprintf("%s/configs/devices", root);
-	struct stat st;
-	int ok = stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+	int ok = path_is_dir(p);
 	free(p);
 	return ok && version_ok(root);
 }
@@ -92,12 +90,6 @@ char *data_dir(void)
 	return NULL;
 }
 
-static int is_dir_path(const char *p)
-{
-	struct stat st;
-	return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
 /* the last component of p, which has no trailing slash */
 static const char *base_name(const char *p)
 {
@@ -125,8 +117,8 @@ int data_python_env(char *site, size_t site_n, char *python, size_t python_n)
 	/* <site>/tunetab/bin/tunetab */
 	char *p = exe;
 	int ok = up(p) && !strcmp(base_name(p), "bin") && up(p) && !strcmp(base_name(p), "tunetab") &&
-		 up(p) && (!strcmp(base_name(p), "site-packages") || !strcmp(base_name(p), "dist-packages")) &&
-		 is_dir_path(p);
+		 up(p) && (!strcmp(base_name(p), "site-packages") ||
+			   !strcmp(base_name(p), "dist-packages")) && path_is_dir(p);
 	if (!ok) {
 		free(exe);
 		return 0;

@@ -5,7 +5,6 @@
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "base/util.h"
 #include "data/yamlload.h"
@@ -100,17 +99,6 @@ const struct hf_model_type *hf_type_find(const struct hf_types *t, const char *m
 
 /* --- finding config.json ------------------------------------------------------------- */
 
-static bool is_dir(const char *p)
-{
-	struct stat st;
-	return p && !stat(p, &st) && S_ISDIR(st.st_mode);
-}
-
-static bool is_file(const char *p)
-{
-	struct stat st;
-	return !stat(p, &st) && S_ISREG(st.st_mode);
-}
 
 /* The hub cache folder, as huggingface_hub's constants compute it. Caller frees. */
 static char *hub_cache(void)
@@ -136,9 +124,9 @@ static bool hex40(const char *s)
 
 char *hf_config_find(const char *model_path, const char *revision, struct diags *d)
 {
-	if (is_dir(model_path)) {
+	if (path_is_dir(model_path)) {
 		char *p = xasprintf("%s/config.json", model_path);
-		if (is_file(p))
+		if (path_is_file(p))
 			return p;
 		diag_error(d, TT_INVALID, "model-config", NULL, 0, 0, "the model folder '%s' has no "
 			   "config.json", model_path);
@@ -175,7 +163,7 @@ char *hf_config_find(const char *model_path, const char *revision, struct diags 
 		free(ref);
 	}
 	char *p = commit ? xasprintf("%s/snapshots/%s/config.json", repo.buf, commit) : NULL;
-	if (!p || !is_file(p)) {
+	if (!p || !path_is_file(p)) {
 		diag_error(d, TT_INVALID, "model-config", NULL, 0, 0, "no config.json of '%s' "
 			   "(revision %s) here: not a folder, and not in the Hugging Face cache (%s); "
 			   "download it there (huggingface-cli download %s config.json) or give "

@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "base/util.h"
@@ -16,17 +15,6 @@
 #include "flashinfer/validate.h"
 #include "gpu/gpu.h"
 
-static bool is_dir(const char *p)
-{
-	struct stat st;
-	return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-static bool is_file(const char *p)
-{
-	struct stat st;
-	return stat(p, &st) == 0 && S_ISREG(st.st_mode);
-}
 
 /* `__version__ = "0.7.2"` (or single quotes) in flashinfer/_build_meta.py, which is where
  * flashinfer.version.__version__ comes from (formats §2.3) */
@@ -111,7 +99,7 @@ static bool read_version(const char *pkg, const char *site, char *out, size_t n,
 static bool looks_like_package(const char *pkg)
 {
 	char *a = xasprintf("%s/__init__.py", pkg), *b = xasprintf("%s/_build_meta.py", pkg);
-	bool ok = is_file(a) || is_file(b);
+	bool ok = path_is_file(a) || path_is_file(b);
 	free(a);
 	free(b);
 	return ok;
@@ -163,7 +151,7 @@ int doctor_find_flashinfer(const char *dir, struct doctor_fi *fi, struct diags *
 	memset(fi, 0, sizeof *fi);
 	if (dir) {
 		char *sub = xasprintf("%s/flashinfer", dir);
-		if (is_dir(sub) && looks_like_package(sub)) {
+		if (path_is_dir(sub) && looks_like_package(sub)) {
 			snprintf(fi->pkg, sizeof fi->pkg, "%s", sub);
 			snprintf(fi->site, sizeof fi->site, "%s", dir);
 		} else if (looks_like_package(dir)) {
@@ -203,7 +191,7 @@ int doctor_find_flashinfer(const char *dir, struct doctor_fi *fi, struct diags *
 				continue;
 			for (size_t i = 0; i < g.gl_pathc; i++) {
 				char *sub = xasprintf("%s/flashinfer", g.gl_pathv[i]);
-				if (is_dir(sub) && looks_like_package(sub)) {
+				if (path_is_dir(sub) && looks_like_package(sub)) {
 					if (!fi->pkg[0]) {
 						snprintf(fi->pkg, sizeof fi->pkg, "%s", sub);
 						snprintf(fi->site, sizeof fi->site, "%s", g.gl_pathv[i]);
@@ -219,7 +207,8 @@ int doctor_find_flashinfer(const char *dir, struct doctor_fi *fi, struct diags *
 		if (!fi->pkg[0])
 			return diag_error(d, TT_INVALID, "no-flashinfer", NULL, 0, 0, "no FlashInfer found in "
 					  "PYTHONPATH, $VIRTUAL_ENV, $CONDA_PREFIX, tunetab's own Python "
-					  "environment, ~/.local, /usr/local, /usr or /opt/conda; give --flashinfer-dir DIR or --flashinfer VERSION");
+					  "environment, ~/.local, /usr/local, /usr or /opt/conda; give "
+					  "--flashinfer-dir DIR or --flashinfer VERSION");
 	}
 	if (!read_version(fi->pkg, fi->site, fi->version, sizeof fi->version, fi->version_from,
 			  sizeof fi->version_from))
@@ -341,7 +330,7 @@ int doctor_module(const struct doctor_fi *fi, const struct fi_rules *s, const ch
 	find_wrong_prefix(dir, m->name, s->bundled.stem, dev_part, m);
 	free(dev_part);
 	free(dir);
-	m->exists = is_file(m->path);
+	m->exists = path_is_file(m->path);
 	if (m->exists) {
 		struct diags rd = DIAGS_INIT;
 		m->readable = table_read(m->path, t, &rd) == TT_OK && t->kind == TABLE_PY;

@@ -33,7 +33,8 @@ int doctor_is_tuning_configs(const char *dir);
 
 /* Finds the package: dir (a site-packages folder or the flashinfer folder itself), or when
  * NULL the usual places (PYTHONPATH, $VIRTUAL_ENV, $CONDA_PREFIX, the Python environment
- * pip installed tunetab into with its .pth folders, ~/.local, /usr/local, /usr, /opt/conda). TT_INVALID with a diagnostic when none is found. */
+ * pip installed tunetab into with its .pth folders, ~/.local, /usr/local, /usr, /opt/conda).
+ * TT_INVALID with a diagnostic when none is found. */
 int doctor_find_flashinfer(const char *dir, struct doctor_fi *fi, struct diags *d);
 
 /* What this environment would stamp for a _metadata field (§2.3), read from package files

@@ -7,7 +7,8 @@
 #include <stddef.h>
 
 /* The interpreter's path (caller frees) and *from, where it came from ("--python",
- * "$VIRTUAL_ENV", "$CONDA_PREFIX", "tunetab's Python environment", "PATH"); NULL with a reason in why when there is none. */
+ * "$VIRTUAL_ENV", "$CONDA_PREFIX", "tunetab's Python environment", "PATH"); NULL with a
+ * reason in why when there is none. */
 char *python_find(const char *given, const char **from, char *why, size_t n);
 
 /* The executable a command word names: itself when it holds a '/', else found on PATH (as
