@@ -8,10 +8,10 @@
 The tag: the binary may need only glibc and GCC's C++ runtime (libstdc++, libgcc_s); the tag
 is manylinux_<X>_<Y> for the newest GLIBC_X.Y symbol version it references (PEP 600: a wheel
 runs where glibc is at least X.Y), raised when its GLIBCXX/CXXABI/GCC versions need a newer
-policy. Anything else is refused, so a tag is never claimed that the binary does not honour. `auditwheel show` is the independent check
-(tests/cli/185-wheel.sh).
+policy. Anything else is refused, so a tag is never claimed that the binary does not honour.
+`auditwheel show` is the independent check (tests/cli/185-wheel.sh).
 
-What goes in (one list, `data_files`): configs/, schemas/ and scripts/ (the Lua library and
+What goes in (one list, `payload`, laid out per package): configs/, schemas/ and scripts/ (the Lua library and
 heuristics, the FlashInfer worker, hooks, CI template) without the source build's own helpers,
 a VERSION file (the binary refuses data of another version), the man page and the shell
 completions. Output is reproducible: fixed times, sorted names, written to a temporary file
@@ -140,9 +140,12 @@ def read(path):
         return f.read()
 
 
-def publish(data, path):
-    """Writes data to path through a temporary file in the same folder."""
-    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".tmp-")
+def publish(data, out, name, suffix):
+    """Writes data to out/name through a temporary file in the same folder, then removes the
+    older tunetab-*<suffix> packages there. Returns the path."""
+    os.makedirs(out, exist_ok=True)
+    path = os.path.join(out, name)
+    fd, tmp = tempfile.mkstemp(dir=out, prefix=".tmp-")
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
@@ -153,31 +156,35 @@ def publish(data, path):
     except BaseException:
         os.unlink(tmp)
         raise
-
-
-def drop_old(out, prefix, suffix, keep):
     for f in os.listdir(out):
-        if f.startswith(prefix) and f.endswith(suffix) and f != keep:
+        if f.startswith("tunetab-") and f.endswith(suffix) and f != name:
             os.unlink(os.path.join(out, f))
+    return path
+
+
+def payload(binary, version):
+    """What both packages hold, as (where, path, bytes, mode): where is "package" (the binary
+    at bin/tunetab beside the data folder's contents) or "prefix" (the man page and the
+    completions, under an installation prefix)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        items = [("package", "bin/tunetab", read(stripped(binary, tmp)), 0o755)]
+    items.append(("package", "VERSION", (version + "\n").encode(), 0o644))
+    items += [("package", rel, read(src), mode_of(src)) for src, rel in data_files()]
+    items += [("prefix", rel, read(src), 0o644) for src, rel in extras()]
+    return items
 
 
 def wheel(binary, version, out):
     tag = platform_tag(binary)
     name = "tunetab-%s-py3-none-%s.whl" % (version, tag)
     dist_info = "tunetab-%s.dist-info" % version
-    data = "tunetab-%s.data/data" % version
-    entries = []                                   # (arcname, bytes, mode)
-    with tempfile.TemporaryDirectory() as tmp:
-        entries.append(("tunetab/bin/tunetab", read(stripped(binary, tmp)), 0o755))
+    # the package in site-packages/tunetab/, the rest through the wheel's data scheme
+    where = {"package": "tunetab/", "prefix": "tunetab-%s.data/data/" % version}
+    entries = [(where[w] + rel, blob, mode) for w, rel, blob, mode in payload(binary, version)]
     init = read(os.path.join(ROOT, "scripts/wheel/tunetab/__init__.py")).replace(b"@VERSION@",
                                                                                   version.encode())
     entries.append(("tunetab/__init__.py", init, 0o644))
     entries.append(("tunetab/__main__.py", read(os.path.join(ROOT, "scripts/wheel/tunetab/__main__.py")), 0o644))
-    entries.append(("tunetab/VERSION", (version + "\n").encode(), 0o644))
-    for src, rel in data_files():
-        entries.append(("tunetab/" + rel, read(src), mode_of(src)))
-    for src, rel in extras():
-        entries.append((data + "/" + rel, read(src), 0o644))
     summary = "FlashInfer kernel tuning tables for every GPU (a static binary)"
     meta = ("Metadata-Version: 2.1\nName: tunetab\nVersion: %s\nSummary: %s\n"
             "Requires-Python: >=3.8\nDescription-Content-Type: text/markdown\n\n"
@@ -201,38 +208,26 @@ def wheel(binary, version, out):
             info.external_attr = (0o100000 | mode) << 16
             info.compress_type = zipfile.ZIP_DEFLATED
             z.writestr(info, blob, compresslevel=9)
-    os.makedirs(out, exist_ok=True)
-    publish(buf.getvalue(), os.path.join(out, name))
-    drop_old(out, "tunetab-", ".whl", name)
-    return os.path.join(out, name)
+    return publish(buf.getvalue(), out, name, ".whl")
 
 
 def tarball(binary, version, out):
     tag = platform_tag(binary)
     top = "tunetab-%s-%s" % (version, tag)
+    # bin/tunetab beside share/tunetab/ (the layout make install makes), the rest under the prefix
+    where = {"package": "share/tunetab/", "prefix": ""}
+    entries = [("bin/tunetab" if rel == "bin/tunetab" else where[w] + rel, blob, mode)
+               for w, rel, blob, mode in payload(binary, version)]
+    entries.append(("README.md", read(os.path.join(ROOT, "README.md")), 0o644))
     buf = io.BytesIO()
-
-    def add(arc, blob, mode):
-        info = tarfile.TarInfo(top + "/" + arc)
-        info.size, info.mode, info.mtime = len(blob), mode, EPOCH_S
-        info.uname = info.gname = "root"
-        t.addfile(info, io.BytesIO(blob))
-
     with gzip.GzipFile(fileobj=buf, mode="wb", mtime=EPOCH_S) as gz:
         with tarfile.open(fileobj=gz, mode="w", format=tarfile.PAX_FORMAT) as t:
-            with tempfile.TemporaryDirectory() as tmp:
-                add("bin/tunetab", read(stripped(binary, tmp)), 0o755)
-            add("share/tunetab/VERSION", (version + "\n").encode(), 0o644)
-            for src, rel in data_files():
-                add("share/tunetab/" + rel, read(src), mode_of(src))
-            for src, rel in extras():
-                add(rel, read(src), 0o644)
-            add("README.md", read(os.path.join(ROOT, "README.md")), 0o644)
-    os.makedirs(out, exist_ok=True)
-    name = top + ".tar.gz"
-    publish(buf.getvalue(), os.path.join(out, name))
-    drop_old(out, "tunetab-", ".tar.gz", name)
-    return os.path.join(out, name)
+            for arc, blob, mode in entries:
+                info = tarfile.TarInfo(top + "/" + arc)
+                info.size, info.mode, info.mtime = len(blob), mode, EPOCH_S
+                info.uname = info.gname = "root"
+                t.addfile(info, io.BytesIO(blob))
+    return publish(buf.getvalue(), out, top + ".tar.gz", ".tar.gz")
 
 
 def main():

@@ -26,44 +26,34 @@ mkdir home work
 cd work
 # the environment a user's shell has after `pip install`: the venv's bin first, nothing else
 E="env -i HOME=$W_DIR/home PATH=$W_DIR/venv/bin:/usr/bin:/bin"
-show() { # CMD...: like run, with the folders of this test named
-    printf '$ %s\n' "$*" | sed -e "s|$E|<env -i>|" -e "s|$ROOT|<root>|g" -e "s|$W_DIR|<work>|g"
-    set +e
-    "$@" >"$TT_TMP/out" 2>"$TT_TMP/err"
-    rc=$?
-    set -e
-    for f in out err; do
-        [ $f = err ] && [ -s "$TT_TMP/err" ] && echo "--- stderr"
-        sed -e "s|$ROOT|<root>|g" -e "s|$W_DIR|<work>|g" -e 's|python3\.[0-9]*|python3.X|g' "$TT_TMP/$f"
-    done
-    echo "[exit $rc]"
-}
-show $E sh -c 'command -v tunetab'
-show $E tunetab --version
+# the test's folders by name in what run prints
+RUN_SED="s|$E|<env -i>|;s|$W_DIR|<work>|g;s|python3\.[0-9]*|python3.X|g"
+run $E sh -c 'command -v tunetab'
+run $E tunetab --version
 echo "metadata, package: $("$W_DIR/venv/bin/python3" -c 'import importlib.metadata as m, tunetab; print(m.version("tunetab"), tunetab.__version__)')"
-show $E python3 -m tunetab --version
-show $E tunetab generate --device h200 --model qwen3-30b-a3b --dtype bf16 --flashinfer 0.7.4 -q -o out
+run $E python3 -m tunetab --version
+run $E tunetab generate --device h200 --model qwen3-30b-a3b --dtype bf16 --flashinfer 0.7.4 -q -o out
 python3 -c 'import json,sys; print("provenance tunetab_version:", json.load(open(sys.argv[1]))["tunetab_version"])' \
     out/tunetab_provenance_NVIDIA_H200.json
-show $E tunetab validate -q out/v0_1_trtllm_fused_moe_NVIDIA_H200.py out/flashinfer_autotune_NVIDIA_H200.json
-show $E tunetab install --for flashinfer --from out/flashinfer_autotune_NVIDIA_H200.json --cache-file ./cache.json --dry-run
+run $E tunetab validate -q out/v0_1_trtllm_fused_moe_NVIDIA_H200.py out/flashinfer_autotune_NVIDIA_H200.json
+run $E tunetab install --for flashinfer --from out/flashinfer_autotune_NVIDIA_H200.json --cache-file ./cache.json --dry-run
 [ ! -e cache.json ] && echo "dry run: no cache.json"
-show $E tunetab doctor --device h200
+run $E tunetab doctor --device h200
 FI=$(ls -d "$ROOT"/.venv-flashinfer/0.7.4/lib/python3*/site-packages)
 echo "$FI" >"$SITE/flashinfer-0.7.4.pth"
-show $E tunetab doctor --device h200
+run $E tunetab doctor --device h200
 rm "$SITE/flashinfer-0.7.4.pth"
 # the data read is the package's: without its H200 file the device is unknown
 mv "$SITE/tunetab/configs/devices/h200.yaml" h200.yaml
-show $E tunetab generate --device h200 --model qwen3-30b-a3b --dtype bf16 --flashinfer 0.7.4 -q -o out2
+run $E tunetab generate --device h200 --model qwen3-30b-a3b --dtype bf16 --flashinfer 0.7.4 -q -o out2
 mv h200.yaml "$SITE/tunetab/configs/devices/h200.yaml"
 # data of another release is refused, not mixed
 echo 9.9.9 >"$SITE/tunetab/VERSION"
-show $E tunetab devices
+run $E tunetab devices
 echo "$V" >"$SITE/tunetab/VERSION"
-show $E sh -c 'tunetab devices | head -2 | cut -c1-60'
+run $E sh -c 'tunetab devices | head -2 | cut -c1-60'
 cd "$W_DIR"
 # dist.py refuses a binary that needs a library outside glibc
 printf '#include <zlib.h>\nint main(void) { return zlibVersion()[0] == 0; }\n' >z.c
 cc -o needs-zlib z.c -lz
-show python3 "$ROOT/scripts/dev/dist.py" platform needs-zlib
+run python3 "$ROOT/scripts/dev/dist.py" platform needs-zlib
