@@ -231,8 +231,8 @@ bench: all
 # is the oldest manylinux the binary honours, scripts/dev/dist.py), into build/dist/.
 DIST := build/dist
 wheel tarball:
-	$(Q)$(MAKE) --no-print-directory VARIANT=release CUDA=$(CUDA) build/release/tunetab $(COMPLETIONS)
 	$(Q)test "$(USE_CUDA)" = 1 || { echo "tunetab: error: a package needs the GPU parts: nvcc and the CUDA toolkit (CUDA=1)" >&2; exit 5; }
+	$(Q)$(MAKE) --no-print-directory VARIANT=release CUDA=$(CUDA) build/release/tunetab $(COMPLETIONS)
 	$(Q)python3 scripts/dev/dist.py $@ --binary build/release/tunetab --version $(VERSION) --out $(DIST)
 dist: wheel tarball
 

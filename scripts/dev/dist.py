@@ -241,6 +241,9 @@ def main():
         p.add_argument("--version", required=True)
         p.add_argument("--out", required=True)
     a = ap.parse_args()
+    if not os.path.isfile(a.binary):
+        sys.stderr.write("dist.py: error: %s: no such file (make builds build/release/tunetab)\n" % a.binary)
+        return 5
     try:
         if a.cmd == "platform":
             print(platform_tag(a.binary))
