@@ -99,7 +99,7 @@ INSPECT_SRC := src/inspect/logscan.c src/inspect/doctor.c
 TUNE_SRC    := src/tune/choose.c src/tune/generate.c src/tune/worker.c src/tune/journal.c src/tune/backend_proxy.c \
                src/tune/backend_fake.c src/tune/python.c src/tune/timing.c src/tune/fleet.c src/tune/selftest.c \
                src/tune/report.c src/tune/learn.c
-DEPLOY_SRC  := src/deploy/install.c src/deploy/serve.c
+DEPLOY_SRC  := src/deploy/install.c src/deploy/serve.c src/deploy/plan.c
 LIB_SRC := $(BASE_SRC) $(GPU_SRC) $(DATA_SRC) $(SCRIPT_SRC) $(FI_SRC) $(INSPECT_SRC) \
            $(TUNE_SRC) $(DEPLOY_SRC)
 CMD_SRC := src/main.c src/cmd.c src/cmd/options.c src/cmd/cli.c src/cmd/help.c \
@@ -107,7 +107,7 @@ CMD_SRC := src/main.c src/cmd.c src/cmd/options.c src/cmd/cli.c src/cmd/help.c \
            src/cmd/catalog.c src/cmd/check_data.c src/cmd/validate.c src/cmd/explain.c \
            src/cmd/convert.c src/cmd/generate.c src/cmd/calibrate.c src/cmd/scan_log.c \
            src/cmd/doctor.c src/cmd/merge.c src/cmd/report.c src/cmd/install.c \
-           src/cmd/learn.c src/cmd/launch.c
+           src/cmd/learn.c src/cmd/launch.c src/cmd/plan.c
 
 ifeq ($(USE_CUDA),1)
 GPU_CU  := src/gpu/gpu_cuda.cu

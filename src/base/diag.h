@@ -13,6 +13,7 @@ enum tt_status {
 	TT_SCRIPT = 3,    /* Lua script error */
 	TT_GPU = 4,       /* no GPU, no CUDA support, or a CUDA error */
 	TT_INTERNAL = 5,  /* bug or environment failure (I/O, missing data) */
+	TT_UNKNOWN = 6,   /* a check cannot tell (doctor: what it cannot see, and what shows it) */
 };
 
 /* The id of an error that is a bad command line: the command layer follows it with the

@@ -17,6 +17,7 @@
 #include "data/data.h"
 #include "inspect/doctor.h"
 #include "data/model.h"
+#include "deploy/plan.h"
 #include "deploy/serve.h"
 
 /* Upper limits of numeric options (README, "Limits"); above them: usage error, exit 2. */
@@ -114,9 +115,25 @@ bool cli_launch_words(int argc, char **argv, int optind_, struct serve_request *
 int cli_launch_derive(const struct tt_data *data, const struct serve_request *q,
 		      struct serve_deployment *s, bool quiet);
 void cli_launch_print(const struct serve_deployment *s, FILE *f);
-/* The generate request that writes the table of s's keys (m: serve_model_profile's). */
-void cli_launch_request(const struct serve_deployment *s, const struct model_profile *m,
-			struct generate_request *o);
+/* The table install writes for s's server: generated (heuristic, or measured with profile)
+ * into outdir, or a temporary folder when NULL, with every rank's keys where the version's
+ * keys carry ranks; *json gets the JSON cache's path. Its summary on stderr. */
+int cli_launch_generate(struct tt_data *data, const struct serve_deployment *s, bool profile,
+			const char *outdir, char **json);
+/* Removes what cli_launch_generate put in a temporary folder (outdir NULL), frees json. */
+void cli_launch_generated_release(const char *outdir, char *json);
+
+/* --- the lookup plan in words (src/cmd/plan.c) --- */
+/* d's diagnostics, then that the table's _metadata is kept as it is (when it is). */
+void cli_print_install_notes(const struct install_job *j, struct diags *d, const char *from);
+/* Why the plan refuses a table (its findings), on stderr. */
+void cli_print_plan_refusal(const struct plan_check *c, const struct lookup_plan *p);
+/* install's files in words, then written (or listed with dry): status. */
+int cli_install_files(const struct lookup_plan *p, const struct install_request *q, bool dry);
+/* doctor --for / install --check: the plan against the disk, its verdict and the fix. Exit
+ * status: 0 hits, 1 no, 6 cannot tell. */
+int cli_print_plan_check(const struct lookup_plan *p, const struct tt_data *data, const char *fix);
+
 /* Every key s's server looks up (keys), by the rules of the FlashInfer version it imports. */
 int cli_launch_keys(const struct tt_data *data, const struct serve_deployment *s,
 		    struct lookup_list *keys, const struct fi_rules **rules);

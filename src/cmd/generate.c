@@ -228,7 +228,7 @@ static int from_launch(struct args *a, const struct tt_data *data, struct serve_
 	diags_release(&d);
 	if (rc)
 		return rc;
-	cli_launch_request(s, m, o);
+	serve_generate_request(s, m, o);
 	return TT_OK;
 }
 

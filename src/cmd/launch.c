@@ -1,12 +1,16 @@
 /* launch.c: the server's launch command after '--', shared by generate, install and doctor
  * (--for CONSUMER -- COMMAND...): the deployment derived from it (deploy/serve.h) and what
  * the user hears of that derivation. */
+#include <dirent.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmd/cli.h"
 #include "base/util.h"
+#include "deploy/plan.h"
 
 bool cli_launch_words(int argc, char **argv, int optind_, struct serve_request *q)
 {
@@ -56,22 +60,6 @@ void cli_launch_print(const struct serve_deployment *s, FILE *f)
 		fprintf(f, "tunetab: note: %s\n", s->notes[i]);
 }
 
-void cli_launch_request(const struct serve_deployment *s, const struct model_profile *m,
-			struct generate_request *o)
-{
-	o->device = s->device;
-	o->model_profile = m;
-	o->biases = s->biases;
-	o->dtype = s->dtype;
-	o->input_view = s->input_view;
-	o->out_torch = s->torch_dtype;
-	o->tp = s->runner_tp;
-	o->ep = s->runner_ep;
-	o->flashinfer = s->flashinfer;
-	o->max_tokens = s->max_tokens;
-	o->no_fused_finalize = !s->fused_finalize;
-}
-
 int cli_launch_keys(const struct tt_data *data, const struct serve_deployment *s,
 		    struct lookup_list *keys, const struct fi_rules **rules)
 {
@@ -81,29 +69,9 @@ int cli_launch_keys(const struct tt_data *data, const struct serve_deployment *s
 	if (rc)
 		return rc;
 	struct diags d = DIAGS_INIT;
-	struct model_profile m;
-	struct dtype_set *dtypes = NULL;
-	char *path = xasprintf("%s/configs/dtypes.yaml", data->root);
-	enum dtype dt;
-	if (!(rc = serve_model_profile(s, &m, &d)) && !(rc = dtypes_load(path, &dtypes, &d))) {
-		if (dtype_parse(s->dtype, &dt))
-			rc = diag_error(&d, TT_SCRIPT, "script", NULL, 0, 0, "resolve() named dtype '%s', "
-					"which tunetab does not know", s->dtype);
-	}
-	struct deployment dep;
-	if (!rc) {
-		struct generate_request o = { 0 };
-		cli_launch_request(s, &m, &o); /* the request generate --for gets */
-		struct deploy_args a = generate_deploy_args(&o, dt, "install");
-		struct model_profile *own = NULL; /* stays NULL: the model is m */
-		rc = generate_deploy(data, dtypes, &a, s->sm, *rules, &dep, &own, &d);
-	}
-	if (!rc)
-		rc = lookup_deploy(*rules, &dep, keys, &d);
+	rc = plan_server_keys(data, s, *rules, 0, 0, keys, &d);
 	cli_print_diags(&d);
 	diags_release(&d);
-	dtypes_free(dtypes);
-	free(path);
 	return rc;
 }
 
@@ -129,4 +97,103 @@ char *cli_launch_fix(const char *consumer, const struct serve_request *q, const 
 		sb_add_shell(&sb, q->words[i]);
 	}
 	return sb_detach(&sb);
+}
+
+/* The generated table's summary and the generate run's lines and diagnostics, on stderr. */
+struct gen_ctx {
+	char *json;   /* the JSON cache written */
+};
+
+static void gen_table(void *ctx, const struct generate_result *r)
+{
+	struct gen_ctx *g = ctx;
+	if (r->written[1])
+		g->json = xstrdup(r->written[1]);
+	struct strbuf sb = STRBUF_INIT;
+	generate_summary(r, &sb);
+	fputs(sb.buf ? sb.buf : "", stderr);
+	sb_release(&sb);
+}
+
+static void gen_line(void *ctx, const char *text)
+{
+	fprintf(stderr, "%s\n", text);
+}
+
+static void gen_diag(void *ctx, const struct diag *x)
+{
+	struct diags one = { (struct diag *)x, 1, 1 };
+	cli_print_diags(&one);
+}
+
+int cli_launch_generate(struct tt_data *data, const struct serve_deployment *s, bool profile,
+			const char *outdir, char **json)
+{
+	*json = NULL;
+	char *tmp = NULL;
+	if (!outdir) {
+		char tmpl[] = "/tmp/tunetab-install.XXXXXX";
+		if (!mkdtemp(tmpl))
+			return cli_error(TT_INTERNAL, "cannot make a temporary folder: %s", strerror(errno));
+		outdir = tmp = xstrdup(tmpl);
+	}
+	struct model_profile m;
+	struct diags d = DIAGS_INIT;
+	int rc = serve_model_profile(s, &m, &d);
+	struct generate_request o = { .profile = profile,
+				      .command = "tunetab install (its launch command's table)" };
+	generate_request_defaults(&o);
+	o.format = "json";
+	serve_generate_request(s, &m, &o);
+	/* where the version's keys carry the MoE rank, the keys of every rank (a no-op
+	 * elsewhere): each rank file holds them all, so the files stay alike */
+	o.tp_rank_all = o.ep_rank_all = true;
+	struct gen_ctx g = { NULL };
+	struct generate_hooks hooks = { &g, gen_line, gen_diag, NULL, gen_table, cli_script_print };
+	struct generate_session S;
+	memset(&S, 0, sizeof S);
+	S.gpu_ids[S.ngpu_ids++] = 0;
+	struct shard sh = { .index = 0, .count = 1 };
+	if (!rc)
+		rc = generate_session_init(&S, data, &hooks, &d);
+	if (!rc)
+		rc = generate_table(&o, &S, &sh, outdir, &d);
+	generate_session_release(&S);
+	cli_print_diags(&d);
+	diags_release(&d);
+	if (!rc && !g.json)
+		rc = cli_error(TT_INTERNAL, "generate wrote no JSON cache");
+	*json = g.json;
+	if (rc && tmp) {
+		cli_launch_generated_release(NULL, *json);
+		*json = NULL;
+		/* the folder itself */
+		rmdir(tmp);
+	}
+	free(tmp);
+	return rc;
+}
+
+void cli_launch_generated_release(const char *outdir, char *json)
+{
+	if (json && !outdir) { /* the generated tables were only the way here */
+		char *dir = xstrdup(json);
+		char *slash = strrchr(dir, '/');
+		if (slash) {
+			*slash = '\0';
+			DIR *dh = opendir(dir);
+			struct dirent *de;
+			while (dh && (de = readdir(dh)))
+				if (de->d_name[0] != '.') {
+					char *f = xasprintf("%s/%s", dir, de->d_name);
+					unlink(f);
+					free(f);
+				}
+			if (dh)
+				closedir(dh);
+			rmdir(dir);
+		}
+		free(dir);
+	}
+	free(json);
 }

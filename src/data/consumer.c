@@ -13,7 +13,7 @@
 
 const char *const consumer_vars[] = {
 	"root", "flashinfer", "sm", "key", "model_path", "torch_dtype", "quantization",
-	"moe_runner_backend", "tp", "pp", "attn_dp", "moe_ep", "hf_config_class", "skip_ops",
+	"moe_runner_backend", "tp", "pp", "dp", "attn_dp", "moe_ep", "hf_config_class", "skip_ops",
 	"tp_rank", "pp_rank", "dp_rank", "world_rank", "fi_arch", NULL,
 };
 
@@ -84,6 +84,21 @@ static const cyaml_schema_field_t store_fields[] = {
 	CYAML_FIELD_END
 };
 
+static const cyaml_schema_field_t word_fields[] = {
+	CYAML_FIELD_STRING_PTR("option", CYAML_FLAG_POINTER, struct consumer_word, option, 1, 128),
+	CYAML_FIELD_STRING_PTR("value", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL, struct consumer_word,
+			       value, 1, 256),
+	CYAML_FIELD_STRING_PTR("when", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL, struct consumer_word,
+			       when, 1, 256),
+	CYAML_FIELD_SEQUENCE("omit", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL, struct consumer_word,
+			     omit, &string_schema, 0, 16),
+	CYAML_FIELD_END
+};
+
+static const cyaml_schema_value_t word_schema = {
+	CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, struct consumer_word, word_fields),
+};
+
 static const cyaml_schema_field_t consumer_fields[] = {
 	CYAML_FIELD_STRING_PTR("id", CYAML_FLAG_POINTER, struct consumer, id, 1, 64),
 	CYAML_FIELD_STRING_PTR("name", CYAML_FLAG_POINTER, struct consumer, name, 1, 128),
@@ -100,6 +115,10 @@ static const cyaml_schema_field_t consumer_fields[] = {
 			     &version_schema, 1, 64),
 	CYAML_FIELD_MAPPING_PTR("managed_store", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL,
 				struct consumer, managed_store, store_fields),
+	CYAML_FIELD_SEQUENCE("flags_command", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL, struct consumer,
+			     flags_command, &string_schema, 1, 16),
+	CYAML_FIELD_SEQUENCE("flags_options", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL, struct consumer,
+			     flags_options, &word_schema, 0, 64),
 	CYAML_FIELD_END
 };
 
@@ -236,6 +255,22 @@ int consumer_load(const char *data_root, const char *id, struct consumer **out, 
 		if (!rc && v->managed && version_parse(v->managed->flashinfer_min, &a))
 			rc = yaml_error_at(d, path, yp, "'%s' is not a version", v->managed->flashinfer_min);
 	}
+	for (unsigned i = 0; i < c->flags_command_count && !rc; i++) {
+		char yp[64];
+		snprintf(yp, sizeof yp, "consumer.flags_command[%u]", i);
+		rc = check_template(path, yp, c->flags_command[i], d);
+	}
+	for (unsigned i = 0; i < c->flags_options_count && !rc; i++) {
+		const struct consumer_word *w = &c->flags_options[i];
+		char yp[64];
+		snprintf(yp, sizeof yp, "consumer.flags_options[%u]", i);
+		if (!w->value == !w->when)
+			rc = yaml_error_at(d, path, yp, "an option has a value or a when, one of them");
+		else
+			rc = check_template(path, yp, w->value ? w->value : w->when, d);
+	}
+	if (!rc && c->flags_options_count && !c->flags_command_count)
+		rc = yaml_error_at(d, path, "consumer.flags_options", "flags_options need flags_command");
 	if (!rc && c->managed_store) {
 		const struct consumer_store *st = c->managed_store;
 		json_t *pol = json_loads(st->entry_policy, 0, NULL);
@@ -394,4 +429,39 @@ const struct consumer_managed *consumer_managed_for(const struct consumer_versio
 	if (!m || ranks > m->max_ranks || !fi || version_cmp_str(fi, m->flashinfer_min) < 0)
 		return NULL;
 	return m;
+}
+
+char **consumer_flags_words(const struct consumer *c, consumer_var_fn var, void *ctx, size_t *n,
+			    struct diags *d)
+{
+	*n = 0;
+	if (!c->flags_command_count)
+		return NULL;
+	size_t cap = c->flags_command_count + 2 * (size_t)c->flags_options_count;
+	char **w = xcalloc(cap, sizeof *w);
+	bool bad = false;
+	for (unsigned i = 0; i < c->flags_command_count && !bad; i++)
+		bad = !(w[(*n)++] = render_plain(c->flags_command[i], var, ctx, NULL, d));
+	for (unsigned i = 0; i < c->flags_options_count && !bad; i++) {
+		const struct consumer_word *o = &c->flags_options[i];
+		char *v = render_plain(o->value ? o->value : o->when, var, ctx, NULL, d);
+		bool omit = !v;
+		bad = !v;
+		for (unsigned k = 0; v && k < o->omit_count && !omit; k++)
+			omit = !strcmp(v, o->omit[k]);
+		if (!omit) {
+			w[(*n)++] = xstrdup(o->option);
+			if (o->value)
+				w[(*n)++] = xstrdup(v);
+		}
+		free(v);
+	}
+	if (bad) {
+		for (size_t i = 0; i < *n; i++)
+			free(w[i]);
+		free(w);
+		*n = 0;
+		return NULL;
+	}
+	return w;
 }

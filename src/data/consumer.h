@@ -53,6 +53,16 @@ struct consumer_store {
 	char *entry_policy;         /* JSON array: the profiling policy entries carry */
 };
 
+/* One option of the launch command install's flags describe: "option value", left out where
+ * value renders as one of omit; without a value the option alone, left out where `when`
+ * renders as one of omit. */
+struct consumer_word {
+	char *option;
+	char *value, *when;
+	char **omit;
+	unsigned omit_count;
+};
+
 struct consumer {
 	char *id, *name;
 	char **tuning_backends;     /* the server tunes at start (and reads the cache) for these */
@@ -64,6 +74,10 @@ struct consumer {
 	struct consumer_version *versions;
 	unsigned versions_count;
 	struct consumer_store *managed_store; /* flashinfer.yaml only */
+	char **flags_command;       /* install's flags as a launch command: these words (templates) */
+	unsigned flags_command_count;
+	struct consumer_word *flags_options; /* then these options */
+	unsigned flags_options_count;
 	char *path;                 /* the YAML file */
 };
 
@@ -98,6 +112,12 @@ const struct consumer_managed *consumer_managed_for(const struct consumer_versio
  * diagnostic) when a variable has no value. */
 char *consumer_render(const struct consumer_version *v, const char *tmpl, consumer_var_fn var,
 		      void *ctx, struct diags *d);
+
+/* The launch command install's flags describe (flags_command, then flags_options rendered
+ * with var), as *n words (caller frees each and the array); NULL with *n 0 when the consumer
+ * has none, or with a diagnostic when a variable has no value. */
+char **consumer_flags_words(const struct consumer *c, consumer_var_fn var, void *ctx, size_t *n,
+			    struct diags *d);
 
 /* The variables a template may name. */
 extern const char *const consumer_vars[];

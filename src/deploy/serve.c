@@ -14,6 +14,7 @@
 #include "data/model.h"
 #include "gpu/gpu.h"
 #include "script/script.h"
+#include "tune/generate.h"
 #include "tune/python.h"
 
 extern char **environ;
@@ -358,4 +359,20 @@ int serve_model_profile(const struct serve_deployment *s, struct model_profile *
 	m->top_k = (unsigned)s->model.top_k;
 	m->path = s->model.config_path;
 	return TT_OK;
+}
+
+void serve_generate_request(const struct serve_deployment *s, const struct model_profile *m,
+			    struct generate_request *o)
+{
+	o->device = s->device;
+	o->model_profile = m;
+	o->biases = s->biases;
+	o->dtype = s->dtype;
+	o->input_view = s->input_view;
+	o->out_torch = s->torch_dtype;
+	o->tp = s->runner_tp;
+	o->ep = s->runner_ep;
+	o->flashinfer = s->flashinfer;
+	o->max_tokens = s->max_tokens;
+	o->no_fused_finalize = !s->fused_finalize;
 }

@@ -1,0 +1,661 @@
+/* plan.c: the lookup plan of one deployment, and the plan against the disk (plan.h). */
+#include "deploy/plan.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+#include "base/version.h"
+#include "data/dtypes.h"
+#include "flashinfer/validate.h"
+#include "tune/generate.h"
+
+static void add_unknown(struct plan_unknown *v, size_t *n, const char *give, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static void add_unknown(struct plan_unknown *v, size_t *n, const char *give, const char *fmt, ...)
+{
+	if (*n == PLAN_UNKNOWN_MAX)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(v[*n].what, sizeof v[*n].what, fmt, ap);
+	va_end(ap);
+	snprintf(v[*n].give, sizeof v[*n].give, "%s", give);
+	(*n)++;
+}
+
+static void add_finding(struct plan_check *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void add_finding(struct plan_check *c, const char *fmt, ...)
+{
+	if (c->nfindings == PLAN_FINDINGS_MAX)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(c->findings[c->nfindings].what, sizeof c->findings[0].what, fmt, ap);
+	va_end(ap);
+	c->nfindings++;
+}
+
+/* Whether the version's keys carry the MoE runner's TP or EP rank (§3.3: 0.6.18-0.7.1). */
+static bool rules_rank_keyed(const struct fi_rules *s)
+{
+	for (unsigned i = 0; s->key.extras == EXTRAS_FIELDS && i < s->key.extras_fields_count; i++) {
+		const char *src = s->key.extras_fields[i].source;
+		if (src && (!strcmp(src, "$tp_rank") || !strcmp(src, "$ep_rank")))
+			return true;
+	}
+	return false;
+}
+
+int plan_server_keys(const struct tt_data *data, const struct serve_deployment *s,
+		     const struct fi_rules *rules, long tp_rank, long ep_rank,
+		     struct lookup_list *keys, struct diags *d)
+{
+	memset(keys, 0, sizeof *keys);
+	struct model_profile m;
+	struct dtype_set *dtypes = NULL;
+	char *path = xasprintf("%s/configs/dtypes.yaml", data->root);
+	enum dtype dt;
+	int rc = serve_model_profile(s, &m, d);
+	if (!rc)
+		rc = dtypes_load(path, &dtypes, d);
+	free(path);
+	if (!rc && dtype_parse(s->dtype, &dt))
+		rc = diag_error(d, TT_SCRIPT, "script", NULL, 0, 0, "resolve() named dtype '%s', which "
+				"tunetab does not know", s->dtype);
+	struct deployment dep;
+	if (!rc) {
+		struct generate_request o = { 0 };
+		serve_generate_request(s, &m, &o); /* the request generate --for gets */
+		o.tp_rank = tp_rank;
+		o.ep_rank = ep_rank;
+		struct deploy_args a = generate_deploy_args(&o, dt, "install");
+		struct model_profile *own = NULL; /* stays NULL: the model is m */
+		rc = generate_deploy(data, dtypes, &a, s->sm, rules, &dep, &own, d);
+	}
+	if (!rc)
+		rc = lookup_deploy(rules, &dep, keys, d);
+	dtypes_free(dtypes);
+	return rc;
+}
+
+/* The MoE runner's ranks of the server's rank (tp_rank, dp_rank): the MoE group holds
+ * runner_tp x runner_ep ranks, TP fastest (SGLang: moe_ep_rank = tp_rank // moe_tp_size;
+ * vLLM's FusedMoEParallelConfig flattens DP x TP, dp_rank * tp + tp_rank). */
+static void moe_ranks(const struct serve_deployment *s, long tp_rank, long dp_rank, long *mtp,
+		      long *mep)
+{
+	long tp = s->runner_tp > 0 ? s->runner_tp : 1, ep = s->runner_ep > 0 ? s->runner_ep : 1;
+	long g = (dp_rank * s->tp + tp_rank) % (tp * ep);
+	*mtp = g % tp;
+	*mep = g / tp;
+}
+
+static size_t keyset_for(struct lookup_plan *p, long mtp, long mep)
+{
+	for (size_t i = 0; i < p->nkeysets; i++)
+		if (p->keysets[i].moe_tp_rank == mtp && p->keysets[i].moe_ep_rank == mep)
+			return i;
+	p->keysets = xrealloc(p->keysets, (p->nkeysets + 1) * sizeof *p->keysets);
+	p->keysets[p->nkeysets] = (struct plan_keyset){ .moe_tp_rank = mtp, .moe_ep_rank = mep };
+	return p->nkeysets++;
+}
+
+/* The server's ranks in the job's file order (install_plan: tp fastest, then pp, then dp;
+ * with attention DP a rank's dp index is its attention-DP group) and the keyset of each. */
+static void lay_out_ranks(struct lookup_plan *p, const struct serve_deployment *s)
+{
+	long tp = s->tp, pp = s->pp, dp = s->attn_dp > 1 ? 1 : s->dp;
+	p->nranks = (size_t)(tp * pp * dp);
+	p->ranks = xcalloc(p->nranks, sizeof *p->ranks);
+	size_t i = 0;
+	for (long di = 0; di < dp; di++)
+		for (long pi = 0; pi < pp; pi++)
+			for (long ti = 0; ti < tp; ti++, i++) {
+				struct plan_rank *r = &p->ranks[i];
+				r->tp_rank = ti;
+				r->pp_rank = pi;
+				r->dp_rank = s->attn_dp > 1 ? ti / (tp / s->attn_dp) : di;
+				moe_ranks(s, ti, di, &r->moe_tp_rank, &r->moe_ep_rank);
+				r->keys = p->rank_keyed ? keyset_for(p, r->moe_tp_rank, r->moe_ep_rank)
+							: keyset_for(p, 0, 0);
+			}
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Every keyset's keys, once each, sorted. */
+static void union_keys(struct lookup_plan *p)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < p->nkeysets; i++)
+		n += p->keysets[i].n;
+	char **v = xcalloc(n ? n : 1, sizeof *v);
+	size_t k = 0;
+	for (size_t i = 0; i < p->nkeysets; i++)
+		for (size_t j = 0; j < p->keysets[i].n; j++)
+			v[k++] = p->keysets[i].v[j];
+	qsort(v, k, sizeof *v, cmp_str);
+	size_t u = 0;
+	for (size_t i = 0; i < k; i++)
+		if (!u || strcmp(v[u - 1], v[i]))
+			v[u++] = xstrdup(v[i]);
+	p->all_keys = v;
+	p->nall = u;
+}
+
+/* The server's keys, per keyset. */
+static int server_keys(const struct tt_data *data, struct lookup_plan *p, struct diags *d)
+{
+	for (size_t i = 0; i < p->nkeysets; i++) {
+		struct plan_keyset *ks = &p->keysets[i];
+		struct lookup_list keys;
+		int rc = plan_server_keys(data, p->serve, p->rules, ks->moe_tp_rank, ks->moe_ep_rank,
+					  &keys, d);
+		if (rc) {
+			lookup_list_release(&keys);
+			return rc;
+		}
+		ks->v = xcalloc(keys.n ? keys.n : 1, sizeof *ks->v);
+		for (size_t k = 0; k < keys.n; k++)
+			ks->v[ks->n++] = xstrdup(keys.v[k].key);
+		lookup_list_release(&keys);
+	}
+	union_keys(p);
+	p->keys_known = true;
+	return TT_OK;
+}
+
+/* A cache of the plan's keys (what a check looks for): placeholders, no tactic. */
+static json_t *wanted_cache(const struct lookup_plan *p, const char *fi)
+{
+	json_t *c = json_object(), *m = json_object();
+	json_object_set_new(m, "flashinfer_version", json_string(fi));
+	json_object_set_new(m, "gpu", json_string(p->device));
+	json_object_set_new(c, "_metadata", m);
+	for (size_t i = 0; i < p->nall; i++)
+		json_object_set_new(c, p->all_keys[i], json_pack("[si]", "MoERunner", -1));
+	return c;
+}
+
+static const char *flag_var(void *ctx, const char *name)
+{
+	const struct install_request *q = ctx;
+	static char num[5][24];
+	const long v[] = { q->tp, q->pp, q->dp, q->attn_dp, q->ep };
+	const char *names[] = { "tp", "pp", "dp", "attn_dp", "moe_ep" };
+	for (int i = 0; i < 5; i++)
+		if (!strcmp(name, names[i])) {
+			snprintf(num[i], sizeof num[i], "%ld", v[i] > 0 ? v[i] : 1);
+			return num[i];
+		}
+	if (!strcmp(name, "model_path"))
+		return q->model_path;
+	if (!strcmp(name, "torch_dtype"))
+		return q->torch_dtype && !strncmp(q->torch_dtype, "torch.", 6) ? q->torch_dtype + 6
+									 : q->torch_dtype;
+	if (!strcmp(name, "quantization"))
+		return q->quantization;
+	if (!strcmp(name, "moe_runner_backend"))
+		return q->backend;
+	return NULL;
+}
+
+/* install's flags as the launch command they describe (the consumer's flags_command), derived
+ * as a pasted one would be: the plan's server. TT_OK with p->own_serve filled; else why not
+ * in p->derive_why. */
+static int derive_flags(const struct tt_data *data, const struct plan_request *r,
+			struct lookup_plan *p)
+{
+	const struct install_job *j = &p->job;
+	struct diags dd = DIAGS_INIT;
+	p->flags_words = consumer_flags_words(j->cons, flag_var, (void *)r->q, &p->nflags_words, &dd);
+	if (!p->flags_words) {
+		snprintf(p->derive_why, sizeof p->derive_why, "%s", dd.n ? dd.v[0].msg
+			 : "this consumer has no launch command of its flags");
+		diags_release(&dd);
+		return TT_INVALID;
+	}
+	const char *meta_gpu = json_string_value(json_object_get(j->meta, "gpu"));
+	struct serve_request sq = {
+		.consumer = r->q->consumer, .words = p->flags_words, .nwords = p->nflags_words,
+		.consumer_version = r->q->consumer_version, .flashinfer = j->flashinfer,
+		.python = r->q->python, .model_config = r->model_config,
+		.device = r->device ? r->device : meta_gpu, .sm = r->q->sm,
+	};
+	int rc = sq.device ? serve_derive(&sq, data->root, &data->devices, &p->own_serve, &dd)
+			   : diag_error(&dd, TT_USAGE, "plan", NULL, 0, 0, "no GPU named: give --device");
+	if (rc) {
+		snprintf(p->derive_why, sizeof p->derive_why, "%s", dd.n ? dd.v[dd.n - 1].msg : "?");
+		serve_release(&p->own_serve);
+	} else {
+		p->derived = true;
+		p->device = p->own_serve.device;
+		p->sm = p->own_serve.sm;
+		p->serve = &p->own_serve; /* the keys are this server's */
+		lay_out_ranks(p, p->serve);
+		if (p->nranks != (j->managed ? 1 : j->res.npaths)) { /* not the flags' ranks */
+			snprintf(p->derive_why, sizeof p->derive_why, "the command read from the flags "
+				 "runs %zu ranks, the flags %zu", p->nranks, j->res.npaths);
+			rc = TT_INVALID;
+		}
+	}
+	diags_release(&dd);
+	return rc;
+}
+
+int plan_build(const struct tt_data *data, const struct plan_request *r, struct lookup_plan *p,
+	       struct diags *d)
+{
+	memset(p, 0, sizeof *p);
+	const struct serve_deployment *s = r->serve;
+	p->serve = s;
+	struct install_request q = *r->q;
+	json_t *placeholder = NULL;
+	int rc = TT_OK;
+	if (s) {
+		p->device = s->device;
+		p->sm = s->sm;
+		struct fi_version fv;
+		if (version_parse(s->flashinfer, &fv) || !(p->rules = firules_find(&data->rules, &fv, NULL)))
+			return diag_error(d, TT_INVALID, "plan", NULL, 0, 0, "FlashInfer '%s' has no key "
+					  "rules in tunetab (schemas/flashinfer)", s->flashinfer);
+		p->rank_keyed = rules_rank_keyed(p->rules);
+		lay_out_ranks(p, s);
+		if (s->tunes && (rc = server_keys(data, p, d)))
+			return rc;
+		if (!q.cache) {
+			placeholder = wanted_cache(p, s->flashinfer);
+			q.cache = placeholder;
+		}
+	}
+	rc = install_prepare(&q, data->root, &data->devices, &data->rules, &p->job, d);
+	p->table = placeholder ? NULL : r->q->from;
+	json_decref(placeholder);
+	if (rc)
+		return rc;
+	struct install_job *j = &p->job;
+	if (!s) {
+		struct fi_version fv;
+		if (!version_parse(j->flashinfer, &fv))
+			p->rules = firules_find(&data->rules, &fv, NULL);
+		p->sm = (int)j->sm;
+		const struct device_profile *dp = r->device ? device_find(&data->devices, r->device) : NULL;
+		const char *gpu = json_string_value(json_object_get(j->meta, "gpu"));
+		p->device = dp ? dp->name : r->device ? r->device : gpu;
+		p->rank_keyed = p->rules && rules_rank_keyed(p->rules);
+		bool derived = p->rules && !derive_flags(data, r, p);
+		if (derived && p->own_serve.tunes && (rc = server_keys(data, p, d)))
+			return rc;
+		if (derived) {
+			p->serve = &p->own_serve;
+		} else {
+			for (size_t i = 0; i < p->nkeysets; i++)
+				install_keys_free(p->keysets[i].v, p->keysets[i].n);
+			free(p->keysets);
+			free(p->ranks);
+			p->keysets = NULL;
+			p->nkeysets = 0;
+			p->serve = NULL;
+			p->nranks = j->managed ? 1 : j->res.npaths;
+			p->ranks = xcalloc(p->nranks ? p->nranks : 1, sizeof *p->ranks);
+			add_unknown(p->unknowns, &p->nunknowns, "the server's launch command after '--', "
+				    "or --model-config FILE and --device NAME with these flags", "which keys "
+				    "%s looks up: they follow from the model's shapes, its dtype and the MoE "
+				    "runner the server builds, and install's flags alone do not say (%s)",
+				    j->cons->name, p->derive_why[0] ? p->derive_why : "not derived");
+		}
+	}
+	for (size_t i = 0; !j->managed && i < p->nranks && i < j->res.npaths; i++)
+		p->ranks[i].path = j->res.paths[i];
+	/* what only the server's own code computes */
+	if (!j->managed && j->v->key_found && !q.cache_file)
+		add_unknown(p->unknowns, &p->nunknowns, "--cache-file with the path the server logs "
+			    "at start", "which folder %s %s opens: its name is a hash of the whole "
+			    "engine config, which only %s computes (tunetab took %s, the one folder "
+			    "there)", j->cons->name, j->v->min, j->cons->name,
+			    j->key ? j->key : "none");
+	return TT_OK;
+}
+
+void plan_release(struct lookup_plan *p)
+{
+	install_job_release(&p->job);
+	if (p->derived)
+		serve_release(&p->own_serve);
+	for (size_t i = 0; i < p->nflags_words; i++)
+		free(p->flags_words[i]);
+	free(p->flags_words);
+	for (size_t i = 0; i < p->nkeysets; i++)
+		install_keys_free(p->keysets[i].v, p->keysets[i].n);
+	free(p->keysets);
+	free(p->ranks);
+	install_keys_free(p->all_keys, p->nall);
+	memset(p, 0, sizeof *p);
+}
+
+/* --- the plan against the disk ------------------------------------------------------------ */
+
+const char *plan_state_name(enum plan_state s)
+{
+	return s == PLAN_HITS ? "hits" : s == PLAN_NO ? "no" : "cannot tell";
+}
+
+static bool indeterminate(json_t *v)
+{
+	const char *s = json_string_value(v);
+	return !v || json_is_null(v) || (s && (!strcmp(s, "unknown") || !strcmp(s, "None")));
+}
+
+/* How FlashInfer at rules judges a file's _metadata (§2.3) when it runs on the plan's GPU
+ * with the plan's version, the other fields from the environment read (env, may be NULL:
+ * then a field neither "*" nor certainly wrong cannot be told). 0 accepted, 1 soft, 2 hard,
+ * 3 rejected (strict versions), -1 cannot tell; *field names the field that decided. */
+static int judge_metadata(const struct lookup_plan *p, json_t *doc, json_t *env, char *field,
+			  size_t fieldn)
+{
+	field[0] = '\0';
+	json_t *saved = json_object_get(doc, "_metadata");
+	if (!saved)
+		return 0; /* accepted with no checks */
+	const struct fr_json *jr = &p->rules->json_cache;
+	int worst = 0;
+	bool unknown = false;
+	for (unsigned i = 0; i < jr->metadata_count; i++) {
+		const char *f = jr->metadata[i];
+		json_t *sv = json_is_object(saved) ? json_object_get(saved, f) : NULL;
+		const char *ss = json_string_value(sv);
+		if (ss && !strcmp(ss, "*"))
+			continue;
+		const char *cur = !strcmp(f, "gpu") ? p->device
+				  : !strcmp(f, "flashinfer_version") ? p->job.flashinfer
+				  : json_string_value(json_object_get(env, f));
+		int level;
+		if (cur && ss && !strcmp(ss, cur))
+			continue;
+		if (!cur && !(!sv || json_is_null(sv) || !json_is_object(saved))) {
+			if (!unknown)
+				snprintf(field, fieldn, "%s", f);
+			unknown = true; /* only the environment says */
+			continue;
+		}
+		level = indeterminate(sv) ? 1 : 2;
+		if (jr->mismatch == MISMATCH_STRICT)
+			level = 3;
+		if (level > worst) {
+			worst = level;
+			snprintf(field, fieldn, "%s", f);
+		}
+	}
+	return worst ? worst : unknown ? -1 : 0;
+}
+
+/* The validate errors of buf for the plan's GPU and version. */
+static size_t invalid_for_gpu(const struct lookup_plan *p, const void *vd, const char *name,
+			      const char *buf, size_t len, char *first, size_t firstn)
+{
+	struct diags dd = DIAGS_INIT;
+	struct validate_opts o = { .flashinfer = p->job.flashinfer, .device = p->device, .dtype = -1 };
+	validate_bytes(vd, name, buf, len, &o, &dd);
+	size_t n = 0;
+	first[0] = '\0';
+	for (size_t i = 0; i < dd.n; i++)
+		if (dd.v[i].sev == SEV_ERROR && n++ == 0)
+			snprintf(first, firstn, "%s [%s]", dd.v[i].msg, dd.v[i].id);
+	diags_release(&dd);
+	return n;
+}
+
+/* The fields the missed keys differ in from the file's nearest keys, as findings. */
+static void miss_findings(const struct lookup_plan *p, struct plan_check *c, const char *where,
+			  char **want, size_t nwant, char **have, size_t nhave)
+{
+	struct install_cause causes[INSTALL_CAUSES_MAX];
+	size_t ncauses = 0, unmatched = 0;
+	size_t missing = install_missing(p->rules, (const char *const *)want, nwant,
+					 (const char *const *)have, nhave, causes, &ncauses, &unmatched);
+	if (!missing)
+		return;
+	for (size_t i = 0; i < ncauses; i++) {
+		const char *f = causes[i].field;
+		const char *why = "";
+		if (!strcmp(f, "use_fused_finalize") && p->serve)
+			why = p->serve->fused_finalize_from;
+		else if (!strcmp(f, "tp_rank") || !strcmp(f, "ep_rank"))
+			why = "FlashInfer's keys carry the rank in this version: every rank looks up "
+			      "its own";
+		else if (!strcmp(f, "tp_size") || !strcmp(f, "ep_size") || !strcmp(f, "fc1") ||
+			 !strcmp(f, "fc2"))
+			why = "a table of another TP/EP or model";
+		else if (!strcmp(f, "x_dtype") || !strcmp(f, "weight_dtype") || !strcmp(f, "input") ||
+			 !strncmp(f, "use_", 4))
+			why = "a table of another dtype";
+		else if (!strcmp(f, "tokens"))
+			why = "another max token bucket";
+		add_finding(c, "%s: %zu key%s differ in %s: the server looks up %s, %s holds %s%s%s%s",
+			    where, causes[i].count, causes[i].count == 1 ? "" : "s", f, causes[i].want,
+			    where, causes[i].have, why[0] ? " (" : "", why, why[0] ? ")" : "");
+	}
+	if (unmatched)
+		add_finding(c, "%s: %zu key%s of an op it has no key of", where, unmatched,
+			    unmatched == 1 ? "" : "s");
+}
+
+static void finish(struct plan_check *c, const struct lookup_plan *p)
+{
+	for (size_t i = 0; i < p->nunknowns && c->nunknowns < PLAN_UNKNOWN_MAX; i++)
+		c->unknowns[c->nunknowns++] = p->unknowns[i];
+	c->state = c->nfindings ? PLAN_NO : c->nunknowns ? PLAN_CANNOT_TELL : PLAN_HITS;
+}
+
+static const char *base_name(const char *path)
+{
+	const char *b = strrchr(path, '/');
+	return b ? b + 1 : path;
+}
+
+static void check_store(const struct lookup_plan *p, struct plan_check *c)
+{
+	const struct install_store *st = &p->job.store;
+	c->wanted = st->n;
+	c->hits = st->same + st->nconflicts;
+	if (!st->manifest_exists)
+		add_finding(c, "%s has no manifest.json: FlashInfer's managed store is not there for "
+			    "this environment (%s)", st->dir, st->env_hash);
+	if (c->hits < c->wanted)
+		add_finding(c, "%zu of %s%s %zu keys have no entry file in %s", c->wanted - c->hits,
+			    p->table ? p->table : "the server", p->table ? "'s" : "'s", c->wanted, st->dir);
+	if (p->table && st->nconflicts)
+		add_finding(c, "%zu entr%s of %s hold%s another tactic in the store (the first: %s, "
+			    "there %s)", st->nconflicts, st->nconflicts == 1 ? "y" : "ies", p->table,
+			    st->nconflicts == 1 ? "s" : "",
+			    st->conflicts[0].key, st->conflicts[0].theirs);
+}
+
+void plan_check_disk(const struct lookup_plan *p, const void *vd, struct plan_check *c)
+{
+	memset(c, 0, sizeof *c);
+	const struct install_job *j = &p->job;
+	if (!j->tunes || (p->serve && !p->serve->tunes)) {
+		add_finding(c, "%s does not tune FlashInfer's CUTLASS MoE at start here, so it reads no "
+			    "cache: %s", j->cons->name, p->serve && p->serve->why_not ? p->serve->why_not
+			    : "not on this SM or MoE runner backend");
+		finish(c, p);
+		return;
+	}
+	if (j->managed) {
+		check_store(p, c);
+		finish(c, p);
+		return;
+	}
+	c->nfiles = p->nranks;
+	c->files = xcalloc(c->nfiles ? c->nfiles : 1, sizeof *c->files);
+	json_t *first = NULL;
+	size_t present = 0, missing_files = 0, invalid_files = 0, unloaded = 0, cannot = 0;
+	for (size_t i = 0; i < p->nranks; i++) {
+		struct plan_file *f = &c->files[i];
+		const struct plan_rank *r = &p->ranks[i];
+		f->path = r->path;
+		const struct plan_keyset *ks = p->keys_known ? &p->keysets[r->keys] : NULL;
+		f->wanted = ks ? ks->n : 0;
+		c->wanted += f->wanted;
+		char *buf = NULL;
+		size_t len = 0;
+		int e = read_file(r->path, 0, &buf, &len);
+		if (e) {
+			if (e != ENOENT)
+				add_finding(c, "%s cannot be read: %s", r->path, strerror(e));
+			missing_files++;
+			continue;
+		}
+		f->exists = true;
+		present++;
+		json_error_t err;
+		json_t *doc = json_loadb(buf, len, 0, &err);
+		if (!json_is_object(doc)) {
+			add_finding(c, "%s:%d:%d: %s: FlashInfer's autotune() raises on it", r->path,
+				    doc || err.line < 1 ? 1 : err.line, doc || err.column < 1 ? 1 : err.column,
+				    doc ? "not a JSON object" : err.text);
+			json_decref(doc);
+			free(buf);
+			continue;
+		}
+		f->meta = judge_metadata(p, doc, j->env_meta, f->meta_field, sizeof f->meta_field);
+		f->loads = f->meta <= 0;
+		unloaded += f->meta > 0;
+		cannot += f->meta < 0;
+		f->invalid = invalid_for_gpu(p, vd, base_name(r->path), buf, len, f->first_invalid,
+					     sizeof f->first_invalid);
+		invalid_files += f->invalid > 0;
+		size_t nhave;
+		char **have = install_entry_keys(doc, &nhave);
+		if (ks) {
+			const char **sorted = xcalloc(nhave ? nhave : 1, sizeof *sorted);
+			memcpy(sorted, have, nhave * sizeof *have);
+			qsort(sorted, nhave, sizeof *sorted, cmp_str);
+			for (size_t k = 0; k < ks->n; k++)
+				f->hits += bsearch(&ks->v[k], sorted, nhave, sizeof *sorted, cmp_str) != NULL;
+			free(sorted);
+			c->hits += f->hits;
+			/* the causes once per keyset: the first rank file of it */
+			bool first_of_set = true;
+			for (size_t q = 0; q < i; q++)
+				first_of_set &= !(p->ranks[q].keys == r->keys && c->files[q].exists);
+			if (f->hits < f->wanted && first_of_set)
+				miss_findings(p, c, base_name(r->path), ks->v, ks->n, have, nhave);
+		}
+		install_keys_free(have, nhave);
+		if (!first)
+			first = json_incref(doc);
+		else if (!json_equal(first, doc))
+			c->differ = true;
+		json_decref(doc);
+		free(buf);
+	}
+	json_decref(first);
+	if (missing_files)
+		add_finding(c, "%zu of %zu rank files missing (the first: %s)%s", missing_files,
+			    p->nranks, c->files[0].exists ? "see below" : p->ranks[0].path,
+			    present ? "" : ": nothing was installed for this deployment");
+	for (size_t i = 0; missing_files && i < p->nranks; i++)
+		if (!c->files[i].exists && i) {
+			add_finding(c, "missing: %s", p->ranks[i].path);
+			break;
+		}
+	if (c->differ)
+		add_finding(c, "the rank files' contents differ: the server drops them all and tunes "
+			    "from scratch (SGLang's _drop_diverged_autotune_cache; vLLM tunes every "
+			    "shape)");
+	for (size_t i = 0; i < c->nfiles; i++) {
+		const struct plan_file *f = &c->files[i];
+		if (f->exists && f->meta > 0) {
+			add_finding(c, "%s: _metadata.%s: a %s mismatch with the server's environment: "
+				    "FlashInfer %s ignores the whole file", base_name(f->path),
+				    f->meta_field, f->meta == 1 ? "soft" : f->meta == 2 ? "hard" : "strict",
+				    j->flashinfer);
+			break;
+		}
+	}
+	for (size_t i = 0; i < c->nfiles; i++)
+		if (c->files[i].invalid) {
+			add_finding(c, "%s: %zu tactic error%s for %s (SM%d) and FlashInfer %s; the first: %s",
+				    base_name(c->files[i].path), c->files[i].invalid,
+				    c->files[i].invalid == 1 ? "" : "s", p->device, p->sm, j->flashinfer,
+				    c->files[i].first_invalid);
+			break;
+		}
+	if (cannot && !unloaded) {
+		const char *field = "";
+		for (size_t i = 0; i < c->nfiles && !field[0]; i++)
+			if (c->files[i].meta < 0)
+				field = c->files[i].meta_field;
+		add_unknown(c->unknowns, &c->nunknowns, "--python (the server's interpreter, which "
+			    "tunetab asks FlashInfer's _collect_metadata)", "whether FlashInfer accepts "
+			    "the files' _metadata: '%s' (and the fields after it) are this environment's, "
+			    "and no FlashInfer was found here to read them%s%s", field,
+			    j->why[0] ? ": " : "", j->why);
+	}
+	const struct install_result *res = &j->res;
+	if (p->table && present && res->added)
+		add_finding(c, "%zu of the %zu entries of %s are not in the files", res->added,
+			    res->added + res->same + res->nconflicts, p->table);
+	if (p->table && present && res->nconflicts)
+		add_finding(c, "%zu entr%s of %s hold%s another tactic in the files (the first: %s, there "
+			    "%s)", res->nconflicts, res->nconflicts == 1 ? "y" : "ies", p->table,
+			    res->nconflicts == 1 ? "s" : "",
+			    res->conflicts[0].key, res->conflicts[0].theirs);
+	if (p->keys_known && c->hits < c->wanted && !c->nfindings)
+		add_finding(c, "%zu of the server's %zu lookups are not in the files", c->wanted - c->hits,
+			    c->wanted);
+	if (!present && p->keys_known) {
+		struct install_diagnosis g;
+		install_diagnose(j, (const char *const *)p->keysets[0].v, p->keysets[0].n, p->rules, &g);
+		for (size_t i = 0; i < g.nfolders; i++)
+			add_finding(c, "found instead: %s: %s; %zu of its keys are the server's",
+				    g.folders[i].dir, g.folders[i].why, g.folders[i].hits);
+		install_diagnosis_release(&g);
+	}
+	(void)invalid_files;
+	finish(c, p);
+}
+
+void plan_check_table(const struct lookup_plan *p, json_t *table, const char *name,
+		      const void *vd, struct plan_check *c)
+{
+	memset(c, 0, sizeof *c);
+	char *buf = json_dumps(table, JSON_COMPACT);
+	char first[320];
+	size_t n = invalid_for_gpu(p, vd, name, buf, strlen(buf), first, sizeof first);
+	free(buf);
+	if (n)
+		add_finding(c, "%s: %zu error%s for %s (SM%d) and FlashInfer %s; the first: %s", name, n,
+			    n == 1 ? "" : "s", p->device, p->sm, p->job.flashinfer, first);
+	if (p->keys_known) {
+		size_t nhave;
+		char **have = install_entry_keys(table, &nhave);
+		for (size_t i = 0; i < p->nkeysets; i++) {
+			c->wanted += p->keysets[i].n;
+			char where[300];
+			if (p->rank_keyed)
+				snprintf(where, sizeof where, "%s (for MoE TP rank %ld, EP rank %ld)", name,
+					 p->keysets[i].moe_tp_rank, p->keysets[i].moe_ep_rank);
+			else
+				snprintf(where, sizeof where, "%s", name);
+			miss_findings(p, c, where, p->keysets[i].v, p->keysets[i].n, have, nhave);
+		}
+		install_keys_free(have, nhave);
+	}
+	finish(c, p);
+}
+
+void plan_check_release(struct plan_check *c)
+{
+	free(c->files);
+	memset(c, 0, sizeof *c);
+}

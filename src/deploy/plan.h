@@ -1,0 +1,147 @@
+/* plan.h: one deployment, one lookup plan (STYLE.md "One description, one plan"). Whichever
+ * way the deployment was given (the server's launch command, or install's flags), generate,
+ * install and doctor ask this module what the server will open and look up, and never
+ * re-derive it:
+ *   - per rank, the file the server opens (the consumer's rule, configs/consumers/<id>.yaml),
+ *   - the _metadata FlashInfer compares and its file-level rejection rule for the version
+ *     (flashinfer-formats.md §2.3: strict before 0.6.16, hard/soft from 0.6.16),
+ *   - every key each rank looks up (per rank where the version's keys carry the TP/EP rank:
+ *     0.6.18-0.7.1, §3.3), and the tactic ids the server's GPU can run (validate, for its SM).
+ * What the plan cannot know (the environment's metadata with no FlashInfer to read it, a hash
+ * only the consumer computes, the model's shapes without its config.json) it records as an
+ * unknown, with the option that makes it known. plan_check evaluates a plan against the disk
+ * with FlashInfer's own acceptance rules; install refuses what the plan says will not be used.
+ * Fills structs and diagnostics; never prints. */
+#ifndef TUNETAB_PLAN_H
+#define TUNETAB_PLAN_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "base/diag.h"
+#include "data/data.h"
+#include "deploy/install.h"
+#include "deploy/serve.h"
+#include "flashinfer/lookup.h"
+
+/* Something the plan cannot know: "cannot tell: <what> — give <give>". */
+struct plan_unknown {
+	char what[400];
+	char give[200];
+};
+
+#define PLAN_UNKNOWN_MAX 8
+
+/* One rank of the deployment: the file it opens and the keys it looks up. */
+struct plan_rank {
+	const char *path;              /* the job's rank file (rank files only) */
+	long tp_rank, pp_rank, dp_rank;/* the server's ranks (the file name's) */
+	long moe_tp_rank, moe_ep_rank; /* the MoE runner's (the key's, where it holds them) */
+	size_t keys;                   /* index into lookup_plan.keyset */
+};
+
+/* A set of keys some ranks look up (one set for every rank where keys hold no rank). */
+struct plan_keyset {
+	long moe_tp_rank, moe_ep_rank;
+	char **v;
+	size_t n;
+};
+
+struct lookup_plan {
+	struct install_job job;        /* where: rule, store or rank files, this environment */
+	const struct serve_deployment *serve; /* the server as derived (NULL: install's flags) */
+	const struct fi_rules *rules;  /* the key rules of the FlashInfer the server imports */
+	const char *device;            /* the server's GPU, as FlashInfer's _metadata.gpu names it */
+	int sm;
+	bool rank_keyed;               /* the version's keys carry the TP/EP rank */
+	bool keys_known;               /* keyset holds what the server looks up */
+	const char *table;             /* the table given (install's --from), NULL: none (a
+					* check of the server's keys) */
+	struct plan_keyset *keysets;
+	size_t nkeysets;
+	struct plan_rank *ranks;       /* rank files: one per path of job.res; store: one */
+	size_t nranks;
+	char **all_keys;               /* every rank's keys (what install writes to each file) */
+	size_t nall;
+	struct plan_unknown unknowns[PLAN_UNKNOWN_MAX];
+	size_t nunknowns;
+	/* install's flags read as the launch command they describe (consumer flags_command) */
+	struct serve_deployment own_serve;
+	bool derived;
+	char **flags_words;
+	size_t nflags_words;
+	char derive_why[1200];          /* why they could not be (the first error) */
+};
+
+/* What builds a plan: the server (derived from its launch command) or install's flags (q
+ * alone), and the table to install (NULL for a check: the plan's keys stand in). */
+struct plan_request {
+	const struct serve_deployment *serve;
+	const struct install_request *q; /* the install request: paths, versions, metadata */
+	const char *device;            /* the GPU's name where serve is NULL (--device), or NULL */
+	const char *model_config;      /* the model's config.json where serve is NULL, or NULL */
+};
+
+/* Builds the plan: the server's keys (every rank's), then install_prepare with a cache of
+ * exactly those keys (q->cache, or the plan's keys when q has none and check is set).
+ * Errors as install_prepare's (j->usage for a usage error). */
+int plan_build(const struct tt_data *data, const struct plan_request *r, struct lookup_plan *p,
+	       struct diags *d);
+void plan_release(struct lookup_plan *p);
+
+/* The keys FlashInfer builds for s's server at MoE ranks (tp_rank, ep_rank), by rules. */
+int plan_server_keys(const struct tt_data *data, const struct serve_deployment *s,
+		     const struct fi_rules *rules, long tp_rank, long ep_rank,
+		     struct lookup_list *keys, struct diags *d);
+
+/* --- the plan against the disk ------------------------------------------------------------ */
+
+enum plan_state { PLAN_HITS, PLAN_NO, PLAN_CANNOT_TELL };
+
+/* One reason the server will not use what is there ("no"). */
+struct plan_finding {
+	char what[600];
+};
+
+#define PLAN_FINDINGS_MAX 24
+
+/* One rank file as the server loads it. */
+struct plan_file {
+	const char *path;
+	bool exists;
+	bool loads;                    /* the metadata accepts it (or cannot tell) */
+	int meta;                      /* 0 accepted, 1 soft, 2 hard, 3 strict, -1 cannot tell */
+	char meta_field[64];
+	size_t wanted, hits;           /* this rank's keys; present in the file */
+	size_t invalid;                /* validate errors for the server's GPU and version */
+	char first_invalid[320];
+};
+
+struct plan_check {
+	enum plan_state state;
+	struct plan_file *files;
+	size_t nfiles;
+	size_t wanted, hits;           /* over every rank */
+	bool differ;                   /* rank files of one group hold different content */
+	struct plan_finding findings[PLAN_FINDINGS_MAX];
+	size_t nfindings;
+	struct plan_unknown unknowns[PLAN_UNKNOWN_MAX]; /* the plan's, then the check's */
+	size_t nunknowns;
+};
+
+/* The plan against what is on disk, with FlashInfer's acceptance rules for the version:
+ * hits only when every rank's file is there, loads (its _metadata accepted: known fields
+ * compared, the rest "*" or read from the environment), holds every key that rank looks up
+ * with a tactic valid on the server's GPU, and the ranks' files agree. vd: validate's data. */
+void plan_check_disk(const struct lookup_plan *p, const void *vd, struct plan_check *c);
+void plan_check_release(struct plan_check *c);
+
+/* The table about to be installed against the plan: tactics the server's GPU cannot run
+ * (validate), keys a rank looks up that it lacks. Findings in c (state PLAN_NO when any). */
+void plan_check_table(const struct lookup_plan *p, json_t *table, const char *name,
+		      const void *vd, struct plan_check *c);
+
+const char *plan_state_name(enum plan_state s);
+
+#endif
