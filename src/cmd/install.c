@@ -191,6 +191,9 @@ static int apply(const struct install_args *a, const struct tt_data *data, struc
 		if (no)
 			fprintf(stderr, "tunetab: installed anyway (--force)\n");
 	}
+	for (size_t i = 0; i < p->nunknowns; i++) /* installed all the same: said */
+		fprintf(stderr, "tunetab: warning: cannot tell %s — give %s\n", p->unknowns[i].what,
+			p->unknowns[i].give);
 	return cli_install_files(p, q, a->dry);
 }
 
@@ -221,8 +224,8 @@ static int install_launch(struct install_args *a, struct tt_data *data)
 	if ((rc = load_table(a, data, &s, &cache, &generated)))
 		goto out;
 	struct install_request q;
-	launch_request(a, &s, a->from ? a->from : generated ? generated : "(the server's keys)",
-		       cache, &q);
+	launch_request(a, &s, a->from ? a->from : !generated ? "(the server's keys)" : a->outdir ?
+		       generated : "the table generated for this command", cache, &q);
 	struct plan_request pr = { .serve = &s, .q = &q };
 	rc = plan_build(data, &pr, &p, &d);
 	cli_print_install_notes(&p.job, &d, q.from);

@@ -102,6 +102,7 @@ char *cli_launch_fix(const char *consumer, const struct serve_request *q, const 
 /* The generated table's summary and the generate run's lines and diagnostics, on stderr. */
 struct gen_ctx {
 	char *json;   /* the JSON cache written */
+	bool temp;    /* into a temporary folder: its paths are not for the user */
 };
 
 static void gen_table(void *ctx, const struct generate_result *r)
@@ -111,6 +112,9 @@ static void gen_table(void *ctx, const struct generate_result *r)
 		g->json = xstrdup(r->written[1]);
 	struct strbuf sb = STRBUF_INIT;
 	generate_summary(r, &sb);
+	char *wrote = g->temp && sb.buf ? strstr(sb.buf, "tunetab: wrote ") : NULL;
+	if (wrote) /* install writes the table where the server reads it, said below */
+		*wrote = '\0';
 	fputs(sb.buf ? sb.buf : "", stderr);
 	sb_release(&sb);
 }
@@ -148,7 +152,7 @@ int cli_launch_generate(struct tt_data *data, const struct serve_deployment *s, 
 	/* where the version's keys carry the MoE rank, the keys of every rank (a no-op
 	 * elsewhere): each rank file holds them all, so the files stay alike */
 	o.tp_rank_all = o.ep_rank_all = true;
-	struct gen_ctx g = { NULL };
+	struct gen_ctx g = { NULL, tmp != NULL };
 	struct generate_hooks hooks = { &g, gen_line, gen_diag, NULL, gen_table, cli_script_print };
 	struct generate_session S;
 	memset(&S, 0, sizeof S);

@@ -174,8 +174,9 @@ int cli_print_plan_check(const struct lookup_plan *p, const struct tt_data *data
 		for (size_t i = 0; i < c.nfiles; i++)
 			present += c.files[i].exists;
 		printf("  cache folder        %s\n", j->res.dir);
-		printf("  rank files          %zu of %zu present%s\n", present, c.nfiles,
-		       c.differ ? ", contents differ" : present > 1 ? ", all alike" : "");
+		if (c.nfiles)
+			printf("  rank files          %zu of %zu present%s\n", present, c.nfiles,
+			       c.differ ? ", contents differ" : present > 1 ? ", all alike" : "");
 		if (p->rank_keyed && p->keys_known)
 			printf("  keys                FlashInfer %s's keys carry the MoE TP/EP rank: %zu "
 			       "rank sets\n", j->flashinfer, p->nkeysets);
@@ -189,9 +190,12 @@ int cli_print_plan_check(const struct lookup_plan *p, const struct tt_data *data
 			break;
 		}
 	}
-	if (p->keys_known)
-		printf("  lookups             %zu of %zu of the server's keys are in the files\n", c.hits,
+	if (p->keys_known && j->managed)
+		printf("  lookups             %zu of the server's %zu keys have their entry\n", c.hits,
 		       c.wanted);
+	else if (p->keys_known && c.nfiles)
+		printf("  lookups             %zu of %zu (%zu rank file%s x the keys each looks up) are "
+		       "in the files\n", c.hits, c.wanted, c.nfiles, c.nfiles == 1 ? "" : "s");
 	for (size_t i = 0; i < c.nfindings; i++)
 		printf("  no                  %s\n", c.findings[i].what);
 	for (size_t i = 0; i < c.nunknowns; i++)
@@ -209,7 +213,7 @@ int cli_print_plan_check(const struct lookup_plan *p, const struct tt_data *data
 		       "above)\n");
 		rc = TT_UNKNOWN;
 	}
-	if (c.state == PLAN_NO && fix)
+	if (c.state == PLAN_NO && fix && j->tunes && (!p->serve || p->serve->tunes))
 		printf("fix: %s\n", fix);
 	plan_check_release(&c);
 	return rc;

@@ -414,7 +414,7 @@ static size_t invalid_for_gpu(const struct lookup_plan *p, const void *vd, const
 
 /* The fields the missed keys differ in from the file's nearest keys, as findings. */
 static void miss_findings(const struct lookup_plan *p, struct plan_check *c, const char *where,
-			  char **want, size_t nwant, char **have, size_t nhave)
+			  const char *holder, char **want, size_t nwant, char **have, size_t nhave)
 {
 	struct install_cause causes[INSTALL_CAUSES_MAX];
 	size_t ncauses = 0, unmatched = 0;
@@ -440,7 +440,7 @@ static void miss_findings(const struct lookup_plan *p, struct plan_check *c, con
 			why = "another max token bucket";
 		add_finding(c, "%s: %zu key%s differ in %s: the server looks up %s, %s holds %s%s%s%s",
 			    where, causes[i].count, causes[i].count == 1 ? "" : "s", f, causes[i].want,
-			    where, causes[i].have, why[0] ? " (" : "", why, why[0] ? ")" : "");
+			    holder, causes[i].have, why[0] ? " (" : "", why, why[0] ? ")" : "");
 	}
 	if (unmatched)
 		add_finding(c, "%s: %zu key%s of an op it has no key of", where, unmatched,
@@ -548,7 +548,8 @@ void plan_check_disk(const struct lookup_plan *p, const void *vd, struct plan_ch
 			for (size_t q = 0; q < i; q++)
 				first_of_set &= !(p->ranks[q].keys == r->keys && c->files[q].exists);
 			if (f->hits < f->wanted && first_of_set)
-				miss_findings(p, c, base_name(r->path), ks->v, ks->n, have, nhave);
+				miss_findings(p, c, base_name(r->path), "the file", ks->v, ks->n, have,
+					      nhave);
 		}
 		install_keys_free(have, nhave);
 		if (!first)
@@ -559,13 +560,11 @@ void plan_check_disk(const struct lookup_plan *p, const void *vd, struct plan_ch
 		free(buf);
 	}
 	json_decref(first);
-	if (missing_files)
-		add_finding(c, "%zu of %zu rank files missing (the first: %s)%s", missing_files,
-			    p->nranks, c->files[0].exists ? "see below" : p->ranks[0].path,
-			    present ? "" : ": nothing was installed for this deployment");
 	for (size_t i = 0; missing_files && i < p->nranks; i++)
-		if (!c->files[i].exists && i) {
-			add_finding(c, "missing: %s", p->ranks[i].path);
+		if (!c->files[i].exists) {
+			add_finding(c, "%zu of %zu rank files missing (the first: %s)%s", missing_files,
+				    p->nranks, p->ranks[i].path, present ? "" : ": nothing was installed "
+				    "for this deployment");
 			break;
 		}
 	if (c->differ)
@@ -584,7 +583,7 @@ void plan_check_disk(const struct lookup_plan *p, const void *vd, struct plan_ch
 	}
 	for (size_t i = 0; i < c->nfiles; i++)
 		if (c->files[i].invalid) {
-			add_finding(c, "%s: %zu tactic error%s for %s (SM%d) and FlashInfer %s; the first: %s",
+			add_finding(c, "%s: validate finds %zu error%s for %s (SM%d) and FlashInfer %s; the first: %s",
 				    base_name(c->files[i].path), c->files[i].invalid,
 				    c->files[i].invalid == 1 ? "" : "s", p->device, p->sm, j->flashinfer,
 				    c->files[i].first_invalid);
@@ -634,7 +633,7 @@ void plan_check_table(const struct lookup_plan *p, json_t *table, const char *na
 	size_t n = invalid_for_gpu(p, vd, name, buf, strlen(buf), first, sizeof first);
 	free(buf);
 	if (n)
-		add_finding(c, "%s: %zu error%s for %s (SM%d) and FlashInfer %s; the first: %s", name, n,
+		add_finding(c, "%s: validate finds %zu error%s for %s (SM%d) and FlashInfer %s; the first: %s", name, n,
 			    n == 1 ? "" : "s", p->device, p->sm, p->job.flashinfer, first);
 	if (p->keys_known) {
 		size_t nhave;
@@ -647,7 +646,8 @@ void plan_check_table(const struct lookup_plan *p, json_t *table, const char *na
 					 p->keysets[i].moe_tp_rank, p->keysets[i].moe_ep_rank);
 			else
 				snprintf(where, sizeof where, "%s", name);
-			miss_findings(p, c, where, p->keysets[i].v, p->keysets[i].n, have, nhave);
+			miss_findings(p, c, where, "the table", p->keysets[i].v, p->keysets[i].n, have,
+				      nhave);
 		}
 		install_keys_free(have, nhave);
 	}

@@ -470,10 +470,13 @@ class Oracle:
         def collect_metadata():
             meta = orig()
             meta["gpu"] = self.device
+            meta.update(getattr(self, "metadata", None) or {})  # the server's environment
             return meta
 
-        at._collect_metadata = collect_metadata
-        out["metadata_current"] = collect_metadata()
+        if not getattr(self, "patched", False):  # once: a batch reuses the patched function
+            at._collect_metadata = collect_metadata
+            self.patched = True
+        out["metadata_current"] = at._collect_metadata()
         try:
             ok = self.tuner.load_configs(self.args.table)
         except Exception as e:
@@ -612,18 +615,78 @@ class TuningDir:
         return None
 
 
+def run_batch(args) -> int:
+    """--batch: every job in one process (one import of torch and FlashInfer), the tuner's
+    loaded configs cleared between jobs; a missing table is reported, not an error."""
+    with open(args.batch, encoding="utf-8") as f:
+        jobs = [json.loads(line) for line in f if line.strip()]
+    args.kind, args.deployment = "json", None
+    args.device = jobs[0]["device"] if jobs else "NVIDIA H200"
+    try:
+        oracle = Oracle(args)
+    except Exception:
+        traceback.print_exc()
+        print("fi_oracle: error: harness failure (see above)", file=sys.stderr)
+        return 3
+    runners: dict = {}
+    for job in jobs:
+        out = {"flashinfer_version": oracle.version, "kind": "json", "table": job["table"],
+               "loaded": False, "error": None, "hits": 0, "misses": 0, "results": []}
+        oracle.device = job["device"]
+        oracle.args.table = job["table"]
+        oracle.keys = job.get("keys")
+        oracle.metadata = job.get("metadata")
+        dep = job.get("deployment")
+        ck = json.dumps(dep, sort_keys=True)
+        if dep is None:
+            oracle.real_runner = None
+        else:
+            if ck not in runners:
+                runners[ck] = oracle.make_real_runner(dep)
+            oracle.real_runner, oracle.real_runner_info = runners[ck]
+        if hasattr(oracle.tuner, "clear_cache"):
+            oracle.tuner.clear_cache()
+        oracle.hit_log.clear()
+        getattr(oracle.tuner, "_warned_cache_mismatch", set()).clear()  # FlashInfer warns once
+        if not os.path.isfile(job["table"]):
+            out["note"] = "no such file"
+        else:
+            try:
+                oracle.run_json(out)
+            except Exception as e:
+                out["error"] = f"{type(e).__name__}: {e}"
+        out["hits"] = sum(1 for r in out["results"] if r.get("hit"))
+        out["misses"] = len(out["results"]) - out["hits"]
+        print(json.dumps(out), flush=True)
+    return 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--table", required=True, help="bundled .py module or JSON cache")
-    ap.add_argument("--device", required=True, help='CUDA device name to pretend, e.g. "NVIDIA B200"')
+    ap.add_argument("--table", help="bundled .py module or JSON cache")
+    ap.add_argument("--device", help='CUDA device name to pretend, e.g. "NVIDIA B200"')
     ap.add_argument("--keys", help="file with one key string per line (default: every key in the table)")
     ap.add_argument("--kind", choices=("py", "json"), help="default: from the file name (.json = json)")
     ap.add_argument("--place-as", choices=("given", "expected"), default="given",
                     help="name the .py table gets in tuning_configs/ (default: its own name)")
+    ap.add_argument("--batch", metavar="FILE",
+                    help="JSON lines, each {table, device, keys: [...], deployment, metadata}: one "
+                         "JSON cache each in this one process (metadata: the server environment's "
+                         "_collect_metadata fields); one JSON line out per job; --table and "
+                         "--device are then not read")
+    ap.add_argument("--metadata", metavar="JSON",
+                    help="JSON object of _metadata fields this environment reports (the server's)")
     ap.add_argument("--deployment", metavar="JSON",
                     help="JSON object of the MoERunner constructor values (dtypes as \"torch.NAME\"); "
                          "look up the key FlashInfer's real cutlass MoERunner builds for each key")
     args = ap.parse_args()
+    if args.batch:
+        return run_batch(args)
+    if not args.table or not args.device:
+        print("fi_oracle: error: --table and --device are required (or --batch)", file=sys.stderr)
+        return 2
+    if args.metadata is not None:
+        args.metadata = json.loads(args.metadata)
     if args.deployment is not None:
         try:
             args.deployment = json.loads(args.deployment)
@@ -649,6 +712,7 @@ def main() -> int:
     try:
         oracle = Oracle(args)
         oracle.keys = keys
+        oracle.metadata = args.metadata
         out["flashinfer_version"] = oracle.version
         out["device"] = args.device
         out["table"] = args.table

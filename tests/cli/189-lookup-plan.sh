@@ -1,0 +1,9 @@
+# 189-lookup-plan: issue #38's mismatch table. 51 deployments, each installed with tunetab and
+# checked by `tunetab doctor --for` and by an oracle made of the consumers' and FlashInfer's own
+# released code (tests/plan_cases.py says how): doctor exits 0 exactly where the oracle says every
+# rank's lookups hit, 1 naming the cause where they do not, and 6 ("cannot tell") where what
+# decides it is out of tunetab's sight (no FlashInfer to read the environment's _metadata,
+# vLLM's config hash, a model config install's flags do not find). Needs make deps-test (SGLang's
+# path and digest functions) and make deps-flashinfer (FlashInfer 0.7.4 and 0.6.18).
+. "$ROOT/tests/lib.sh"
+python3 "$ROOT/tests/plan_cases.py"
