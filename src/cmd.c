@@ -309,15 +309,22 @@ static const struct cli_option install_options[] = {
 	  .doc = "the JSON autotune cache `tunetab generate` wrote; with a launch command and no "
 		 "`--from`, install generates the table for exactly the keys that server looks up "
 		 "(heuristic, or `--profile`) and installs it" },
-	O_MODEL_CONFIG('G'),
+	{ .name = "model-config", .id = 'G', .arg = ARG_REQUIRED, .arg_name = "FILE",
+	  .help = "the model's config.json (default: found as the server finds it)",
+	  .doc = "the model's `config.json`, with a launch command or with the flags (which install "
+		 "reads as the launch command they describe, to know the server's keys); default: "
+		 "`MODEL/config.json` for a folder, else the Hugging Face cache's snapshot: "
+		 "`$HF_HUB_CACHE`, `$HF_HOME/hub`, `~/.cache/huggingface/hub`" },
 	{ .name = "device", .id = 'D', .arg = ARG_REQUIRED, .arg_name = "auto|NAME",
-	  .help = "with a launch command: the server's GPU (default auto: GPU 0)" },
+	  .help = "the server's GPU (launch command: default auto, GPU 0; flags: the cache's "
+		  "_metadata.gpu)" },
 	{ .name = "profile", .id = 'R',
 	  .help = "with a launch command and no --from: measure the table (generate --profile)" },
 	{ .name = "output", .id = 'o', .short_name = 'o', .arg = ARG_REQUIRED, .arg_name = "DIR",
 	  .help = "with a launch command and no --from: keep the generated tables there" },
 	{ .name = "force", .id = 'x',
-	  .help = "install a table whose keys the server will not look up (refused otherwise)" },
+	  .help = "install a table the server will not use (refused otherwise: keys a rank does "
+		  "not look up, tactics its GPU does not have, _metadata it rejects)" },
 	{ .name = "model-path", .id = 'm', .arg = ARG_REQUIRED, .arg_name = "P",
 	  .help = "SGLang: the server's --model-path (a hash input)" },
 	{ .name = "hf-config-class", .id = 'H', .arg = ARG_REQUIRED, .arg_name = "C",
@@ -356,7 +363,7 @@ static const struct cli_option install_options[] = {
 	{ .name = "replace", .id = 'r', .help = "a key already there with another tactic takes ours" },
 	{ .name = "dry-run", .id = 'n', .help = "print the files, write nothing" },
 	{ .name = "check", .id = 'K',
-	  .help = "write nothing: does every lookup of the server hit?" },
+	  .help = "write nothing: does every lookup of the server hit? (= doctor --for)" },
 	{ NULL },
 };
 
@@ -561,7 +568,8 @@ const struct cli_command cmd_table[] = {
 	  "[--tp N] [--pp N] [--dp N] [--attn-dp N] [--ep N] [--torch-dtype D] [--quantization Q] "
 	  "[--moe-runner-backend B] [--skip-ops A,B] [--consumer-version V] [--flashinfer V] "
 	  "[--sm N] [--cache-dir DIR] [--cache-file PATH] [--metadata env|wildcard|from] "
-	  "[--python PY] [--replace] [--dry-run | --check] [--force] | --for sglang|vllm "
+	  "[--python PY] [--device NAME] [--model-config FILE] [--replace] [--dry-run | --check] "
+	  "[--force] | --for sglang|vllm "
 	  "[--from CACHE.json | --profile [-o DIR]] [--model-config FILE] [--device auto|NAME] "
 	  "[options] -- LAUNCH...",
 	  "Writes CACHE.json (tunetab generate's JSON cache) where the consumer reads it at start\n"
@@ -573,19 +581,24 @@ const struct cli_command cmd_table[] = {
 	  "hash>/autotune_configs_dp<D>_rank<R>.json in the folder a first vLLM start made (found\n"
 	  "under the root, or --cache-file the path vLLM logs); one rank: FlashInfer's managed\n"
 	  "store. FlashInfer: --cache-file the file your code passes to autotune(cache=...), else\n"
-	  "the managed store (0.7.2+: <root>/v2/<sha256 of the environment>/entries/). Every rank\n"
-	  "file gets the same content. _metadata: env (default where FlashInfer imports with\n"
-	  "--python, $VIRTUAL_ENV, $CONDA_PREFIX, tunetab's Python environment or python3:\n"
-	  "FlashInfer's own _collect_metadata; --flashinfer defaults to that version, and a cache\n"
-	  "for another version is refused), wildcard (\"*\"), from (CACHE.json's). Merges into files\n"
-	  "already there: their other entries stay, a key with another tactic is a conflict, kept\n"
-	  "theirs unless --replace; existing _metadata stays unless FlashInfer would reject it\n"
-	  "here. Prints the files (stdout); --dry-run writes nothing. Files are staged and renamed\n"
-	  "together. --check (also `tunetab doctor --for ...`) writes nothing and follows the\n"
-	  "server's chain: whether it tunes at start, which store and files, present, alike,\n"
-	  "metadata against this environment, how many of CACHE's entries they hold with the same\n"
-	  "tactic, and the one command that fixes it. Exit 0 written (--check: every lookup hits),\n"
-	  "1 invalid input (--check: it does not), 2 usage, 5 I/O.",
+	  "the managed store (0.7.2+: <root>/v2/<sha256 of the environment>/entries/). Before\n"
+	  "writing, install builds the deployment's lookup plan (the launch command, or the flags\n"
+	  "read as the launch command they describe): per rank the file the server opens, the keys\n"
+	  "it looks up (per rank where FlashInfer 0.6.18-0.7.1's keys carry the rank: every rank's\n"
+	  "keys then go to every file), the _metadata FlashInfer compares, the tactics the GPU has.\n"
+	  "A table the plan says the server will not use is refused (--force). _metadata: env\n"
+	  "(default where FlashInfer imports with --python, $VIRTUAL_ENV, $CONDA_PREFIX, tunetab's\n"
+	  "Python environment or python3: FlashInfer's own _collect_metadata), wildcard (\"*\"),\n"
+	  "from (CACHE.json's). Merges into files already there: their other entries stay, a key\n"
+	  "with another tactic is a conflict, kept theirs unless --replace. Every rank file gets the\n"
+	  "same content, and the set is written all or nothing (a rollback journal beside the\n"
+	  "files; an interrupted install is restored by the next). --check (also `tunetab doctor\n"
+	  "--for ...`) writes nothing and evaluates the plan against the disk with FlashInfer's\n"
+	  "own rules: 'no' with each cause and the command that fixes it, or 'cannot tell' with\n"
+	  "what it cannot see (no FlashInfer to read the environment, vLLM's config hash, no\n"
+	  "config.json for the flags) and what to give. Exit 0 written (--check: every lookup\n"
+	  "hits), 1 refused or invalid input (--check: no), 2 usage, 5 I/O, 6 (--check) cannot\n"
+	  "tell.",
 	  NULL, install_options },
 	{ "report", cmd_report, 0, NULL, 0, "an HTML report of a profiled run: charts and tables",
 	  "JOURNAL -o FILE.html [--quiet]",
