@@ -371,7 +371,7 @@ static int check_launch(const struct install_job *j, const struct serve_deployme
 	const struct consumer *cons = j->cons;
 	printf("%s %s (rule: %s), FlashInfer %s, %s (SM%d)\n", cons->name, s->consumer_version,
 	       j->v->read, s->flashinfer, s->device, s->sm);
-	bool ok = g->hits == g->wanted;
+	bool ok = g->hits == g->wanted && !j->interrupted;
 	if (j->managed) {
 		const struct install_store *r = &j->store;
 		printf("  store               FlashInfer's managed store (one rank), environment %s\n",
@@ -534,9 +534,10 @@ static int install_launch(struct install_args *a)
 		.skip_ops = s.skip_ops, .tp = s.tp, .pp = s.pp, .dp = s.dp, .attn_dp = s.attn_dp,
 		.ep = s.moe_ep, .cache_dir = a->cache_dir, .cache_file = a->cache_file,
 		.metadata = a->meta_mode, .python = s.python, .replace = a->replace || !a->from,
-		.check = a->check,
+		.check = a->check, .dry_run = a->dry,
 	};
 	rc = install_prepare(&q, data.root, &data.devices, &data.rules, &j, &d);
+	diags_flush(&d, gen_diag, NULL); /* a folder restored: before what is written there */
 	if (j.meta_as_is)
 		fprintf(stderr, "tunetab: _metadata as in %s (this environment's not read: %s%s%s)\n",
 			q.from, j.python ? j.python : "", j.python ? ": " : "", j.why[0] ? j.why : "?");
@@ -619,11 +620,12 @@ int cmd_install(int argc, char **argv)
 		.torch_dtype = tdtype, .quantization = quant, .backend = backend, .skip_ops = skip,
 		.tp = tp, .pp = pp, .dp = dp, .attn_dp = adp, .ep = ep, .cache_dir = a.cache_dir,
 		.cache_file = a.cache_file, .metadata = a.meta_mode, .python = a.python,
-		.replace = a.replace, .check = a.check,
+		.replace = a.replace, .check = a.check, .dry_run = a.dry,
 	};
 	struct diags d = DIAGS_INIT;
 	struct install_job j;
 	rc = install_prepare(&q, data.root, &data.devices, &data.rules, &j, &d);
+	diags_flush(&d, gen_diag, NULL); /* a folder restored: before what is written there */
 	if (j.meta_as_is)
 		fprintf(stderr, "tunetab: _metadata as in %s (this environment's not read: %s%s%s)\n",
 			a.from, j.python ? j.python : "", j.python ? ": " : "", j.why[0] ? j.why : "?");
