@@ -424,23 +424,343 @@ int file_set_stage(struct file_set *s, const char *path, const void *data, size_
 	return err;
 }
 
-int file_set_commit(struct file_set *s)
+/* --- the rollback journal (file_set_journal) ------------------------------------------ */
+
+#define JOURNAL_HEAD "tunetab file-set journal 1\n"
+
+/* One file of a journaled commit: absolute or cwd-relative paths; backup NULL when the target
+ * did not exist. */
+struct jfile {
+	char *target, *backup, *temp;
+};
+
+static void jfiles_free(struct jfile *f, size_t n)
 {
-	sigset_t old;
-	hold_signals(&old);
+	for (size_t i = 0; i < n; i++) {
+		free(f[i].target);
+		free(f[i].backup);
+		free(f[i].temp);
+	}
+	free(f);
+}
+
+/* A journal field: "none", or LEN:PATH with path relative to jdir (the journal's folder)
+ * when under it, else absolute, so the journal means the same files from any folder. */
+static void journal_field(struct strbuf *sb, const char *jdir, const char *path)
+{
+	if (!path) {
+		sb_adds(sb, "none");
+		return;
+	}
+	size_t dl = strlen(jdir);
+	char *abs = NULL;
+	const char *p = path; /* as it is: absolute, or relative to a journal in "." */
+	if (!strncmp(path, jdir, dl) && path[dl] == '/') {
+		p = path + dl + 1;
+	} else if (path[0] != '/' && strcmp(jdir, ".")) {
+		char cwd[PATH_MAX];
+		p = abs = xasprintf("%s/%s", getcwd(cwd, sizeof cwd) ? cwd : ".", path);
+	}
+	sb_addf(sb, "%zu:%s", strlen(p), p);
+	free(abs);
+}
+
+/* Parses one field at *p (end: e) into *out (NULL for none, else the path resolved against
+ * jdir; caller frees). 0, or -1 when malformed. */
+static int journal_read_field(const char **p, const char *e, const char *jdir, char **out)
+{
+	*out = NULL;
+	if ((size_t)(e - *p) >= 4 && !memcmp(*p, "none", 4)) {
+		*p += 4;
+		return 0;
+	}
+	size_t len = 0;
+	const char *q = *p;
+	while (q < e && *q >= '0' && *q <= '9' && len < PATH_MAX)
+		len = len * 10 + (size_t)(*q++ - '0');
+	if (q == *p || q >= e || *q != ':' || len == 0 || (size_t)(e - q - 1) < len)
+		return -1;
+	q++;
+	if (memchr(q, '\0', len))
+		return -1;
+	*out = q[0] == '/' || !strcmp(jdir, ".") ? xstrndup(q, len)
+						 : xasprintf("%s/%.*s", jdir, (int)len, q);
+	*p = q + len;
+	return 0;
+}
+
+/* The files a journal lists. 0, or EBADMSG (another version, or not a journal). */
+static int journal_parse(const char *text, size_t len, const char *jdir, struct jfile **out,
+			 size_t *n)
+{
+	const char *p = text, *e = text + len;
+	struct jfile *f = NULL;
+	size_t alloc = 0;
+	*n = 0;
+	if (len < strlen(JOURNAL_HEAD) || memcmp(p, JOURNAL_HEAD, strlen(JOURNAL_HEAD)))
+		return EBADMSG;
+	p += strlen(JOURNAL_HEAD);
+	while ((size_t)(e - p) > 5 && !memcmp(p, "file ", 5)) {
+		p += 5;
+		ALLOC_GROW(f, *n + 1, alloc);
+		struct jfile *x = &f[(*n)++];
+		*x = (struct jfile){ 0 };
+		if (journal_read_field(&p, e, jdir, &x->target) || !x->target || p == e || *p++ != ' ' ||
+		    journal_read_field(&p, e, jdir, &x->backup) || p == e || *p++ != ' ' ||
+		    journal_read_field(&p, e, jdir, &x->temp) || !x->temp || p == e || *p++ != '\n')
+			goto bad;
+	}
+	char tail[32];
+	snprintf(tail, sizeof tail, "end %zu\n", *n);
+	if ((size_t)(e - p) == strlen(tail) && !memcmp(p, tail, strlen(tail))) {
+		*out = f;
+		return 0;
+	}
+bad:
+	jfiles_free(f, *n);
+	*n = 0;
+	return EBADMSG;
+}
+
+/* Publishes the journal whole: staged beside path (written, synced), then linked in, so it
+ * appears complete or not at all and never over another commit's. */
+static int journal_publish(const char *path, const struct strbuf *text)
+{
+	char *tmp = NULL;
+	int err = stage_file(path, text->buf, text->len, 0644, &tmp);
+	if (err)
+		return err;
+	if (link(tmp, path)) {
+		err = errno;
+		if (err != EEXIST) /* a filesystem without hard links: look, then rename */
+			err = !access(path, F_OK) ? EEXIST : rename(tmp, path) ? errno : 0;
+	}
+	unlink(tmp);
+	free(tmp);
+	if (!err)
+		fsync_dir(path);
+	return err;
+}
+
+/* Keeps target's content at backup: a hard link (same file, nothing copied), or a synced
+ * copy where the filesystem has none. An immutable or append-only target fails (EPERM). */
+static int make_backup(const char *target, const char *backup)
+{
+	if (!link(target, backup))
+		return 0;
+	int err = errno;
+	if (err != EXDEV && err != ENOTSUP && err != EOPNOTSUPP && err != EMLINK && err != ENOSYS)
+		return err;
+	char *data;
+	size_t len;
+	if ((err = read_file(target, 0, &data, &len)))
+		return err;
+	struct stat st;
+	int fd = stat(target, &st) ? -1 : open(backup, O_WRONLY | O_CREAT | O_EXCL, st.st_mode & 07777);
+	err = fd < 0 ? errno : 0;
+	for (size_t off = 0; !err && off < len;) {
+		ssize_t w = write(fd, data + off, len - off);
+		if (w < 0 && errno != EINTR)
+			err = errno;
+		else if (w > 0)
+			off += (size_t)w;
+	}
+	if (fd >= 0 && !err && fsync(fd))
+		err = errno;
+	if (fd >= 0 && close(fd) && !err)
+		err = errno;
+	if (err && fd >= 0)
+		unlink(backup);
+	free(data);
+	return err;
+}
+
+/* Puts f's target back as it was before the commit and removes its temp file and backup;
+ * *restored counts a target changed back. Each step can be done again (idempotent): a
+ * missing backup was put back already (or never made: then no rename happened either). */
+static int restore_file(const struct jfile *f, size_t *restored)
+{
+	struct stat b, t;
+	if (f->backup && !lstat(f->backup, &b)) {
+		if (!lstat(f->target, &t) && t.st_ino == b.st_ino && t.st_dev == b.st_dev) {
+			if (unlink(f->backup) && errno != ENOENT) /* never replaced: the link goes */
+				return errno;
+		} else if (rename(f->backup, f->target)) {
+			return errno;
+		} else {
+			(*restored)++;
+		}
+	} else if (f->backup && errno != ENOENT) {
+		return errno;
+	} else if (!f->backup) {
+		if (!unlink(f->target))
+			(*restored)++;
+		else if (errno != ENOENT)
+			return errno;
+	}
+	if (unlink(f->temp) && errno != ENOENT)
+		return errno;
+	return 0;
+}
+
+/* Syncs the folder of each file's target (a folder once per run of equal ones). */
+static void sync_folders(const struct jfile *f, size_t n, bool backups)
+{
+	char *last = NULL;
+	for (size_t i = 0; i < n; i++) {
+		const char *p = backups ? f[i].backup : f[i].target;
+		if (!p)
+			continue;
+		char *dir = dir_of(p);
+		if (!last || strcmp(last, dir))
+			fsync_dir(p);
+		free(last);
+		last = dir;
+	}
+	free(last);
+}
+
+/* Undoes f[0..n) and removes the journal: 0, or the first errno (the journal then stays). */
+static int journal_undo(const char *journal, const struct jfile *f, size_t n, size_t *restored)
+{
 	int err = 0;
+	for (size_t i = 0; i < n; i++) {
+		int e = restore_file(&f[i], restored);
+		if (e && !err)
+			err = e;
+	}
+	if (err)
+		return err;
+	sync_folders(f, n, false);
+	if (unlink(journal) && errno != ENOENT)
+		return errno;
+	fsync_dir(journal);
+	return 0;
+}
+
+/* file_set_commit under s->journal: journal, backups, renames; undone on failure. */
+static int commit_journaled(struct file_set *s)
+{
+	struct jfile *f = xcalloc(s->n, sizeof *f);
+	char *jdir = dir_of(s->journal);
+	struct strbuf text = STRBUF_INIT;
+	sb_adds(&text, JOURNAL_HEAD);
+	for (size_t i = 0; i < s->n; i++) {
+		struct stat st;
+		f[i].target = xstrdup(s->path[i]);
+		f[i].temp = xstrdup(s->tmp[i]);
+		f[i].backup = lstat(s->path[i], &st) ? NULL : xasprintf("%s.bak", s->tmp[i]);
+		sb_adds(&text, "file ");
+		journal_field(&text, jdir, f[i].target);
+		sb_addc(&text, ' ');
+		journal_field(&text, jdir, f[i].backup);
+		sb_addc(&text, ' ');
+		journal_field(&text, jdir, f[i].temp);
+		sb_addc(&text, '\n');
+	}
+	sb_addf(&text, "end %zu\n", s->n);
+	free(jdir);
+	int err = journal_publish(s->journal, &text);
+	sb_release(&text);
+	if (err) { /* nothing made yet but the temp files, which the caller's abort removes */
+		jfiles_free(f, s->n);
+		return err;
+	}
+	/* every backup, durable, before the first rename: recovery relies on it */
+	for (size_t i = 0; i < s->n && !err; i++)
+		if (f[i].backup)
+			err = make_backup(f[i].target, f[i].backup);
+	if (!err)
+		sync_folders(f, s->n, true);
 	for (size_t i = 0; i < s->n && !err; i++) {
-		if (!s->tmp[i] || rename(s->tmp[i], s->path[i]))
-			err = s->tmp[i] ? errno : EINVAL;
+		if (rename(s->tmp[i], s->path[i]))
+			err = errno;
 		else {
 			free(s->tmp[i]);
 			s->tmp[i] = NULL;
 		}
 	}
+	if (err) {
+		size_t restored = 0;
+		journal_undo(s->journal, f, s->n, &restored); /* failing, the journal stays */
+	} else {
+		sync_folders(f, s->n, false);
+		/* the commit point; the backups go after it, as a kill between the two leaves
+		 * only stray links, where backups gone before it would look restored */
+		if (!unlink(s->journal))
+			fsync_dir(s->journal);
+		for (size_t i = 0; i < s->n; i++)
+			if (f[i].backup)
+				unlink(f[i].backup);
+	}
+	jfiles_free(f, s->n);
+	return err;
+}
+
+int file_set_commit(struct file_set *s)
+{
+	sigset_t old;
+	hold_signals(&old);
+	int err = 0;
 	for (size_t i = 0; i < s->n && !err; i++)
-		fsync_dir(s->path[i]);
+		if (!s->tmp[i])
+			err = EINVAL;
+	if (!err && s->journal && s->n) {
+		err = commit_journaled(s);
+	} else {
+		for (size_t i = 0; i < s->n && !err; i++) {
+			if (rename(s->tmp[i], s->path[i]))
+				err = errno;
+			else {
+				free(s->tmp[i]);
+				s->tmp[i] = NULL;
+			}
+		}
+		for (size_t i = 0; i < s->n && !err; i++)
+			fsync_dir(s->path[i]);
+	}
 	file_set_abort(s);
 	sigprocmask(SIG_SETMASK, &old, NULL);
+	return err;
+}
+
+void file_set_journal(struct file_set *s, const char *journal_path)
+{
+	free(s->journal);
+	s->journal = journal_path ? xstrdup(journal_path) : NULL;
+}
+
+int file_set_recover(const char *journal_path, int *found, size_t *restored)
+{
+	size_t count = 0;
+	if (found)
+		*found = 0;
+	if (restored)
+		*restored = 0;
+	char *text;
+	size_t len;
+	int err = read_file(journal_path, 0, &text, &len);
+	if (err == ENOENT)
+		return 0;
+	if (found)
+		*found = 1;
+	if (err)
+		return err;
+	char *jdir = dir_of(journal_path);
+	struct jfile *f = NULL;
+	size_t n = 0;
+	err = journal_parse(text, len, jdir, &f, &n);
+	free(text);
+	free(jdir);
+	if (!err) {
+		sigset_t old;
+		hold_signals(&old);
+		err = journal_undo(journal_path, f, n, &count);
+		sigprocmask(SIG_SETMASK, &old, NULL);
+	}
+	jfiles_free(f, n);
+	if (restored)
+		*restored = count;
 	return err;
 }
 
@@ -456,6 +776,7 @@ void file_set_abort(struct file_set *s)
 		catch_signals(s, false);
 	free(s->path);
 	free(s->tmp);
+	free(s->journal);
 	*s = (struct file_set){ 0 };
 }
 

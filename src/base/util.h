@@ -80,18 +80,46 @@ int write_file_atomic(const char *path, const void *data, size_t len, unsigned m
 /* Files written together (a module, its JSON cache and provenance): file_set_stage writes
  * each to a synced temp file beside it; file_set_commit renames them all in place with
  * SIGINT and SIGTERM held off, so an interruption leaves the old files or the new ones, never
- * some of each (a power loss between two renames can still). While files are staged,
- * SIGINT/SIGTERM remove the temp files, print "tunetab: interrupted; nothing written" and exit
- * 128 + the signal. file_set_abort drops what is staged; commit ends the set either way.
- * Functions return 0 or errno. */
+ * some of each (without a journal, SIGKILL or a power loss between two renames can; with
+ * one, see file_set_journal). While files are staged, SIGINT/SIGTERM remove the temp files,
+ * print "tunetab: interrupted; nothing written" and exit 128 + the signal. file_set_abort
+ * drops what is staged; commit ends the set either way. Functions return 0 or errno. */
 struct file_set {
 	size_t n, cap;
 	char **path, **tmp;
+	char *journal;  /* file_set_journal's path, or NULL */
 };
 int file_set_stage(struct file_set *s, const char *path, const void *data, size_t len,
 		   unsigned mode);
 int file_set_commit(struct file_set *s);
 void file_set_abort(struct file_set *s);
+
+/* Makes file_set_commit all or nothing across the set, through a rollback journal at
+ * journal_path (copied; its folder must exist; SQLite's rollback journal): commit first
+ * publishes the journal whole (written and synced beside it, then linked in: a journal
+ * already there, another commit's, fails the commit with EEXIST), then keeps each existing
+ * target as a hard link beside it (".NAME.tmpXXXXXX.bak"; a copy where the filesystem has no
+ * hard links), synced, and only then renames the temp files in. A failure at any step
+ * (an immutable target already fails at its backup, before any rename) puts back every
+ * target renamed so far, removes the temp files, backups and journal, and returns that
+ * step's errno; were that undo to fail too, the journal stays for file_set_recover. On
+ * success the journal is removed (the commit point), then the backups. After SIGKILL or a
+ * power loss mid-commit the journal is what file_set_recover undoes.
+ *
+ * The journal is text: the line "tunetab file-set journal 1", then per file
+ * "file TARGET BACKUP TEMP" where each is the word none (BACKUP: the target did not exist)
+ * or LEN:PATH (LEN bytes of path, spaces and newlines included; relative to the journal's
+ * folder when under it), then "end N" (the number of files). */
+void file_set_journal(struct file_set *s, const char *journal_path);
+
+/* Undoes the commit a journal at journal_path records, if one is there (a commit killed
+ * midway): every target back as it was before that commit (its backup renamed onto it; a
+ * target that did not exist removed), the temp files and backups removed, then the journal.
+ * Idempotent: killed during it, run again, it ends the same. *found (may be NULL) is 1 when
+ * a journal was there, 0 when not; *restored (may be NULL) counts the targets it changed
+ * back. Returns 0 (also when there was no journal) or errno, then the journal stays:
+ * EBADMSG for a journal it cannot read (another version's included). */
+int file_set_recover(const char *journal_path, int *found, size_t *restored);
 
 /* Creates a folder and its parents (mode 0777 & ~umask). Returns 0 or errno. */
 int mkdir_p(const char *path);

@@ -126,6 +126,7 @@ static int flags_request(const struct install_args *a, struct install_request *q
 		.skip_ops = a->skip ? a->skip : "", .tp = tp, .pp = pp, .dp = dp, .attn_dp = adp,
 		.ep = ep, .cache_dir = a->cache_dir, .cache_file = a->cache_file,
 		.metadata = a->meta_mode, .python = a->python, .replace = a->replace, .check = a->check,
+		.dry_run = a->dry,
 	};
 	return TT_OK;
 }
@@ -142,7 +143,7 @@ static void launch_request(const struct install_args *a, const struct serve_depl
 		.backend = s->moe_runner_backend, .skip_ops = s->skip_ops, .tp = s->tp, .pp = s->pp,
 		.dp = s->dp, .attn_dp = s->attn_dp, .ep = s->moe_ep, .cache_dir = a->cache_dir,
 		.cache_file = a->cache_file, .metadata = a->meta_mode, .python = s->python,
-		.replace = a->replace || (!a->from && !a->check), .check = a->check,
+		.replace = a->replace || (!a->from && !a->check), .check = a->check, .dry_run = a->dry,
 	};
 }
 

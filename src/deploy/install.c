@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/arena.h"
 #include "flashinfer/key.h"
@@ -35,6 +36,15 @@ static const char *rank_var(void *vp, const char *name)
 	if (!strcmp(name, "world_rank"))
 		return x->world_rank;
 	return x->var(x->ctx, name);
+}
+
+/* v's folder: its dir template with every rank variable 0. Caller frees; NULL with a
+ * diagnostic. */
+static char *rank0_dir(const struct consumer_version *v, consumer_var_fn var, void *ctx,
+		       struct diags *d)
+{
+	struct rank_ctx x = { var, ctx, "0", "0", "0", "0" };
+	return consumer_render(v, v->dir, rank_var, &x, d);
 }
 
 /* The tactic of a cache entry ([runner, tactic, ...]) as compact JSON. Caller frees. */
@@ -74,7 +84,7 @@ int install_plan(const struct consumer_version *v, consumer_var_fn var, void *ct
 	snprintf(x.pp_rank, sizeof x.pp_rank, "0");
 	snprintf(x.dp_rank, sizeof x.dp_rank, "0");
 	snprintf(x.world_rank, sizeof x.world_rank, "0");
-	if (!(r->dir = consumer_render(v, v->dir, rank_var, &x, d)))
+	if (!(r->dir = rank0_dir(v, var, ctx, d)))
 		return TT_USAGE;
 	json_t *merged = json_object(), *first = NULL;
 	const char *ours_fi = json_string_value(json_object_get(json_object_get(ours, "_metadata"),
@@ -298,12 +308,31 @@ static char *py_dump_sorted(json_t *j)
 	return sb_detach(&sb);
 }
 
+/* The manifest of `manifest`'s store as FlashInfer writes it (cache_schema added; caller
+ * decrefs), and the store's folder under root (*dir, caller frees), named by its env hash
+ * (hash): sha256 of json.dumps(manifest, sort_keys=True, separators=(",", ":")). */
+static json_t *store_manifest(const struct consumer_store *st, const char *root, json_t *manifest,
+			      char hash[65], char **dir)
+{
+	json_t *m = json_deep_copy(manifest);
+	json_object_set_new(m, "cache_schema", json_string(st->cache_schema));
+	struct strbuf canon = STRBUF_INIT;
+	table_py_json(m, -1, true, &canon);
+	sha256_hex(canon.buf, canon.len, st->env_hash_hex, hash);
+	sb_release(&canon);
+	/* the store's dir template has one variable, {env_hash} */
+	const char *at = strstr(st->dir, "{env_hash}");
+	*dir = at ? xasprintf("%s/%.*s%s%s", root, (int)(at - st->dir), st->dir, hash, at + 10)
+		  : xasprintf("%s/%s", root, st->dir);
+	return m;
+}
+
 int install_store_plan(const struct consumer_store *st, const char *root, json_t *manifest,
 		       json_t *ours, bool replace, struct install_store *r, struct diags *d)
 {
 	memset(r, 0, sizeof *r);
-	json_t *m = json_deep_copy(manifest);
-	json_object_set_new(m, "cache_schema", json_string(st->cache_schema));
+	char hash[65];
+	json_t *m = store_manifest(st, root, manifest, hash, &r->dir);
 	const char *k;
 	json_t *x;
 	json_object_foreach(m, k, x)
@@ -312,17 +341,7 @@ int install_store_plan(const struct consumer_store *st, const char *root, json_t
 			return diag_error(d, TT_INVALID, "install", NULL, 0, 0, "the environment's "
 					  "metadata holds a value that is not a string");
 		}
-	/* the env hash: sha256 of json.dumps(manifest, sort_keys=True, separators=(",", ":")) */
-	struct strbuf canon = STRBUF_INIT;
-	table_py_json(m, -1, true, &canon);
-	char hash[65];
-	sha256_hex(canon.buf, canon.len, st->env_hash_hex, hash);
-	sb_release(&canon);
 	r->env_hash = xstrdup(hash);
-	/* the store's dir template has one variable, {env_hash} */
-	const char *at = strstr(st->dir, "{env_hash}");
-	r->dir = at ? xasprintf("%s/%.*s%s%s", root, (int)(at - st->dir), st->dir, hash, at + 10)
-		    : xasprintf("%s/%s", root, st->dir);
 	r->manifest_path = xasprintf("%s/manifest.json", r->dir);
 	r->manifest = py_dump_sorted(m);
 	json_decref(m);
@@ -679,6 +698,40 @@ static int resolve_target(const struct install_request *q, const struct device_s
 	return TT_OK;
 }
 
+/* The journal install_write keeps in the folder of the files it writes. Caller frees. */
+static char *journal_in(const char *dir)
+{
+	return xasprintf("%s/.tunetab-install.journal", dir);
+}
+
+/* Before the plan reads dir: the journal of an install killed mid-write is rolled back, so
+ * the plan merges into the files as they were; where nothing may be written it is only
+ * reported. */
+static int recover_folder(const struct install_request *q, struct install_job *j,
+			  const char *dir, struct diags *d)
+{
+	char *journal = journal_in(dir);
+	int rc = TT_OK, found = 0;
+	size_t n = 0;
+	if (q->check || q->dry_run) {
+		if ((j->interrupted = !access(journal, F_OK)))
+			diags_add(d, SEV_WARNING, "install", NULL, 0, 0, "an interrupted install left "
+				  "'%s': the folder may be mixed; run the install again to restore it",
+				  journal);
+	} else {
+		int e = file_set_recover(journal, &found, &n);
+		if (e)
+			rc = diag_error(d, TT_INTERNAL, "install", NULL, 0, 0, "cannot restore '%s' from "
+					"the journal of an interrupted install '%s': %s", dir, journal,
+					e == EBADMSG ? "not a journal this tunetab reads" : strerror(e));
+		else if (found)
+			diags_add(d, SEV_WARNING, "install", NULL, 0, 0, "restored '%s' to its state before "
+				  "an interrupted install (%zu file%s)", dir, n, n == 1 ? "" : "s");
+	}
+	free(journal);
+	return rc;
+}
+
 /* One rank on a FlashInfer with the managed store: its entry files. */
 static int plan_store(const struct install_request *q, const char *data_root,
 		      struct install_job *j, struct diags *d)
@@ -704,6 +757,13 @@ static int plan_store(const struct install_request *q, const char *data_root,
 	if (q->metadata && strcmp(q->metadata, "env"))
 		return usage_error(j, d, "the managed store wants this environment's exact _metadata: "
 				   "--metadata %s does not apply", q->metadata);
+	char hash[65], *dir;
+	json_t *meta = json_object_get(j->ours, "_metadata");
+	json_decref(store_manifest(j->fi_cons->managed_store, j->root, meta, hash, &dir));
+	rc = recover_folder(q, j, dir, d);
+	free(dir);
+	if (rc)
+		return rc;
 	return install_store_plan(j->fi_cons->managed_store, j->root,
 				  json_object_get(j->ours, "_metadata"), j->ours, q->replace, &j->store, d);
 }
@@ -759,8 +819,12 @@ static int plan_files(const struct install_request *q, struct install_job *j, st
 		set_var(j, "key", j->key);
 	/* a variable given no value (model path, config class) stays NULL: rendering a
 	 * template that needs it fails, naming it */
-	int rc = install_plan(v, get_var, j, tp, pp, dp, (int)q->attn_dp, j->ours, j->env_meta,
-			      q->replace, &j->res, d);
+	char *dir = rank0_dir(v, get_var, j, d);
+	int rc = dir ? recover_folder(q, j, dir, d) : TT_USAGE;
+	free(dir);
+	if (!rc)
+		rc = install_plan(v, get_var, j, tp, pp, dp, (int)q->attn_dp, j->ours, j->env_meta,
+				  q->replace, &j->res, d);
 	if (rc == TT_USAGE)
 		usage_error(j, d, "%s needs that value: --model-path (as the server is started), "
 			    "--hf-config-class (the model config's class, e.g. Qwen3MoeConfig)",
@@ -832,6 +896,9 @@ int install_write(const struct install_job *j, struct diags *d)
 	const struct install_result *r = &j->res;
 	const char *dir = j->managed ? st->dir : r->dir;
 	struct file_set set = { 0 };
+	char *journal = journal_in(dir);
+	file_set_journal(&set, journal);
+	free(journal);
 	int e = j->managed && !st->manifest_exists ? stage(&set, st->manifest_path, st->manifest) : 0;
 	size_t n = j->managed ? st->n : r->npaths;
 	for (size_t i = 0; i < n && !e; i++) {
@@ -850,6 +917,8 @@ int install_write(const struct install_job *j, struct diags *d)
 
 bool install_check_ok(const struct install_job *j)
 {
+	if (j->interrupted)
+		return false;
 	if (j->managed) {
 		const struct install_store *r = &j->store;
 		return j->tunes && r->same == r->added + r->same + r->nconflicts;

@@ -115,6 +115,8 @@ struct install_request {
 	const char *metadata;         /* NULL (environment's when read), "env", "wildcard", "from" */
 	const char *python;           /* the environment's python, NULL: found */
 	bool replace, check;
+	bool dry_run;                 /* nothing written (check neither): a journal an interrupted
+				       * install left is reported, not rolled back */
 };
 
 /* The install worked out: the rule, this environment, the target and one store's files. */
@@ -141,6 +143,8 @@ struct install_job {
 	char folders[1024];           /* the key folders seen when there is not exactly one */
 	size_t nfolders;
 	char usage[512];              /* a usage error: the message (the command adds its usage) */
+	bool interrupted;             /* an interrupted install's journal is in the folder, left
+				       * there (check, dry run): its files may be mixed */
 	/* owned storage behind the template variables */
 	struct consumer *fi_cons;
 	json_t *meta, *fienv;
@@ -151,7 +155,10 @@ struct install_job {
 
 /* Works out the install of q->from for q->consumer: the rule, this environment's FlashInfer
  * (its version, its _metadata), the target version and SM, the cache root and the merged
- * files of the store that applies (reading what is there; nothing written). On failure the
+ * files of the store that applies (reading what is there). Nothing is written, but for one
+ * thing first: a journal left in that folder by an install killed mid-write
+ * (install_write) is rolled back before the files are read, with a warning in d that says
+ * so; with check or dry_run it is only reported (a warning, j->interrupted). On failure the
  * errors are in d, and j->usage holds a usage error's message when it is one. j is filled as
  * far as it got (j->meta_as_is included) either way; release it with install_job_release. */
 int install_prepare(const struct install_request *q, const char *data_root,
@@ -159,11 +166,15 @@ int install_prepare(const struct install_request *q, const char *data_root,
 		    struct install_job *j, struct diags *d);
 void install_job_release(struct install_job *j);
 
-/* Writes the planned files as one set (file_set: all or nothing), the store's manifest
- * first when it is new. TT_INTERNAL with a diagnostic when it cannot. */
+/* Writes the planned files as one set, the store's manifest first when it is new: all or
+ * nothing, under a rollback journal in the set's folder (util.h file_set_journal;
+ * ".tunetab-install.journal"), so a failure leaves the files as they were and a kill
+ * leaves the journal the next install_prepare rolls back. TT_INTERNAL with a diagnostic
+ * when it cannot. */
 int install_write(const struct install_job *j, struct diags *d);
 
-/* What --check concludes: the server reads this cache and every entry hits. */
+/* What --check concludes: the server reads this cache and every entry hits (and no
+ * interrupted install left the folder mixed). */
 bool install_check_ok(const struct install_job *j);
 
 /* --- a server's lookups against what it reads (install --check / doctor --for with a launch

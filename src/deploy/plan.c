@@ -489,6 +489,9 @@ void plan_check_disk(const struct lookup_plan *p, const void *vd, struct plan_ch
 		finish(c, p);
 		return;
 	}
+	if (j->interrupted)
+		add_finding(c, "an interrupted install left its journal in %s: the files may be mixed; "
+			    "run the install again to restore them", j->managed ? j->store.dir : j->res.dir);
 	if (j->managed) {
 		check_store(p, c);
 		finish(c, p);

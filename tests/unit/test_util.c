@@ -1,5 +1,8 @@
-/* test_util.c: string buffers, array growth, edit distance, atomic writes. */
+/* test_util.c: string buffers, array growth, edit distance, atomic writes, file sets and their
+ * rollback journal. */
+#include <dirent.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -113,6 +116,251 @@ TEST(read_file_limit)
 	CHECK(read_file("/nonexistent/file", 0, &text, &len) != 0);
 }
 
+/* --- file sets under a rollback journal ------------------------------------------------ */
+
+/* dir/name's content, or "(none)" when it cannot be read. Caller frees. */
+static char *slurp(const char *dir, const char *name)
+{
+	char *p = xasprintf("%s/%s", dir, name), *text;
+	size_t len;
+	if (read_file(p, 0, &text, &len))
+		text = xstrdup("(none)");
+	free(p);
+	return text;
+}
+
+static void put(const char *dir, const char *name, const char *text)
+{
+	char *p = xasprintf("%s/%s", dir, name);
+	CHECK_INT(write_file_atomic(p, text, strlen(text), 0644), 0);
+	free(p);
+}
+
+/* The folder's entries, sorted, "|"-separated (hidden ones included). Caller frees. */
+static char *listing(const char *dir)
+{
+	const char *names[64];
+	size_t n = 0;
+	DIR *dh = opendir(dir);
+	for (struct dirent *de; dh && (de = readdir(dh)) && n < 64;)
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
+			names[n++] = xstrdup(de->d_name);
+	if (dh)
+		closedir(dh);
+	qsort(names, n, sizeof *names, str_ptr_cmp);
+	struct strbuf sb = STRBUF_INIT;
+	sb_adds(&sb, "");
+	for (size_t i = 0; i < n; i++) {
+		sb_addf(&sb, "%s%s", i ? "|" : "", names[i]);
+		free((char *)names[i]);
+	}
+	return sb_detach(&sb);
+}
+
+static void check_file(const char *dir, const char *name, const char *want)
+{
+	char *text = slurp(dir, name);
+	CHECK_STR(text, want);
+	free(text);
+}
+
+static void check_listing(const char *dir, const char *want)
+{
+	char *l = listing(dir);
+	CHECK_STR(l, want);
+	free(l);
+}
+
+/* Removes the folder's files and the folder (the tests' folders are flat, but for one). */
+static void remove_tree(const char *dir)
+{
+	DIR *dh = opendir(dir);
+	for (struct dirent *de; dh && (de = readdir(dh));) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		char *p = xasprintf("%s/%s", dir, de->d_name);
+		if (unlink(p))
+			rmdir(p);
+		free(p);
+	}
+	if (dh)
+		closedir(dh);
+	rmdir(dir);
+}
+
+/* Stages name -> text for each pair of v (NULL-terminated) into s, under dir/.j. */
+static void stage_all(struct file_set *s, const char *dir, const char *const *v)
+{
+	char *j = xasprintf("%s/.j", dir);
+	file_set_journal(s, j);
+	free(j);
+	for (size_t i = 0; v[i]; i += 2) {
+		char *p = xasprintf("%s/%s", dir, v[i]);
+		CHECK_INT(file_set_stage(s, p, v[i + 1], strlen(v[i + 1]), 0644), 0);
+		free(p);
+	}
+}
+
+TEST(file_set_journal_commits)
+{
+	char dir[] = "/tmp/tunetab-unit-XXXXXX";
+	CHECK(mkdtemp(dir) != NULL);
+	put(dir, "a", "old a");
+	put(dir, "b c", "old b");
+	struct file_set s = { 0 };
+	stage_all(&s, dir, (const char *const[]){ "a", "new a", "b c", "new b", "new", "new c", NULL });
+	CHECK_INT(file_set_commit(&s), 0);
+	check_file(dir, "a", "new a");
+	check_file(dir, "b c", "new b");
+	check_file(dir, "new", "new c");
+	check_listing(dir, "a|b c|new"); /* no journal, backup or temp file left */
+	remove_tree(dir);
+}
+
+TEST(file_set_journal_rolls_back_a_failed_rename)
+{
+	char dir[] = "/tmp/tunetab-unit-XXXXXX";
+	CHECK(mkdtemp(dir) != NULL);
+	put(dir, "a", "old a");
+	put(dir, "c", "old c");
+	put(dir, "d", "old d");
+	struct file_set s = { 0 };
+	stage_all(&s, dir, (const char *const[]){ "a", "new a", "b", "new b", "c", "new c", "d",
+						  "new d", NULL });
+	/* the third rename fails (its temp file is gone): a and b are in place by then */
+	unlink(s.tmp[2]);
+	CHECK_INT(file_set_commit(&s), ENOENT);
+	check_file(dir, "a", "old a");
+	check_file(dir, "c", "old c");
+	check_file(dir, "d", "old d");
+	check_listing(dir, "a|c|d"); /* b, which did not exist, is gone again; nothing else left */
+	remove_tree(dir);
+}
+
+TEST(file_set_journal_stops_before_any_rename)
+{
+	char dir[] = "/tmp/tunetab-unit-XXXXXX";
+	CHECK(mkdtemp(dir) != NULL);
+	put(dir, "a", "old a");
+	char *sub = xasprintf("%s/b", dir);
+	CHECK_INT(mkdir(sub, 0755), 0); /* a folder: no hard link to it (EPERM), like chattr +i */
+	struct stat before, after;
+	char *a = xasprintf("%s/a", dir);
+	CHECK_INT(stat(a, &before), 0);
+	struct file_set s = { 0 };
+	stage_all(&s, dir, (const char *const[]){ "a", "new a", "b", "new b", NULL });
+	CHECK_INT(file_set_commit(&s), EPERM);
+	CHECK_INT(stat(a, &after), 0);
+	CHECK(before.st_ino == after.st_ino); /* a was never renamed over, not even put back */
+	check_file(dir, "a", "old a");
+	CHECK(path_is_dir(sub));
+	check_listing(dir, "a|b");
+	/* a journal already there (another commit's): refused, nothing touched */
+	rmdir(sub);
+	put(dir, ".j", "theirs");
+	stage_all(&s, dir, (const char *const[]){ "a", "new a", NULL });
+	CHECK_INT(file_set_commit(&s), EEXIST);
+	check_file(dir, "a", "old a");
+	check_file(dir, ".j", "theirs");
+	check_listing(dir, ".j|a");
+	remove_tree(dir);
+	free(a);
+	free(sub);
+}
+
+/* A commit killed after renaming "a 1" and "c" of {"a 1", b, c (new)}, as it leaves the
+ * folder: backups, b's temp file, the journal; with restored_a, a recovery killed after
+ * putting "a 1" back. */
+static void killed_commit(const char *dir, bool restored_a)
+{
+	put(dir, "a 1", "old a");
+	put(dir, "b", "old b");
+	char *a = xasprintf("%s/a 1", dir), *b = xasprintf("%s/b", dir);
+	char *abak = xasprintf("%s/.a 1.tmpAAAAAA.bak", dir), *bbak = xasprintf("%s/.b.tmpBBBBBB.bak", dir);
+	CHECK_INT(link(a, abak), 0);
+	CHECK_INT(link(b, bbak), 0);
+	put(dir, ".b.tmpBBBBBB", "new b");
+	put(dir, "a 1", "new a");
+	put(dir, "c", "new c");
+	if (restored_a)
+		CHECK_INT(rename(abak, a), 0);
+	/* the format util.h documents: paths relative to the journal's folder */
+	put(dir, ".j", "tunetab file-set journal 1\n"
+		       "file 3:a 1 18:.a 1.tmpAAAAAA.bak 14:.a 1.tmpAAAAAA\n"
+		       "file 1:b 16:.b.tmpBBBBBB.bak 12:.b.tmpBBBBBB\n"
+		       "file 1:c none 12:.c.tmpCCCCCC\n"
+		       "end 3\n");
+	free(a);
+	free(b);
+	free(abak);
+	free(bbak);
+}
+
+TEST(file_set_recover_undoes_a_killed_commit)
+{
+	char dir[] = "/tmp/tunetab-unit-XXXXXX";
+	CHECK(mkdtemp(dir) != NULL);
+	char *j = xasprintf("%s/.j", dir);
+	int found = -1;
+	size_t restored = 99;
+	CHECK_INT(file_set_recover(j, &found, &restored), 0); /* nothing there: nothing to do */
+	CHECK_INT(found, 0);
+	CHECK_INT(restored, 0);
+	killed_commit(dir, false);
+	CHECK_INT(file_set_recover(j, &found, &restored), 0);
+	CHECK_INT(found, 1);
+	CHECK_INT(restored, 2); /* "a 1" put back, c removed; b was never replaced */
+	check_file(dir, "a 1", "old a");
+	check_file(dir, "b", "old b");
+	check_listing(dir, "a 1|b");
+	CHECK_INT(file_set_recover(j, &found, &restored), 0); /* done: the journal is gone */
+	CHECK_INT(found, 0);
+	remove_tree(dir);
+	free(j);
+}
+
+TEST(file_set_recover_again_after_a_killed_recovery)
+{
+	char dir[] = "/tmp/tunetab-unit-XXXXXX";
+	CHECK(mkdtemp(dir) != NULL);
+	char *j = xasprintf("%s/.j", dir);
+	killed_commit(dir, true);
+	int found;
+	size_t restored;
+	CHECK_INT(file_set_recover(j, &found, &restored), 0);
+	CHECK_INT(found, 1);
+	CHECK_INT(restored, 1); /* c; "a 1" was back already */
+	check_file(dir, "a 1", "old a");
+	check_file(dir, "b", "old b");
+	check_listing(dir, "a 1|b");
+	remove_tree(dir);
+	free(j);
+}
+
+TEST(file_set_recover_refuses_another_version)
+{
+	char dir[] = "/tmp/tunetab-unit-XXXXXX";
+	CHECK(mkdtemp(dir) != NULL);
+	char *j = xasprintf("%s/.j", dir);
+	put(dir, "a", "mine");
+	const char *bad[] = {
+		"tunetab file-set journal 2\nfile 1:a none 5:.a.tm\nend 1\n",
+		"tunetab file-set journal 1\nfile 1:a none 5:.a.tm\n",   /* no end line */
+		"tunetab file-set journal 1\nfile 9:a none 5:.a.tm\nend 1\n", /* a length past it */
+		"tunetab file-set journal 1\nfile 1:a none 5:.a.tm\nend 2\n", /* a count that is not */
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		put(dir, ".j", bad[i]);
+		int found = 0;
+		CHECK_INT(file_set_recover(j, &found, NULL), EBADMSG);
+		CHECK_INT(found, 1);
+		check_file(dir, "a", "mine"); /* nothing done: not even the file it names removed */
+		check_file(dir, ".j", bad[i]);
+	}
+	remove_tree(dir);
+	free(j);
+}
+
 TTEST_SUITE(util_tests) = {
 	{ "strbuf_grows", strbuf_grows },
 	{ "alloc_grow_appends", alloc_grow_appends },
@@ -121,5 +369,11 @@ TTEST_SUITE(util_tests) = {
 	{ "parse_long_strict", parse_long_strict },
 	{ "atomic_write_replaces_and_keeps_mode", atomic_write_replaces_and_keeps_mode },
 	{ "read_file_limit", read_file_limit },
+	{ "file_set_journal_commits", file_set_journal_commits },
+	{ "file_set_journal_rolls_back_a_failed_rename", file_set_journal_rolls_back_a_failed_rename },
+	{ "file_set_journal_stops_before_any_rename", file_set_journal_stops_before_any_rename },
+	{ "file_set_recover_undoes_a_killed_commit", file_set_recover_undoes_a_killed_commit },
+	{ "file_set_recover_again_after_a_killed_recovery", file_set_recover_again_after_a_killed_recovery },
+	{ "file_set_recover_refuses_another_version", file_set_recover_refuses_another_version },
 	TTEST_END
 };
