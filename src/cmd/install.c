@@ -24,9 +24,8 @@ struct install_args {
 
 static int positive(const char *opt, const char *s, long *out)
 {
-	if (s && (parse_long(s, out) || *out < 1 || *out > 4096))
-		return cli_usage_error("install", "%s wants a positive count, not '%s'", opt, s);
-	return TT_OK;
+	return s && (parse_long(s, out) || *out < 1 || *out > 4096)
+		       ? cli_usage_error("install", "%s wants a positive count, not '%s'", opt, s) : TT_OK;
 }
 
 static int parse_install(int argc, char **argv, struct install_args *a)
@@ -83,10 +82,9 @@ static int parse_install(int argc, char **argv, struct install_args *a)
 				       "server's: no --model-path, --hf-config-class, --tp, --pp, --dp, "
 				       "--attn-dp, --ep, --torch-dtype, --quantization, "
 				       "--moe-runner-backend, --skip-ops or --sm");
-	if (!a->have_launch && (a->outdir || a->profile))
-		return cli_usage_error("install", "--profile and -o go with a launch command (-- LAUNCH...)");
-	if ((a->profile || a->outdir) && a->from)
-		return cli_usage_error("install", "--profile and -o generate the table: not with --from");
+	if ((a->outdir || a->profile) && (!a->have_launch || a->from))
+		return cli_usage_error("install", "--profile and -o generate the table for a launch "
+				       "command (-- LAUNCH...): not with --from");
 	if (a->meta_mode && strcmp(a->meta_mode, "env") && strcmp(a->meta_mode, "wildcard") &&
 	    strcmp(a->meta_mode, "from"))
 		return cli_usage_error("install", "--metadata is env, wildcard or from, not '%s'",
@@ -99,7 +97,7 @@ static int parse_install(int argc, char **argv, struct install_args *a)
 }
 
 /* The deployment as install's flags give it: the request (q) the plan is built from. */
-static int flags_request(const struct install_args *a, struct install_request *q, long *n)
+static int flags_request(const struct install_args *a, struct install_request *q)
 {
 	long tp = 1, pp = 1, dp = 1, adp = 1, ep = 1, sm = 0;
 	int rc;
@@ -116,7 +114,6 @@ static int flags_request(const struct install_args *a, struct install_request *q
 				       "DP with DP replicas (parallel_hook.py:287-292)");
 	if (adp > 1 && tp % adp)
 		return cli_usage_error("install", "--attn-dp %ld does not divide --tp %ld", adp, tp);
-	*n = tp * pp * dp;
 	*q = (struct install_request){
 		.consumer = a->consumer_id, .from = a->from, .consumer_version = a->cversion,
 		.flashinfer = a->fiv, .sm = sm, .model_path = a->model_path, .hf_config_class = a->hf,
@@ -254,8 +251,7 @@ out:
 static int install_flags(struct install_args *a, struct tt_data *data, int argc, char **argv)
 {
 	struct install_request q;
-	long ranks;
-	int rc = flags_request(a, &q, &ranks);
+	int rc = flags_request(a, &q);
 	if (rc)
 		return rc;
 	struct diags d = DIAGS_INIT;
@@ -265,13 +261,15 @@ static int install_flags(struct install_args *a, struct tt_data *data, int argc,
 	cli_print_install_notes(&p.job, &d, a->from);
 	char *fix = NULL;
 	if (!rc && a->check) {
-		struct strbuf sb = STRBUF_INIT;
+		struct strbuf sb = STRBUF_INIT; /* the same flags, ours replacing what is there */
 		sb_adds(&sb, "tunetab install");
 		for (int i = 1; i < argc; i++)
 			if (strcmp(argv[i], "--check")) {
 				sb_addc(&sb, ' ');
 				sb_add_shell(&sb, argv[i]);
 			}
+		if (!a->replace)
+			sb_adds(&sb, " --replace");
 		fix = sb_detach(&sb);
 		rc = cli_print_plan_check(&p, data, fix);
 	} else if (!rc) {

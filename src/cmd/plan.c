@@ -143,10 +143,16 @@ static void print_server(const struct lookup_plan *p)
 	if (env && !s)
 		printf("  server environment  %s\n", env);
 	free(env);
-	if (!j->tunes)
-		printf("  tunes at start      no, not on SM%ld with this MoE runner backend (%s, SM%u and "
-		       "up): this cache is not read\n", j->sm, cons->tuning_backends_count ?
-		       cons->tuning_backends[0] : "any", cons->min_sm);
+	if (!j->tunes && j->sm < (long)cons->min_sm) {
+		printf("  tunes at start      no, not on SM%ld (SM%u and up): this cache is not read\n",
+		       j->sm, cons->min_sm);
+	} else if (!j->tunes) {
+		printf("  tunes at start      no, not with --moe-runner-backend %s (it tunes with",
+		       j->backend ? j->backend : "?");
+		for (unsigned i = 0; i < cons->tuning_backends_count; i++)
+			printf("%s%s", i ? ", " : " ", cons->tuning_backends[i]);
+		printf("): this cache is not read\n");
+	}
 	else if (s && !s->tunes)
 		printf("  tunes at start      no: %s\n", s->why_not);
 	else

@@ -695,6 +695,7 @@ static int resolve_target(const struct install_request *q, const struct device_s
 	for (unsigned i = 0; i < j->cons->tuning_backends_count; i++)
 		tunes |= !strcmp(j->cons->tuning_backends[i], q->backend);
 	j->tunes = tunes && j->sm >= (long)j->cons->min_sm;
+	j->backend = q->backend;
 	return TT_OK;
 }
 

@@ -129,6 +129,7 @@ struct install_job {
 	long sm;
 	int ff;                       /* install_keys_fused_finalize of the cache, -1 unknown */
 	bool tunes;                   /* the server tunes at start (so reads the cache) here */
+	const char *backend;          /* its MoE runner backend (the request's) */
 	json_t *ours;                 /* the cache, its _metadata as it will be written */
 	json_t *env_meta;             /* this environment's _metadata (FlashInfer's own), or NULL */
 	char *python;                 /* the python that was asked, or NULL */

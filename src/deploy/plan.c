@@ -214,6 +214,10 @@ static int derive_flags(const struct tt_data *data, const struct plan_request *r
 			struct lookup_plan *p)
 {
 	const struct install_job *j = &p->job;
+	if (!r->q->model_path) {
+		snprintf(p->derive_why, sizeof p->derive_why, "no --model-path given");
+		return TT_INVALID;
+	}
 	struct diags dd = DIAGS_INIT;
 	p->flags_words = consumer_flags_words(j->cons, flag_var, (void *)r->q, &p->nflags_words, &dd);
 	if (!p->flags_words) {
@@ -232,7 +236,9 @@ static int derive_flags(const struct tt_data *data, const struct plan_request *r
 	int rc = sq.device ? serve_derive(&sq, data->root, &data->devices, &p->own_serve, &dd)
 			   : diag_error(&dd, TT_USAGE, "plan", NULL, 0, 0, "no GPU named: give --device");
 	if (rc) {
-		snprintf(p->derive_why, sizeof p->derive_why, "%s", dd.n ? dd.v[dd.n - 1].msg : "?");
+		/* the reason, not its remedy (the unknown names that): up to its first ": " */
+		const char *m = dd.n ? dd.v[dd.n - 1].msg : "?", *colon = strstr(m, ": ");
+		snprintf(p->derive_why, sizeof p->derive_why, "%.*s", colon ? (int)(colon - m) : 1000, m);
 		serve_release(&p->own_serve);
 	} else {
 		p->derived = true;

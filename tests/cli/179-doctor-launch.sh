@@ -1,7 +1,8 @@
 # 179-doctor-launch: `tunetab doctor --for sglang -- LAUNCH` compares what is installed with every
 # key that server looks up, exits 1 naming the cause (each case of issue #28's list), and prints
 # one command that fixes it; the fix runs as printed and doctor then exits 0. install refuses a
-# table whose keys the server will not look up (--force installs it); merged installs validate.
+# table whose keys the server will not look up (--force installs it), with install's flags too
+# (they are read as the launch command they describe); merged installs validate.
 . "$ROOT/tests/lib.sh"
 mkdir hub
 for m in Qwen/Qwen3-30B-A3B deepseek-ai/DeepSeek-V3; do # a Hugging Face cache
@@ -21,7 +22,7 @@ D="--device h200 --python $PWD/py0.7.4 --cache-dir $PWD/root"
 L="python -m sglang.launch_server --model-path Qwen/Qwen3-30B-A3B --tp 4 --moe-runner-backend flashinfer_cutlass"
 doc() { # doctor's verdict lines, its fix line run as printed, doctor again
     rc=0; tunetab doctor --for sglang $D "$@" -- $L >out.txt 2>err.txt || rc=$?
-    grep -e '^  lookups' -e '^  cause' -e '^  metadata' -e '^  found instead' -e '^    ' -e '^verdict' out.txt | sed "s|$PWD/||g"
+    grep -e '^  lookups' -e '^  no ' -e '^  cannot tell' -e '^  metadata' -e '^verdict' out.txt | sed "s|$PWD/||g"
     echo "doctor exit $rc"
     fix=$(sed -n 's/^fix: //p' out.txt)
     [ -n "$fix" ] || return 0
@@ -38,7 +39,7 @@ rm -rf root
 echo "== a default (finalize on) table installed for SGLang, server with its default env"
 tunetab generate --device h200 --model qwen3-30b-a3b --dtype bf16 --tp 4 --flashinfer 0.7.2 --format json -o on -q
 tunetab install --for sglang --from on/flashinfer_autotune_NVIDIA_H200.json --model-path Qwen/Qwen3-30B-A3B \
-    --hf-config-class Qwen3MoeConfig --tp 4 --python "$PWD/py0.7.4" --flashinfer 0.7.4 --cache-dir "$PWD/root" >/dev/null 2>&1
+    --hf-config-class Qwen3MoeConfig --tp 4 --python "$PWD/py0.7.4" --flashinfer 0.7.4 --cache-dir "$PWD/root" --force >/dev/null 2>&1
 rc=0; tunetab doctor --for sglang $D -- SGLANG_FLASHINFER_MOE_FUSED_FINALIZE=1 $L >out.txt 2>&1 || rc=$?
 echo "the same server with SGLANG_FLASHINFER_MOE_FUSED_FINALIZE=1: $(grep '^verdict' out.txt), exit $rc"
 doc
@@ -46,7 +47,7 @@ rm -rf root
 echo "== a TP 8 table installed for a TP 4 server"
 tunetab generate --device h200 --model qwen3-30b-a3b --dtype bf16 --tp 8 --fused-finalize off --flashinfer 0.7.4 --format json -o t8 -q
 tunetab install --for sglang --from t8/flashinfer_autotune_NVIDIA_H200.json --model-path Qwen/Qwen3-30B-A3B \
-    --hf-config-class Qwen3MoeConfig --tp 4 --python "$PWD/py0.7.4" --cache-dir "$PWD/root" >/dev/null 2>&1
+    --hf-config-class Qwen3MoeConfig --tp 4 --python "$PWD/py0.7.4" --cache-dir "$PWD/root" --force >/dev/null 2>&1
 doc
 rm -rf root
 echo "== installed for another deployment (TP 8's folder)"
