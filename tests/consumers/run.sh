@@ -78,10 +78,11 @@ for f in sys.argv[4:]:
 PY
     rm -f "$dir"/wheels/"${spec%%==*}"*.whl "$dir"/wheels/"$(echo "${spec%%==*}" | tr - _)"*.whl
 }
-vsite=$dir/vllm-0.33.0
 fsite=$dir/flashinfer-0.7.4
-fetch vllm==0.33.0 "$vsite" vllm/model_executor/warmup/flashinfer_autotune_cache.py vllm/envs.py
 fetch flashinfer-python==0.7.4 "$fsite" flashinfer/autotune_cache.py flashinfer/jit/env.py
+for vv in 0.33.0 0.34.0; do
+vsite=$dir/vllm-$vv
+fetch vllm==$vv "$vsite" vllm/model_executor/warmup/flashinfer_autotune_cache.py vllm/envs.py
 # a Python whose FlashInfer reports this environment (what scripts/tunetab-fi-env.py prints)
 fake=$scratch/fake-python
 mkdir -p "$fake"
@@ -101,7 +102,7 @@ while IFS='|' read -r envs tp pp dp; do
     theirs=$(python3 "$here/vllm_path.py" "$vsite" "$fsite" "{\"env\": $envj, \"tp\": $tp, \"pp\": $pp, \"dp\": $dp, \"hash\": \"$hash\", \"workspace\": \"/ws/.cache/flashinfer/0.7.4/90a\", \"home\": \"$home\"}")
     # a first vLLM start made the config-hash folder (vLLM's own path, so a wrong root fails)
     [ $((tp * pp * dp)) -gt 1 ] && mkdir -p "$(dirname "$(echo "$theirs" | head -1)")"
-    args=(--for vllm --from "$cache" --python "$fake/python3" --tp "$tp" --pp "$pp" --dp "$dp" --dry-run)
+    args=(--for vllm --consumer-version "$vv" --from "$cache" --python "$fake/python3" --tp "$tp" --pp "$pp" --dp "$dp" --dry-run)
     ours=$(env HOME="$home" $(echo "$envs" | tr , ' ') "$T" install "${args[@]}" 2>/dev/null || true)
     if [ $((tp * pp * dp)) -eq 1 ]; then  # the store's root: the entries are <root>/v2/<env>/entries/*
         ours=$(echo "$ours" | head -1 | sed 's|/v2/[0-9a-f]*/entries/.*||')
@@ -110,7 +111,7 @@ while IFS='|' read -r envs tp pp dp; do
         pass=$((pass + 1))
     else
         fail=$((fail + 1))
-        echo "FAIL vllm 0.33.0 [$envs] tp$tp pp$pp dp$dp: tunetab:"; echo "$ours"; echo "vLLM:"; echo "$theirs"
+        echo "FAIL vllm $vv [$envs] tp$tp pp$pp dp$dp: tunetab:"; echo "$ours"; echo "vLLM:"; echo "$theirs"
     fi
 done <<CASES
 |2|1|1
@@ -124,6 +125,7 @@ FLASHINFER_WORKSPACE_BASE=$scratch/wsb|1|1|1
 FLASHINFER_AUTOTUNE_CACHE_DIR=$scratch/fac|1|1|1
 VLLM_FLASHINFER_AUTOTUNE_CACHE_DIR=~/vfac,FLASHINFER_AUTOTUNE_CACHE_DIR=/ignored|1|1|1
 CASES
+done
 # the store tunetab wrote, read by FlashInfer's own ManagedAutotuneCache
 "$T" install --for vllm --from "$cache" --python "$fake/python3" --cache-dir "$scratch/store" >/dev/null 2>&1
 if python3 "$here/fi_store.py" "$fsite" "$scratch/store" "$manifest" "$cache"; then

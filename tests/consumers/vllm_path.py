@@ -43,6 +43,10 @@ def main():
     cfg.CacheConfig = cfg.VllmConfig = object
     cfg.replace = lambda *a, **k: None
     sys.modules["vllm.config"] = cfg
+    # 0.34.0 hashes the config with vllm.config.utils.hash_factors (the hash is the case's)
+    cu = types.ModuleType("vllm.config.utils")
+    cu.hash_factors = lambda items: None
+    sys.modules["vllm.config.utils"] = cu
     lg = types.ModuleType("vllm.logger")
     lg.init_logger = lambda name: ns(info_once=lambda *a, **k: None, info=lambda *a, **k: None)
     sys.modules["vllm.logger"] = lg
