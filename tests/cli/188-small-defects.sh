@@ -1,0 +1,46 @@
+# 188-small-defects: small defects, one section each.
+. "$ROOT/tests/lib.sh"
+mkdir hub
+for m in Qwen/Qwen3-30B-A3B; do # a Hugging Face cache
+    r=hub/models--$(echo "$m" | sed 's|/|--|'); c=0123456789abcdef0123456789abcdef01234567
+    mkdir -p "$r/refs" "$r/snapshots/$c"; printf %s $c >"$r/refs/main"; cp "$ROOT/tests/data/hf/$m/config.json" "$r/snapshots/$c/"
+done
+export HF_HUB_CACHE=$PWD/hub
+mkdir -p vroot/0000000000000000000000000000000000000000000000000000000000000000 # vLLM's config-hash folder
+launch() { # CMD...: the launch command's words after '--', its error or what tunetab made of it, the exit code
+    printf '$ %s\n' "$*" | sed -e "s|$PWD/||g" -e 's| --dry-run .* -- | ... -- |'
+    rc=0; "$@" >out.txt 2>err.txt || rc=$?
+    grep -e 'error' -e '^tunetab: server:' -e 'tunes token buckets' err.txt | sed "s|$PWD/||g"
+    echo "[exit $rc]"
+}
+
+echo "== 1. launch commands: an integer option's value as the server's argparse reads it (a usage error, exit 2)"
+S="--dry-run --device h200 --flashinfer 0.7.2 --consumer-version 0.5.23 --cache-dir $PWD/root"
+Q="python -m sglang.launch_server --model-path Qwen/Qwen3-30B-A3B"
+R="--moe-runner-backend flashinfer_cutlass"
+launch tunetab generate --for sglang --device h200 --flashinfer 0.7.2 -o gen -- $Q --tp eight $R
+for o in "--tp eight" "--tp=eight" "--tensor-parallel-size 8.0" "--tp 0x8" "--tp 8 --pp-size two" \
+         "--tp 8 --dp-size 2x" "--tp 8 --ep 1e3" "--tp 8 --moe-dp-size x" "--tp 8 --attn-dp-size x" \
+         "--tp 8 --chunked-prefill-size x" "--tp 8 --max-running-requests 0x10" \
+         "--tp 8 --chunked-prefill-size -1 --max-prefill-tokens 8x" \
+         "--tp 8 --chunked-prefill-size -1 --max-prefill-tokens 1.5Ki" "--tp 0" "--tp 8 --ep 0" \
+         "--tp 8 --moe-dp-size 0"; do
+    launch tunetab install --for sglang $S -- $Q $o $R
+done
+launch tunetab install --for sglang $S --consumer-version 0.5.22 -- $Q --tp 8 --cuda-graph-max-bs-decode 1e2 $R
+echo "-- accepted as SGLang accepts them (max-prefill-tokens is SGLang's human_readable_int)"
+for o in "--tp +8" "--tp 8 --chunked-prefill-size -1 --max-prefill-tokens 2.5k" \
+         "--tp 8 --chunked-prefill-size -1 --max-prefill-tokens 4Ki"; do
+    launch tunetab install --for sglang $S -- $Q $o $R
+done
+V="--dry-run --device rtx-pro-6000-server --flashinfer 0.7.2 --consumer-version 0.33.0 --cache-dir $PWD/vroot"
+for o in "-tp eight" "-tp 2.0" "-tp 1e1" "-tp=eight" "-tp 2 -pp x" "-tp 2 -dp x" "-tp 2 -pcp x" \
+         "-tp 2 --max-num-batched-tokens 8x" "-tp 2 --max-num-batched-tokens 1.5K" "-tp 0" \
+         "-tp 2 --max-num-batched-tokens 0"; do
+    launch tunetab install --for vllm $V -- vllm serve Qwen/Qwen3-30B-A3B $o
+done
+echo "-- accepted as vLLM accepts them (-tp=2 is argparse's -x=VALUE; max-num-batched-tokens is vLLM's human_readable_int)"
+for o in "-tp=2" "-tp 2 --max-num-batched-tokens 8k" "-tp 2 --max-num-batched-tokens 8K" \
+         "-tp 2 --max-num-batched-tokens 1.005k"; do
+    launch tunetab install --for vllm $V -- vllm serve Qwen/Qwen3-30B-A3B $o
+done
