@@ -141,14 +141,70 @@ static int cmp_bucket(const void *a, const void *b)
 	return (x[0] > y[0]) - (x[0] < y[0]);
 }
 
+#define CMP(a, b) (((a) > (b)) - ((a) < (b)))
+
+/* One item to put in order: its shape family's first place (its own place when it has none),
+ * its token bucket, its kind (diff), its place. */
+struct order_key {
+	const struct explain_entry *x;
+	size_t group, pos;
+	long long tokens;
+	int kind;
+};
+
+static int cmp_family(const void *a, const void *b)
+{
+	const struct order_key *p = a, *q = b;
+	int c = CMP(!p->x->family[0], !q->x->family[0]);
+	if (!c && p->x->family[0])
+		c = strcmp(p->x->family, q->x->family);
+	return c ? c : CMP(p->pos, q->pos);
+}
+
+static int cmp_order(const void *a, const void *b)
+{
+	const struct order_key *p = a, *q = b;
+	int c = CMP(p->group, q->group);
+	if (!c && p->x->family[0])
+		c = CMP(p->tokens, q->tokens);
+	if (!c)
+		c = CMP(p->kind, q->kind);
+	return c ? c : CMP(p->pos, q->pos);
+}
+
+/* Puts k[0..n) (pos = the place each has now) in family order: the families where they first
+ * appear, each family's items by token bucket as numbers (1, 128, 1024: not the text order of
+ * a JSON cache's sorted keys), then by kind, then as they were; an item of no family stays
+ * where it was among the families. */
+static void family_order(struct order_key *k, size_t n)
+{
+	qsort(k, n, sizeof *k, cmp_family);
+	for (size_t i = 0; i < n; i++) {
+		bool first = i == 0 || !k[i].x->family[0] || strcmp(k[i].x->family, k[i - 1].x->family);
+		k[i].group = first ? k[i].pos : k[i - 1].group;
+		k[i].tokens = k[i].x->tokens;
+	}
+	qsort(k, n, sizeof *k, cmp_order);
+}
+
 void explain_table(struct explain_target *tg, struct arena *a, struct explain_result *r)
 {
 	memset(r, 0, sizeof *r);
 	r->n = tg->t.n;
+	struct explain_entry *all = xcalloc(r->n ? r->n : 1, sizeof *all);
+	struct order_key *k = xcalloc(r->n ? r->n : 1, sizeof *k);
+	for (size_t i = 0; i < r->n; i++) {
+		explain_entry(tg, &tg->t.entries[i], a, &all[i]);
+		k[i] = (struct order_key){ .x = &all[i], .pos = i };
+	}
+	family_order(k, r->n);
 	r->entries = xcalloc(r->n ? r->n : 1, sizeof *r->entries);
+	for (size_t i = 0; i < r->n; i++)
+		r->entries[i] = *k[i].x;
+	free(k);
+	free(all);
 	for (size_t i = 0; i < r->n; i++) {
 		struct explain_entry *x = &r->entries[i];
-		explain_entry(tg, &tg->t.entries[i], a, x);
 		if (!x->family[0])
 			continue;
 		size_t f;
@@ -229,6 +285,19 @@ void explain_diff(struct explain_target *ta, struct explain_target *tb, struct a
 		explain_entry(tb, e, a, &diff_add(r, EXPLAIN_ADDED)->b);
 		r->added++;
 	}
+	/* in family and token order, each item by the side it shows (a; b for added) */
+	struct order_key *k = xcalloc(r->n ? r->n : 1, sizeof *k);
+	for (size_t i = 0; i < r->n; i++)
+		k[i] = (struct order_key){ .x = r->v[i].kind == EXPLAIN_ADDED ? &r->v[i].b : &r->v[i].a,
+					   .pos = i, .kind = (int)r->v[i].kind };
+	family_order(k, r->n);
+	struct explain_diff_item *v = xcalloc(r->n ? r->n : 1, sizeof *v);
+	for (size_t i = 0; i < r->n; i++)
+		v[i] = r->v[k[i].pos];
+	free(k);
+	free(r->v);
+	r->v = v;
+	r->alloc = r->n;
 }
 
 void explain_diff_release(struct explain_diff *r)

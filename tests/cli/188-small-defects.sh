@@ -44,3 +44,19 @@ for o in "-tp=2" "-tp 2 --max-num-batched-tokens 8k" "-tp 2 --max-num-batched-to
          "-tp 2 --max-num-batched-tokens 1.005k"; do
     launch tunetab install --for vllm $V -- vllm serve Qwen/Qwen3-30B-A3B $o
 done
+
+echo "== 2. explain and diff list token buckets as numbers (a JSON cache's keys are sorted as text: 1, 1024, 128)"
+tunetab generate --device h200 --model qwen3-30b-a3b --dtype bf16 --max-tokens 1024 --flashinfer 0.7.4 --format json -q -o j
+tunetab generate --device h200 --model qwen3-30b-a3b --dtype bf16 --max-tokens 2048 --flashinfer 0.7.4 --format json -q -o k \
+    --heuristic "$ROOT/scripts/examples/waves_only.lua"
+J=j/flashinfer_autotune_NVIDIA_H200.json K=k/flashinfer_autotune_NVIDIA_H200.json
+echo "explain (file line, stage, tokens):"
+rows() { awk '{ printf "%s%s", NR % 12 == 1 ? "" : " ", $0 } NR % 12 == 0 { print "" } END { if (NR % 12) print "" }'; }
+tunetab explain $J | sed -n 's/^ *\([0-9]*\)  \(gemm[12]\) T=\([0-9]*\) .*/\1:\2:\3/p' | rows
+echo "diff (change, stage, tokens):"
+rc=0; tunetab diff $J $K >out.txt || rc=$?
+sed -n 's/^\([-+~]\) \(gemm[12]\) T=\([0-9]*\) .*/\1\2:\3/p' out.txt | rows
+tail -1 out.txt; echo "[exit $rc]"
+echo "diff --json, changed and added:"
+tunetab diff $J $K --json >out.json || true
+python3 -c 'import json; d = json.load(open("out.json")); print([(c["now"]["stage"], c["now"]["tokens"]) for c in d["changed"]][:12]); print([(c["stage"], c["tokens"]) for c in d["added"]])'
