@@ -35,25 +35,28 @@ int explain_open(const struct validate_data *vd, const char *path, const struct 
 void explain_target_release(struct explain_target *tg)
 {
 	for (int i = 0; i < DT_COUNT; i++)
-		if (tg->state[i] == 1)
-			tactic_list_release(&tg->lists[i]);
+		for (int ff = 0; ff < 2; ff++)
+			if (tg->state[i][ff] == 1)
+				tactic_list_release(&tg->lists[i][ff]);
 	table_release(&tg->t);
 }
 
-/* The candidate lists of dtype dt for the target's device and version, expanded once. */
-static const struct tactic_list *target_list(struct explain_target *tg, enum dtype dt)
+/* The candidate lists of dtype dt for the target's device and version, for a runner with
+ * use_fused_finalize ff (off: GEMM2 draws from GEMM1's list, no FINALIZE copies), expanded
+ * once. */
+static const struct tactic_list *target_list(struct explain_target *tg, enum dtype dt, int ff)
 {
 	if (!tg->r.device)
 		return NULL;
-	if (!tg->state[dt]) {
-		tg->state[dt] = -1;
+	if (!tg->state[dt][ff]) {
+		tg->state[dt][ff] = -1;
 		const struct catalog *c = catalog_find(tg->catalogs, &tg->v, device_sm(tg->r.device), dt);
 		struct diags d = DIAGS_INIT;
-		if (c && catalog_expand(c, &tg->lists[dt], &d) == 0)
-			tg->state[dt] = 1;
+		if (c && catalog_expand_finalize(c, ff, &tg->lists[dt][ff], &d) == 0)
+			tg->state[dt][ff] = 1;
 		diags_release(&d);
 	}
-	return tg->state[dt] == 1 ? &tg->lists[dt] : NULL;
+	return tg->state[dt][ff] == 1 ? &tg->lists[dt][ff] : NULL;
 }
 
 void explain_entry(struct explain_target *tg, const struct table_entry *e, struct arena *a,
@@ -96,7 +99,10 @@ void explain_entry(struct explain_target *tg, const struct table_entry *e, struc
 		x->status = EXPLAIN_FALLBACK;
 		return;
 	}
-	const struct tactic_list *l = x->ndtypes ? target_list(tg, x->dtypes[0]) : NULL;
+	/* GEMM2's ids index the list of the key's use_fused_finalize (keys without the field are
+	 * for FlashInfer's default, on), as validate reads them */
+	int ff = key_fused_finalize(tg->r.rules, &k) != 0;
+	const struct tactic_list *l = x->ndtypes ? target_list(tg, x->dtypes[0], ff) : NULL;
 	x->t = l ? tactic_lookup(l, stage ? stage : 1, (int)x->tactic,
 				 tg->r.rules->tactics.numbering == TN_SPLIT_RELATIVE)
 		 : NULL;

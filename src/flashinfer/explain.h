@@ -22,8 +22,8 @@ struct explain_target {
 	struct validate_result r;
 	struct fi_version v;
 	const struct catalog_set *catalogs;
-	struct tactic_list lists[DT_COUNT];
-	int state[DT_COUNT]; /* 0 not tried, 1 expanded, -1 no catalog */
+	struct tactic_list lists[DT_COUNT][2]; /* [dtype][use_fused_finalize] */
+	int state[DT_COUNT][2]; /* 0 not tried, 1 expanded, -1 no catalog */
 };
 
 /* Reads path and resolves its target as validate does (vo: --flashinfer, --device, --dtype).

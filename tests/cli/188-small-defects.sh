@@ -60,3 +60,17 @@ tail -1 out.txt; echo "[exit $rc]"
 echo "diff --json, changed and added:"
 tunetab diff $J $K --json >out.json || true
 python3 -c 'import json; d = json.load(open("out.json")); print([(c["now"]["stage"], c["now"]["tokens"]) for c in d["changed"]][:12]); print([(c["stage"], c["tokens"]) for c in d["added"]])'
+
+echo "== 3. a finalize-off table's GEMM2 tactics come from GEMM1's list (no FINALIZE copies); explain and diff say so"
+tunetab generate --device h200 --model qwen3-30b-a3b --dtype bf16 --tp 8 --max-tokens 2 --flashinfer 0.7.4 --format json -q -o ffon
+tunetab generate --device h200 --model qwen3-30b-a3b --dtype bf16 --tp 8 --max-tokens 2 --flashinfer 0.7.4 --format json -q -o ffoff \
+    --fused-finalize off
+for t in ffon ffoff; do
+    echo "$t:"
+    tunetab explain $t/flashinfer_autotune_NVIDIA_H200.json | sed -n 's/^ *[0-9]*  \(gemm[12] T=[0-9]*\) .* -> /  \1 -> /p'
+done
+echo "diff ffon ffoff:"
+tunetab diff ffon/flashinfer_autotune_NVIDIA_H200.json ffoff/flashinfer_autotune_NVIDIA_H200.json |
+    sed -n -e 's/^\([-+~]\) \(gemm[12] T=[0-9]*\) .* -> /\1 \2 -> /p' -e 's/^    was /    was /p'
+tunetab explain ffoff/flashinfer_autotune_NVIDIA_H200.json --json >off.json
+python3 -c 'import json; d = json.load(open("off.json")); print([(e["stage"], e["tactic"], e["config"].get("finalize")) for e in d["entries"]])'
