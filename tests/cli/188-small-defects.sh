@@ -74,3 +74,11 @@ tunetab diff ffon/flashinfer_autotune_NVIDIA_H200.json ffoff/flashinfer_autotune
     sed -n -e 's/^\([-+~]\) \(gemm[12] T=[0-9]*\) .* -> /\1 \2 -> /p' -e 's/^    was /    was /p'
 tunetab explain ffoff/flashinfer_autotune_NVIDIA_H200.json --json >off.json
 python3 -c 'import json; d = json.load(open("off.json")); print([(e["stage"], e["tactic"], e["config"].get("finalize")) for e in d["entries"]])'
+
+echo "== 4. a heuristic that returns an empty list: the entries keep the fallback, and generate says so (a warning, exit 0)"
+run tunetab generate --device h200 --model qwen3-30b-a3b --dtype bf16 --max-tokens 8 --flashinfer 0.7.4 -q -o empty \
+    --heuristic "$ROOT/tests/data/scripts/empty_rank.lua"
+tunetab explain empty/v0_1_trtllm_fused_moe_NVIDIA_H200.py | sed -n 's/^ *[0-9]*  \(gemm[12] T=[0-9]*\) .* -> \(tactic [0-9-]*\) = \([^ ]*\) .*/  \1 -> \2 = \3/p'
+echo "-- the fallback chosen on purpose: no warning"
+run tunetab generate --device h200 --model qwen3-30b-a3b --dtype bf16 --max-tokens 8 --flashinfer 0.7.4 -q -o fb \
+    --heuristic "$ROOT/scripts/examples/fallback_only.lua"
