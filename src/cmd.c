@@ -154,8 +154,8 @@ static const struct cli_option generate_options[] = {
 		 "FlashInfer 0.7.4's own runner with it off hits 42/42 keys of an off table and 0/42 of "
 		 "a default one (`make test-flashinfer`), and on the H200 an off table installed for "
 		 "SGLang was used with SGLang's default for 42 of 42 buckets with no profiling "
-		 "(docs/benchmarks.md); `validate` checks GEMM2 ids against the list the key's flag "
-		 "implies, `explain` still describes them with the FINALIZE list. With `--keys` the keys' flag decides (a "
+		 "(docs/benchmarks.md); `validate` checks and `explain` and `diff` describe GEMM2 ids "
+		 "with the list the key's flag implies. With `--keys` the keys' flag decides (a "
 		 "`scan-log` of an SGLang server names False)" },
 	{ .name = "profile", .id = 'P',
 	  .help = "time the best candidates on the GPU and keep the fastest",

@@ -29,6 +29,54 @@ local function version_less(a, b)
   return false
 end
 
+-- SGLang's human_readable_int (utils/common.py:3394-3428, 0.5.22 and 0.5.23 alike): a plain
+-- integer as int() takes it, or digits with an SI suffix (k, M, G, T; decimals allowed, the
+-- product truncated as int(Decimal) does) or an IEC one (Ki, Mi, Gi, Ti; no decimals)
+local SI = { k = 3, M = 6, G = 9, T = 12 }
+local IEC = { Ki = 10, Mi = 20, Gi = 30, Ti = 40 }
+local WANTS = "wants an integer (or one with a suffix: 1k, 1M, 1Ki, 1Mi)"
+local function human_readable_int(text)
+  local v = launch.strip(text)
+  local plain = launch.int(v)
+  if plain then return plain end
+  local suffix, shift, si
+  for sfx, e in pairs(IEC) do
+    if #v > 2 and string.sub(v, -2) == sfx then suffix, shift = sfx, e end
+  end
+  if not suffix then
+    for sfx, e in pairs(SI) do
+      if #v > 1 and string.sub(v, -1) == sfx then suffix, shift, si = sfx, e, true end
+    end
+  end
+  if not suffix then return nil, WANTS end
+  local number = string.sub(v, 1, #v - #suffix)
+  local dot = string.find(number, ".", 1, true)
+  local whole, frac = number, ""
+  if dot then whole, frac = string.sub(number, 1, dot - 1), string.sub(number, dot + 1) end
+  if not launch.digits(whole) or (dot and not launch.digits(frac)) then return nil, WANTS end
+  if not si then
+    if dot then return nil, "takes no decimals with an IEC suffix (Ki, Mi, Gi, Ti)" end
+    local n = math.tointeger(tonumber(whole))
+    if not n or n > (math.maxinteger >> shift) then return nil, WANTS end
+    return n << shift
+  end
+  -- SI: whole x 10^e plus the fraction's first e digits (the rest truncated)
+  local frac_e = string.sub(frac .. string.rep("0", shift), 1, shift)
+  local n = math.tointeger(tonumber(whole .. frac_e))
+  if not n then return nil, WANTS end
+  return n
+end
+
+-- the options resolve() reads as numbers, with the type= SGLang's parser gives each (int
+-- fields get type=int: arg_groups/arg_utils.py:267-275; fields/parallel.py tp_size, pp_size,
+-- dp_size, attn_dp_size, moe_dp_size, ep_size; fields/schedule.py chunked_prefill_size,
+-- max_running_requests, max_prefill_tokens (type_parser=human_readable_int);
+-- fields/exec_.py cuda_graph_max_bs_decode; the same in 0.5.22)
+local TYPES = { tp_size = "int", pp_size = "int", dp_size = "int", attn_dp_size = "int",
+                moe_dp_size = "int", ep_size = "int", chunked_prefill_size = "int",
+                max_running_requests = "int", cuda_graph_max_bs_decode = "int",
+                max_prefill_tokens = human_readable_int }
+
 -- the newest table of a release not newer than version (the oldest for older ones)
 local function options_for(version)
   local best, oldest
@@ -37,7 +85,7 @@ local function options_for(version)
     if not version_less(version, v) and (not best or version_less(best, v)) then best = v end
   end
   local v = best or oldest
-  return launch.from_rows(TABLES[v]), v
+  return launch.from_rows(TABLES[v], TYPES), v
 end
 
 local function read(words, start, version)
@@ -168,6 +216,11 @@ local function resolve(p, f)
   -- parallel widths (arg_groups/parallel_hook.py:39-61, :287-292; runtime_context.py:106-171)
   local tp, pp, dp = int(o.tp_size, 1), int(o.pp_size, 1), int(o.dp_size, 1)
   local attn_dp = int(o.attn_dp_size, 1)
+  for _, w in ipairs({ { "--tp-size", tp }, { "--pp-size", pp }, { "--dp-size", dp },
+                       { "--attn-dp-size", attn_dp }, { "--ep-size", int(o.ep_size, 1) },
+                       { "--moe-dp-size", int(o.moe_dp_size, 1) } }) do
+    if w[2] < 1 then return nil, w[1] .. " " .. w[2] .. ": a parallel size is at least 1" end
+  end
   if o.enable_dp_attention then attn_dp, dp = dp, 1 end
   if attn_dp > 1 and dp > 1 then
     return nil, "SGLang refuses attention DP together with --dp-size replicas (parallel_hook.py:287-292)"

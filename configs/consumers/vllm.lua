@@ -10,6 +10,38 @@ local COMMANDS = {
   { "python*", "-m", "vllm.entrypoints.cli.main", "serve" },
 }
 
+-- vLLM's human_readable_int (V:utils/argparse_utils.py:30-74), the type= of
+-- --max-num-batched-tokens (V:engine/arg_utils.py:395-411): a plain integer as int() takes it,
+-- or digits with a decimal suffix k, m, g, t (decimals allowed: int(float(number) * 10^n)) or
+-- a binary one K, M, G, T (no decimals)
+local DECIMAL = { k = 10 ^ 3, m = 10 ^ 6, g = 10 ^ 9, t = 10 ^ 12 }
+local BINARY = { K = 10, M = 20, G = 30, T = 40 }
+local function human_readable_int(text)
+  local v = launch.strip(text)
+  local wants = "wants an integer (or one with a suffix: 1k, 25.6k, 1K, 1M)"
+  local plain = launch.int(v)
+  if plain then return plain end
+  local suffix, number = string.sub(v, -1), string.sub(v, 1, -2)
+  if not DECIMAL[suffix] and not BINARY[suffix] then return nil, wants end
+  local dot = string.find(number, ".", 1, true)
+  local whole, frac = number, nil
+  if dot then whole, frac = string.sub(number, 1, dot - 1), string.sub(number, dot + 1) end
+  if not launch.digits(whole) or (frac and not launch.digits(frac)) then return nil, wants end
+  if DECIMAL[suffix] then
+    -- as Python's float arithmetic does it (Lua's numbers are the same doubles)
+    local n = math.tointeger(math.floor(tonumber(number) * DECIMAL[suffix]))
+    if not n then return nil, wants end
+    return n
+  end
+  if frac then
+    return nil, "takes no decimals with a binary suffix like " .. suffix .. " (use " ..
+      string.lower(suffix) .. ")"
+  end
+  local n = math.tointeger(tonumber(whole))
+  if not n or n > (math.maxinteger >> BINARY[suffix]) then return nil, wants end
+  return n << BINARY[suffix]
+end
+
 -- V:engine/arg_utils.py (line of each add_argument), defaults from the config dataclasses
 local OPTIONS = {
   { names = { "--model" }, key = "model" },                                        -- :963
@@ -22,7 +54,8 @@ local OPTIONS = {
   { names = { "--disable-expert-parallel" }, key = "ep", kind = "flag", value = false },
   { names = { "--quantization", "-q" }, key = "quantization" },                    -- :992
   { names = { "--dtype" }, key = "dtype", default = "auto" },                      -- :977
-  { names = { "--max-num-batched-tokens" }, key = "max_num_batched_tokens", kind = "int" }, -- :1739
+  { names = { "--max-num-batched-tokens" }, key = "max_num_batched_tokens",             -- :1739
+    convert = human_readable_int },
   { names = { "--performance-mode" }, key = "performance_mode" },
   { names = { "--moe-backend" }, key = "moe_backend", default = "auto" },          -- :1843
   { names = { "--enable-flashinfer-autotune" }, key = "autotune", kind = "flag", value = true },
@@ -138,6 +171,16 @@ local function resolve(o, f)
   local m, gpu = f.model, f.gpu
   local notes = {}
   local tp, pp, dp, pcp = o.tp, o.pp, o.dp, o.pcp
+  -- Field(ge=1): V:config/parallel.py:140-147, config/scheduler.py:48
+  local P, S = "config/parallel.py:140-147", "config/scheduler.py:48"
+  for _, w in ipairs({ { "--tensor-parallel-size", tp, P }, { "--pipeline-parallel-size", pp, P },
+                       { "--data-parallel-size", dp, P },
+                       { "--prefill-context-parallel-size", pcp, P },
+                       { "--max-num-batched-tokens", o.max_num_batched_tokens or 1, S } }) do
+    if w[2] < 1 then
+      return nil, w[1] .. " " .. w[2] .. ": vLLM wants at least 1 (" .. w[3] .. ")"
+    end
+  end
   local world = tp * pp * pcp
   -- V:model_executor/layers/fused_moe/config.py:1106-1245 (FusedMoEParallelConfig.make)
   local flat = dp * pcp * tp

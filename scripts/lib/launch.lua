@@ -6,7 +6,9 @@
 --   local opts, why = launch.parse(words, cmd.start, OPTIONS)
 --
 -- OPTIONS is a list of { names = {"--tp-size", "--tp"}, key = "tp", kind = "int"|"str"|
--- "flag"|"list", value = <what a flag sets, default true>, default = <value when absent> }.
+-- "flag"|"list", value = <what a flag sets, default true>, default = <value when absent>,
+-- convert = <function(text) -> value, or nil and why: the server's own type= parser> }. An
+-- "int" option takes what Python's int() takes (argparse's type=int), nothing else.
 -- A list option (nargs="*") takes every word up to the next option. An option the list does
 -- not name is kept in opts.unknown with the word after it when that word is not an option
 -- (argparse would need the server's own parser to know; no server flag tunetab reads is
@@ -59,18 +61,83 @@ local function is_option(w)
   return starts(w, "-") and #w > 1 and not tonumber(w)
 end
 
+local function is_digit(b)
+  return b and b >= 48 and b <= 57
+end
+
+-- s without the whitespace Python's str.strip() takes off (ASCII)
+function M.strip(s)
+  local i, j = 1, #s
+  local function space(b) return b == 32 or (b >= 9 and b <= 13) end
+  while i <= j and space(string.byte(s, i)) do i = i + 1 end
+  while j >= i and space(string.byte(s, j)) do j = j - 1 end
+  return string.sub(s, i, j)
+end
+
+-- Whether s is one or more ASCII decimal digits (regex \d+ on what a command line holds).
+function M.digits(s)
+  if #s == 0 then return false end
+  for i = 1, #s do
+    if not is_digit(string.byte(s, i)) then return false end
+  end
+  return true
+end
+
+-- What Python's int(s) makes of a string (argparse's type=int), or nil: optional whitespace
+-- around, an optional sign, decimal digits with single underscores between them. Not "2.0",
+-- "1e3", "0x10" or "eight", which Lua's tonumber would take.
+function M.int(s)
+  s = M.strip(s)
+  local sign, i = 1, 1
+  local c = string.sub(s, 1, 1)
+  if c == "+" or c == "-" then
+    if c == "-" then sign = -1 end
+    i = 2
+  end
+  local digits, prev_digit = {}, false
+  while i <= #s do
+    local b = string.byte(s, i)
+    if is_digit(b) then
+      digits[#digits + 1] = string.char(b)
+      prev_digit = true
+    elseif b == 95 and prev_digit and is_digit(string.byte(s, i + 1)) then
+      prev_digit = false -- "_" between two digits
+    else
+      return nil
+    end
+    i = i + 1
+  end
+  if #digits == 0 then return nil end
+  local n = math.tointeger(tonumber(table.concat(digits)))
+  if not n then return nil end -- beyond 64 bits: no size or count is that large
+  return sign * n
+end
+
+-- How an option is named in the server's usage errors: every name, as argparse prints them
+-- ("argument --tp-size/--tensor-parallel-size: invalid int value").
+local function display(o)
+  return table.concat(o.names, "/")
+end
+
 local function convert(o, name, v)
+  if o.convert then
+    local n, why = o.convert(v)
+    if n == nil then return nil, display(o) .. " " .. why .. ", not '" .. v .. "'" end
+    return n
+  end
   if o.kind == "int" then
-    local n = math.tointeger(tonumber(v))
-    if not n then return nil, name .. " wants an integer, not '" .. v .. "'" end
+    local n = M.int(v)
+    if not n then return nil, display(o) .. " wants an integer, not '" .. v .. "'" end
     return n
   end
   return v
 end
 
 -- Options from rows of { "--a --b", dest, nargs } (argparse's own table: nargs "0" a flag,
--- "" one value, "+"/"*" a list, "?" an optional value).
-function M.from_rows(rows)
+-- "" one value, "+"/"*" a list, "?" an optional value). types (optional) gives the value
+-- options whose text the script reads as something else, by dest: "int" (type=int) or a
+-- function (the server's own type= parser, as convert above).
+function M.from_rows(rows, types)
   local kinds = { ["0"] = "flag", [""] = "str", ["+"] = "list", ["*"] = "list", ["?"] = "opt" }
   local options = {}
   for _, r in ipairs(rows) do
@@ -80,7 +147,12 @@ function M.from_rows(rows)
       names[#names + 1] = string.sub(r[1], i, j - 1)
       i = j + 1
     end
-    options[#options + 1] = { names = names, key = r[2], kind = kinds[r[3]] or "str" }
+    local o = { names = names, key = r[2], kind = kinds[r[3]] or "str" }
+    local t = types and types[r[2]]
+    if t and o.kind == "str" then
+      if type(t) == "function" then o.convert = t else o.kind = t end
+    end
+    options[#options + 1] = o
   end
   return options
 end
@@ -124,7 +196,8 @@ function M.parse(words, start, options, abbrev)
     local w = words[i]
     local name, inline = w, nil
     local eq = string.find(w, "=", 1, true)
-    if starts(w, "--") and eq then
+    -- argparse splits --name=VALUE, and -x=VALUE where -x is an option's whole name
+    if eq and (starts(w, "--") or by_name[string.sub(w, 1, eq - 1)]) then
       name, inline = string.sub(w, 1, eq - 1), string.sub(w, eq + 1)
     end
     local o, amb = nil, nil

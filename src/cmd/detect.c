@@ -8,6 +8,7 @@
 #include "cmd/cli.h"
 #include "gpu/gpu.h"
 #include "base/util.h"
+#include "flashinfer/names.h"
 
 /* Consecutive version ranges that import the same file name are printed together. */
 struct name_row {
@@ -169,6 +170,11 @@ static json_t *gpu_json(const struct tt_data *data, const struct gpu_info *x)
 		}
 	}
 	json_object_set_new(o, "bundled_files", files);
+	/* the JSON cache generate writes for this GPU (names.h): scripts take it from here rather
+	 * than spell the name rule again (tests/gpu) */
+	char *cache = names_json_cache(x->name);
+	json_object_set_new(o, "json_cache", json_string(cache));
+	free(cache);
 	return o;
 }
 

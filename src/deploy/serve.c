@@ -184,6 +184,16 @@ static int take(const char *script, const struct script_field *v, size_t n,
 		else
 			*(bool *)at = f->b;
 	}
+	/* the rank files and the runner's shapes divide by these */
+	const struct { const char *name; long v; } sizes[] = {
+		{ "tp", s->tp }, { "pp", s->pp }, { "dp", s->dp }, { "attn_dp", s->attn_dp },
+		{ "moe_ep", s->moe_ep }, { "runner_tp", s->runner_tp }, { "runner_ep", s->runner_ep },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(sizes); i++)
+		if (sizes[i].v < 1)
+			return diag_error(d, TT_SCRIPT, "script", script, 0, 0, "resolve() returned "
+					  "'%s' %ld: a parallel size is at least 1", sizes[i].name,
+					  sizes[i].v);
 	if (s->tunes && (!s->dtype || !s->activation))
 		return diag_error(d, TT_SCRIPT, "script", script, 0, 0, "resolve() says the server tunes "
 				  "but names no dtype or activation");

@@ -35,25 +35,28 @@ int explain_open(const struct validate_data *vd, const char *path, const struct 
 void explain_target_release(struct explain_target *tg)
 {
 	for (int i = 0; i < DT_COUNT; i++)
-		if (tg->state[i] == 1)
-			tactic_list_release(&tg->lists[i]);
+		for (int ff = 0; ff < 2; ff++)
+			if (tg->state[i][ff] == 1)
+				tactic_list_release(&tg->lists[i][ff]);
 	table_release(&tg->t);
 }
 
-/* The candidate lists of dtype dt for the target's device and version, expanded once. */
-static const struct tactic_list *target_list(struct explain_target *tg, enum dtype dt)
+/* The candidate lists of dtype dt for the target's device and version, for a runner with
+ * use_fused_finalize ff (off: GEMM2 draws from GEMM1's list, no FINALIZE copies), expanded
+ * once. */
+static const struct tactic_list *target_list(struct explain_target *tg, enum dtype dt, int ff)
 {
 	if (!tg->r.device)
 		return NULL;
-	if (!tg->state[dt]) {
-		tg->state[dt] = -1;
+	if (!tg->state[dt][ff]) {
+		tg->state[dt][ff] = -1;
 		const struct catalog *c = catalog_find(tg->catalogs, &tg->v, device_sm(tg->r.device), dt);
 		struct diags d = DIAGS_INIT;
-		if (c && catalog_expand(c, &tg->lists[dt], &d) == 0)
-			tg->state[dt] = 1;
+		if (c && catalog_expand_finalize(c, ff, &tg->lists[dt][ff], &d) == 0)
+			tg->state[dt][ff] = 1;
 		diags_release(&d);
 	}
-	return tg->state[dt] == 1 ? &tg->lists[dt] : NULL;
+	return tg->state[dt][ff] == 1 ? &tg->lists[dt][ff] : NULL;
 }
 
 void explain_entry(struct explain_target *tg, const struct table_entry *e, struct arena *a,
@@ -96,7 +99,10 @@ void explain_entry(struct explain_target *tg, const struct table_entry *e, struc
 		x->status = EXPLAIN_FALLBACK;
 		return;
 	}
-	const struct tactic_list *l = x->ndtypes ? target_list(tg, x->dtypes[0]) : NULL;
+	/* GEMM2's ids index the list of the key's use_fused_finalize (keys without the field are
+	 * for FlashInfer's default, on), as validate reads them */
+	int ff = key_fused_finalize(tg->r.rules, &k) != 0;
+	const struct tactic_list *l = x->ndtypes ? target_list(tg, x->dtypes[0], ff) : NULL;
 	x->t = l ? tactic_lookup(l, stage ? stage : 1, (int)x->tactic,
 				 tg->r.rules->tactics.numbering == TN_SPLIT_RELATIVE)
 		 : NULL;
@@ -141,14 +147,70 @@ static int cmp_bucket(const void *a, const void *b)
 	return (x[0] > y[0]) - (x[0] < y[0]);
 }
 
+#define CMP(a, b) (((a) > (b)) - ((a) < (b)))
+
+/* One item to put in order: its shape family's first place (its own place when it has none),
+ * its token bucket, its kind (diff), its place. */
+struct order_key {
+	const struct explain_entry *x;
+	size_t group, pos;
+	long long tokens;
+	int kind;
+};
+
+static int cmp_family(const void *a, const void *b)
+{
+	const struct order_key *p = a, *q = b;
+	int c = CMP(!p->x->family[0], !q->x->family[0]);
+	if (!c && p->x->family[0])
+		c = strcmp(p->x->family, q->x->family);
+	return c ? c : CMP(p->pos, q->pos);
+}
+
+static int cmp_order(const void *a, const void *b)
+{
+	const struct order_key *p = a, *q = b;
+	int c = CMP(p->group, q->group);
+	if (!c && p->x->family[0])
+		c = CMP(p->tokens, q->tokens);
+	if (!c)
+		c = CMP(p->kind, q->kind);
+	return c ? c : CMP(p->pos, q->pos);
+}
+
+/* Puts k[0..n) (pos = the place each has now) in family order: the families where they first
+ * appear, each family's items by token bucket as numbers (1, 128, 1024: not the text order of
+ * a JSON cache's sorted keys), then by kind, then as they were; an item of no family stays
+ * where it was among the families. */
+static void family_order(struct order_key *k, size_t n)
+{
+	qsort(k, n, sizeof *k, cmp_family);
+	for (size_t i = 0; i < n; i++) {
+		bool first = i == 0 || !k[i].x->family[0] || strcmp(k[i].x->family, k[i - 1].x->family);
+		k[i].group = first ? k[i].pos : k[i - 1].group;
+		k[i].tokens = k[i].x->tokens;
+	}
+	qsort(k, n, sizeof *k, cmp_order);
+}
+
 void explain_table(struct explain_target *tg, struct arena *a, struct explain_result *r)
 {
 	memset(r, 0, sizeof *r);
 	r->n = tg->t.n;
+	struct explain_entry *all = xcalloc(r->n ? r->n : 1, sizeof *all);
+	struct order_key *k = xcalloc(r->n ? r->n : 1, sizeof *k);
+	for (size_t i = 0; i < r->n; i++) {
+		explain_entry(tg, &tg->t.entries[i], a, &all[i]);
+		k[i] = (struct order_key){ .x = &all[i], .pos = i };
+	}
+	family_order(k, r->n);
 	r->entries = xcalloc(r->n ? r->n : 1, sizeof *r->entries);
+	for (size_t i = 0; i < r->n; i++)
+		r->entries[i] = *k[i].x;
+	free(k);
+	free(all);
 	for (size_t i = 0; i < r->n; i++) {
 		struct explain_entry *x = &r->entries[i];
-		explain_entry(tg, &tg->t.entries[i], a, x);
 		if (!x->family[0])
 			continue;
 		size_t f;
@@ -229,6 +291,19 @@ void explain_diff(struct explain_target *ta, struct explain_target *tb, struct a
 		explain_entry(tb, e, a, &diff_add(r, EXPLAIN_ADDED)->b);
 		r->added++;
 	}
+	/* in family and token order, each item by the side it shows (a; b for added) */
+	struct order_key *k = xcalloc(r->n ? r->n : 1, sizeof *k);
+	for (size_t i = 0; i < r->n; i++)
+		k[i] = (struct order_key){ .x = r->v[i].kind == EXPLAIN_ADDED ? &r->v[i].b : &r->v[i].a,
+					   .pos = i, .kind = (int)r->v[i].kind };
+	family_order(k, r->n);
+	struct explain_diff_item *v = xcalloc(r->n ? r->n : 1, sizeof *v);
+	for (size_t i = 0; i < r->n; i++)
+		v[i] = r->v[k[i].pos];
+	free(k);
+	free(r->v);
+	r->v = v;
+	r->alloc = r->n;
 }
 
 void explain_diff_release(struct explain_diff *r)

@@ -22,8 +22,8 @@ struct explain_target {
 	struct validate_result r;
 	struct fi_version v;
 	const struct catalog_set *catalogs;
-	struct tactic_list lists[DT_COUNT];
-	int state[DT_COUNT]; /* 0 not tried, 1 expanded, -1 no catalog */
+	struct tactic_list lists[DT_COUNT][2]; /* [dtype][use_fused_finalize] */
+	int state[DT_COUNT][2]; /* 0 not tried, 1 expanded, -1 no catalog */
 };
 
 /* Reads path and resolves its target as validate does (vo: --flashinfer, --device, --dtype).
@@ -70,7 +70,7 @@ struct explain_family {
 };
 
 struct explain_result {
-	struct explain_entry *entries; /* one per table entry, in table order */
+	struct explain_entry *entries; /* one per table entry, in family order (below) */
 	size_t n;
 	struct explain_family *families; /* in order of first appearance */
 	size_t nfamilies, families_alloc;
@@ -82,12 +82,16 @@ void explain_entry(struct explain_target *tg, const struct table_entry *e, struc
 /* The one-line text of an entry, as far as it decoded ("gemm1 T=1     hidden 7168, 256 experts
  * x inter 256 ..., nvfp4 (act pack 2, weight pack 16) -> tactic 5 = 128x64x128B ..."). */
 void explain_describe(const struct explain_entry *x, struct strbuf *out);
-/* Every entry of tg's table, and the coverage per shape family. */
+/* Every entry of tg's table, and the coverage per shape family. Entries are in family order:
+ * the shape families in the order they first appear in the table, each family's entries by
+ * token bucket as numbers (1, 128, 1024: not the text order of a JSON cache's sorted keys), equal
+ * ones in table order; an entry of no family (its key does not decode) where the table has it. */
 void explain_table(struct explain_target *tg, struct arena *a, struct explain_result *r);
 void explain_result_release(struct explain_result *r);
 
 /* The entries two tables differ in, by key (the last of duplicate keys, as Python keeps):
- * removed (a only) and changed in a's order, then added (b only) in b's. */
+ * removed (a only), changed and added (b only), in explain_table's family order over a's
+ * entries then b's added ones (removed before changed before added at equal tokens). */
 enum explain_change { EXPLAIN_REMOVED, EXPLAIN_CHANGED, EXPLAIN_ADDED };
 struct explain_diff_item {
 	enum explain_change kind;

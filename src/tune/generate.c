@@ -814,6 +814,31 @@ static int keys_runner(struct run *R, struct diags *d)
 	return TT_OK;
 }
 
+/* An empty ranking is not an error (candidates left out are never chosen, scripts/README.md),
+ * but a heuristic that chose nothing leaves the entry where a run without a table is: said,
+ * with the first few entries it happened to. */
+static void warn_unranked(const struct run *R)
+{
+	if (R->cat->tactic_ignored)
+		return; /* the heuristic was not asked */
+	size_t n = 0;
+	struct strbuf which = STRBUF_INIT;
+	for (size_t i = 0; i < R->list.n; i++) {
+		const struct lookup_entry *e = &R->list.v[i];
+		if (e->ranked)
+			continue;
+		if (n < 4)
+			sb_addf(&which, "%sGEMM%d at %ld tokens", n ? ", " : "", e->stage, e->tokens);
+		n++;
+	}
+	if (n)
+		warn(R->S, "heuristic '%s' chose nothing for %zu of %zu entries (rank() returned an "
+		     "empty list: %s%s): they get FlashInfer's fallback, the stage's first candidate (what "
+		     "tactic -1 selects)", script_heuristic_name(R->sc), n, R->list.n, which.buf,
+		     n > 4 ? ", ..." : "");
+	sb_release(&which);
+}
+
 /* The deployment, its keys (or --keys), and the heuristic's ranking of each key's candidates;
  * a shard keeps its part of the work list. */
 static int run_rank(struct run *R, struct diags *d)
@@ -878,6 +903,7 @@ static int run_rank(struct run *R, struct diags *d)
 	if ((rc = choose_tactics(R->sc, R->cat, dep, &R->list, d)))
 		return rc;
 	choose_shard(&R->list, dep, (int)o->rounds, (int)o->top, R->sh->index, R->sh->count);
+	warn_unranked(R);
 	if (getenv("TUNETAB_DUMP_RANKING")) /* diagnostics: the heuristic's order per entry */
 		for (size_t i = 0; i < R->list.n; i++) {
 			const struct lookup_entry *e = &R->list.v[i];

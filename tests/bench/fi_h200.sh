@@ -30,6 +30,8 @@ phase=$1 O=$2
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 T=${TUNETAB:-$ROOT/build/release/tunetab}
 B="python3 $ROOT/tests/bench/fi_bench.py"
+# the JSON cache generate names after this GPU (flashinfer_autotune_NVIDIA_H200.json on an H200)
+J=$($T detect --json | python3 -c 'import json, sys; print(json.load(sys.stdin)["gpus"][0]["json_cache"])') || exit 1
 mkdir -p "$O"
 bash "$ROOT/.gpu/flashinfer-h200/install.sh" /tmp/site >/dev/null || exit 1
 export PYTHONPATH=/tmp/site PYTHONUNBUFFERED=1
@@ -62,11 +64,11 @@ tt_runs() { # D [N]: N (default 2) tunetab runs with the flashinfer backend, Fla
     done
     [ "${CHECK_LOAD:-1}" = 1 ] || return 0
     step "check-load $D"
-    timeout 120 $B check-load $D "$O/tt-$D-1/flashinfer_autotune_NVIDIA_H200.json" 2>&1 | tail -1
+    timeout 120 $B check-load $D "$O/tt-$D-1/$J" 2>&1 | tail -1
 }
 layer() { # D FI_CACHE: (f) the whole layer with tunetab's table, FlashInfer's own, and none
     step "layer $1"
-    timeout 120 $B layer $1 --out "$O" --cache tunetab="$O/tt-$1-1/flashinfer_autotune_NVIDIA_H200.json" \
+    timeout 120 $B layer $1 --out "$O" --cache tunetab="$O/tt-$1-1/$J" \
         --cache flashinfer="$2" > "$O/layer_$1.log" 2>&1 || echo "layer $1: exit $?"
     sed -n '/^us per layer call/,$p' "$O/layer_$1.log"
 }
@@ -160,8 +162,8 @@ finalize) # issue #28: the runner SGLang builds by default (use_fused_finalize o
         timeout 150 $B autotune $D --out "$O" --fused-finalize 0 > "$O/autotune_$D.log" 2>&1 || echo "autotune $D: exit $?"
         tail -2 "$O/autotune_$D.log"
         step "regret $D"
-        $B regret "$O/oracle_$D.json" "$O/tt-$D-1/flashinfer_autotune_NVIDIA_H200.json" \
-            "$O/tt-$D-2/flashinfer_autotune_NVIDIA_H200.json" "$O/fi_autotune_$D.json" \
+        $B regret "$O/oracle_$D.json" "$O/tt-$D-1/$J" \
+            "$O/tt-$D-2/$J" "$O/fi_autotune_$D.json" \
             --label tunetab-1 tunetab-2 flashinfer --json "$O/regret_$D.json" 2>&1 | tail -8
     done ;;
 host) # issue #30: per deployment of HOST_DEPLOYS, FlashInfer's own autotune(True) (AUTOTUNE=0

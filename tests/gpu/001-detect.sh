@@ -23,5 +23,7 @@ for g in d["gpus"]:
 g0 = d["gpus"][0]
 want = "v0_1_trtllm_fused_moe_" + g0["name"].replace(" ", "_") + ".py"
 assert any(f["file"] == want for f in g0["bundled_files"]), g0["bundled_files"]
+for g in d["gpus"]:  # the JSON cache generate writes for it (the GPU tests take the name from here)
+    assert g["json_cache"] == "flashinfer_autotune_" + g["name"].replace(" ", "_") + ".json", g["json_cache"]
 print("detect ok:", [(g["name"], g["profile"]) for g in d["gpus"]])
 PY

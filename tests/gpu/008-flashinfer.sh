@@ -6,15 +6,17 @@
 set -eu
 T=$TUNETAB
 . "$ROOT/tests/gpu/fi-h200.sh"
+# the JSON cache generate names after this GPU (flashinfer_autotune_NVIDIA_H200.json on an H200)
+J=$($T detect --json | python3 -c 'import json, sys; print(json.load(sys.stdin)["gpus"][0]["json_cache"])')
 G="generate --device auto --profile --backend flashinfer"
 $T $G --model qwen3-30b-a3b --dtype bf16 -o qwen 2>qwen.log || { cat qwen.log; exit 1; }
 grep -E 'flashinfer:|profiled' qwen.log
 $T validate qwen/*.py qwen/*.json
-python3 "$ROOT/tests/bench/fi_bench.py" check-load qwen3-bf16 qwen/flashinfer_autotune_NVIDIA_H200.json
+python3 "$ROOT/tests/bench/fi_bench.py" check-load qwen3-bf16 "qwen/$J"
 $T $G --model deepseek-v3 --dtype fp8 --ep 8 -o dsv3 2>dsv3.log || { cat dsv3.log; exit 1; }
 grep -E 'profiled' dsv3.log
 $T validate dsv3/*.py dsv3/*.json
-python3 "$ROOT/tests/bench/fi_bench.py" check-load dsv3-fp8-ep8 dsv3/flashinfer_autotune_NVIDIA_H200.json
+python3 "$ROOT/tests/bench/fi_bench.py" check-load dsv3-fp8-ep8 "dsv3/$J"
 # a tactic FlashInfer itself rejects (asked for an invalid id in place of tactic 19)
 TUNETAB_TEST_BAD_TACTIC=19 $T $G --model qwen3-30b-a3b --dtype bf16 --max-tokens 64 -o bad 2>bad.log || { cat bad.log; exit 1; }
 n=$(grep -c '^M 1 [0-9]* 19 2 ' bad/*.journal || true)

@@ -11,8 +11,10 @@ set -eu
 T=$TUNETAB
 . "$ROOT/tests/gpu/fi-h200.sh"
 B="python3 $ROOT/tests/bench/fi_bench.py"
+# the JSON cache generate names after this GPU (flashinfer_autotune_NVIDIA_H200.json on an H200)
+J=$($T detect --json | python3 -c 'import json, sys; print(json.load(sys.stdin)["gpus"][0]["json_cache"])')
 $T generate --device auto --model qwen3-30b-a3b --dtype bf16 --format json -o gen -q
-path=$($T install --for sglang --from gen/flashinfer_autotune_NVIDIA_H200.json --model-path Qwen/Qwen3-30B-A3B \
+path=$($T install --for sglang --from "gen/$J" --model-path Qwen/Qwen3-30B-A3B \
     --hf-config-class Qwen3MoeConfig --cache-dir "$PWD/sg" 2>install.log)
 grep 'start the server' install.log | sed "s|$PWD/||"
 echo "$path" | sed "s|$PWD/||"
@@ -22,7 +24,7 @@ rc=0; $B sglang-start qwen3-bf16 default-finalize.json --fused-finalize 0 --json
 [ "$rc" -ne 0 ] && echo "SGLang's default (use_fused_finalize=False): the table is not used, as install warns"
 # a table generated for SGLang's default (--fused-finalize off): no variable needed
 $T generate --device auto --model qwen3-30b-a3b --dtype bf16 --fused-finalize off --format json -o gen-off -q
-path=$($T install --for sglang --from gen-off/flashinfer_autotune_NVIDIA_H200.json --model-path Qwen/Qwen3-30B-A3B \
+path=$($T install --for sglang --from "gen-off/$J" --model-path Qwen/Qwen3-30B-A3B \
     --hf-config-class Qwen3MoeConfig --cache-dir "$PWD/sg-off" 2>install-off.log)
 grep 'start the server' install-off.log | sed "s|$PWD/||"
 $B sglang-start qwen3-bf16 "$path" --fused-finalize 0 --json off.json

@@ -10,8 +10,10 @@ set -eu
 T=$TUNETAB
 . "$ROOT/tests/gpu/fi-h200.sh"
 B="python3 $ROOT/tests/bench/fi_bench.py"
+# the JSON cache generate names after this GPU (flashinfer_autotune_NVIDIA_H200.json on an H200)
+J=$($T detect --json | python3 -c 'import json, sys; print(json.load(sys.stdin)["gpus"][0]["json_cache"])')
 $T generate --device auto --model qwen3-30b-a3b --dtype bf16 --format json -o gen -q
-C=gen/flashinfer_autotune_NVIDIA_H200.json
+C=gen/$J
 $T install --for vllm --from $C --cache-dir "$PWD/store" 2>install.log | wc -l
 sed "s|$PWD/||g" install.log
 $T doctor --for vllm --from $C --cache-dir "$PWD/store" | sed "s|$PWD/||g"
