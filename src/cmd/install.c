@@ -189,9 +189,10 @@ static int apply(const struct install_args *a, const struct tt_data *data, struc
 		if (no)
 			fprintf(stderr, "tunetab: installed anyway (--force)\n");
 	}
-	for (size_t i = 0; i < p->nunknowns; i++) /* installed all the same: said */
-		fprintf(stderr, "tunetab: warning: cannot tell %s — give %s\n", p->unknowns[i].what,
-			p->unknowns[i].give);
+	for (size_t i = 0; i < p->nunknowns; i++) /* installed all the same: said, where it helps */
+		if (p->unknowns[i].give[0])
+			fprintf(stderr, "tunetab: warning: cannot tell %s — give %s\n",
+				p->unknowns[i].what, p->unknowns[i].give);
 	return cli_install_files(p, q, a->dry);
 }
 

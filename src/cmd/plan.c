@@ -205,7 +205,8 @@ int cli_print_plan_check(const struct lookup_plan *p, const struct tt_data *data
 	for (size_t i = 0; i < c.nfindings; i++)
 		printf("  no                  %s\n", c.findings[i].what);
 	for (size_t i = 0; i < c.nunknowns; i++)
-		printf("  cannot tell         %s — give %s\n", c.unknowns[i].what, c.unknowns[i].give);
+		printf("  cannot tell         %s%s%s\n", c.unknowns[i].what,
+		       c.unknowns[i].give[0] ? " — give " : "", c.unknowns[i].give);
 	int rc;
 	if (c.state == PLAN_HITS) {
 		printf("verdict: %s\n", j->managed ? "every lookup hits the store"

@@ -311,11 +311,17 @@ int plan_build(const struct tt_data *data, const struct plan_request *r, struct 
 			p->serve = NULL;
 			p->nranks = j->managed ? 1 : j->res.npaths;
 			p->ranks = xcalloc(p->nranks ? p->nranks : 1, sizeof *p->ranks);
-			add_unknown(p->unknowns, &p->nunknowns, "the server's launch command after '--', "
-				    "or --model-config FILE and --device NAME with these flags", "which keys "
-				    "%s looks up: they follow from the model's shapes, its dtype and the MoE "
-				    "runner the server builds, and install's flags alone do not say (%s)",
-				    j->cons->name, p->derive_why[0] ? p->derive_why : "not derived");
+			if (!j->cons->flags_command_count) /* no server: the user's own code */
+				add_unknown(p->unknowns, &p->nunknowns, "", "which keys your code looks "
+					    "up with %s: tunetab sees only the table (FlashInfer logs 'Config "
+					    "cache hit ... source=config file' for each that hits)", j->cons->name);
+			else
+				add_unknown(p->unknowns, &p->nunknowns, "the server's launch command after "
+					    "'--', or --model-config FILE and --device NAME with these flags",
+					    "which keys %s looks up: they follow from the model's shapes, its "
+					    "dtype and the MoE runner the server builds, and install's flags "
+					    "alone do not say (%s)", j->cons->name,
+					    p->derive_why[0] ? p->derive_why : "not derived");
 		}
 	}
 	for (size_t i = 0; !j->managed && i < p->nranks && i < j->res.npaths; i++)
