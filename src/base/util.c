@@ -638,6 +638,19 @@ static int journal_undo(const char *journal, const struct jfile *f, size_t n, si
 	return 0;
 }
 
+/* Renames every staged temp file onto its target, in order; the first failure's errno (the
+ * files before it are in place, the rest still staged). */
+static int rename_staged(struct file_set *s)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		if (rename(s->tmp[i], s->path[i]))
+			return errno;
+		free(s->tmp[i]);
+		s->tmp[i] = NULL;
+	}
+	return 0;
+}
+
 /* file_set_commit under s->journal: journal, backups, renames; undone on failure. */
 static int commit_journaled(struct file_set *s)
 {
@@ -672,14 +685,8 @@ static int commit_journaled(struct file_set *s)
 			err = make_backup(f[i].target, f[i].backup);
 	if (!err)
 		sync_folders(f, s->n, true);
-	for (size_t i = 0; i < s->n && !err; i++) {
-		if (rename(s->tmp[i], s->path[i]))
-			err = errno;
-		else {
-			free(s->tmp[i]);
-			s->tmp[i] = NULL;
-		}
-	}
+	if (!err)
+		err = rename_staged(s);
 	if (err) {
 		size_t restored = 0;
 		journal_undo(s->journal, f, s->n, &restored); /* failing, the journal stays */
@@ -707,15 +714,8 @@ int file_set_commit(struct file_set *s)
 			err = EINVAL;
 	if (!err && s->journal && s->n) {
 		err = commit_journaled(s);
-	} else {
-		for (size_t i = 0; i < s->n && !err; i++) {
-			if (rename(s->tmp[i], s->path[i]))
-				err = errno;
-			else {
-				free(s->tmp[i]);
-				s->tmp[i] = NULL;
-			}
-		}
+	} else if (!err) {
+		err = rename_staged(s);
 		for (size_t i = 0; i < s->n && !err; i++)
 			fsync_dir(s->path[i]);
 	}

@@ -82,3 +82,11 @@ tunetab explain empty/v0_1_trtllm_fused_moe_NVIDIA_H200.py | sed -n 's/^ *[0-9]*
 echo "-- the fallback chosen on purpose: no warning"
 run tunetab generate --device h200 --model qwen3-30b-a3b --dtype bf16 --max-tokens 8 --flashinfer 0.7.4 -q -o fb \
     --heuristic "$ROOT/scripts/examples/fallback_only.lua"
+
+echo "== 5. install --dry-run with a launch command: the files it would write, no temporary table named (it was deleted on exit)"
+rc=0; tunetab install --for sglang --dry-run --device h200 --flashinfer 0.7.4 --cache-dir "$PWD/root" -- \
+    python -m sglang.launch_server --model-path Qwen/Qwen3-30B-A3B --tp 2 --moe-runner-backend flashinfer_cutlass \
+    >out.txt 2>err.txt || rc=$?
+sed "s|$PWD/||g" out.txt; grep -e 'dry-run' -e 'tunetab-install' err.txt || true; echo "[exit $rc]"
+ls -d /tmp/tunetab-install.* 2>/dev/null | while read -r d; do [ "$d" -nt out.txt ] && echo "left behind: $d"; done
+[ ! -d root ] && echo "nothing written"
