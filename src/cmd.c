@@ -440,9 +440,12 @@ static const struct cli_option doctor_options[] = {
 	/* seen before parsing: `doctor --for ...` is `install ... --check` */
 	{ .name = "for", .id = 0x100, .arg = ARG_REQUIRED, .arg_name = "sglang|vllm|flashinfer",
 	  .help = "a serving stack's chain: install --check (install's options, -- LAUNCH...)",
-	  .doc = "a serving stack's chain, as `install --check` follows it (install's options): "
-		 "with `-- LAUNCH...`, every key that server looks up against the files it reads; "
-		 "exit 1 names the cause of each miss and the one command that fixes it" },
+	  .doc = "a serving stack's chain (= `install --check`, install's options): the "
+		 "deployment's lookup plan (from `-- LAUNCH...`, or install's flags read as the "
+		 "launch command they describe) against the files, with FlashInfer's own rules: "
+		 "exit 0 every rank's lookups hit, 1 no (each cause, and the one command that fixes "
+		 "it), 6 cannot tell (what it cannot see, and the option that shows it); README "
+		 "`tunetab install`, \"One lookup plan\"" },
 	{ NULL },
 };
 
