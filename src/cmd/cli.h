@@ -134,9 +134,6 @@ int cli_install_files(const struct lookup_plan *p, const struct install_request 
  * status: 0 hits, 1 no, 6 cannot tell. */
 int cli_print_plan_check(const struct lookup_plan *p, const struct tt_data *data, const char *fix);
 
-/* Every key s's server looks up (keys), by the rules of the FlashInfer version it imports. */
-int cli_launch_keys(const struct tt_data *data, const struct serve_deployment *s,
-		    struct lookup_list *keys, const struct fi_rules **rules);
 /* "tunetab install --for CONSUMER [the options q was given] [extra] -- LAUNCH...", each word
  * quoted for the shell: the one command that puts the right table where the server reads it.
  * Caller frees. */

@@ -10,7 +10,6 @@
 
 #include "cmd/cli.h"
 #include "base/util.h"
-#include "deploy/plan.h"
 
 bool cli_launch_words(int argc, char **argv, int optind_, struct serve_request *q)
 {
@@ -58,21 +57,6 @@ void cli_launch_print(const struct serve_deployment *s, FILE *f)
 			s->why_not);
 	for (size_t i = 0; i < s->nnotes; i++)
 		fprintf(f, "tunetab: note: %s\n", s->notes[i]);
-}
-
-int cli_launch_keys(const struct tt_data *data, const struct serve_deployment *s,
-		    struct lookup_list *keys, const struct fi_rules **rules)
-{
-	memset(keys, 0, sizeof *keys);
-	struct fi_version fv;
-	int rc = cli_pick_schema(data, s->flashinfer, &fv, rules, false);
-	if (rc)
-		return rc;
-	struct diags d = DIAGS_INIT;
-	rc = plan_server_keys(data, s, *rules, 0, 0, keys, &d);
-	cli_print_diags(&d);
-	diags_release(&d);
-	return rc;
 }
 
 char *cli_launch_fix(const char *consumer, const struct serve_request *q, const char *cache_dir,

@@ -916,19 +916,6 @@ int install_write(const struct install_job *j, struct diags *d)
 	return TT_OK;
 }
 
-bool install_check_ok(const struct install_job *j)
-{
-	if (j->interrupted)
-		return false;
-	if (j->managed) {
-		const struct install_store *r = &j->store;
-		return j->tunes && r->same == r->added + r->same + r->nconflicts;
-	}
-	const struct install_result *r = &j->res;
-	return j->tunes && r->existing == r->npaths && !r->differ &&
-	       r->same == r->added + r->same + r->nconflicts && !r->meta_mismatch;
-}
-
 /* --- a server's lookups against what it reads ------------------------------------------ */
 
 static void add_cause(struct install_cause *c, size_t *n, const struct keydiff *kd)

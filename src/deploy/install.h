@@ -174,10 +174,6 @@ void install_job_release(struct install_job *j);
  * when it cannot. */
 int install_write(const struct install_job *j, struct diags *d);
 
-/* What --check concludes: the server reads this cache and every entry hits (and no
- * interrupted install left the folder mixed). */
-bool install_check_ok(const struct install_job *j);
-
 /* --- a server's lookups against what it reads (install --check / doctor --for with a launch
  * command) ----------------------------------------------------------------------------- */
 
