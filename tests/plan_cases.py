@@ -426,6 +426,10 @@ def cases():
              [gen(t8, "t8"), ["install", "--for", "sglang", "--from", "t8", "--model-path", s["model"],
                               "--hf-config-class", s["hf"], "--tp", "4", "--force"] + common(s)],
              says="tp_size"))
+    add(Case("install's flags: --hf-config-class names another class than the model's config.json", s,
+             [gen(s, "t"), ["install", "--for", "sglang", "--from", "t", "--model-path", s["model"],
+                            "--hf-config-class", "MixtralConfig", "--tp", "4", "--force"] + common(s)],
+             says="hf-config-class"))
     # --- the truth is there but tunetab cannot see it: doctor says so (exit 6), never "hits"
     add(Case("cuda_version 12.8 stamped, no FlashInfer to read the environment", s, [inst(s)],
              mutate=set_meta(cuda_version="12.8"), doctor=["--no-python"], unknown=True))

@@ -301,6 +301,12 @@ int plan_build(const struct tt_data *data, const struct plan_request *r, struct 
 			return rc;
 		if (derived) {
 			p->serve = &p->own_serve;
+			const char *cls = r->q->hf_config_class;
+			if (cls && strcmp(cls, p->own_serve.hf_config_class))
+				snprintf(p->flags_differ, sizeof p->flags_differ, "--hf-config-class %s, but "
+					 "the model's config.json is a %s: the server hashes that into its "
+					 "folder's name, so it opens another folder", cls,
+					 p->own_serve.hf_config_class);
 		} else {
 			for (size_t i = 0; i < p->nkeysets; i++)
 				install_keys_free(p->keysets[i].v, p->keysets[i].n);
@@ -461,6 +467,8 @@ static void miss_findings(const struct lookup_plan *p, struct plan_check *c, con
 
 static void finish(struct plan_check *c, const struct lookup_plan *p)
 {
+	if (p->flags_differ[0])
+		add_finding(c, "%s", p->flags_differ);
 	for (size_t i = 0; i < p->nunknowns && c->nunknowns < PLAN_UNKNOWN_MAX; i++)
 		c->unknowns[c->nunknowns++] = p->unknowns[i];
 	c->state = c->nfindings ? PLAN_NO : c->nunknowns ? PLAN_CANNOT_TELL : PLAN_HITS;

@@ -72,6 +72,8 @@ struct lookup_plan {
 	char **flags_words;
 	size_t nflags_words;
 	char derive_why[1200];          /* why they could not be (the first error) */
+	char flags_differ[400];        /* where the flags say other than the model does (its
+					* config class: a hash input), "" when they agree */
 };
 
 /* What builds a plan: the server (derived from its launch command) or install's flags (q

@@ -1,4 +1,4 @@
-# 189-lookup-plan: issue #38's mismatch table. 51 deployments, each installed with tunetab and
+# 189-lookup-plan: issue #38's mismatch table. 52 deployments, each installed with tunetab and
 # checked by `tunetab doctor --for` and by an oracle made of the consumers' and FlashInfer's own
 # released code (tests/plan_cases.py says how): doctor exits 0 exactly where the oracle says every
 # rank's lookups hit, 1 naming the cause where they do not, and 6 ("cannot tell") where what
