@@ -11,19 +11,24 @@ code, which asks for one round at a time.
                                   | WHO none - - <hex reason>   (no usable FlashInfer or CUDA)
   parent: INFO                 -> DEV <hex name> <cc> ... (as tunetab's own worker)
   parent: LOAD <dtype>         -> NOTE <hex text> ... (phases, progress), then OK <seconds>
-  parent: PREP <job> <n> <key> <fields> <runner> <cand>...  (the JOB fields of
-                                  src/tune/worker.h; key: the entry's FlashInfer key, fields:
-                                  the names of its extras, comma-separated, or where the key has
-                                  none of the runner's arguments, runner: their values as a
-                                  Python tuple; all hex or "-")
+  The requests that carry a job or a round name their fields, with the protocol's version:
+  "VERB v=2 NAME=VALUE ... -- CAND ...", the names in any order (REQUESTS lists each verb's);
+  a name this worker does not know is ignored, a version other than PROTO or a missing field
+  is answered ERR naming it. <job> is dtype= batch= tokens= features= k= rounds= reps= method=
+  stage= bucket= hidden= inter= experts= top_k= tp= tp_rank= ep= ep_rank= act= biases=
+  finalize= (src/tune/worker.c job_fields), key= fields= runner= and n= (the candidates).
+  parent: PREP v=2 <job> -- <cand>...  (key: the entry's FlashInfer key, fields: the names of
+                                  its extras, comma-separated, or where the key has none of the
+                                  runner's arguments, runner: their values as a Python tuple;
+                                  all hex or "-")
                                -> START <id>, then READY <id> or RES <id> <status> ... <why>,
                                   per candidate; END
-  parent: GATE <bound> <ref bound> <job> <n> <key> <fields> <runner> <cand>...  (as PREP; candidates in
-                                  order of preference; the dtype's bounds, configs/dtypes.yaml)
+  parent: GATE v=2 bound=<b> ref_bound=<b> <job> -- <cand>...  (as PREP; candidates in order
+                                  of preference; the dtype's bounds, configs/dtypes.yaml)
                                -> START <id>, G <id> ok|bad|unchecked <max abs> <rel> <hex why>
                                   per candidate until one is not bad; END (the correctness gate:
                                   Kernels.gate)
-  parent: ROUND <mode> <min reps> <k> <id>[:<reps>]...
+  parent: ROUND v=2 method=<mode> min_reps=<reps> n=<k> -- <id>[:<reps>]...
                                -> START <id> per id, then T <id> <us per call> (F <id> <why>:
                                   it raised) per id; END. The round runs as one batch: a
                                   fault is not pinned on one of its candidates.
@@ -739,9 +744,66 @@ def compare(t, out, ref):
 
 SCREEN_CYCLE_US = 640.0
 
-JOB_FIELDS = ("dtype", "batch", "tokens", "features", "k", "rounds", "reps", "method", "stage",
-              "bucket", "hidden", "inter", "experts", "top_k", "tp", "tp_rank", "ep", "ep_rank",
-              "act", "biases", "finalize")
+# The requests that carry named fields (src/tune/worker.c): "VERB v=2 NAME=VALUE ... -- CAND ...",
+# the names in any order; a name not listed here is ignored, a version other than PROTO refused.
+PROTO = 2  # src/tune/worker.h WORKER_PROTO
+
+
+def unhex(word):
+    return None if word == "-" else bytes.fromhex(word).decode("utf-8")
+
+
+# a job's fields (src/tune/worker.c job_fields: the same names) and how each value reads; n is
+# the candidate count, key/fields/runner the entry's key, its extras' names and the runner's
+# arguments (hex, "-" for none)
+JOB_FIELDS = {name: int for name in (
+    "batch", "tokens", "features", "k", "rounds", "reps", "method", "stage", "bucket", "hidden",
+    "inter", "experts", "top_k", "tp", "tp_rank", "ep", "ep_rank", "act", "biases", "finalize",
+    "n")}
+JOB_FIELDS.update(dtype=str, key=unhex, fields=unhex, runner=unhex)
+REQUESTS = {
+    "PREP": JOB_FIELDS,
+    "GATE": dict(JOB_FIELDS, bound=float, ref_bound=float),  # and the dtype's bounds
+    "ROUND": {"method": int, "min_reps": int, "n": int},
+}
+
+
+class ProtocolError(ValueError):
+    """A request this worker cannot read: its text is the ERR line's."""
+
+
+def parse_request(verb, words):
+    """A request's words after its verb: name=value words in any order, then "--" and the
+    candidates. The fields REQUESTS[verb] lists, read (every one must be there); a name it does
+    not list is ignored; a protocol version (v=) other than PROTO is refused."""
+    kv, cands = {}, None
+    for i, w in enumerate(words):
+        if w == "--":
+            cands = words[i + 1:]
+            break
+        name, eq, value = w.partition("=")
+        kv[name] = value if eq else None
+    if kv.get("v") is None:
+        raise ProtocolError(f"{verb} without a protocol version (v=): this worker speaks v={PROTO}")
+    if kv["v"] != str(PROTO):
+        raise ProtocolError(f"{verb} of protocol version v={kv['v']}, which this worker does not "
+                            f"speak (it speaks v={PROTO})")
+    bare = [w for w, value in kv.items() if value is None]
+    if bare:
+        raise ProtocolError(f"{verb}: '{bare[0]}' is not name=value")
+    if cands is None:
+        raise ProtocolError(f"{verb} without '--' before its candidates")
+    got = {}
+    for name, conv in REQUESTS[verb].items():
+        if name not in kv:
+            raise ProtocolError(f"{verb} without '{name}'")
+        try:
+            got[name] = conv(kv[name])
+        except ValueError:
+            raise ProtocolError(f"{verb}: bad value '{name}={kv[name]}'") from None
+    if len(cands) != got["n"]:
+        raise ProtocolError(f"{verb}: n={got['n']} but {len(cands)} candidates after '--'")
+    return got, cands
 
 
 class TorchName(str):
@@ -764,29 +826,17 @@ def parse_key(text):
     return conv(ast.literal_eval(lit))
 
 
-def unhex(word):
-    return None if word == "-" else bytes.fromhex(word).decode("utf-8")
-
-
-def parse_job(words):
-    """PREP's fields: JOB_FIELDS, the candidate count, the entry's key, the names of the
-    runner's arguments (its extras) and their values where the key has none (hex, "-" for
-    none), the candidates."""
-    nf = len(JOB_FIELDS)
-    if len(words) < nf + 4:
-        raise ValueError("bad job")
-    job = {"dtype": words[0]}
-    for name, w in zip(JOB_FIELDS[1:], words[1:nf]):
-        job[name] = int(w)
-    n = int(words[nf])
-    key, fields, runner = (unhex(w) for w in words[nf + 1:nf + 4])
+def parse_job(verb, words):
+    """A PREP's or GATE's fields (parse_request): the job (JOB_FIELDS, the GATE's bounds, its
+    key and runner's arguments parsed, the names of its extras as key_fields) and the
+    candidates' ids."""
+    job, cands = parse_request(verb, words)
+    del job["n"]
+    key, fields, runner = job.pop("key"), job.pop("fields"), job.pop("runner")
     job["key"] = parse_key(key) if key else None
     job["key_fields"] = fields.split(",") if fields else None
     job["runner"] = parse_key(runner) if runner else None
-    cands = [int(c.split(",")[0]) for c in words[nf + 4:]]
-    if len(cands) != n:
-        raise ValueError("bad job: candidate count")
-    return job, cands
+    return job, [int(c.split(",")[0]) for c in cands]
 
 
 def load_kernels(device):
@@ -843,7 +893,7 @@ class Worker:
         out(f"RES {tactic} 2 0 0 0 0 {one_line(f'{type(e).__name__}: {e}')}")
 
     def prep(self, words):
-        job, cands = parse_job(words)
+        job, cands = parse_job("PREP", words)
         self.ready = {}
         self.k.load(job["dtype"])  # a restarted worker gets no LOAD
         valid = self.k.prepare(job)
@@ -910,9 +960,10 @@ class Worker:
         race compares its finalists on the same routings, as the oracle does. A screen's
         ~100 us samples do not (a whole cycle of every tactic would cost 16 calls of each);
         its margin keeps near-ties."""
-        mode, min_reps, k = int(words[0]), int(words[1]), int(words[2])
+        req, words = parse_request("ROUND", words)
+        mode, min_reps = req["method"], req["min_reps"]
         asked = {}  # id[:reps]: the parent may size a candidate's samples itself
-        for w in words[3:3 + k]:
+        for w in words:
             c, _, r = w.partition(":")
             asked[int(c)] = int(r) if r else 0
         ids = list(asked)
@@ -1073,8 +1124,8 @@ class Worker:
     def gate(self, words):
         """GATE: the job's candidates in the parent's order of preference through the
         correctness gate (Kernels.gate), until one passes or is unchecked."""
-        bounds = (float(words[0]), float(words[1]))
-        job, cands = parse_job(words[2:])
+        job, cands = parse_job("GATE", words)
+        bounds = (job.pop("bound"), job.pop("ref_bound"))
         job["for_gate"] = True
         self.k.load(job["dtype"])
         self.k.prepare(job)
@@ -1134,6 +1185,8 @@ class Worker:
                     out("ERR unknown request")
             except SystemExit:
                 raise
+            except ProtocolError as e:
+                out(f"ERR {str(e)[:400]}")
             except Exception as e:  # noqa: BLE001
                 self.exit_if_broken()
                 out(f"ERR {' '.join(f'{type(e).__name__}: {e}'.split())[:400]}")

@@ -1,12 +1,20 @@
 /* worker.c: the profiling worker processes, their line protocol and the parent's watchdog.
  *
- * Protocol (text lines; <job> is the fields of send_job's line):
+ * Protocol (text lines). The requests that carry a job or a round name their fields and
+ * their protocol version, "VERB v=2 NAME=VALUE ... -- CANDIDATE ...": the name=value words
+ * come in any order, a reader ignores the names it does not know and refuses a version it
+ * does not speak (ERR naming it) or a line without a field it needs (ERR naming the field);
+ * the candidates follow "--". <job> is the fields of job_fields below, then n=<candidates>
+ * (worker_job_line writes them, worker_parse_job and scripts/tunetab-fi-worker.py's
+ * parse_request read them):
+ *   dtype= batch= tokens= features= k= rounds= reps= method= stage= bucket= hidden= inter=
+ *   experts= top_k= tp= tp_rank= ep= ep_rank= act= biases= finalize= [key= fields= runner=] n=
  *   parent: WHO
  *   worker: WHO <backend> <version|-> <torch|-> <detail hex>    (WHO none ... : not usable)
  *   parent: INFO
  *   worker: DEV <name hex> <cc major> <minor> <sms> ... <GPUs visible>
  * tunetab's own worker (proxy and fake backends) runs whole jobs, rounds included:
- *   parent: JOB <job> <n> id,tm,tn,cm,cn,st,swap,sm80 ...
+ *   parent: JOB v=2 <job> -- id,tm,tn,cm,cn,st,swap,sm80 ...
  *   worker: START <id>            before a candidate's first launch
  *           RES <id> <status> <median> <lo> <hi> <n> <why>
  *           END
@@ -15,12 +23,15 @@
  * the flashinfer worker (scripts/tunetab-fi-worker.py) is driven a round at a time, so the
  * rounds, intervals and racing stay measure.c's:
  *   parent: LOAD <dtype>          worker: NOTE <hex text> ... then OK <seconds>
- *   parent: PREP <job> <n> <key> <fields> <runner> id ...  (key: the entry's FlashInfer key,
- *                                 fields: its extras' names, comma-separated, or where the key
- *                                 has none the runner's arguments' names, runner: their values
+ *   parent: PREP v=2 <job> -- id ...  (<job> with key=: the entry's FlashInfer key, fields=:
+ *                                 its extras' names, comma-separated, or where the key has
+ *                                 none the runner's arguments' names, runner=: their values
  *                                 as a Python tuple; all hex, "-" for none)
  *                                 worker: START <id>, then READY <id> <reps> or RES ..., END
- *   parent: ROUND <method> <min reps> <k> <id>[:<reps>] ...
+ *   parent: GATE v=2 bound=<tactic's> ref_bound=<reference's> <job> -- id ...  (as PREP)
+ *                                 worker: START <id>, G <id> ok|bad|unchecked <max abs> <rel>
+ *                                 <hex why> until one is not bad, END
+ *   parent: ROUND v=2 method=<method> min_reps=<reps> n=<k> -- <id>[:<reps>] ...
  *                                 worker: START <id>, T <id> <us> (or F <id> <why>:
  *                                 FlashInfer raised), ..., END
  * Any worker:
@@ -32,9 +43,11 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -385,40 +398,81 @@ static void add_hex(struct strbuf *sb, const char *s)
 		sb_addf(sb, "%02x", (unsigned char)*s);
 }
 
-/* Sends "VERB <job> <n>" and the candidates not done: JOB gives each one's whole tactic
- * (id,tm,tn,cm,cn,st,swap,sm80), PREP the entry's key, its extras' names and the runner's
- * arguments where the key has none (hex) and each candidate's id. The job's fields are parsed by worker_parse_job
- * and by scripts/tunetab-fi-worker.py's parse_job. a->r: 0 when the worker is gone. */
-static void send_job(struct worker *w, const char *verb, const struct prof_shape *s,
-		     const struct prof_cand *c, size_t ncand, const char *done, struct attempt *a)
+/* The fields of a job line, in the order written: the one list of names worker_job_line
+ * writes and worker_parse_job reads (scripts/tunetab-fi-worker.py's JOB_FIELDS reads the
+ * same names). JOB_HEX fields go to the flashinfer worker only (every verb but JOB) and
+ * tunetab's own worker does not keep them. */
+enum job_type { JOB_STR, JOB_INT, JOB_LONG, JOB_HEX };
+
+static const struct job_field {
+	const char *name;
+	enum job_type type;
+	size_t off; /* in struct prof_shape */
+} job_fields[] = {
+#define F(name, type, member) { name, type, offsetof(struct prof_shape, member) }
+	F("dtype", JOB_STR, dtype),      F("batch", JOB_LONG, batch),
+	F("tokens", JOB_LONG, tokens),   F("features", JOB_LONG, features),
+	F("k", JOB_LONG, k),             F("rounds", JOB_INT, rounds),
+	F("reps", JOB_INT, reps),        F("method", JOB_INT, method),
+	F("stage", JOB_INT, stage),      F("bucket", JOB_LONG, bucket),
+	F("hidden", JOB_LONG, hidden),   F("inter", JOB_LONG, inter),
+	F("experts", JOB_LONG, experts), F("top_k", JOB_LONG, top_k),
+	F("tp", JOB_LONG, tp),           F("tp_rank", JOB_LONG, tp_rank),
+	F("ep", JOB_LONG, ep),           F("ep_rank", JOB_LONG, ep_rank),
+	F("act", JOB_INT, activation),   F("biases", JOB_INT, biases),
+	F("finalize", JOB_INT, finalize),
+	F("key", JOB_HEX, key),          F("fields", JOB_HEX, key_fields),
+	F("runner", JOB_HEX, runner),
+#undef F
+};
+
+void worker_job_line(struct strbuf *sb, const char *verb, const char *extra,
+		     const struct prof_shape *s, const struct prof_cand *c, size_t ncand,
+		     const char *done)
 {
 	bool whole = !strcmp(verb, "JOB");
+	bool keyed = s->key && s->key_fields; /* else none of the three goes */
 	size_t n = 0; /* the candidates still to time */
 	for (size_t i = 0; i < ncand; i++)
-		n += !done[i];
-	struct strbuf job = STRBUF_INIT;
-	sb_addf(&job, "%s %s %ld %ld %ld %ld %d %d %d %d %ld %ld %ld %ld %ld %ld %ld %ld %ld %d %d %d %zu",
-		verb, s->dtype, s->batch, s->tokens, s->features, s->k, s->rounds, s->reps, s->method,
-		s->stage, s->bucket, s->hidden, s->inter, s->experts, s->top_k, s->tp, s->tp_rank,
-		s->ep, s->ep_rank, s->activation, s->biases, s->finalize, n);
-	if (!whole) { /* the key and its extras' names, hex (the flashinfer worker's PREP) */
-		sb_addc(&job, ' ');
-		add_hex(&job, s->key && s->key_fields ? s->key : NULL);
-		sb_addc(&job, ' ');
-		add_hex(&job, s->key && s->key_fields ? s->key_fields : NULL);
-		sb_addc(&job, ' ');
-		add_hex(&job, s->key && s->key_fields ? s->runner : NULL);
+		n += !done || !done[i];
+	sb_addf(sb, "%s v=%d", verb, WORKER_PROTO);
+	if (extra)
+		sb_addf(sb, " %s", extra);
+	for (size_t i = 0; i < ARRAY_SIZE(job_fields); i++) {
+		const struct job_field *f = &job_fields[i];
+		const char *at = (const char *)s + f->off;
+		if (f->type == JOB_HEX && whole)
+			continue;
+		sb_addf(sb, " %s=", f->name);
+		if (f->type == JOB_STR)
+			sb_adds(sb, *(const char *const *)at ? *(const char *const *)at : "-");
+		else if (f->type == JOB_INT)
+			sb_addf(sb, "%d", *(const int *)at);
+		else if (f->type == JOB_LONG)
+			sb_addf(sb, "%ld", *(const long *)at);
+		else
+			add_hex(sb, keyed ? *(const char *const *)at : NULL);
 	}
+	sb_addf(sb, " n=%zu --", n);
 	for (size_t i = 0; i < ncand; i++) {
-		if (done[i])
+		if (done && done[i])
 			continue;
 		if (whole)
-			sb_addf(&job, " %d,%d,%d,%d,%d,%d,%d,%d", c[i].id, c[i].tile_m, c[i].tile_n,
+			sb_addf(sb, " %d,%d,%d,%d,%d,%d,%d,%d", c[i].id, c[i].tile_m, c[i].tile_n,
 				c[i].cluster_m, c[i].cluster_n, c[i].stages, c[i].swap, c[i].sm80);
 		else
-			sb_addf(&job, " %d", c[i].id);
+			sb_addf(sb, " %d", c[i].id);
 	}
-	sb_addc(&job, '\n');
+	sb_addc(sb, '\n');
+}
+
+/* Sends worker_job_line's line. a->r: 0 when the worker is gone. */
+static void send_job(struct worker *w, const char *verb, const char *extra,
+		     const struct prof_shape *s, const struct prof_cand *c, size_t ncand,
+		     const char *done, struct attempt *a)
+{
+	struct strbuf job = STRBUF_INIT;
+	worker_job_line(&job, verb, extra, s, c, ncand, done);
 	a->r = send_line(w, job.buf) ? 0 : 1;
 	sb_release(&job);
 }
@@ -428,7 +482,7 @@ static void attempt_job(struct worker *w, const struct prof_shape *s, const stru
 			size_t n, char *done, struct prof_result *out, struct attempt *a,
 			struct diags *d)
 {
-	send_job(w, "JOB", s, c, n, done, a);
+	send_job(w, "JOB", NULL, s, c, n, done, a);
 	char line[4096];
 	while (a->r > 0 && (a->r = read_line(w, line, sizeof line)) > 0) {
 		int id;
@@ -470,7 +524,7 @@ static int py_round_batch(struct py_round *x, int r, const size_t *idx, size_t k
 	 * FlashInfer's autotuner and the oracle time them (a lone call after another tactic's
 	 * timed up to 30% slower on the H200 with PDL on: docs/benchmarks.md) */
 	struct strbuf b = STRBUF_INIT;
-	sb_addf(&b, "ROUND %d 1 %zu", x->method, k);
+	sb_addf(&b, "ROUND v=%d method=%d min_reps=1 n=%zu --", WORKER_PROTO, x->method, k);
 	for (size_t j = 0; j < k; j++) {
 		sb_addf(&b, " %d", x->c[x->at[idx[j]]].id);
 		/* a finalist's samples: about 100 us of calls, sized by its own screening time */
@@ -535,7 +589,7 @@ static void attempt_rounds(struct worker *w, const struct prof_shape *s, const s
 			   size_t n, char *done, struct prof_result *out, struct attempt *a,
 			   struct diags *d)
 {
-	send_job(w, "PREP", s, c, n, done, a);
+	send_job(w, "PREP", NULL, s, c, n, done, a);
 	/* ready[] are the prepared candidates, measured together below */
 	size_t *at = xcalloc(n + 1, sizeof *at), nready = 0;
 	struct prof_result *res = xcalloc(n + 1, sizeof *res);
@@ -650,12 +704,10 @@ int worker_gate(struct worker *w, const struct prof_shape *s, const struct prof_
 	if (!w->python)
 		return diag_error(d, TT_USAGE, "worker", NULL, 0, 0, "the correctness gate runs on "
 				  "the flashinfer backend's worker");
-	char *none = xcalloc(n ? n : 1, 1);
 	struct attempt a = { .last = NOT_STARTED };
-	char verb[64]; /* the bounds travel first: "GATE <tactic> <reference> <job>" */
-	snprintf(verb, sizeof verb, "GATE %g %g", bounds[0], bounds[1]);
-	send_job(w, verb, s, c, n, none, &a);
-	free(none);
+	char extra[96];
+	snprintf(extra, sizeof extra, "bound=%g ref_bound=%g", bounds[0], bounds[1]);
+	send_job(w, "GATE", extra, s, c, n, NULL, &a);
 	char line[4096];
 	while (a.r > 0 && (a.r = read_line(w, line, sizeof line)) > 0) {
 		int id, used = 0;
@@ -741,17 +793,123 @@ static void on_start(int id, void *ctx)
 	fflush(stdout);
 }
 
-int worker_parse_job(const char *line, struct prof_shape *s, char *dtype, size_t *n, int *off)
+static int job_error(char *why, size_t whylen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int job_error(char *why, size_t whylen, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(why, whylen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* A whole word as a number: 0, or -1 when it is not one. */
+static int word_long(const char *w, size_t len, long *out)
+{
+	char tmp[32], *end;
+	if (!len || len >= sizeof tmp)
+		return -1;
+	memcpy(tmp, w, len);
+	tmp[len] = '\0';
+	errno = 0;
+	*out = strtol(tmp, &end, 10);
+	return *end || errno ? -1 : 0;
+}
+
+#define WORD_END " \t\r\n"
+
+/* The value of one name=value word of a job line into s (f: its field; NULL and not is_n: a
+ * name this worker does not know, ignored), dtype (the caller's 16 bytes) or *n (is_n): -1
+ * when it does not parse. */
+static int job_value(const struct job_field *f, bool is_n, const char *value, size_t len,
+		     struct prof_shape *s, char *dtype, size_t *n)
+{
+	long num;
+	if (f && f->type == JOB_STR) {
+		if (!len || len > 15)
+			return -1;
+		memcpy(dtype, value, len);
+		dtype[len] = '\0';
+		return 0;
+	}
+	if ((!f && !is_n) || (f && f->type == JOB_HEX)) /* the key's: the flashinfer worker's */
+		return 0;
+	if (word_long(value, len, &num) || (is_n && (num < 0 || num > 4096)) ||
+	    (f && f->type == JOB_INT && (num < INT_MIN || num > INT_MAX)))
+		return -1;
+	if (is_n)
+		*n = (size_t)num;
+	else if (f->type == JOB_INT)
+		*(int *)((char *)s + f->off) = (int)num;
+	else
+		*(long *)((char *)s + f->off) = num;
+	return 0;
+}
+
+int worker_parse_job(const char *line, struct prof_shape *s, char *dtype, size_t *n, int *off,
+		     char *why, size_t whylen)
 {
 	memset(s, 0, sizeof *s);
-	if (sscanf(line, "%*s %15s %ld %ld %ld %ld %d %d %d %d %ld %ld %ld %ld %ld %ld %ld %ld %ld %d %d %d %zu%n",
-		   dtype, &s->batch, &s->tokens, &s->features, &s->k, &s->rounds, &s->reps, &s->method,
-		   &s->stage, &s->bucket, &s->hidden, &s->inter, &s->experts, &s->top_k, &s->tp,
-		   &s->tp_rank, &s->ep, &s->ep_rank, &s->activation, &s->biases, &s->finalize, n,
-		   off) != 22 ||
-	    *n > 4096)
-		return -1;
+	*n = 0;
+	*off = 0;
+	const char *verb = line + strspn(line, WORD_END);
+	int verb_len = (int)strcspn(verb, WORD_END);
+	const char *first = verb + verb_len;
+	/* the version first: a line of another version may mean other things by its fields */
+	const char *version = NULL, *cands = NULL;
+	size_t version_len = 0;
+	for (const char *w = first + strspn(first, WORD_END); *w; w += strspn(w, WORD_END)) {
+		size_t len = strcspn(w, WORD_END);
+		if (len == 2 && !strncmp(w, "--", 2)) {
+			cands = w + 2;
+			break;
+		}
+		if (len >= 2 && !strncmp(w, "v=", 2))
+			version = w + 2, version_len = len - 2;
+		w += len;
+	}
+	char spoken[16];
+	snprintf(spoken, sizeof spoken, "%d", WORKER_PROTO);
+	if (!version)
+		return job_error(why, whylen, "%.*s without a protocol version (v=): this worker "
+				 "speaks v=%d", verb_len, verb, WORKER_PROTO);
+	if (version_len != strlen(spoken) || strncmp(version, spoken, version_len))
+		return job_error(why, whylen, "%.*s of protocol version v=%.*s, which this worker "
+				 "does not speak (it speaks v=%d)", verb_len, verb, (int)version_len,
+				 version, WORKER_PROTO);
+	if (!cands)
+		return job_error(why, whylen, "%.*s without '--' before its candidates", verb_len,
+				 verb);
+	bool seen[ARRAY_SIZE(job_fields)] = { false }, seen_n = false;
+	for (const char *w = first + strspn(first, WORD_END); w < cands - 2;
+	     w += strspn(w, WORD_END)) {
+		size_t len = strcspn(w, WORD_END);
+		const char *eq = memchr(w, '=', len);
+		if (!eq)
+			return job_error(why, whylen, "%.*s: '%.*s' is not name=value", verb_len, verb,
+					 (int)len, w);
+		size_t name_len = (size_t)(eq - w);
+		const struct job_field *f = NULL;
+		for (size_t i = 0; i < ARRAY_SIZE(job_fields) && !f; i++)
+			if (strlen(job_fields[i].name) == name_len &&
+			    !strncmp(job_fields[i].name, w, name_len))
+				f = &job_fields[i], seen[i] = true;
+		bool is_n = name_len == 1 && *w == 'n';
+		seen_n |= is_n;
+		if (job_value(f, is_n, eq + 1, len - name_len - 1, s, dtype, n))
+			return job_error(why, whylen, "%.*s: bad value '%.*s'", verb_len, verb,
+					 (int)len, w);
+		w += len;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(job_fields); i++)
+		if (!seen[i] && job_fields[i].type != JOB_HEX)
+			return job_error(why, whylen, "%.*s without '%s'", verb_len, verb,
+					 job_fields[i].name);
+	if (!seen_n)
+		return job_error(why, whylen, "%.*s without 'n'", verb_len, verb);
 	s->dtype = dtype;
+	*off = (int)(cands - line);
 	return 0;
 }
 
@@ -829,20 +987,27 @@ int worker_main(int argc, char **argv)
 			char dtype[16];
 			size_t n;
 			int off = 0;
-			if (worker_parse_job(line, &s, dtype, &n, &off)) {
-				printf("ERR bad job\n");
+			if (worker_parse_job(line, &s, dtype, &n, &off, err, sizeof err)) {
+				printf("ERR %s\n", err);
 				fflush(stdout);
 				continue;
 			}
 			struct prof_cand *c = xcalloc(n ? n : 1, sizeof *c);
 			struct prof_result *r = xcalloc(n ? n : 1, sizeof *r);
 			const char *p = line + off;
-			for (size_t i = 0; i < n; i++) {
-				int used = 0;
-				sscanf(p, " %d,%d,%d,%d,%d,%d,%d,%d%n", &c[i].id, &c[i].tile_m, &c[i].tile_n,
-				       &c[i].cluster_m, &c[i].cluster_n, &c[i].stages, &c[i].swap, &c[i].sm80,
-				       &used);
-				p += used;
+			size_t got = 0;
+			for (int used = 0; got < n; got++, p += used)
+				if (sscanf(p, " %d,%d,%d,%d,%d,%d,%d,%d%n", &c[got].id, &c[got].tile_m,
+					   &c[got].tile_n, &c[got].cluster_m, &c[got].cluster_n,
+					   &c[got].stages, &c[got].swap, &c[got].sm80, &used) != 8)
+					break;
+			if (got != n || p[strspn(p, WORD_END)]) {
+				printf("ERR JOB: the candidates after '--' are not n=%zu words "
+				       "id,tm,tn,cm,cn,st,swap,sm80\n", n);
+				fflush(stdout);
+				free(c);
+				free(r);
+				continue;
 			}
 			int started = 0;
 			int rc = b->run(device, &s, c, n, r, on_start, &started, err, sizeof err);

@@ -1177,7 +1177,8 @@ def worker_kernels(fi):
 
 
 def worker_job(fi, d: Deploy, stage, bucket):
-    """The job the C side sends for this entry (src/tune/worker.h JOB fields the worker reads)."""
+    """The job the C side sends for this entry, as the worker's parse_job reads it
+    (scripts/tunetab-fi-worker.py JOB_FIELDS)."""
     return {"dtype": d.dtype, "top_k": d.top_k, "tp": d.tp_size, "tp_rank": d.tp_rank,
             "ep": d.ep_size, "ep_rank": d.ep_rank, "act": int(fi.ActivationType.Swiglu),
             "finalize": int(fi.fused_finalize), "experts": d.experts_local, "hidden": d.hidden,

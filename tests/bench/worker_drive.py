@@ -22,8 +22,8 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 WORKER = os.path.join(ROOT, "scripts", "tunetab-fi-worker.py")
-# JOB fields (scripts/tunetab-fi-worker.py JOB_FIELDS): dtype batch tokens features k rounds reps
-# method stage bucket hidden inter experts top_k tp tp_rank ep ep_rank act biases finalize
+# the requests' named fields and version: scripts/tunetab-fi-worker.py JOB_FIELDS, REQUESTS, PROTO
+PROTO = 2
 HIDDEN, INTER, EXPERTS, TOP_K = 2048, 768, 128, 8
 IDS = {1: range(0, 45), 2: range(45, 90)}  # SM90 bf16, finalize off (cutlass-moe-tactics.md §3)
 
@@ -42,9 +42,17 @@ def job(stage, bucket, reps, cands):
     feat, k = (2 * INTER, HIDDEN) if stage == 1 else (HIDDEN, INTER)
     key = "('trtllm::fused_moe::gemm%d', 'MoERunner', ((%d, %d), (%d, %d, %d), (0,), (%d, %d, %d), (0,)), %s)" % (
         stage, bucket, HIDDEN, EXPERTS, 2 * INTER, HIDDEN, EXPERTS, HIDDEN, INTER, EXTRAS)
-    f = ["bf16", EXPERTS, 1, feat, k, 5, reps, 0, stage, bucket, HIDDEN, INTER, EXPERTS, TOP_K,
-         1, 0, 1, 0, 3, 0, 0, len(cands), key.encode().hex(), FIELDS.encode().hex(), "-"]
-    return "PREP " + " ".join(str(x) for x in f + ["%d,0" % c for c in cands])
+    f = dict(dtype="bf16", batch=EXPERTS, tokens=1, features=feat, k=k, rounds=5, reps=reps,
+             method=0, stage=stage, bucket=bucket, hidden=HIDDEN, inter=INTER, experts=EXPERTS,
+             top_k=TOP_K, tp=1, tp_rank=0, ep=1, ep_rank=0, act=3, biases=0, finalize=0,
+             key=key.encode().hex(), fields=FIELDS.encode().hex(), runner="-", n=len(cands))
+    return "PREP v=%d %s -- %s" % (PROTO, " ".join("%s=%s" % kv for kv in f.items()),
+                                   " ".join(map(str, cands)))
+
+
+def round_line(min_reps, cands):
+    return "ROUND v=%d method=0 min_reps=%d n=%d -- %s" % (PROTO, min_reps, len(cands),
+                                                          " ".join(map(str, cands)))
 
 
 class Spawned:
@@ -111,13 +119,12 @@ def main():
         got = w.ask(job(s, bucket, 1, ids), ("END", "ERR"))
         ready = [int(r.split()[1]) for r in got if r.startswith("READY")]
         for _ in range(2):
-            w.ask("ROUND 0 1 %d %s" % (len(ready), " ".join(map(str, ready))), ("END", "ERR"))
+            w.ask(round_line(1, ready), ("END", "ERR"))
     w.ask(job(stage, bucket, 32, cands), ("END", "ERR"))
     per = {c: [] for c in cands}
     clocks = []
     for _ in range(a.rounds):
-        for c, us in times(w.ask("ROUND 0 16 %d %s" % (len(cands), " ".join(map(str, cands))),
-                                 ("END", "ERR"))).items():
+        for c, us in times(w.ask(round_line(16, cands), ("END", "ERR"))).items():
             per[c].append(us)
         if a.clocks:
             import torch  # NVML through torch: the SM clock and power right after the round
