@@ -185,6 +185,7 @@ deps-test:
 	$(Q)sh scripts/install-deps.sh $(TEST_DEB_PKGS)
 	$(Q)sh tests/packaging/setup.sh
 	$(Q)sh tests/consumers/fetch-sglang.sh 0.5.22 0.5.23
+	$(Q)sh tests/consumers/fetch-vllm.sh 0.34.0
 # FlashInfer releases from PyPI in venvs (torch from PyPI, about 3 GB the first time) for the
 # tests of every dtype's inputs against FlashInfer's Python layer (tests/flashinfer/inputs.sh)
 deps-flashinfer:

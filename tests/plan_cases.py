@@ -5,10 +5,10 @@ not use tunetab's plan.
 
 The oracle, per case and per rank of the server:
   - the file the server opens: SGLang's own flashinfer_autotune_cache_path (the 0.5.22/0.5.23
-    wheels' source, tests/consumers/sglang_path.py); for vLLM the folder its first start made
-    (a case names it: vLLM's hash is not computable outside vLLM, which is why doctor says it
-    cannot tell without --cache-file), file names as vLLM names them (make test-consumers checks
-    that rule against vLLM's own function);
+    wheels' source, tests/consumers/sglang_path.py); vLLM 0.34.0's own
+    resolve_rank_flashinfer_autotune_file (its wheel's source, tests/consumers/vllm_path.py)
+    with the config hash a case names (the folder vLLM's start made and logged: that hash is not
+    computable outside vLLM, which is why doctor says it cannot tell without --cache-file);
   - whether that file loads and every lookup hits: FlashInfer's own AutoTuner.load_configs and
     search_cache (tests/flashinfer/fi_oracle.py --batch, the released 0.7.4 or 0.6.18 package)
     with _collect_metadata returning the server's environment and the lookups built by
@@ -149,11 +149,18 @@ def moe_ranks(s):
 
 def oracle_paths(s, root):
     """The file each rank opens, by the consumer's own rule."""
+    if s["consumer"] == "vllm":  # vLLM 0.34.0's own resolve_rank_flashinfer_autotune_file
+        site = os.path.join(ROOT, ".venv-consumers", "vllm-" + s["cversion"])
+        case = {"env": {"VLLM_FLASHINFER_AUTOTUNE_CACHE_DIR": root}, "tp": s["tp"], "pp": s["pp"],
+                "dp": s["dp"], "hash": s["vfolder"], "home": WORK,
+                "workspace": "/ws/.cache/flashinfer/%s/90a" % s["fi"]}
+        rc, out, err = run([sys.executable, os.path.join(ROOT, "tests/consumers/vllm_path.py"), site,
+                            os.path.join(ROOT, ".venv-consumers", "flashinfer-none"), json.dumps(case)])
+        if rc:
+            raise SystemExit("plan_cases: vLLM's path function failed: " + err)
+        return out.split()
     paths = []
     for (t, p, d, w, *_rest) in moe_ranks(s):
-        if s["consumer"] == "vllm":
-            paths.append(os.path.join(root, s["vfolder"], "autotune_configs_dp%d_rank%d.json" % (d, w)))
-            continue
         site = os.path.join(ROOT, ".venv-consumers", "sglang-" + s["cversion"])
         case = {"model_path": s["model"], "dtype": s["torch"], "quantization": s["quant"],
                 "moe_runner_backend": s["backend"], "tp": s["tp"], "pp": s["pp"],

@@ -4,6 +4,6 @@
 # rank's lookups hit, 1 naming the cause where they do not, and 6 ("cannot tell") where what
 # decides it is out of tunetab's sight (no FlashInfer to read the environment's _metadata,
 # vLLM's config hash, a model config install's flags do not find). Needs make deps-test (SGLang's
-# path and digest functions) and make deps-flashinfer (FlashInfer 0.7.4 and 0.6.18).
+# path and digest functions, vLLM 0.34.0's path function) and make deps-flashinfer (FlashInfer 0.7.4 and 0.6.18).
 . "$ROOT/tests/lib.sh"
 python3 "$ROOT/tests/plan_cases.py"
