@@ -105,7 +105,7 @@ static size_t keyset_for(struct lookup_plan *p, long mtp, long mep)
 }
 
 /* The server's ranks in the job's file order (install_plan: tp fastest, then pp, then dp;
- * with attention DP a rank's dp index is its attention-DP group) and the keyset of each. */
+ * with attention DP one dp group) and the keyset of each. */
 static void lay_out_ranks(struct lookup_plan *p, const struct serve_deployment *s)
 {
 	long tp = s->tp, pp = s->pp, dp = s->attn_dp > 1 ? 1 : s->dp;
@@ -116,13 +116,17 @@ static void lay_out_ranks(struct lookup_plan *p, const struct serve_deployment *
 		for (long pi = 0; pi < pp; pi++)
 			for (long ti = 0; ti < tp; ti++, i++) {
 				struct plan_rank *r = &p->ranks[i];
-				r->tp_rank = ti;
-				r->pp_rank = pi;
-				r->dp_rank = s->attn_dp > 1 ? ti / (tp / s->attn_dp) : di;
 				moe_ranks(s, ti, di, &r->moe_tp_rank, &r->moe_ep_rank);
 				r->keys = p->rank_keyed ? keyset_for(p, r->moe_tp_rank, r->moe_ep_rank)
 							: keyset_for(p, 0, 0);
 			}
+}
+
+/* The key rules of FlashInfer `version`, or NULL (not a version, or older than every schema). */
+static const struct fi_rules *rules_of(const struct tt_data *data, const char *version)
+{
+	struct fi_version fv;
+	return version && !version_parse(version, &fv) ? firules_find(&data->rules, &fv, NULL) : NULL;
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -268,8 +272,7 @@ int plan_build(const struct tt_data *data, const struct plan_request *r, struct 
 	if (s) {
 		p->device = s->device;
 		p->sm = s->sm;
-		struct fi_version fv;
-		if (version_parse(s->flashinfer, &fv) || !(p->rules = firules_find(&data->rules, &fv, NULL)))
+		if (!(p->rules = rules_of(data, s->flashinfer)))
 			return diag_error(d, TT_INVALID, "plan", NULL, 0, 0, "FlashInfer '%s' has no key "
 					  "rules in tunetab (schemas/flashinfer)", s->flashinfer);
 		p->rank_keyed = rules_rank_keyed(p->rules);
@@ -288,9 +291,7 @@ int plan_build(const struct tt_data *data, const struct plan_request *r, struct 
 		return rc;
 	struct install_job *j = &p->job;
 	if (!s) {
-		struct fi_version fv;
-		if (!version_parse(j->flashinfer, &fv))
-			p->rules = firules_find(&data->rules, &fv, NULL);
+		p->rules = rules_of(data, j->flashinfer);
 		p->sm = (int)j->sm;
 		const struct device_profile *dp = r->device ? device_find(&data->devices, r->device) : NULL;
 		const char *gpu = json_string_value(json_object_get(j->meta, "gpu"));
@@ -299,8 +300,7 @@ int plan_build(const struct tt_data *data, const struct plan_request *r, struct 
 		bool derived = p->rules && !derive_flags(data, r, p);
 		if (derived && p->own_serve.tunes && (rc = server_keys(data, p, d)))
 			return rc;
-		if (derived) {
-			p->serve = &p->own_serve;
+		if (derived) { /* p->serve is the server the flags describe (derive_flags) */
 			const char *cls = r->q->hf_config_class;
 			if (cls && strcmp(cls, p->own_serve.hf_config_class))
 				snprintf(p->flags_differ, sizeof p->flags_differ, "--hf-config-class %s, but "
@@ -359,11 +359,6 @@ void plan_release(struct lookup_plan *p)
 }
 
 /* --- the plan against the disk ------------------------------------------------------------ */
-
-const char *plan_state_name(enum plan_state s)
-{
-	return s == PLAN_HITS ? "hits" : s == PLAN_NO ? "no" : "cannot tell";
-}
 
 static bool indeterminate(json_t *v)
 {
@@ -465,6 +460,14 @@ static void miss_findings(const struct lookup_plan *p, struct plan_check *c, con
 			    unmatched == 1 ? "" : "s");
 }
 
+/* validate's errors of `name` for the server's GPU and version, as a finding. */
+static void invalid_finding(struct plan_check *c, const struct lookup_plan *p, const char *name,
+			    size_t n, const char *first)
+{
+	add_finding(c, "%s: validate finds %zu error%s for %s (SM%d) and FlashInfer %s; the first: %s",
+		    name, n, n == 1 ? "" : "s", p->device, p->sm, p->job.flashinfer, first);
+}
+
 static void finish(struct plan_check *c, const struct lookup_plan *p)
 {
 	if (p->flags_differ[0])
@@ -520,7 +523,9 @@ void plan_check_disk(const struct lookup_plan *p, const void *vd, struct plan_ch
 	c->nfiles = p->nranks;
 	c->files = xcalloc(c->nfiles ? c->nfiles : 1, sizeof *c->files);
 	json_t *first = NULL;
-	size_t present = 0, missing_files = 0, invalid_files = 0, unloaded = 0, cannot = 0;
+	char *first_buf = NULL; /* the first present file's bytes and its index */
+	size_t first_len = 0, first_i = 0;
+	size_t present = 0, missing_files = 0, unloaded = 0, cannot = 0;
 	for (size_t i = 0; i < p->nranks; i++) {
 		struct plan_file *f = &c->files[i];
 		const struct plan_rank *r = &p->ranks[i];
@@ -549,13 +554,21 @@ void plan_check_disk(const struct lookup_plan *p, const void *vd, struct plan_ch
 			free(buf);
 			continue;
 		}
-		f->meta = judge_metadata(p, doc, j->env_meta, f->meta_field, sizeof f->meta_field);
-		f->loads = f->meta <= 0;
+		if (first_buf && len == first_len && !memcmp(buf, first_buf, len)) {
+			/* the same bytes as the first file (install writes every rank's alike): its
+			 * _metadata verdict and validate's findings are that file's */
+			const struct plan_file *o = &c->files[first_i];
+			f->meta = o->meta;
+			memcpy(f->meta_field, o->meta_field, sizeof f->meta_field);
+			f->invalid = o->invalid;
+			memcpy(f->first_invalid, o->first_invalid, sizeof f->first_invalid);
+		} else {
+			f->meta = judge_metadata(p, doc, j->env_meta, f->meta_field, sizeof f->meta_field);
+			f->invalid = invalid_for_gpu(p, vd, base_name(r->path), buf, len, f->first_invalid,
+						     sizeof f->first_invalid);
+		}
 		unloaded += f->meta > 0;
 		cannot += f->meta < 0;
-		f->invalid = invalid_for_gpu(p, vd, base_name(r->path), buf, len, f->first_invalid,
-					     sizeof f->first_invalid);
-		invalid_files += f->invalid > 0;
 		size_t nhave;
 		char **have = install_entry_keys(doc, &nhave);
 		if (ks) {
@@ -575,14 +588,18 @@ void plan_check_disk(const struct lookup_plan *p, const void *vd, struct plan_ch
 					      nhave);
 		}
 		install_keys_free(have, nhave);
-		if (!first)
+		if (!first) {
 			first = json_incref(doc);
-		else if (!json_equal(first, doc))
+			first_buf = buf, first_len = len, first_i = i;
+			buf = NULL;
+		} else if (!json_equal(first, doc)) {
 			c->differ = true;
+		}
 		json_decref(doc);
 		free(buf);
 	}
 	json_decref(first);
+	free(first_buf);
 	for (size_t i = 0; missing_files && i < p->nranks; i++)
 		if (!c->files[i].exists) {
 			add_finding(c, "%zu of %zu rank files missing (the first: %s)%s", missing_files,
@@ -606,10 +623,8 @@ void plan_check_disk(const struct lookup_plan *p, const void *vd, struct plan_ch
 	}
 	for (size_t i = 0; i < c->nfiles; i++)
 		if (c->files[i].invalid) {
-			add_finding(c, "%s: validate finds %zu error%s for %s (SM%d) and FlashInfer %s; the first: %s",
-				    base_name(c->files[i].path), c->files[i].invalid,
-				    c->files[i].invalid == 1 ? "" : "s", p->device, p->sm, j->flashinfer,
-				    c->files[i].first_invalid);
+			invalid_finding(c, p, base_name(c->files[i].path), c->files[i].invalid,
+					c->files[i].first_invalid);
 			break;
 		}
 	if (cannot && !unloaded) {
@@ -643,7 +658,6 @@ void plan_check_disk(const struct lookup_plan *p, const void *vd, struct plan_ch
 				    g.folders[i].dir, g.folders[i].why, g.folders[i].hits);
 		install_diagnosis_release(&g);
 	}
-	(void)invalid_files;
 	finish(c, p);
 }
 
@@ -656,8 +670,7 @@ void plan_check_table(const struct lookup_plan *p, json_t *table, const char *na
 	size_t n = invalid_for_gpu(p, vd, name, buf, strlen(buf), first, sizeof first);
 	free(buf);
 	if (n)
-		add_finding(c, "%s: validate finds %zu error%s for %s (SM%d) and FlashInfer %s; the first: %s", name, n,
-			    n == 1 ? "" : "s", p->device, p->sm, p->job.flashinfer, first);
+		invalid_finding(c, p, name, n, first);
 	if (p->keys_known) {
 		size_t nhave;
 		char **have = install_entry_keys(table, &nhave);

@@ -36,7 +36,6 @@ struct plan_unknown {
 /* One rank of the deployment: the file it opens and the keys it looks up. */
 struct plan_rank {
 	const char *path;              /* the job's rank file (rank files only) */
-	long tp_rank, pp_rank, dp_rank;/* the server's ranks (the file name's) */
 	long moe_tp_rank, moe_ep_rank; /* the MoE runner's (the key's, where it holds them) */
 	size_t keys;                   /* index into lookup_plan.keyset */
 };
@@ -112,7 +111,6 @@ struct plan_finding {
 struct plan_file {
 	const char *path;
 	bool exists;
-	bool loads;                    /* the metadata accepts it (or cannot tell) */
 	int meta;                      /* 0 accepted, 1 soft, 2 hard, 3 strict, -1 cannot tell */
 	char meta_field[64];
 	size_t wanted, hits;           /* this rank's keys; present in the file */
@@ -144,6 +142,5 @@ void plan_check_release(struct plan_check *c);
 void plan_check_table(const struct lookup_plan *p, json_t *table, const char *name,
 		      const void *vd, struct plan_check *c);
 
-const char *plan_state_name(enum plan_state s);
 
 #endif
