@@ -79,6 +79,7 @@ static void on_table(void *ctx, const struct generate_result *r)
 		return;
 	struct strbuf sb = STRBUF_INIT;
 	generate_summary(r, &sb);
+	generate_written(r, &sb);
 	fputs(sb.buf, stderr);
 	sb_release(&sb);
 }

@@ -96,9 +96,8 @@ static void gen_table(void *ctx, const struct generate_result *r)
 		g->json = xstrdup(r->written[1]);
 	struct strbuf sb = STRBUF_INIT;
 	generate_summary(r, &sb);
-	char *wrote = g->temp && sb.buf ? strstr(sb.buf, "tunetab: wrote ") : NULL;
-	if (wrote) /* install writes the table where the server reads it, said below */
-		*wrote = '\0';
+	if (!g->temp) /* a temporary table's paths are not for the user: install says where it wrote */
+		generate_written(r, &sb);
 	fputs(sb.buf ? sb.buf : "", stderr);
 	sb_release(&sb);
 }

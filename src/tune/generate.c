@@ -1650,6 +1650,10 @@ void generate_summary(const struct generate_result *r, struct strbuf *out)
 			sb_addf(out, "; %zu entries unchecked: %s", st->gate_unchecked, st->unchecked_why);
 		sb_addc(out, '\n');
 	}
+}
+
+void generate_written(const struct generate_result *r, struct strbuf *out)
+{
 	const struct fi_rules *rules = r->rules;
 	if (r->written[0])
 		sb_addf(out, "tunetab: wrote %s\n  FlashInfer imports it from <site-packages>/%s/ with "

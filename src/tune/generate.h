@@ -145,8 +145,10 @@ int generate_rank(const struct generate_request *rq, struct generate_session *S,
 		  size_t ngroups, struct lookup_list *out, struct diags *d);
 
 /* The user's summary of a table written: what, where from, how many entries differ from the
- * fallback, what profiling did, and where each file goes (lines ending in '\n'). */
+ * fallback, what profiling did (lines ending in '\n'). */
 void generate_summary(const struct generate_result *r, struct strbuf *out);
+/* The files written and where each goes (lines ending in '\n'). */
+void generate_written(const struct generate_result *r, struct strbuf *out);
 
 /* A deployment from generate-style options (model, dtype, parallelism), shared by generate
  * and doctor. model may be NULL (generate --keys). A model YAML is loaded into *own_model
