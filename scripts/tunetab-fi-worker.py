@@ -37,6 +37,26 @@ code, which asks for one round at a time.
   cycle where that takes at most SCREEN_CYCLE_US. Every other sample
   (a race's, sized by the parent, or a job's that does not screen) is whole cycles of
   FlashInfer's 16 routing samples (Kernels.routing_cycle).
+  Ops beside the fused MoE (issue #39; OPS: fp4_gemm with CutlassFp4GemmRunner or
+  CuteDSLFp4GemmRunner, flashinfer::trtllm_fp4_block_scale_moe with MoERunner): a PREP or GATE
+  that names op= is an op's job, its fields by name (OP_COMMON, the op's fields, OP_VERB_FIELDS):
+    op= runner= consumer=sglang|vllm tune=at_m|buckets m= tune_max= bucket= reps= method=
+    cands= (the candidates' count: n= is fp4_gemm's N)
+    fp4_gemm: n= k= out=bfloat16|float16
+    trtllm MoE: hidden= inter= experts= local_experts= local_expert_offset= top_k= shared=
+      routing=logits|routed finalize= act_dtype= weight_dtype= activation= layout= shuffled=
+      packed= per_token= hidden_output= [routing_method=1 n_group=0 topk_group=0
+      logits_dtype=bfloat16: not in the key, defaults as shown]
+  and its candidates ID or ID,HEX (HEX: the tactic's JSON text, e.g. [8,3] or
+  [[128,8],[1,1],true,false,"sm100",null]; a bare ID is the integer tactic ID). The replies are
+  PREP's, ROUND's and GATE's (the gate: against FlashInfer's default tactic, which is checked
+  against the op's dequantized fp32 reference).
+  parent: OPTEST v=2 op=<name> runner=<class> --
+                               -> OPTEST status=<works|not_in_build|cannot_run|wrong|failed>
+                                  detail=<hex text> (optest: a small job of the op timed with
+                                  profile_op and its winner checked against the reference;
+                                  cannot_run names the SMs the op's modules are built for and
+                                  where FlashInfer says so)
   errors: ERR <text>; FAULT <text> (CUDA context broken after START: exit, parent restarts)
 
 What is timed is what FlashInfer's autotuner times (flashinfer-formats.md §3.5, §5): the
@@ -772,10 +792,11 @@ class ProtocolError(ValueError):
     """A request this worker cannot read: its text is the ERR line's."""
 
 
-def parse_request(verb, words):
+def parse_request(verb, words, spec=None, optional=None):
     """A request's words after its verb: name=value words in any order, then "--" and the
-    candidates. The fields REQUESTS[verb] lists, read (every one must be there); a name it does
-    not list is ignored; a protocol version (v=) other than PROTO is refused."""
+    candidates. The fields REQUESTS[verb] (or spec) lists, read (every one must be there), and
+    those of optional ({name: (conv, default)}) where given; a name it does not list is
+    ignored; a protocol version (v=) other than PROTO is refused."""
     kv, cands = {}, None
     for i, w in enumerate(words):
         if w == "--":
@@ -794,14 +815,19 @@ def parse_request(verb, words):
     if cands is None:
         raise ProtocolError(f"{verb} without '--' before its candidates")
     got = {}
-    for name, conv in REQUESTS[verb].items():
+    for name, (conv, dflt) in (optional or {}).items():
+        try:
+            got[name] = conv(kv[name]) if name in kv else dflt
+        except ValueError:
+            raise ProtocolError(f"{verb}: bad value '{name}={kv[name]}'") from None
+    for name, conv in (spec or REQUESTS[verb]).items():
         if name not in kv:
             raise ProtocolError(f"{verb} without '{name}'")
         try:
             got[name] = conv(kv[name])
         except ValueError:
             raise ProtocolError(f"{verb}: bad value '{name}={kv[name]}'") from None
-    if len(cands) != got["n"]:
+    if spec is None and len(cands) != got["n"]:
         raise ProtocolError(f"{verb}: n={got['n']} but {len(cands)} candidates after '--'")
     return got, cands
 
@@ -839,6 +865,640 @@ def parse_job(verb, words):
     return job, [int(c.split(",")[0]) for c in cands]
 
 
+# --- ops beside the CUTLASS fused MoE (issue #39) --------------------------------------------
+# One generic path: an op class in OPS knows its FlashInfer runner, the tensors the server's call
+# hands FlashInfer's tuner (built from the job's named fields for m tokens), FlashInfer's own
+# TuningConfig for that call, a dequantized fp32 reference of its output and the SMs its modules
+# are built for. OpKernels times any of them with the MoE path's machinery (Worker.prep/round:
+# warm, start, elapsed_us behind the delay kernel); profile_op and OPTEST use the same calls.
+
+def _rup(x, y):
+    return (x + y - 1) // y * y
+
+
+def _cc_text(ccs):
+    return ", ".join(f"SM{c}" for c in sorted(ccs))
+
+
+def _where(obj):
+    """file:line of a FlashInfer object, relative to the package (for OPTEST's detail)."""
+    try:
+        f = inspect.getsourcefile(obj)
+        line = inspect.getsourcelines(obj)[1]
+        root = os.path.dirname(importlib.import_module("flashinfer").__file__ or "")
+        return f"{os.path.relpath(f, root) if root else f}:{line}"
+    except Exception:  # noqa: BLE001
+        return getattr(obj, "__name__", "?")
+
+
+# e2m1 code -> value (sign bit 3, exponent bits 2-1, mantissa bit 0); a byte holds two, the
+# first element in the low nibble
+E2M1 = (0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0, -0.0, -0.5, -1.0, -1.5, -2.0, -3.0, -4.0, -6.0)
+
+
+def e2m1_to_float(t, packed):
+    """uint8 [..., K/2] -> float32 [..., K]."""
+    lut = t.tensor(E2M1, dtype=t.float32, device=packed.device)
+    lo, hi = (packed & 0x0F).long(), (packed >> 4).long()
+    return t.stack((lut[lo], lut[hi]), dim=-1).reshape(*packed.shape[:-1], packed.shape[-1] * 2)
+
+
+def unswizzle_128x4(t, sf, rows, cols):
+    """A 128x4-swizzled block-scale matrix (storage [rows/128][cols/4][32][4][4], FlashInfer's
+    layout_128x4) as a float32 (rows, cols) matrix of its fp8-e4m3 values."""
+    rp, cp = _rup(rows, 128), _rup(cols, 4)
+    s = sf.contiguous().view(t.uint8).view(t.float8_e4m3fn).reshape(rp // 128, cp // 4, 32, 4, 4)
+    return s.permute(0, 3, 2, 1, 4).reshape(rp, cp)[:rows, :cols].float()
+
+
+def random_e2m1(t, shape, dev, g):
+    return t.randint(0, 256, tuple(shape), dtype=t.uint8, device=dev, generator=g)
+
+
+def random_scales(t, shape, dev, g):
+    """fp8-e4m3 block scales in [0.25, 1): finite, positive."""
+    return (t.rand(tuple(shape), device=dev, generator=g) * 0.75 + 0.25).to(t.float8_e4m3fn)
+
+
+class OpInputs(list):
+    """The tensors FlashInfer's tuner gets (a list, as choose_one's inputs), with the keyword
+    arguments the op's choose_one passes the runner (kwargs)."""
+    kwargs = {}
+
+
+class Fp4Gemm:
+    """fp4_gemm (mm_fp4, gemm/gemm_base.py): a [m, k] x [n, k]^T NVFP4 GEMM, as SGLang's and
+    vLLM's NVFP4 linear layers call it (weight padded to 32 in N and K, b = weight.T, the
+    128x4-swizzled scales, a 0-d float32 alpha, out allocated by mm_fp4 as (m, N padded))."""
+    name = "fp4_gemm"
+    runners = ("CutlassFp4GemmRunner", "CuteDSLFp4GemmRunner")
+    fields = {"n": int, "k": int, "out": str}
+    selftest = dict(n=256, k=512, out="bfloat16", m=64)
+
+    @staticmethod
+    def rule(fi, runner):
+        """(the supported CCs, where FlashInfer says so, what else)."""
+        gb = importlib.import_module("flashinfer.gemm.gemm_base")
+        if runner == "CutlassFp4GemmRunner":
+            req = gb._cutlass_gemm_fp4_requirement
+            return set(req._supported_ccs), _where(req), "CUTLASS modules"
+        req = gb._cute_dsl_gemm_fp4_requirement
+        # on SM12x backend "cute-dsl" is another runner (Sm12xCuTeFp4GemmRunner):
+        # _cute_dsl_gemm_fp4_runner returns CuteDSLFp4GemmRunner for major 10 only
+        return ({c for c in req._supported_ccs if c // 10 == 10},
+                f"{_where(req)}, {_where(gb._cute_dsl_gemm_fp4_runner)}", "CuTe-DSL kernels")
+
+    @staticmethod
+    def in_build(fi, runner):
+        gb = importlib.import_module("flashinfer.gemm.gemm_base")
+        need = {"CutlassFp4GemmRunner": "get_cutlass_fp4_gemm_module",
+                "CuteDSLFp4GemmRunner": "_cute_dsl_gemm_fp4_runner"}.get(runner)
+        if need is None:
+            return f"fp4_gemm has no runner {runner} here (FlashInfer's are {', '.join(Fp4Gemm.runners)})"
+        if not hasattr(gb, need) or not hasattr(gb, "_MM_FP4_TUNING_CONFIG_128x4"):
+            return f"FlashInfer {fi.__version__}'s gemm_base has no {need}"
+        if runner == "CuteDSLFp4GemmRunner" and importlib.util.find_spec("cutlass") is None:
+            return "the CuTe-DSL runner needs nvidia-cutlass-dsl (no 'cutlass' module here)"
+        return None
+
+    @staticmethod
+    def runner(fi, job, cc=None):
+        """FlashInfer's runner as mm_fp4 builds it for this GPU (backend_to_runner_factory)."""
+        gb = importlib.import_module("flashinfer.gemm.gemm_base")
+        t = importlib.import_module("torch")
+        major, minor = cc if cc else t.cuda.get_device_capability()
+        if job["runner"] == "CutlassFp4GemmRunner":
+            return gb.get_cutlass_fp4_gemm_module(major, minor).cutlass_fp4_gemm_runner()
+        return gb._cute_dsl_gemm_fp4_runner(major, minor, True, getattr(t, job["out"]), True)
+
+    @staticmethod
+    def inputs(job, m, device, g=None):
+        """[a, b, a_descale, b_descale, alpha, out_dtype, out, block_size, use_nvfp4, workspace]
+        as mm_fp4 hands them to its tuner (gemm_base.py mm_fp4): SGLang's weight scales are
+        fp8 (weight_scale_interleaved), vLLM's viewed as uint8; the activation's uint8."""
+        import torch as t
+        gb = importlib.import_module("flashinfer.gemm.gemm_base")
+        n, k = _rup(job["n"], 32), _rup(job["k"], 32)
+        ksf = _rup(k // 16, 4)
+        if g is None:
+            g = t.Generator(device=device).manual_seed(1234 + m)
+        a = random_e2m1(t, (m, k // 2), device, g)
+        w = random_e2m1(t, (n, k // 2), device, g)
+        a_sf = random_scales(t, (_rup(m, 128), ksf), device, g).view(t.uint8)
+        w_sf = random_scales(t, (_rup(n, 128), ksf), device, g)
+        if job.get("consumer") == "vllm":
+            w_sf = w_sf.view(t.uint8)
+        alpha = t.tensor(1.0 / 64, dtype=t.float32, device=device)
+        odt = getattr(t, job["out"])
+        out = t.empty((m, n), dtype=odt, device=device)
+        if t.device(device).type == "cuda":
+            ws = gb._get_stream_cache_buf("mm_fp4_workspace", gb.DEFAULT_WORKSPACE_SIZE, t.device(device))
+        else:  # what _get_stream_cache_buf allocates, on the CPU (it asks CUDA for the stream)
+            ws = t.empty(gb.DEFAULT_WORKSPACE_SIZE, dtype=t.uint8, device=device)
+        x = OpInputs([a, w.T, a_sf, w_sf.T, alpha, odt, out, 16, True, ws])
+        x.kwargs = {}
+        return x
+
+    @staticmethod
+    def tuning_config(job, inputs=None):
+        gb = importlib.import_module("flashinfer.gemm.gemm_base")
+        return gb._MM_FP4_TUNING_CONFIG_128x4  # use_8x4_sf_layout=False, a 0-d alpha
+
+    @staticmethod
+    def output(result, inputs):
+        return inputs[6]
+
+    @staticmethod
+    def reference(inputs):
+        """alpha * dequant(a) @ dequant(w)^T in fp32, (m, N padded)."""
+        import torch as t
+        a, b, a_sf, b_sf, alpha = inputs[:5]
+        m, k = a.shape[0], a.shape[1] * 2
+        n = b.shape[1]
+        af = e2m1_to_float(t, a).reshape(m, k // 16, 16) * \
+            unswizzle_128x4(t, a_sf, m, k // 16)[:, :, None]
+        wf = e2m1_to_float(t, b.T.contiguous()).reshape(n, k // 16, 16) * \
+            unswizzle_128x4(t, b_sf.T, n, k // 16)[:, :, None]
+        return float(alpha) * (af.reshape(m, k) @ wf.reshape(n, k).T)
+
+
+class TrtllmFp4Moe:
+    """flashinfer::trtllm_fp4_block_scale_moe (fused_moe/core.py): the trtllm-gen NVFP4 MoE as
+    vLLM's monolithic class (logits) and SGLang's flashinfer_trtllm runner (logits or routed)
+    call it: hidden_states (T, H/2) uint8 with a linear (T, H/16) fp8 scale, shuffled weights,
+    finalize on or off."""
+    name = "flashinfer::trtllm_fp4_block_scale_moe"
+    runners = ("MoERunner",)
+    fields = {"hidden": int, "inter": int, "experts": int, "local_experts": int,
+              "local_expert_offset": int, "top_k": int, "shared": int, "routing": str,
+              "finalize": int, "act_dtype": str, "weight_dtype": str, "activation": int,
+              "layout": int, "shuffled": int, "packed": int, "per_token": int,
+              "hidden_output": int}
+    # fields not in the key that the call still needs (optional, with these defaults)
+    optional = {"routing_method": (int, 1), "n_group": (int, 0), "topk_group": (int, 0),
+                "logits_dtype": (str, "bfloat16")}
+    selftest = dict(hidden=1024, inter=256, experts=8, local_experts=8, local_expert_offset=0,
+                    top_k=2, shared=0, routing="logits", finalize=1, act_dtype="e2m1",
+                    weight_dtype="e2m1", activation=3, layout=0, shuffled=1, packed=0,
+                    per_token=0, hidden_output=1024, m=16)
+
+    @staticmethod
+    def rule(fi, runner):
+        """The trtllm-gen cubins it dispatches to (jit/trtllm_gen_metainfo.py): Blackwell's and
+        Rubin's. Its module compiles for majors 10 and 12 (jit/fused_moe.py), but holds no
+        kernel for SM12x."""
+        mi = importlib.import_module("flashinfer.jit.trtllm_gen_metainfo")
+        archs = tuple(mi.BLACKWELL_CUBIN_ARCHS) + tuple(getattr(mi, "RUBIN_CUBIN_ARCHS", ()))
+        ccs = set()
+        for a in archs:  # "Sm100a", "Sm100f" (the 10.x family: 100, 103), "Sm103a", "Sm107a"
+            cc = int(re.sub(r"\D", "", a))
+            ccs.add(cc)
+        src = inspect.getsourcefile(mi)
+        line = next((i + 1 for i, s in enumerate(open(src)) if s.startswith("BLACKWELL_CUBIN_ARCHS")), 0)
+        return ccs, f"jit/trtllm_gen_metainfo.py:{line}", "trtllm-gen cubins"
+
+    @staticmethod
+    def in_build(fi, runner):
+        if runner != "MoERunner":
+            return f"trtllm_fp4_block_scale_moe has no runner {runner} (FlashInfer's is MoERunner)"
+        try:
+            importlib.import_module("flashinfer.fused_moe.backends.trtllm").MoERunner
+            core = importlib.import_module("flashinfer.fused_moe.core")
+            core.get_trtllm_moe_sm100_module
+        except (ImportError, AttributeError) as e:
+            return f"FlashInfer {fi.__version__} has no trtllm-gen MoERunner ({e})"
+        return None
+
+    @staticmethod
+    def module(fi):
+        core = importlib.import_module("flashinfer.fused_moe.core")
+        device = importlib.import_module("torch").device("cuda", importlib.import_module("torch").cuda.current_device())
+        return core._get_trtllm_moe_sm100_module_impl(
+            core.get_compute_capability(device) == (10, 7)) if False else core.get_trtllm_moe_sm100_module()
+
+    @staticmethod
+    def runner(fi, job, moe_op=None):
+        """MoERunner as trtllm_fp4_block_scale_moe_op builds it (core.py), its moe_op the JIT
+        module's loaded library (the extras' 'Module')."""
+        import torch as t
+        from flashinfer.fused_moe.backends.trtllm import MoERunner
+        from flashinfer.tllm_enums import DtypeTrtllmGen, Fp8QuantizationType, WeightLayout
+        if moe_op is None:
+            core = importlib.import_module("flashinfer.fused_moe.core")
+            dev = t.device("cuda", t.cuda.current_device())
+            ns = core._get_trtllm_moe_sm100_module_impl(core.get_compute_capability(dev) == (10, 7))
+            moe_op = TrtllmFp4Moe._moe_op(ns)
+        dt = {"e2m1": DtypeTrtllmGen.E2m1, "mxe2m1": DtypeTrtllmGen.MxE2m1}
+        return MoERunner(
+            moe_op, top_k=job["top_k"], num_local_experts=job["local_experts"],
+            dtype_act=dt[job["act_dtype"]], dtype_weights=dt[job["weight_dtype"]],
+            fp8_quantization_type=Fp8QuantizationType.NoneFp8, hidden_size=job["hidden"],
+            hidden_size_output=job["hidden_output"], intermediate_size=job["inter"],
+            activation_type=job["activation"], weight_layout=WeightLayout(job["layout"]),
+            use_shuffled_weight=bool(job["shuffled"]), use_packed_weights=bool(job["packed"]),
+            use_per_token_scaling=bool(job["per_token"]), num_experts=job["experts"],
+            num_fused_shared_experts=job["shared"])
+
+    @staticmethod
+    def _moe_op(ns):
+        """The loaded module inside the namespace _build_trtllm_moe_namespace returns: the
+        object whose trtllm_fp4_block_scale_moe the op calls (its closure's moe_op)."""
+        f = getattr(ns, "trtllm_fp4_block_scale_moe")
+        f = getattr(f, "__wrapped__", f)
+        code = getattr(f, "__code__", None)
+        if code is not None and "moe_op" in code.co_freevars:
+            return f.__closure__[code.co_freevars.index("moe_op")].cell_contents
+        raise ValueError("cannot find the trtllm-gen module's moe_op")
+
+    @staticmethod
+    def inputs(job, m, device, g=None):
+        """MoeRunnerInputs.to_list() as trtllm_fp4_block_scale_moe_op hands it to choose_one,
+        its kwargs the op's runner_kwargs (weights, scales, routing arguments)."""
+        import torch as t
+        from flashinfer.fused_moe.shared.inputs import MoeRunnerInputs, RoutingInputMode
+        if g is None:
+            g = t.Generator(device=device).manual_seed(4321 + m)
+        H, I, E = job["hidden"], job["inter"], job["experts"]
+        el, nfse = job["local_experts"], job["shared"]
+        kk = job["top_k"] + nfse
+        hs = random_e2m1(t, (m, H // 2), device, g)
+        hs_sf = random_scales(t, (m, H // 16), device, g)  # linear, not swizzled
+        gated = job["activation"] in (3, 4, 7, 10)
+        rows1 = (2 if gated else 1) * I
+        w1 = random_e2m1(t, (el + nfse, rows1, H // 2), device, g)
+        w1_sf = random_scales(t, (el + nfse, rows1, H // 16), device, g)
+        w2 = random_e2m1(t, (el + nfse, job["hidden_output"], I // 2), device, g)
+        w2_sf = random_scales(t, (el + nfse, job["hidden_output"], I // 16), device, g)
+        one = t.ones(el + nfse, dtype=t.float32, device=device)
+        if job["routing"] == "logits":
+            mode = RoutingInputMode.FromLogits
+            logits = t.randn((m, E), device=device, generator=g).to(getattr(t, job["logits_dtype"]))
+            ids = t.empty((m, kk), dtype=t.int32, device=device)
+            wts = t.empty((m, kk), dtype=t.bfloat16, device=device)
+        else:  # routed: SGLang's/vLLM's (ids, weights) tuple, UnpackedPrecomputed
+            mode = RoutingInputMode.UnpackedPrecomputed
+            logits = None
+            ids = t.rand((m, E), device=device, generator=g).topk(job["top_k"], dim=1).indices.to(t.int32)
+            wts = t.softmax(t.randn((m, job["top_k"]), device=device, generator=g), dim=1).float()
+        out = t.empty((m, job["hidden_output"] if job["finalize"] else 0), dtype=t.bfloat16,
+                      device=device)
+        mi = MoeRunnerInputs(output=out, routing_logits=logits, topk_ids=ids, expert_weights=wts,
+                             hidden_states=hs, hidden_states_scale=hs_sf, gemm1_lora_delta=None,
+                             per_token_scale=None)
+        x = OpInputs(mi.to_list())
+        x.moe_inputs, x.mode = mi, mode
+        x.kwargs = dict(
+            workspace_buffer=None, routing_input_mode=int(mode), num_experts=E, routing_bias=None,
+            gemm1_weights=w1, gemm1_weights_scale=w1_sf, gemm1_bias=None, gemm1_alpha=None,
+            gemm1_beta=None, gemm1_clamp_limit=None, gemm2_weights=w2, gemm2_weights_scale=w2_sf,
+            gemm2_bias=None, output1_scale_scalar=one, output1_scale_gate_scalar=one.clone(),
+            output2_scale_scalar=one.clone(), n_group=job["n_group"], topk_group=job["topk_group"],
+            local_expert_offset=job["local_expert_offset"], routed_scaling_factor=None,
+            routing_method_type=job["routing_method"], enable_pdl=None, do_finalize=bool(job["finalize"]),
+            activation_type=job["activation"], num_fused_shared_experts=nfse, norm_topk_prob=True,
+            routing_replay_out=None, valid_hidden_size=None, valid_intermediate_size=None)
+        return x
+
+    @staticmethod
+    def tuning_config(job, inputs, runner=None):
+        """runner._make_tuning_config as the op calls it (tune_max: the consumer's
+        tune_max_num_tokens)."""
+        from flashinfer.tllm_enums import SfLayout
+        return runner._make_tuning_config(
+            inputs.moe_inputs, tune_max_num_tokens=job["tune_max"], routing_input_mode=inputs.mode,
+            hidden_states_scale_layout=SfLayout.layout_linear, use_cold_l2_cache=True,
+            use_cuda_graph=True)
+
+    @staticmethod
+    def output(result, inputs):
+        return result[0] if isinstance(result, (list, tuple)) else result
+
+    @staticmethod
+    def reference(inputs):
+        """The routed expert sum in fp32 on the dequantized tensors (SwiGLU on GEMM1's [up; gate]
+        halves, the router's top-k renormalized by softmax; finalize on). The weights are taken
+        as the kernel reads them only if they were prepared (shuffled) by prepare_weights."""
+        import torch as t
+        kw = inputs.kwargs
+        hs, hs_sf = inputs[4], inputs[5]
+        m, H = hs.shape[0], hs.shape[1] * 2
+        x = (e2m1_to_float(t, hs).reshape(m, H // 16, 16) * hs_sf.float()[:, :, None]).reshape(m, H)
+        ref = kw["ref_weights"]
+        w1, w2 = ref["w1"], ref["w2"]
+        k = kw["top_k_ref"]
+        if inputs[1] is not None:
+            top = inputs[1].float().topk(k, dim=1)
+            experts, scales = top.indices, t.softmax(top.values, dim=1)
+        else:
+            experts, scales = inputs[2].long(), inputs[3].float()
+        return torch_moe(t, x, experts, scales, w1, w2, 3, 0)
+
+
+OPS = {c.name: c for c in (Fp4Gemm, TrtllmFp4Moe)}
+OP_COMMON = {"op": str, "runner": str, "consumer": str, "tune": str, "m": int, "tune_max": int}
+
+
+def prepare_moe_weights(t, x):
+    """The gate's MoE weights: the random ones as logical [up; gate] rows, dequantized to fp32
+    for the reference, then laid out as the kernel reads them with FlashInfer's own helpers
+    (core._maybe_get_cached_w3_w1_permute_indices / get_w2_permute_indices_with_cache with
+    epilogue_tile_m 128, block_scale_interleave), as FlashInfer's tests prepare them. Scales are
+    made small enough that GEMM1's output is not clipped by its fp4 requantization (scalars 1)."""
+    core = importlib.import_module("flashinfer.fused_moe.core")
+    from flashinfer.quantization.fp4_quantization import block_scale_interleave
+    kw = x.kwargs
+    w1, w2 = kw["gemm1_weights"], kw["gemm2_weights"]
+    e, r1, h2 = w1.shape
+    hout, i2 = w2.shape[1], w2.shape[2]
+    s1 = (kw["gemm1_weights_scale"].float() / 32).to(t.float8_e4m3fn)
+    s2 = (kw["gemm2_weights_scale"].float() / 32).to(t.float8_e4m3fn)
+    deq = lambda w, s: (e2m1_to_float(t, w).reshape(*w.shape[:-1], -1, 16) * s.float()[..., None]).reshape(*w.shape[:-1], -1)
+    kw["ref_weights"] = {"w1": deq(w1, s1), "w2": deq(w2, s2)}
+    cache = {}
+    w1s, s1s, w2s, s2s = [], [], [], []
+    for j in range(e):
+        p = core._maybe_get_cached_w3_w1_permute_indices(cache, w1[j], 128)
+        w1s.append(w1[j][p.to(w1.device)].contiguous())
+        p = core._maybe_get_cached_w3_w1_permute_indices(cache, s1[j].view(t.uint8), 128, num_elts_per_sf=16)
+        s1s.append(block_scale_interleave(s1[j].view(t.uint8)[p.to(w1.device)].contiguous()))
+        p = core.get_w2_permute_indices_with_cache(cache, w2[j], 128)
+        w2s.append(w2[j][p.to(w2.device)].contiguous())
+        p = core.get_w2_permute_indices_with_cache(cache, s2[j].view(t.uint8), 128, num_elts_per_sf=16)
+        s2s.append(block_scale_interleave(s2[j].view(t.uint8)[p.to(w2.device)].contiguous()))
+    kw["gemm1_weights"] = t.stack(w1s)
+    kw["gemm1_weights_scale"] = t.stack(s1s).view(t.float8_e4m3fn).reshape(e, r1, h2 * 2 // 16)
+    kw["gemm2_weights"] = t.stack(w2s)
+    kw["gemm2_weights_scale"] = t.stack(s2s).view(t.float8_e4m3fn).reshape(e, hout, i2 * 2 // 16)
+
+
+class OpKernels:
+    """An op's runner on one GPU, with the interface Worker.prep/round/gate use (Kernels'):
+    prepare, warm, start, elapsed_us, gate; the rest (delay kernel, sync, events, info) is the
+    base Kernels'. Candidates are the PREP's ids; their tactics come with them (ID,HEX)."""
+
+    routing_cycle = 1
+    capture = None
+    graph_why = "off for ops"
+
+    def __init__(self, base):
+        self.base = base
+        self.stats = base.stats
+        self.job = None
+        self.runners = {}
+        self.delay_loaded = False
+
+    def __getattr__(self, name):  # delay, sync, mark, wait, broken, who, info
+        return getattr(self.base, name)
+
+    def load(self, dtype=None):
+        if not self.delay_loaded:
+            from flashinfer.tllm_utils import get_trtllm_utils_module
+            get_trtllm_utils_module()  # the delay kernel, before any timing
+            self.base._spin_up()
+            self.delay_loaded = True
+
+    def _runner(self, op, job):
+        rkey = (op.name, job["runner"]) + tuple((f, job[f]) for f in sorted(op.fields))
+        if rkey not in self.runners:
+            self.runners[rkey] = op.runner(self.base.fi, job)
+        return self.runners[rkey]
+
+    def prepare(self, job):
+        """The bucket's inputs as the op's call hands them to FlashInfer's tuner; returns the ids
+        of the candidates whose tactic the runner lists (get_valid_tactics)."""
+        op = OPS[job["op"]]
+        t = self.base.torch
+        t0 = time.perf_counter()
+        self.load()
+        runner = self._runner(op, job)
+        inputs = op.inputs(job, job["bucket"], self.base.dev)
+        if job.get("for_gate") and op is TrtllmFp4Moe:
+            prepare_moe_weights(t, inputs)
+            inputs.kwargs["top_k_ref"] = job["top_k"]
+        cfg = op.tuning_config(job, inputs, runner) if op is TrtllmFp4Moe else op.tuning_config(job, inputs)
+        self.job = dict(job, op_cls=op, runner_obj=runner, inputs=inputs, cfg=cfg, fi=None)
+        t1 = time.perf_counter()
+        self.stats["inputs_s"] += t1 - t0
+        if job.get("for_gate"):
+            return set(job["tactics"])
+        valid = [v for v in runner.get_valid_tactics(inputs, None)]
+        norm = {json_tactic(v) for v in valid}
+        ids = {c for c, tac in job["tactics"].items() if json_tactic(tac) in norm}
+        runner(inputs, tactic=-1, do_preparation=True, **inputs.kwargs)
+        if job.get("method") == 1:
+            from flashinfer.autotuner import AutoTuner
+            tuner = AutoTuner.get()
+            self.job["fi"] = (tuner,) + tuple(tuner.prepare_tactic_profile(inputs, cfg))
+        self.sync()
+        self.stats["valid_s"] += time.perf_counter() - t1
+        return ids
+
+    def tactic(self, c):
+        return self.job["tactics"].get(c, c)
+
+    def _call(self, c):
+        j = self.job
+        return j["runner_obj"](j["inputs"], tactic=self.tactic(c), **j["inputs"].kwargs)
+
+    def warm(self, c):
+        t = self.base.torch
+        for _ in range(3):
+            self._call(c)
+        t.cuda.synchronize()
+        e0, e1 = t.cuda.Event(enable_timing=True), t.cuda.Event(enable_timing=True)
+        h0 = time.perf_counter()
+        e0.record()
+        for _ in range(3):
+            self._call(c)
+        e1.record()
+        host = (time.perf_counter() - h0) / 3 * 1e6
+        e1.synchronize()
+        return e0.elapsed_time(e1) * 1000.0 / 3, host
+
+    def start(self, c, reps):
+        t = self.base.torch
+        e0, e1 = t.cuda.Event(enable_timing=True), t.cuda.Event(enable_timing=True)
+        self._call(c)
+        e0.record()
+        for _ in range(reps):
+            self._call(c)
+        e1.record()
+        return e0, e1, reps
+
+    def elapsed_us(self, handle):
+        e0, e1, reps = handle
+        return e0.elapsed_time(e1) * 1000.0 / reps
+
+    def fi_sample(self, c):
+        j = self.job
+        tuner, config, batches = j["fi"]
+        ms = tuner.profile_tactic(j["runner_obj"], j["inputs"], self.tactic(c), config, batches,
+                                  **j["inputs"].kwargs)
+        return ms * 1000.0
+
+    def output_of(self, c):
+        j = self.job
+        return j["op_cls"].output(self._call(c), j["inputs"]).float().clone()
+
+    def gate(self, c, bounds):
+        """As Kernels.gate: the tactic's output against FlashInfer's default (-1), and the
+        default against the op's fp32 reference (op.reference)."""
+        j, t = self.job, self.base.torch
+        if bounds[0] <= 0:
+            return "unchecked", 0.0, 0.0, "the dtype has no gate bounds (configs/dtypes.yaml)"
+        if j.get("gate") is None:
+            default = self.output_of(-1)
+            ref = j["op_cls"].reference(j["inputs"])
+            j["gate"] = dict(default=default, ref_rel=compare(t, default, ref[:, :default.shape[1]])[1])
+        gi = j["gate"]
+        if gi["ref_rel"] > bounds[1]:
+            return "unchecked", 0.0, 0.0, (f"FlashInfer's default tactic differs from the fp32 "
+                                          f"reference by {gi['ref_rel']:.3g} of its largest value "
+                                          f"(bound {bounds[1]:g}): the gate cannot judge here")
+        out = self.output_of(c)
+        if env_id("TUNETAB_TEST_WRONG_TACTIC") == c:
+            out = out + 0.1 * gi["default"].abs().max() * t.randn_like(out)
+        d_abs, d_rel = compare(t, out, gi["default"])
+        if d_rel > bounds[0]:
+            return "bad", d_abs, d_rel, (f"differs from FlashInfer's default tactic by {d_rel:.3g} "
+                                        f"of its largest value (bound {bounds[0]:g})")
+        return "ok", d_abs, d_rel, "-"
+
+
+def json_tactic(v):
+    """A tactic as the cache's JSON holds it (tuples as lists), for comparing."""
+    import json
+    return json.dumps(v if not isinstance(v, tuple) else _listify(v))
+
+
+def _listify(v):
+    return [_listify(x) for x in v] if isinstance(v, (list, tuple)) else v
+
+
+def profile_op(k, job, tactics, reps=8, bounds=(0.02, 0.1)):
+    """Times each tactic of an op job (OpKernels: the bucket's inputs, 3 warm-up calls, then
+    reps back-to-back calls between CUDA events behind the delay kernel, the median of 3
+    samples) and gates the fastest against the op's fp32 reference. Returns (times: tactic
+    text -> us or the exception's text, the winner or None, (verdict, abs, rel, why))."""
+    import json
+    job = dict(job, tactics={i: tac for i, tac in enumerate(tactics)})
+    valid = k.prepare(job)
+    times = {}
+    for i, tac in enumerate(tactics):
+        name = json.dumps(_listify(tac))
+        if i not in valid:
+            times[name] = "not a valid tactic here (get_valid_tactics)"
+            continue
+        try:
+            gpu_us, host_us = k.warm(i)
+            samples = []
+            for _ in range(3):
+                k.delay(host_us * (reps + 1) * 1.3 + 30.0)
+                h = k.start(i, reps)
+                k.sync()
+                samples.append(k.elapsed_us(h))
+            times[name] = sorted(samples)[1]
+        except Exception as e:  # noqa: BLE001
+            if k.broken():
+                raise
+            times[name] = f"{type(e).__name__}: {e}"
+    timed = [(us, i) for i, (n, us) in enumerate(times.items()) if isinstance(us, float)]
+    if not timed:
+        return times, None, ("unchecked", 0.0, 0.0, "no tactic ran")
+    win = min(timed)[1]
+    k.prepare(dict(job, for_gate=True))
+    return times, tactics[win], k.gate(win, bounds)
+
+
+# an op's n is fp4_gemm's N: the candidates' count is cands=
+OP_VERB_FIELDS = {"PREP": {"bucket": int, "reps": int, "method": int, "cands": int},
+                  "GATE": {"bucket": int, "reps": int, "method": int, "cands": int, "bound": float,
+                           "ref_bound": float}}
+
+
+def op_of(words):
+    """The op a request names (op=NAME before '--'), or None: a job of the CUTLASS fused MoE."""
+    for w in words:
+        if w == "--":
+            break
+        if w.startswith("op="):
+            return w[3:]
+    return None
+
+
+def parse_op_job(verb, words):
+    """A PREP's or GATE's fields for an op (OPS): the common ones (OP_COMMON), the op's (its
+    fields, its optional ones with their defaults), the verb's; the candidates as ID or ID,HEX
+    (HEX: the tactic's JSON text, hex; a bare ID is the integer tactic ID)."""
+    import json
+    name = op_of(words)
+    op = OPS.get(name)
+    if op is None:
+        raise ProtocolError(f"{verb}: unknown op '{name}' (this worker knows {', '.join(OPS)})")
+    spec = dict(OP_COMMON, **op.fields, **OP_VERB_FIELDS[verb])
+    job, cands = parse_request(verb, words, spec, getattr(op, "optional", {}))
+    if job["runner"] not in op.runners:
+        raise ProtocolError(f"{verb}: {name} has no runner '{job['runner']}' "
+                            f"(FlashInfer's are {', '.join(op.runners)})")
+    if len(cands) != job.pop("cands"):
+        raise ProtocolError(f"{verb}: cands={len(cands)} candidates expected after '--'")
+    tactics = {}
+    for c in cands:
+        cid, _, hx = c.partition(",")
+        try:
+            tactics[int(cid)] = json.loads(unhex(hx)) if hx else int(cid)
+        except ValueError:
+            raise ProtocolError(f"{verb}: bad candidate '{c}'") from None
+    job["tactics"] = tactics
+    return job, list(tactics)
+
+
+def optest(base, words):
+    """OPTEST v=2 op=NAME runner=CLASS -- : can this GPU run the op's runner here?
+    (status, detail): works (a small job of the op profiled with profile_op: its winner and
+    FlashInfer's default within 2% / 10% of the largest value of the fp32 reference;
+    the MoE's bound 25%: GEMM2's input is requantized to fp4), not_in_build, cannot_run
+    (the SM is not one its modules are built for), wrong (a result off the reference) or
+    failed (it raised)."""
+    req, _ = parse_request("OPTEST", words, {"op": str, "runner": str})
+    op = OPS.get(req["op"])
+    if op is None:
+        return "not_in_build", f"tunetab's worker knows no op '{req['op']}' (it knows {', '.join(OPS)})"
+    fi, t = base.fi, base.torch
+    why = op.in_build(fi, req["runner"])
+    if why:
+        return "not_in_build", why
+    major, minor = t.cuda.get_device_capability(base.device)
+    ccs, where, what = op.rule(fi, req["runner"])
+    if major * 10 + minor not in ccs:
+        return "cannot_run", (f"cannot run on SM{major * 10 + minor}: {op.name}'s {what} are "
+                              f"built for {_cc_text(ccs)} ({where})")
+    job = dict(op=op.name, runner=req["runner"], consumer="sglang", tune="at_m",
+               tune_max=op.selftest["m"], bucket=op.selftest["m"], reps=8, method=0,
+               **{k: v for k, v in op.selftest.items()})
+    for f, (_, dflt) in getattr(op, "optional", {}).items():
+        job.setdefault(f, dflt)
+    k = OpKernels(base)
+    try:
+        k.load()
+        runner = k._runner(op, job)
+        x = op.inputs(job, job["m"], base.dev)
+        tactics = list(runner.get_valid_tactics(x, None))[:4]
+        if not tactics:
+            return "failed", "the runner lists no valid tactic for the self-test's shape"
+        bound = 0.25 if op is TrtllmFp4Moe else 0.02
+        times, win, (v, d_abs, d_rel, gwhy) = profile_op(k, job, tactics, bounds=(bound, 5 * bound))
+    except Exception as e:  # noqa: BLE001
+        if base.broken():
+            raise
+        return "failed", f"{type(e).__name__}: {e}"
+    if win is None:
+        return "failed", "no tactic ran: " + "; ".join(f"{n}: {w}" for n, w in times.items())
+    if v == "ok":
+        return "works", f"{len(times)} tactics timed, fastest {json_tactic(win)}; within the reference"
+    return "wrong", f"fastest {json_tactic(win)}: {gwhy}"
+
+
 def load_kernels(device):
     path = os.environ.get("TUNETAB_FI_KERNELS")
     if not path:
@@ -861,8 +1521,10 @@ class Worker:
     def __init__(self, device):
         self.device = device
         self.k, self.why = None, None
+        self.base = self.ops = None  # the fused MoE's Kernels; the ops' (OpKernels over it)
         try:
-            self.k = load_kernels(device)
+            self.k = self.base = load_kernels(device)
+            self.ops = OpKernels(self.base)
         except Unusable as e:
             self.why = str(e)
         except Exception as e:  # noqa: BLE001
@@ -892,10 +1554,19 @@ class Worker:
         self.exit_if_broken()
         out(f"RES {tactic} 2 0 0 0 0 {one_line(f'{type(e).__name__}: {e}')}")
 
+    def use(self, words):
+        """The kernels a PREP or GATE is for (an op's: op=NAME, else the fused MoE's), made the
+        current ones (ROUND times the prepared job's), and the request's job and candidates."""
+        if op_of(words) is None:
+            self.k = self.base
+            return parse_job(words[0], words[1:])
+        self.k = self.ops
+        return parse_op_job(words[0], words[1:])
+
     def prep(self, words):
-        job, cands = parse_job("PREP", words)
+        job, cands = self.use(["PREP"] + words)
         self.ready = {}
-        self.k.load(job["dtype"])  # a restarted worker gets no LOAD
+        self.k.load(job.get("dtype"))  # a restarted worker gets no LOAD
         valid = self.k.prepare(job)
         bad = env_id("TUNETAB_TEST_BAD_TACTIC")
         light = self.light = job["reps"] <= 1  # screening: see round()
@@ -903,7 +1574,8 @@ class Worker:
             out(f"START {c}")
             hooks(c)
             if c not in valid and c != bad:
-                why = "not a valid GEMM%d tactic here (FlashInfer get_valid_tactics)" % job["stage"]
+                why = ("not a valid GEMM%d tactic here (FlashInfer get_valid_tactics)" % job["stage"]
+                       if "op" not in job else "not a valid tactic here (FlashInfer get_valid_tactics)")
                 out(f"RES {c} 1 0 0 0 0 {one_line(why)}")
                 continue
             tactic = 1 << 20 if c == bad else c
@@ -1124,10 +1796,10 @@ class Worker:
     def gate(self, words):
         """GATE: the job's candidates in the parent's order of preference through the
         correctness gate (Kernels.gate), until one passes or is unchecked."""
-        job, cands = parse_job("GATE", words)
+        job, cands = self.use(["GATE"] + words)
         bounds = (job.pop("bound"), job.pop("ref_bound"))
         job["for_gate"] = True
-        self.k.load(job["dtype"])
+        self.k.load(job.get("dtype"))
         self.k.prepare(job)
         for c in cands:
             out(f"START {c}")
@@ -1170,7 +1842,7 @@ class Worker:
                     out("DEV %s %d %d %d %d %d %d %d %.0f %.1f %d %d %d 0" % ((hexs(i[0]),) + tuple(i[1:])))
                 elif req == "LOAD":
                     t0 = time.monotonic()
-                    self.k.load(args[0])
+                    self.base.load(args[0])
                     out(f"OK {time.monotonic() - t0:.3f}")
                 elif req == "PREP":
                     t0 = time.perf_counter()
@@ -1181,6 +1853,9 @@ class Worker:
                     self.round(args)
                 elif req == "GATE":
                     self.gate(args)
+                elif req == "OPTEST":
+                    status, detail = optest(self.base, args)
+                    out(f"OPTEST status={status} detail={hexs(' '.join(str(detail).split())[:400])}")
                 else:
                     out("ERR unknown request")
             except SystemExit:
