@@ -957,8 +957,6 @@ class Fp4Gemm:
             return f"fp4_gemm has no runner {runner} here (FlashInfer's are {', '.join(Fp4Gemm.runners)})"
         if not hasattr(gb, need) or not hasattr(gb, "_MM_FP4_TUNING_CONFIG_128x4"):
             return f"FlashInfer {fi.__version__}'s gemm_base has no {need}"
-        if runner == "CuteDSLFp4GemmRunner" and importlib.util.find_spec("cutlass") is None:
-            return "the CuTe-DSL runner needs nvidia-cutlass-dsl (no 'cutlass' module here)"
         return None
 
     @staticmethod
@@ -1068,13 +1066,6 @@ class TrtllmFp4Moe:
         except (ImportError, AttributeError) as e:
             return f"FlashInfer {fi.__version__} has no trtllm-gen MoERunner ({e})"
         return None
-
-    @staticmethod
-    def module(fi):
-        core = importlib.import_module("flashinfer.fused_moe.core")
-        device = importlib.import_module("torch").device("cuda", importlib.import_module("torch").cuda.current_device())
-        return core._get_trtllm_moe_sm100_module_impl(
-            core.get_compute_capability(device) == (10, 7)) if False else core.get_trtllm_moe_sm100_module()
 
     @staticmethod
     def runner(fi, job, moe_op=None):
@@ -1478,6 +1469,8 @@ def optest(base, words):
                **{k: v for k, v in op.selftest.items()})
     for f, (_, dflt) in getattr(op, "optional", {}).items():
         job.setdefault(f, dflt)
+    if req["runner"] == "CuteDSLFp4GemmRunner" and importlib.util.find_spec("cutlass") is None:
+        return "not_in_build", "the CuTe-DSL runner needs nvidia-cutlass-dsl (no 'cutlass' module here)"
     k = OpKernels(base)
     try:
         k.load()
