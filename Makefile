@@ -89,7 +89,7 @@ GPU_SRC     := src/gpu/measure.c src/gpu/trace.c
 DATA_SRC    := src/data/datadir.c src/data/data.c src/data/yamlload.c src/data/device.c src/data/model.c \
                src/data/catalog.c src/data/firules.c src/data/dtypes.c src/data/calibration.c \
                src/data/fleetplan.c src/data/consumer.c src/data/datafile.c \
-               src/data/modelfit.c src/data/ranking.c src/data/hfconfig.c
+               src/data/modelfit.c src/data/ranking.c src/data/hfconfig.c src/data/opdefs.c
 SCRIPT_SRC  := src/script/script.c
 FI_SRC      := src/flashinfer/pylit.c src/flashinfer/key.c src/flashinfer/table.c \
                src/flashinfer/table_json.c src/flashinfer/validate.c src/flashinfer/provenance.c \
@@ -99,9 +99,10 @@ INSPECT_SRC := src/inspect/logscan.c src/inspect/doctor.c
 TUNE_SRC    := src/tune/choose.c src/tune/generate.c src/tune/worker.c src/tune/journal.c src/tune/backend_proxy.c \
                src/tune/backend_fake.c src/tune/python.c src/tune/timing.c src/tune/fleet.c src/tune/selftest.c \
                src/tune/report.c src/tune/learn.c
+OPS_SRC     := src/ops/ops.c src/ops/fp4_gemm.c src/ops/trtllm_moe.c
 DEPLOY_SRC  := src/deploy/install.c src/deploy/serve.c src/deploy/plan.c
 LIB_SRC := $(BASE_SRC) $(GPU_SRC) $(DATA_SRC) $(SCRIPT_SRC) $(FI_SRC) $(INSPECT_SRC) \
-           $(TUNE_SRC) $(DEPLOY_SRC)
+           $(OPS_SRC) $(TUNE_SRC) $(DEPLOY_SRC)
 CMD_SRC := src/main.c src/cmd.c src/cmd/options.c src/cmd/cli.c src/cmd/help.c \
            src/cmd/completion.c src/cmd/detect.c src/cmd/devices.c src/cmd/models.c \
            src/cmd/catalog.c src/cmd/check_data.c src/cmd/validate.c src/cmd/explain.c \

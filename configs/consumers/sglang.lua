@@ -5,6 +5,7 @@
 -- own parser and resolution on the same commands (make test-consumers).
 local launch = tunetab.lib("launch")
 local TABLES = tunetab.lib("sglang_options")   -- SGLang's own option tables, per release
+local linears = tunetab.lib("linears")
 
 local COMMANDS = {
   { "python*", "-m", "sglang.launch_server" },
@@ -148,6 +149,35 @@ local function checkpoint_quant(m)
   return m.quant_method
 end
 
+-- the batch of the warm-up's one decode-shaped dummy forward: the decode CUDA graph's largest
+-- batch (0.5.23 base_runner.py:279-285, 392-416; decode_cuda_graph_runner.py:704-717), by GPU
+-- memory and TP (arg_groups/memory_hook.py:47-188), capped by --max-running-requests
+local function decode_bs(o, gpu, tp, version)
+  local mem = gpu.memory_mib
+  local bs = int(o.cuda_graph_max_bs_decode)
+  local from = "--cuda-graph-max-bs-decode"
+  if o.disable_cuda_graph then
+    return nil, "--disable-cuda-graph: SGLang " .. version .. " tunes at its eager runner's " ..
+      "batch size, which tunetab does not know"
+  end
+  if not bs then
+    if not mem then
+      return nil, "SGLang " .. version .. " tunes at its CUDA graph's largest decode batch, " ..
+        "sized by GPU memory, which tunetab does not know for '" .. gpu.name .. "': give " ..
+        "--cuda-graph-max-bs-decode in the command"
+    end
+    if mem < 20 * 1024 then bs = 8
+    elseif mem < 35 * 1024 then bs = tp < 4 and 48 or 160
+    elseif mem < 60 * 1024 then bs = tp < 4 and 32 or 160
+    elseif mem < 160 * 1024 then bs = tp < 4 and 256 or 512
+    else bs = 512 end
+    from = string.format("SGLang %s's largest decode batch for a %d MiB GPU at TP %d", version, mem, tp)
+  end
+  local mrr = int(o.max_running_requests)
+  if mrr and mrr < bs then bs, from = mrr, "--max-running-requests" end
+  return bs, from
+end
+
 -- the flashinfer_cutlass runner's tune_max_num_tokens
 local function tune_max(version, o, gpu, tp, attn_dp)
   local mem = gpu.memory_mib   -- SGLang's thresholds are MiB (arg_groups/memory_hook.py:90-170)
@@ -176,30 +206,127 @@ local function tune_max(version, o, gpu, tp, attn_dp)
   -- 0.5.22 (moe_runner/flashinfer_cutlass.py:315): the power of two of the call's tokens; the
   -- warm-up's one call is decode-shaped at the CUDA graph's largest batch (base_runner.py,
   -- decode_cuda_graph_runner.py:345, memory_hook.py:47-180)
-  local bs = int(o.cuda_graph_max_bs_decode)
-  local from = "--cuda-graph-max-bs-decode"
-  if o.disable_cuda_graph then
-    return nil, "--disable-cuda-graph: SGLang 0.5.22 tunes at its eager runner's batch size, " ..
-      "which tunetab does not know"
-  end
-  if not bs then
-    if not mem then
-      return nil, "SGLang 0.5.22 tunes up to its CUDA graph's largest decode batch, sized by GPU " ..
-        "memory, which tunetab does not know for '" .. gpu.name .. "': give " ..
-        "--cuda-graph-max-bs-decode in the command"
-    end
-    if mem < 20 * 1024 then bs = 8
-    elseif mem < 35 * 1024 then bs = tp < 4 and 48 or 160
-    elseif mem < 60 * 1024 then bs = tp < 4 and 32 or 160
-    elseif mem < 160 * 1024 then bs = tp < 4 and 256 or 512
-    else bs = 512 end
-    from = string.format("SGLang 0.5.22's largest decode batch for a %d MiB GPU at TP %d", mem, tp)
-  end
-  local mrr = int(o.max_running_requests)
-  if mrr and mrr < bs then bs, from = mrr, "--max-running-requests" end
+  local bs, from = decode_bs(o, gpu, tp, "0.5.22")
+  if not bs then return nil, from end
   local p = 1
   while p < bs do p = p * 2 end
   return p, "the power of two of " .. from .. " (" .. bs .. "), as SGLang 0.5.22 passes it"
+end
+
+-- the architectures whose shared expert SGLang fuses into the routed MoE, and the rule
+-- (models/deepseek_v2.py:3322-3398 shared_experts_fusion_disable_reason, glm4_moe.py:1285;
+-- layers/moe/utils.py:601-623; arg_groups/overrides.py:1528-1556 turns it off for these MoE
+-- runners; modelopt_quant.py:1552-1559 for an exclude list that keeps the shared expert)
+local FUSES_SHARED = { DeepseekV3ForCausalLM = true, GlmMoeDsaForCausalLM = true }
+local NO_FUSION_RUNNERS = { flashinfer_cutedsl = true, flashinfer_trtllm = true,
+  flashinfer_trtllm_routed = true, experimental_sgl_trtllm = true, lora_triton = true,
+  lora_cutedsl = true, lora_marlin = true }
+local function fused_shared(o, m, gpu, backend, a2a, ep, q)
+  local c = m.config or {}
+  local shared = math.tointeger(c.n_shared_experts) or 0
+  if shared == 0 or not FUSES_SHARED[m.architecture] then return 0 end
+  if o.disable_shared_experts_fusion or NO_FUSION_RUNNERS[backend] then return 0 end
+  for _, x in ipairs(m.exclude or {}) do
+    if string.find(x, "shared_expert", 1, true) and not string.find(x, "shared_expert_gate", 1, true) then
+      return 0
+    end
+  end
+  if not o.enforce_shared_experts_fusion then
+    if q == "modelopt_fp4" and gpu.sm // 10 == 9 and backend == "marlin" then return 0 end
+    if o.enable_two_batch_overlap or o.enable_single_batch_overlap then return 0 end
+    if a2a == "deepep" or a2a == "deepep_v2" or a2a == "mooncake" then return 0 end
+    local routed = math.tointeger(c.n_routed_experts)
+    if routed ~= 256 or shared ~= 1 then return 0 end
+    if gpu.sm < 80 or ep > 1 then return 0 end
+  end
+  return shared
+end
+
+-- the ops SGLang 0.5.23's start-up autotune profiles besides the CUTLASS MoE (issue #39;
+-- runner/flashinfer_autotune.py:77-161, read with model_config.quantization: the checkpoint's
+-- when the command names none): the dense NVFP4 GEMM (fp4_gemm) and, on SM10x, the
+-- TensorRT-LLM-gen NVFP4 MoE. Each op: { op, runner, tunes, why, calls = { {fields} } }.
+local function start_ops(o, m, gpu, version, c)
+  local ops, notes = {}, {}
+  local major = gpu.sm // 10
+  if version_less(version, "0.5.23") then return ops, notes end
+  local fp4 = c.runtime_q == "modelopt_fp4" or c.runtime_q == "modelopt_mixed"
+  if not fp4 then return ops, notes end
+  local bs, bs_from = decode_bs(o, gpu, c.tp, version)
+  local out_dtype = c.dtype == "float16" and "float16" or "bfloat16"
+  local skip = {}
+  for _, x in ipairs(o.flashinfer_autotune_skip_ops or {}) do skip[x] = true end
+  -- the dense FP4 GEMM backend (layers/quantization/fp4_utils.py:149-160): auto is CuTe-DSL on
+  -- SM100/SM103 (is_sm100: major 10), Marlin on SM80-SM99, else FlashInfer's CUTLASS
+  local backend = o.fp4_gemm_runner_backend or "auto"
+  if backend == "auto" then
+    if major == 10 then backend = "flashinfer_cutedsl"
+    elseif gpu.sm >= 80 and gpu.sm < 100 then backend = "marlin"
+    else backend = "flashinfer_cutlass" end
+  end
+  local runner = ({ flashinfer_cutlass = "CutlassFp4GemmRunner",
+                    flashinfer_cutedsl = "CuteDSLFp4GemmRunner" })[backend]
+  local g = { op = "fp4_gemm", runner = runner or backend, calls = {} }
+  ops[#ops + 1] = g
+  if not runner then
+    g.tunes, g.why = false, "the dense FP4 GEMM backend is " .. backend .. ", not one SGLang " ..
+      "tunes (flashinfer_autotune.py:135-138)"
+  elseif c.off then
+    g.tunes, g.why = false, c.off
+  elseif skip.fp4_gemm then
+    g.tunes, g.why = false, "--flashinfer-autotune-skip-ops names fp4_gemm"
+  elseif not bs then
+    return nil, bs_from
+  else
+    local list, why = linears.layout(m, { tp = c.tp, attn_tp = c.tp // c.attn_dp,
+                                           shared_fused = c.fused_shared > 0,
+                                           shared_swiglu = major == 10 and backend ~= "marlin" and backend ~= "flashinfer_trtllm" })
+    if not list then
+      g.tunes, g.why = false, why
+      g.unknown = true
+    else
+      local gemms, gnotes = linears.fp4_gemms(list, m.exclude)
+      for _, n in ipairs(gnotes) do notes[#notes + 1] = n end
+      g.tunes = #gemms > 0
+      if not g.tunes then
+        g.why = "the checkpoint excludes every linear layer from NVFP4 (" ..
+          tostring(m.exclude_from) .. ")"
+      end
+      for _, sh in ipairs(linears.shapes(gemms)) do
+        g.calls[#g.calls + 1] = { tune = "at_m", m = bs, n = sh.n, k = sh.k, out = out_dtype,
+                                  layer = sh.layer }
+      end
+      g.from = "the decode warm-up at " .. bs .. " tokens (" .. bs_from .. ")"
+    end
+  end
+  -- the TensorRT-LLM-gen NVFP4 MoE (moe_runner/flashinfer_trtllm.py:1371-1399, 1588, 1642):
+  -- tune_max_num_tokens = next_power_of_2(tokens of the call)
+  if major == 10 and (c.backend == "flashinfer_trtllm" or c.backend == "flashinfer_trtllm_routed") then
+    local t = { op = "trtllm_fp4_block_scale_moe", runner = "MoERunner", calls = {} }
+    ops[#ops + 1] = t
+    local skipped = skip["flashinfer::trtllm_fp4_block_scale_moe"]
+    if c.off then t.tunes, t.why = false, c.off
+    elseif skipped then
+      t.tunes, t.why = false, "--flashinfer-autotune-skip-ops names flashinfer::trtllm_fp4_block_scale_moe"
+    elseif not bs then return nil, bs_from
+    else
+      local p = 1
+      while p < bs do p = p * 2 end
+      local experts, ep = m.experts, c.ep
+      local moe_tp = c.tp // ep
+      local inter = m.intermediate // moe_tp
+      t.tunes = true
+      t.calls[1] = { tune = "at_m", m = bs, tune_max = p, hidden = m.hidden,
+                     hidden_output = m.hidden, inter = inter, experts = experts,
+                     local_experts = experts // ep, local_expert_offset = 0, top_k = m.top_k,
+                     shared = 0, routing = c.backend == "flashinfer_trtllm_routed" and "routed" or "logits",
+                     finalize = 1, act_dtype = "e2m1", weight_dtype = "e2m1", activation = 3,
+                     layout = 0, shuffled = 1, packed = 0, per_token = 0,
+                     layer = "routed experts (" .. experts .. " experts, top-" .. m.top_k .. ")" }
+      t.from = "the decode warm-up at " .. bs .. " tokens, tune_max_num_tokens " .. p
+    end
+  end
+  return ops, notes
 end
 
 local function resolve(p, f)
@@ -349,9 +476,30 @@ local function resolve(p, f)
     if not max_tokens then return nil, why end
     notes[#notes + 1] = "tunes token buckets up to " .. max_tokens .. " (" .. why .. ")"
   end
-  local skip = o.flashinfer_autotune_skip_ops or {}
+  -- what turns FlashInfer's start-up autotune off for every op (flashinfer_autotune.py:77-161)
+  local off
+  if major < 9 then off = "SGLang tunes FlashInfer only on SM90 and up (flashinfer_autotune.py:155)"
+  elseif o.disable_flashinfer_autotune then off = "--disable-flashinfer-autotune"
+  elseif o.enable_deterministic_inference then
+    off = "--enable-deterministic-inference turns FlashInfer autotuning off"
+  elseif o.enable_kv_cache_sharding and not version_less(version, "0.5.23") then
+    off = "--enable-kv-cache-sharding turns FlashInfer autotuning off (0.5.23)"
+  end
+  local nfused = fused_shared(o, m, gpu, backend, a2a, ep, runtime_q)
+  if nfused > 0 and tunes then
+    notes[#notes + 1] = string.format("the shared expert is fused into the routed MoE: %d " ..
+      "experts, top-%d (models/deepseek_v2.py:698-703, 3322-3398)", m.experts + nfused, m.top_k + nfused)
+  end
+  local ops, onotes = start_ops(o, m, gpu, version, { runtime_q = runtime_q, tp = tp, ep = ep,
+    attn_dp = attn_dp, dtype = dtype, backend = backend, off = off, fused_shared = nfused })
+  if not ops then return nil, onotes end
+  for _, n in ipairs(onotes) do notes[#notes + 1] = n end
+  local skip = {}
+  for _, x in ipairs(o.flashinfer_autotune_skip_ops or {}) do skip[#skip + 1] = x end
   table.sort(skip)
   return {
+    ops = ops,
+    moe_experts = m.experts + nfused, moe_top_k = m.top_k + nfused,
     model_path = p.model_path,
     torch_dtype = "torch." .. dtype,
     quantization = q or "None",

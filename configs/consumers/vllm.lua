@@ -3,6 +3,7 @@
 -- (pip download vllm==0.33.0 --no-deps); V: is its vllm/ folder, FI: flashinfer-python
 -- 0.7.2.post1 (the version it pins, METADATA:90).
 local launch = tunetab.lib("launch")
+local linears = tunetab.lib("linears")
 
 local COMMANDS = {
   { "vllm", "serve" },
@@ -167,6 +168,83 @@ local function hybrid_default_tokens(o, gpu)
   return t, string.format("vllm serve's default for a %d GiB GPU", mem)
 end
 
+-- the ops vLLM 0.34.0's kernel warm-up tunes besides the CUTLASS MoE (issue #39;
+-- model_executor/warmup/kernel_warmup.py:385-490): every op inside
+-- autotune(tuning_buckets=get_hybrid_num_tokens_buckets(tokens), round_up=True), which replaces
+-- each op's own buckets (FlashInfer autotuner _apply_tuning_overrides), with one dummy run at
+-- max_num_batched_tokens
+local function start_ops(o, m, f, c)
+  local ops = {}
+  local gpu = f.gpu
+  local family = gpu.sm // 10
+  if c.method ~= "nvfp4" then return ops end
+  local skip = {}
+  local env_skip = launch.env(f.env, "VLLM_FLASHINFER_AUTOTUNE_SKIP_OPS") or ""
+  local i = 1
+  while i <= #env_skip do
+    local j = string.find(env_skip, ",", i, true) or (#env_skip + 1)
+    skip[launch.strip(string.sub(env_skip, i, j - 1))] = true
+    i = j + 1
+  end
+  local out_dtype = c.torch_dtype == "float16" and "float16" or "bfloat16"
+  -- the NVFP4 linear kernel (model_executor/kernels/linear/__init__.py:593-610, first supported
+  -- wins): CuTe-DSL on the SM100 family, FlashInfer's CUTLASS from SM100 up; fp4_gemm is in
+  -- the warm-up's skip set whenever a CuTe-DSL NVFP4 kernel is used (kernel_warmup.py:397-416)
+  if family >= 10 then
+    local cute = family == 10
+    local g = { op = "fp4_gemm", runner = cute and "CuteDSLFp4GemmRunner" or "CutlassFp4GemmRunner",
+                calls = {} }
+    ops[#ops + 1] = g
+    if cute then
+      g.tunes, g.why = false, "vLLM skips fp4_gemm when its CuTe-DSL NVFP4 linear kernel runs " ..
+        "(kernel_warmup.py:397-416); at run time the runner's heuristic picks"
+    elseif c.off then g.tunes, g.why = false, c.off
+    elseif skip.fp4_gemm then g.tunes, g.why = false, "VLLM_FLASHINFER_AUTOTUNE_SKIP_OPS names fp4_gemm"
+    else
+      local list, why = linears.layout(m, { tp = c.tp, attn_tp = c.tp })
+      if not list then
+        g.tunes, g.why, g.unknown = false, why, true
+      else
+        local gemms = linears.fp4_gemms(list, m.exclude)
+        g.tunes = #gemms > 0
+        if not g.tunes then
+          g.why = "the checkpoint excludes every linear layer from NVFP4 (" .. tostring(m.exclude_from) .. ")"
+        end
+        for _, sh in ipairs(linears.shapes(gemms)) do
+          g.calls[#g.calls + 1] = { tune = "buckets", m = c.tokens, tune_max = c.tokens, n = sh.n,
+                                    k = sh.k, out = out_dtype, layer = sh.layer }
+        end
+        g.from = "the warm-up's buckets up to " .. c.tokens .. " (" .. c.tfrom .. ")"
+      end
+    end
+  end
+  -- the TensorRT-LLM-gen NVFP4 MoE, first on the SM100 family (fused_moe/oracle/nvfp4.py:237-305;
+  -- experts/trtllm_nvfp4_moe.py:227-232, 599-633: the monolithic logits path)
+  if family == 10 and c.moe_backend_auto then
+    local t = { op = "trtllm_fp4_block_scale_moe", runner = "MoERunner", calls = {} }
+    ops[#ops + 1] = t
+    if c.off then t.tunes, t.why = false, c.off
+    elseif skip["flashinfer::trtllm_fp4_block_scale_moe"] then
+      t.tunes, t.why = false, "VLLM_FLASHINFER_AUTOTUNE_SKIP_OPS names it"
+    else
+      local experts = m.experts
+      t.tunes = true
+      -- tune_max_num_tokens = max(max_num_tokens x dp, 8192) (fused_moe/utils.py:698-713);
+      -- the warm-up's buckets replace the op's own
+      local tmax = math.max(c.tokens * c.dp, 8192)
+      t.calls[1] = { tune = "buckets", m = c.tokens, tune_max = c.tokens, hidden = m.hidden,
+                     hidden_output = m.hidden, inter = m.intermediate // c.runner_tp,
+                     experts = experts, local_experts = experts // c.runner_ep,
+                     local_expert_offset = 0, top_k = m.top_k, shared = 0, routing = "logits",
+                     finalize = 1, act_dtype = "e2m1", weight_dtype = "e2m1", activation = 3,
+                     layout = 0, shuffled = 1, packed = 0, per_token = 0, passed_tune_max = tmax,
+                     layer = "routed experts (" .. experts .. " experts, top-" .. m.top_k .. ")" }
+      t.from = "the warm-up's buckets up to " .. c.tokens .. " (" .. c.tfrom .. ")"
+    end
+  end
+  return ops
+end
+
 local function resolve(o, f)
   local m, gpu = f.model, f.gpu
   local notes = {}
@@ -220,7 +298,14 @@ local function resolve(o, f)
   elseif tunes and not autotune then
     tunes, why_not = false, "FlashInfer autotuning is off (--disable-flashinfer-autotune or -O0)"
   end
+  local off
+  if gpu.sm < 90 then off = "vLLM tunes FlashInfer only on SM90 and up (kernel_warmup.py:385-393)"
+  elseif not autotune then off = "FlashInfer autotuning is off (--disable-flashinfer-autotune or -O0)" end
+  local ops = start_ops(o, m, f, { method = x.method, torch_dtype = td, tp = tp, dp = dp,
+    runner_tp = runner_tp, runner_ep = runner_ep, tokens = tokens, tfrom = tfrom, off = off,
+    moe_backend_auto = o.moe_backend == "auto" or o.moe_backend == "flashinfer_trtllm" })
   return {
+    ops = ops,
     model_path = o.model_path,
     torch_dtype = "torch." .. td,
     quantization = o.quantization or QUANT_NAME[x.method],

@@ -55,6 +55,15 @@ void cli_launch_print(const struct serve_deployment *s, FILE *f)
 	else
 		fprintf(f, "tunetab: the server does not tune FlashInfer's CUTLASS MoE at start: %s\n",
 			s->why_not);
+	for (size_t i = 0; i < s->nops; i++) {
+		const struct serve_op *o = &s->ops[i];
+		if (o->tunes)
+			fprintf(f, "tunetab: it also tunes %s (%s) at start: %zu call%s, %s\n", o->op,
+				o->runner, o->ncalls, o->ncalls == 1 ? "" : "s", o->from ? o->from : "");
+		else
+			fprintf(f, "tunetab: it does not tune %s (%s) at start: %s\n", o->op, o->runner,
+				o->why);
+	}
 	for (size_t i = 0; i < s->nnotes; i++)
 		fprintf(f, "tunetab: note: %s\n", s->notes[i]);
 }

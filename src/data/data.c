@@ -51,6 +51,8 @@ int data_load(struct tt_data *data, unsigned parts, struct diags *d)
 					"no FlashInfer schema found under '%s/schemas/flashinfer'",
 					data->root);
 	}
+	if (parts & DATA_OPS)
+		worst(&rc, opdefs_load(data->root, &data->ops, d));
 	return rc;
 }
 
@@ -60,6 +62,7 @@ void data_release(struct tt_data *data)
 	model_set_release(&data->models);
 	catalog_set_release(&data->catalogs);
 	firules_set_release(&data->rules);
+	opdefs_release(&data->ops);
 	free(data->root);
 	data->root = NULL;
 }

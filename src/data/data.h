@@ -11,9 +11,11 @@
 #include "data/device.h"
 #include "data/firules.h"
 #include "data/model.h"
+#include "data/opdefs.h"
 
 enum data_part {
-	DATA_DEVICES = 1, DATA_MODELS = 2, DATA_CATALOGS = 4, DATA_SCHEMAS = 8, DATA_ALL = 15,
+	DATA_DEVICES = 1, DATA_MODELS = 2, DATA_CATALOGS = 4, DATA_SCHEMAS = 8, DATA_OPS = 16,
+	DATA_ALL = 31,
 };
 
 struct tt_data {
@@ -22,6 +24,7 @@ struct tt_data {
 	struct model_set models;
 	struct catalog_set catalogs;
 	struct firules_set rules;
+	struct op_set ops;       /* configs/ops: the ops servers tune at start */
 };
 
 /* Finds the data folder (datadir.h) and loads the parts asked for. Returns the worst status;

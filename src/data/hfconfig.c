@@ -243,8 +243,45 @@ static void read_quant(json_t *root, const char *config_path, struct hf_model *m
 			m->block[1] = (long)json_integer_value(json_array_get(b, 1));
 		}
 	}
+	/* the exclude list under the first name the consumers read it by (SGLang 0.5.23
+	 * modelopt_quant.py:1595-1702; vLLM 0.34.0 modelopt.py) */
+	static const char *const lists[] = { "ignore", "modules_to_not_convert", "exclude_modules" };
+	for (size_t l = 0; l < ARRAY_SIZE(lists) && json_is_object(q) && !m->exclude_from; l++) {
+		json_t *a = json_object_get(q, lists[l]);
+		if (!json_is_array(a))
+			continue;
+		m->exclude_from = xasprintf("%s: %s%s", from, other ? "quantization." : "quantization_config.",
+					    lists[l]);
+		m->exclude = xcalloc(json_array_size(a) + 1, sizeof *m->exclude);
+		size_t i;
+		json_t *x;
+		json_array_foreach(a, i, x)
+			if (json_is_string(x))
+				m->exclude[m->nexclude++] = xstrdup(json_string_value(x));
+	}
 	json_decref(other);
 	free(alt);
+}
+
+/* The config's top-level scalars (hf_model.scalars). */
+static void read_scalars(json_t *root, struct hf_model *m)
+{
+	m->scalars = xcalloc(json_object_size(root) + 1, sizeof *m->scalars);
+	const char *k;
+	json_t *v;
+	json_object_foreach(root, k, v) {
+		struct hf_scalar x = { 0 };
+		if (json_is_integer(v))
+			x.i = (long long)json_integer_value(v);
+		else if (json_is_boolean(v))
+			x.i = json_is_true(v), x.is_bool = true;
+		else if (json_is_string(v))
+			x.s = xstrdup(json_string_value(v));
+		else
+			continue;
+		x.name = xstrdup(k);
+		m->scalars[m->nscalars++] = x;
+	}
 }
 
 int hf_model_read(const struct hf_types *types, const char *config_path, struct hf_model *m,
@@ -303,6 +340,7 @@ int hf_model_read(const struct hf_types *types, const char *config_path, struct 
 	if (!m->torch_dtype)
 		m->torch_dtype = str_or_null(root, "torch_dtype");
 	read_quant(root, config_path, m);
+	read_scalars(root, m);
 out:
 	json_decref(root);
 	return rc;
@@ -319,5 +357,14 @@ void hf_model_release(struct hf_model *m)
 	free(m->quant_algo);
 	free(m->quant_from);
 	free(m->activation_scheme);
+	for (size_t i = 0; i < m->nexclude; i++)
+		free(m->exclude[i]);
+	free(m->exclude);
+	free(m->exclude_from);
+	for (size_t i = 0; i < m->nscalars; i++) {
+		free(m->scalars[i].name);
+		free(m->scalars[i].s);
+	}
+	free(m->scalars);
 	memset(m, 0, sizeof *m);
 }

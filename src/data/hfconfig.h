@@ -54,6 +54,23 @@ struct hf_model {
 	bool weight_block;           /* fp8 with weight_block_size (block-scaled) */
 	long block[2];
 	char *activation_scheme;     /* fp8: "dynamic" (the default) or "static" */
+	/* the modules the checkpoint leaves unquantized: quantization_config's "ignore",
+	 * "modules_to_not_convert" or "exclude_modules", or hf_quant_config.json's
+	 * quantization.exclude_modules (patterns as written) */
+	char **exclude;
+	size_t nexclude;
+	char *exclude_from;          /* "FILE: FIELD", NULL when there is no list */
+	/* the config's top-level numbers, booleans and strings, for the consumer scripts that
+	 * lay out the model's linear layers (scripts/lib/linears.lua) */
+	struct hf_scalar *scalars;
+	size_t nscalars;
+};
+
+struct hf_scalar {
+	char *name;
+	char *s;                     /* NULL: an integer or boolean in i */
+	long long i;
+	bool is_bool;
 };
 
 /* The config.json of model_path as a server resolves it: model_path/config.json when

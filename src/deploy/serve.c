@@ -158,7 +158,9 @@ static int take(const char *script, const struct script_field *v, size_t n,
 		S(moe_runner_backend, false), S(skip_ops, false), S(hf_config_class, false),
 		I(tp), I(pp), I(dp), I(attn_dp), I(moe_ep), S(dtype, true), S(activation, true), S(input_view, true),
 		B(biases), I(runner_tp), I(runner_ep), B(fused_finalize), S(fused_finalize_from, true),
-		I(max_tokens), B(tunes), S(why_not, true),
+		I(max_tokens), B(tunes), S(why_not, true), { "moe_experts", SK_INT,
+		offsetof(struct serve_deployment, moe_experts), true }, { "moe_top_k", SK_INT,
+		offsetof(struct serve_deployment, moe_top_k), true },
 #undef S
 #undef I
 #undef B
@@ -203,6 +205,83 @@ static int take(const char *script, const struct script_field *v, size_t n,
 	return TT_OK;
 }
 
+/* resolve()'s ops list ("ops.N.FIELD", "ops.N.calls.M.FIELD") into s->ops, in N order. */
+static int take_ops(const char *script, const struct script_field *v, size_t n,
+		    struct serve_deployment *s, struct diags *d)
+{
+	for (size_t i = 0; i < n; i++) {
+		const char *name = v[i].name;
+		if (strncmp(name, "ops.", 4))
+			continue;
+		char *end;
+		long k = strtol(name + 4, &end, 10);
+		if (k < 1 || k > 64 || *end != '.')
+			return diag_error(d, TT_SCRIPT, "script", script, 0, 0, "resolve() returned "
+					  "'%s': ops is a list of at most 64 ops", name);
+		if ((size_t)k > s->nops) {
+			s->ops = xrealloc(s->ops, (size_t)k * sizeof *s->ops);
+			memset(s->ops + s->nops, 0, ((size_t)k - s->nops) * sizeof *s->ops);
+			s->nops = (size_t)k;
+		}
+		struct serve_op *o = &s->ops[k - 1];
+		const char *f = end + 1;
+		if (!strncmp(f, "calls.", 6)) {
+			long c = strtol(f + 6, &end, 10);
+			if (c < 1 || c > 4096 || *end != '.')
+				return diag_error(d, TT_SCRIPT, "script", script, 0, 0, "resolve() "
+						  "returned '%s': calls is a list", name);
+			if ((size_t)c > o->ncalls) {
+				o->calls = xrealloc(o->calls, (size_t)c * sizeof *o->calls);
+				memset(o->calls + o->ncalls, 0, ((size_t)c - o->ncalls) * sizeof *o->calls);
+				o->ncalls = (size_t)c;
+			}
+			if (v[i].kind == SK_STR)
+				op_call_set_str(&o->calls[c - 1], end + 1, v[i].s);
+			else
+				op_call_set_int(&o->calls[c - 1], end + 1, v[i].kind == SK_INT ? v[i].i : v[i].b);
+			continue;
+		}
+		char **str = !strcmp(f, "op") ? &o->op : !strcmp(f, "runner") ? &o->runner
+			     : !strcmp(f, "why") ? &o->why : !strcmp(f, "from") ? &o->from : NULL;
+		if (str && v[i].kind == SK_STR) {
+			free(*str);
+			*str = xstrdup(v[i].s);
+		} else if (!strcmp(f, "tunes") && v[i].kind == SK_BOOL) {
+			o->tunes = v[i].b;
+		} else if (!strcmp(f, "unknown") && v[i].kind == SK_BOOL) {
+			o->unknown = v[i].b;
+		} else {
+			return diag_error(d, TT_SCRIPT, "script", script, 0, 0, "resolve() returned "
+					  "'%s': not an op field (op, runner, tunes, unknown, why, from, "
+					  "calls)", name);
+		}
+	}
+	for (size_t k = 0; k < s->nops; k++) {
+		struct serve_op *o = &s->ops[k];
+		if (!o->op || !o->runner)
+			return diag_error(d, TT_SCRIPT, "script", script, 0, 0, "resolve()'s op %zu "
+					  "names no op or runner", k + 1);
+		if (!o->tunes && !o->why)
+			return diag_error(d, TT_SCRIPT, "script", script, 0, 0, "resolve() says the "
+					  "server does not tune %s but not why", o->op);
+		/* every call carries the op's own fields (the worker's job, the provenance) */
+		for (size_t c = 0; c < o->ncalls; c++) {
+			op_call_set_str(&o->calls[c], "op", o->op);
+			op_call_set_str(&o->calls[c], "runner", o->runner);
+			op_call_set_str(&o->calls[c], "consumer", s->consumer);
+		}
+	}
+	return TT_OK;
+}
+
+bool serve_autotunes(const struct serve_deployment *s)
+{
+	for (size_t i = 0; i < s->nops; i++)
+		if (s->ops[i].tunes)
+			return true;
+	return s->tunes;
+}
+
 static void model_facts(const struct hf_model *m, struct script_field **v, size_t *n, size_t *a)
 {
 	serve_add_field(v, n, a, "model.model_type", SK_STR, m->model_type, 0);
@@ -221,6 +300,21 @@ static void model_facts(const struct hf_model *m, struct script_field **v, size_
 	serve_add_field(v, n, a, "model.quant_algo", SK_STR, m->quant_algo, 0);
 	serve_add_field(v, n, a, "model.weight_block", SK_BOOL, NULL, m->weight_block);
 	serve_add_field(v, n, a, "model.activation_scheme", SK_STR, m->activation_scheme, 0);
+	serve_add_field(v, n, a, "model.exclude_from", SK_STR, m->exclude_from, 0);
+	for (size_t i = 0; i < m->nexclude; i++) {
+		char name[48];
+		snprintf(name, sizeof name, "model.exclude.%zu", i + 1);
+		serve_add_field(v, n, a, name, SK_STR, m->exclude[i], 0);
+	}
+	for (size_t i = 0; i < m->nscalars; i++) {
+		const struct hf_scalar *x = &m->scalars[i];
+		if (strchr(x->name, '.'))
+			continue;
+		char *name = xasprintf("model.config.%s", x->name);
+		serve_add_field(v, n, a, name, x->s ? SK_STR : x->is_bool ? SK_BOOL : SK_INT, x->s,
+				x->i);
+		free(name);
+	}
 }
 
 int serve_derive(const struct serve_request *q, const char *data_root,
@@ -319,6 +413,8 @@ int serve_derive(const struct serve_request *q, const char *data_root,
 	rc = script_consumer_resolve(sc, facts, nfacts, &res, &nres, &s->notes, &s->nnotes, d);
 	if (!rc)
 		rc = take(script_path, res, nres, s, d);
+	if (!rc)
+		rc = take_ops(script_path, res, nres, s, d);
 	if (!rc && !s->flashinfer)
 		rc = diag_error(d, TT_USAGE, "launch", NULL, 0, 0, "which FlashInfer does the server "
 				"import? No Python with FlashInfer found (%s): give --python (the server's "
@@ -352,6 +448,17 @@ void serve_release(struct serve_deployment *s)
 	for (size_t i = 0; i < s->nenv; i++)
 		free(s->env[i]);
 	free(s->env);
+	for (size_t i = 0; i < s->nops; i++) {
+		struct serve_op *o = &s->ops[i];
+		free(o->op);
+		free(o->runner);
+		free(o->why);
+		free(o->from);
+		for (size_t c = 0; c < o->ncalls; c++)
+			op_call_release(&o->calls[c]);
+		free(o->calls);
+	}
+	free(s->ops);
 	memset(s, 0, sizeof *s);
 }
 
@@ -365,8 +472,8 @@ int serve_model_profile(const struct serve_deployment *s, struct model_profile *
 	m->name = s->model_path;
 	m->hidden_size = (unsigned)s->model.hidden;
 	m->moe_intermediate_size = (unsigned)s->model.inter;
-	m->routed_experts = (unsigned)s->model.experts;
-	m->top_k = (unsigned)s->model.top_k;
+	m->routed_experts = (unsigned)(s->moe_experts > 0 ? s->moe_experts : s->model.experts);
+	m->top_k = (unsigned)(s->moe_top_k > 0 ? s->moe_top_k : s->model.top_k);
 	m->path = s->model.config_path;
 	return TT_OK;
 }

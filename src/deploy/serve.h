@@ -13,7 +13,21 @@
 #include "base/diag.h"
 #include "data/device.h"
 #include "data/hfconfig.h"
+#include "ops/ops.h"
 #include "script/script.h"
+
+/* One op the server's start-up autotune profiles besides the CUTLASS MoE (issue #39), as the
+ * consumer's script says (configs/ops/<op>.yaml). */
+struct serve_op {
+	char *op;                      /* the configs/ops id ("fp4_gemm") */
+	char *runner;                  /* the runner class the server builds (or its backend) */
+	bool tunes;                    /* profiled at start */
+	bool unknown;                  /* tunetab cannot tell its calls (why says what) */
+	char *why;                     /* when not tuned or unknown: why */
+	char *from;                    /* where its token counts come from */
+	struct op_call *calls;         /* the warm-up's calls, each with op, runner and consumer */
+	size_t ncalls;
+};
 
 /* What the user gave besides the launch command; NULL/0: derived. */
 struct serve_request {
@@ -54,6 +68,11 @@ struct serve_deployment {
 	bool fused_finalize;
 	char *fused_finalize_from;     /* why that value */
 	long max_tokens;               /* the largest token bucket it tunes */
+	long moe_experts, moe_top_k;   /* its experts and top-k (a fused shared expert added);
+					* 0: the model's */
+	/* the other ops its start-up autotune profiles */
+	struct serve_op *ops;
+	size_t nops;
 	/* does the server read a cache of these keys at start */
 	bool tunes;
 	char *why_not;                 /* when it does not: why */
@@ -75,6 +94,8 @@ void serve_add_field(struct script_field **v, size_t *n, size_t *alloc, const ch
 int serve_derive(const struct serve_request *q, const char *data_root,
 		 const struct device_set *devices, struct serve_deployment *out, struct diags *d);
 void serve_release(struct serve_deployment *s);
+/* Whether the server's start-up autotune runs at all: the CUTLASS MoE or another op tuned. */
+bool serve_autotunes(const struct serve_deployment *s);
 
 /* The model as configs/models describes one (for generate's deployment): pointers into s. */
 struct model_profile;

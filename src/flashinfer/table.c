@@ -162,6 +162,13 @@ void table_add(struct table *t, const char *key, long long runner_id, const char
 	add_entry(t, &t->cap, &e);
 }
 
+void table_add_policy(struct table *t, const char *key, const char *runner,
+		      const struct pyv *tactic, const char *policy)
+{
+	table_add(t, key, 0, runner, tactic);
+	t->entries[t->n - 1].policy = arena_strndup(&t->arena, policy, strlen(policy));
+}
+
 static int cmp_entry(const void *a, const void *b)
 {
 	const struct table_entry *x = a, *y = b;

@@ -27,6 +27,7 @@ struct table_entry {
 	const char *runner;   /* json: runner class name */
 	const struct pyv *tactic;  /* int, or nested tuple */
 	int dup_of;           /* index of an earlier entry with the same key, else -1 */
+	const char *policy;   /* a generated entry's profiling policy (JSON text), or NULL */
 };
 
 struct table_meta {
@@ -73,6 +74,9 @@ void table_mark_duplicates(struct table *t);
 /* Adds an entry (for generators); strings are copied into the table's arena. */
 void table_add(struct table *t, const char *key, long long runner_id, const char *runner,
 	       const struct pyv *tactic);
+/* Adds an entry carrying a profiling policy (JSON text: the value's third element). */
+void table_add_policy(struct table *t, const char *key, const char *runner,
+		      const struct pyv *tactic, const char *policy);
 /* Sorts entries by key in Python code-point order (the order FlashInfer writes). */
 void table_sort(struct table *t);
 

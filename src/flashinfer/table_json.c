@@ -470,6 +470,9 @@ static json_t *build_doc(const struct table *t)
 				       ? json_object_getn((json_t *)t->doc, e->key, e->key_len) : NULL;
 		for (size_t k = 2; k < json_array_size(orig); k++)
 			json_array_append(val, json_array_get(orig, k));
+		json_t *policy = !orig && e->policy ? json_loads(e->policy, 0, NULL) : NULL;
+		if (policy)
+			json_array_append_new(val, policy);
 		json_object_setn_new(doc, e->key, e->key_len, val);
 	}
 	return doc;

@@ -956,6 +956,15 @@ static void push_field(lua_State *L, const struct script_field *f)
 }
 
 /* (fields, n) -> a table, "a.b" nested as t.a.b */
+/* A dotted name's part as a table key: digits are a list index, anything else a string. */
+static void push_part(lua_State *L, const char *s, size_t n)
+{
+	if (n && n < 16 && strspn(s, "0123456789") >= n && s[0] != '0')
+		lua_pushinteger(L, (lua_Integer)strtoll(s, NULL, 10));
+	else
+		lua_pushlstring(L, s, n);
+}
+
 static int build_fields(lua_State *L)
 {
 	const struct script_field *v = lua_touserdata(L, 1);
@@ -968,19 +977,20 @@ static int build_fields(lua_State *L)
 		const char *name = v[i].name;
 		const char *dot;
 		while ((dot = strchr(name, '.'))) {
-			lua_pushlstring(L, name, (size_t)(dot - name));
+			push_part(L, name, (size_t)(dot - name));
 			if (lua_rawget(L, -2) != LUA_TTABLE) {
 				lua_pop(L, 1);
 				lua_newtable(L);
-				lua_pushlstring(L, name, (size_t)(dot - name));
+				push_part(L, name, (size_t)(dot - name));
 				lua_pushvalue(L, -2);
 				lua_rawset(L, -4);
 			}
 			lua_remove(L, -2);
 			name = dot + 1;
 		}
+		push_part(L, name, strlen(name));
 		push_field(L, &v[i]);
-		lua_setfield(L, -2, name);
+		lua_rawset(L, -3);
 		lua_pop(L, 1);
 	}
 	return 1;
@@ -1005,46 +1015,80 @@ struct field_list {
 	size_t nnotes, notes_alloc;
 };
 
-/* (table, list): the table's string, integer and boolean fields, and its notes */
-static int read_fields(lua_State *L)
+/* The key at index -2 as a name part: a string as it is, an integer in decimal; NULL for
+ * any other key. */
+static const char *key_part(lua_State *L, char *buf, size_t n)
 {
-	struct field_list *fl = lua_touserdata(L, 2);
+	if (lua_type(L, -2) == LUA_TSTRING)
+		return lua_tostring(L, -2);
+	if (lua_type(L, -2) == LUA_TNUMBER && lua_isinteger(L, -2)) {
+		snprintf(buf, n, "%lld", (long long)lua_tointeger(L, -2));
+		return buf;
+	}
+	return NULL;
+}
+
+/* The table at index t: its string, integer and boolean fields named prefix + key; a nested
+ * table's fields dotted ("ops.1.calls.2.n", a list's items by their 1-based index), to a
+ * depth of 6. */
+static void read_table(lua_State *L, int t, const char *prefix, struct field_list *fl, int depth)
+{
 	lua_pushnil(L);
-	while (lua_next(L, 1)) {
-		if (lua_type(L, -2) != LUA_TSTRING) {
+	while (lua_next(L, t)) {
+		char num[32];
+		const char *k = key_part(L, num, sizeof num);
+		int type = lua_type(L, -1);
+		if (!k || (type == LUA_TTABLE && depth >= 6)) {
 			lua_pop(L, 1);
 			continue;
 		}
-		const char *k = lua_tostring(L, -2);
-		struct script_field f = { 0 };
-		int t = lua_type(L, -1);
-		if (!strcmp(k, "notes") && t == LUA_TTABLE) {
-			for (lua_Integer i = 1; lua_rawgeti(L, -1, i) == LUA_TSTRING; i++) {
-				ALLOC_GROW(fl->notes, fl->nnotes + 1, fl->notes_alloc);
-				fl->notes[fl->nnotes++] = xstrdup(lua_tostring(L, -1));
-				lua_pop(L, 1);
-			}
-			lua_pop(L, 2);
+		char *name = xasprintf("%s%s", prefix, k);
+		if (type == LUA_TTABLE) {
+			char *sub = xasprintf("%s.", name);
+			read_table(L, lua_gettop(L), sub, fl, depth + 1);
+			free(sub);
+			free(name);
+			lua_pop(L, 1);
 			continue;
 		}
-		if (t == LUA_TSTRING) {
+		struct script_field f = { 0 };
+		if (type == LUA_TSTRING) {
 			f.kind = SK_STR;
 			f.s = xstrdup(lua_tostring(L, -1));
-		} else if (t == LUA_TNUMBER && lua_isinteger(L, -1)) {
+		} else if (type == LUA_TNUMBER && lua_isinteger(L, -1)) {
 			f.kind = SK_INT;
 			f.i = lua_tointeger(L, -1);
-		} else if (t == LUA_TBOOLEAN) {
+		} else if (type == LUA_TBOOLEAN) {
 			f.kind = SK_BOOL;
 			f.b = lua_toboolean(L, -1);
 		} else {
+			free(name);
 			lua_pop(L, 1);
-			continue; /* tables the script keeps for itself */
+			continue;
 		}
-		f.name = xstrdup(k);
+		f.name = name;
 		ALLOC_GROW(fl->v, fl->n + 1, fl->alloc);
 		fl->v[fl->n++] = f;
 		lua_pop(L, 1);
 	}
+}
+
+/* (table, list): the table's string, integer and boolean fields, nested ones dotted
+ * (read_table), and its notes */
+static int read_fields(lua_State *L)
+{
+	struct field_list *fl = lua_touserdata(L, 2);
+	lua_getfield(L, 1, "notes");
+	if (lua_type(L, -1) == LUA_TTABLE)
+		for (lua_Integer i = 1; lua_rawgeti(L, -1, i) == LUA_TSTRING; i++) {
+			ALLOC_GROW(fl->notes, fl->nnotes + 1, fl->notes_alloc);
+			fl->notes[fl->nnotes++] = xstrdup(lua_tostring(L, -1));
+			lua_pop(L, 1);
+		}
+	lua_settop(L, 2);
+	lua_pushnil(L);
+	lua_setfield(L, 1, "notes");
+	read_table(L, 1, "", fl, 0);
 	return 0;
 }
 
