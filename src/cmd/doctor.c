@@ -284,7 +284,7 @@ int cmd_doctor(int argc, char **argv)
 	if (o.model &&
 	    (rc = deployment_plan(&data, &o, dt, &r, rules, &dtypes, &own_model, &plan, &d)))
 		goto out;
-	struct validate_data vd = { &data.devices, &data.catalogs, &data.rules };
+	struct validate_data vd = { &data.devices, &data.catalogs, &data.rules, &data.ops };
 	doctor_examine(&q, rules, &vd, o.model ? &plan : NULL, &r);
 	rc = r.all_hit ? TT_OK : TT_INVALID;
 	if (o.json) {

@@ -42,7 +42,7 @@ static int parse_common(int argc, char **argv, const char *cmd, struct validate_
 static int open_table(const struct tt_data *data, const char *path, const struct validate_opts *vo,
 		      bool json, struct explain_target *tg, json_t *notes)
 {
-	struct validate_data vd = { &data->devices, &data->catalogs, &data->rules };
+	struct validate_data vd = { &data->devices, &data->catalogs, &data->rules, &data->ops };
 	struct diags d = DIAGS_INIT;
 	int rc = explain_open(&vd, path, vo, tg, &d);
 	if (rc) {
@@ -126,7 +126,7 @@ int cmd_explain(int argc, char **argv)
 	if (rc)
 		return rc;
 	struct tt_data data;
-	if ((rc = cli_load_data(&data, DATA_DEVICES | DATA_CATALOGS | DATA_SCHEMAS)))
+	if ((rc = cli_load_data(&data, DATA_DEVICES | DATA_CATALOGS | DATA_SCHEMAS | DATA_OPS)))
 		return rc;
 	const char *path = argv[optind];
 	struct explain_target tg;
@@ -198,7 +198,7 @@ int cmd_diff(int argc, char **argv)
 	if (rc)
 		return rc;
 	struct tt_data data;
-	if ((rc = cli_load_data(&data, DATA_DEVICES | DATA_CATALOGS | DATA_SCHEMAS)))
+	if ((rc = cli_load_data(&data, DATA_DEVICES | DATA_CATALOGS | DATA_SCHEMAS | DATA_OPS)))
 		return rc;
 	struct explain_target ga, gb;
 	const char *pa = argv[optind], *pb = argv[optind + 1];

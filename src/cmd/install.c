@@ -174,7 +174,7 @@ static int load_table(const struct install_args *a, struct tt_data *data,
 static int apply(const struct install_args *a, const struct tt_data *data, struct lookup_plan *p,
 		 const struct install_request *q, const char *fix)
 {
-	const struct validate_data vd = { &data->devices, &data->catalogs, &data->rules };
+	const struct validate_data vd = { &data->devices, &data->catalogs, &data->rules, &data->ops };
 	struct plan_check c;
 	if (!a->dry || a->from) {
 		const char *name = a->from ? a->from : "the generated table";

@@ -132,10 +132,10 @@ int cmd_merge(int argc, char **argv)
 	o.ninputs = (size_t)(argc - optind - 1);
 
 	struct tt_data data;
-	int rc = cli_load_data(&data, DATA_DEVICES | DATA_CATALOGS | DATA_SCHEMAS);
+	int rc = cli_load_data(&data, DATA_DEVICES | DATA_CATALOGS | DATA_SCHEMAS | DATA_OPS);
 	if (rc)
 		return rc;
-	struct validate_data vd = { &data.devices, &data.catalogs, &data.rules };
+	struct validate_data vd = { &data.devices, &data.catalogs, &data.rules, &data.ops };
 	struct merge_result r;
 	struct diags d = DIAGS_INIT;
 	rc = merge_run(&vd, &o, &r, &d);

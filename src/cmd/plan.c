@@ -166,7 +166,7 @@ static void print_server(const struct lookup_plan *p)
 
 int cli_print_plan_check(const struct lookup_plan *p, const struct tt_data *data, const char *fix)
 {
-	const struct validate_data vd = { &data->devices, &data->catalogs, &data->rules };
+	const struct validate_data vd = { &data->devices, &data->catalogs, &data->rules, &data->ops };
 	struct plan_check c;
 	plan_check_disk(p, &vd, &c);
 	const struct install_job *j = &p->job;

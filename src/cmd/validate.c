@@ -151,11 +151,11 @@ int cmd_validate(int argc, char **argv)
 	cli_print_diags(&d);
 	diags_release(&d);
 	struct tt_data data;
-	if (rc || (rc = cli_load_data(&data, DATA_DEVICES | DATA_CATALOGS | DATA_SCHEMAS))) {
+	if (rc || (rc = cli_load_data(&data, DATA_DEVICES | DATA_CATALOGS | DATA_SCHEMAS | DATA_OPS))) {
 		validate_files_release(&files);
 		return rc;
 	}
-	struct validate_data vd = { &data.devices, &data.catalogs, &data.rules };
+	struct validate_data vd = { &data.devices, &data.catalogs, &data.rules, &data.ops };
 	struct validate_request req = { &vd, &files, vo, strict };
 	struct validate_report rep;
 	rc = validate_run(&req, &rep);

@@ -73,6 +73,7 @@ static const cyaml_schema_field_t op_fields[] = {
 	STR("read", struct op_def, read, 1),
 	STR("flashinfer_min", struct op_def, flashinfer_min, 1),
 	STR("policy", struct op_def, policy, 0),
+	CYAML_FIELD_UINT("inputs", CYAML_FLAG_DEFAULT, struct op_def, inputs),
 	CYAML_FIELD_ENUM("buckets", CYAML_FLAG_STRICT, struct op_def, buckets, bucket_strings,
 			 CYAML_ARRAY_LEN(bucket_strings)),
 	CYAML_FIELD_SEQUENCE("runners", CYAML_FLAG_POINTER, struct op_def, runners, &runner_schema,

@@ -47,6 +47,7 @@ struct op_enum {
 
 struct op_def {
 	char *id, *name, *builder, *what, *read, *flashinfer_min, *policy;
+	unsigned inputs;     /* shapes in the key's profile */
 	enum op_buckets buckets;
 	struct op_runner *runners;
 	unsigned runners_count;

@@ -492,4 +492,9 @@ void serve_generate_request(const struct serve_deployment *s, const struct model
 	o->flashinfer = s->flashinfer;
 	o->max_tokens = s->max_tokens;
 	o->no_fused_finalize = !s->fused_finalize;
+	o->ops = s->ops;
+	o->nops = s->nops;
+	o->ops_only = !s->tunes;
+	if (o->ops_only) /* only the CUTLASS MoE has a bundled module */
+		o->format = "json";
 }

@@ -30,6 +30,7 @@ const char *prov_source_name(enum prov_source s)
 	case PROV_MEASURED: return "measured";
 	case PROV_FALLBACK: return "fallback";
 	case PROV_PREDICTED: return "predicted";
+	case PROV_DEFAULT: return "default";
 	default: return "unknown";
 	}
 }
@@ -203,6 +204,7 @@ void prov_release(struct provenance *p)
 	free(p->device);
 	free(p->py_file);
 	free(p->json_file);
+	free(p->ops_json);
 	for (size_t i = 0; i < p->nruns; i++) {
 		free(p->runs[i].id);
 		free(p->runs[i].shard_source);
@@ -310,6 +312,9 @@ void prov_write(const struct provenance *p, struct strbuf *out)
 	json_object_set_new(doc, "files", files);
 	json_object_set_new(doc, "runs", runs);
 	json_object_set_new(doc, "entries", entries);
+	json_t *ops = p->ops_json ? json_loads(p->ops_json, 0, NULL) : NULL;
+	if (ops)
+		json_object_set_new(doc, "ops", ops);
 	/* two-space indent, keys in code-point order (jansson compares key bytes) */
 	char *s = json_dumps(doc, JSON_INDENT(2) | PROV_DUMP_FLAGS);
 	if (!s)
@@ -701,9 +706,11 @@ static int read_entry(const struct rd *r, const char *key, json_t *e, struct pro
 		x.source = PROV_FALLBACK;
 	else if (!strcmp(s, "predicted"))
 		x.source = PROV_PREDICTED;
+	else if (!strcmp(s, "default"))
+		x.source = PROV_DEFAULT;
 	else
-		rc = bad(r, path, 3, false, "'source' must be \"measured\", \"fallback\" or "
-			 "\"predicted\", not %s%s%s", json_is_string(v) ? "'" : jtype(v),
+		rc = bad(r, path, 3, false, "'source' must be \"measured\", \"fallback\", "
+			 "\"predicted\" or \"default\", not %s%s%s", json_is_string(v) ? "'" : jtype(v),
 			 json_is_string(v) ? s : "", json_is_string(v) ? "'" : "");
 	v = json_object_get(e, "run");
 	path[2].key = "run";
@@ -739,7 +746,7 @@ static int read_entry(const struct rd *r, const char *key, json_t *e, struct pro
 static int read_doc(const struct rd *r, json_t *root, struct provenance *p)
 {
 	static const char *const names[] = { "format", "device", "flashinfer_version",
-					     "tunetab_version", "files", "runs", "entries", NULL };
+					     "tunetab_version", "files", "runs", "entries", "ops", NULL };
 	static const char *const required[] = { "format", "device", "flashinfer_version",
 						"tunetab_version", "files", "runs", "entries", NULL };
 	struct jstep path[2] = { { NULL, 0 }, { NULL, 0 } };
@@ -786,6 +793,15 @@ static int read_doc(const struct rd *r, json_t *root, struct provenance *p)
 			break;
 	}
 	arena_release(&a);
+	json_t *ops = json_object_get(root, "ops");
+	path[0].key = "ops";
+	if (!rc && ops && !json_is_array(ops))
+		return bad(r, path, 1, false, "'ops' must be a list, not %s", jtype(ops));
+	if (!rc && ops) {
+		p->ops_json = json_dumps(ops, JSON_COMPACT | JSON_SORT_KEYS);
+		if (!p->ops_json)
+			oom();
+	}
 	return rc;
 }
 

@@ -22,6 +22,8 @@ enum prov_source {
 	PROV_FALLBACK,  /* measured, and nothing beat the fallback: time_us is the fallback's */
 	PROV_PREDICTED, /* the heuristic's choice, not measured: time_us is its prediction or < 0 */
 	PROV_UNKNOWN,   /* a table with no provenance (e.g. FlashInfer's own cache) */
+	PROV_DEFAULT,   /* the op's fallback tactic (-1) stored unmeasured, so the server does not
+			 * profile the key at start (an op tunetab has no catalog or no GPU for) */
 };
 
 struct prov_entry {
@@ -65,6 +67,10 @@ struct provenance {
 	size_t nruns, runs_alloc;
 	struct prov_entry *entries; /* grown by prov_add_entry only */
 	size_t n, entries_alloc;
+	/* the ops besides the CUTLASS MoE the server tunes at start (issue #39), as a JSON list:
+	 * [{"op", "runner", "covered": "measured"|"predicted"|"default"|"not covered", "why",
+	 * "keys", "calls": [{the worker's job fields}]}]; NULL when none */
+	char *ops_json;
 };
 
 /* A run object under construction (generate fills it field by field). */

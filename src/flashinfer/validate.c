@@ -44,6 +44,7 @@ const struct check_info validate_checks[] = {
 	{ "json-value", "an entry value FlashInfer's loader raises on" },
 	{ "json-metadata", "_metadata values that are not strings, missing or mismatching fields" },
 	{ "json-generation", "_generation is not the SHA-256 of the file's content" },
+	{ "op-policy", "another op's entry (configs/ops) without the profiling policy its op requests: the server profiles it again" },
 	{ NULL, NULL },
 };
 
@@ -668,6 +669,74 @@ static void check_value(struct vctx *c, const struct table_entry *e)
 	}
 }
 
+/* An entry of another op the servers tune at start (configs/ops: fp4_gemm, the TensorRT-LLM-gen
+ * MoE; issue #39): its runner, profile arity, extras arity, tactic and profiling policy by
+ * the op's data. */
+static bool check_op_entry(struct vctx *c, const struct table_entry *e, const struct moe_key *k,
+			   const struct op_def *op)
+{
+	bool ok = true;
+	const struct op_runner *r = opdef_runner(op, k->runner);
+	if (!r) {
+		ERR(c, "unknown-runner", e->line, e->col, "runner '%s' does not serve op '%s' (%s: %s%s)",
+		    k->runner, k->op, op->path, op->runners[0].name, op->runners_count > 1 ? ", ..." : "");
+		ok = false;
+	}
+	check_value_runner(c, e, k->runner);
+	if (k->profile->n != op->inputs) {
+		ERR(c, "profile-arity", e->line, e->col, "the profile has %zu shapes; op '%s' has %u "
+		    "inputs (%s)", k->profile->n, k->op, op->inputs, op->path);
+		ok = false;
+	}
+	size_t nx = k->extras ? k->extras->n : 0;
+	if (k->tuple_len == 4 && nx != op->extras_count) {
+		ERR(c, "extras", e->line, e->col, "op '%s' keys carry %u extras (%s); this key has %zu, "
+		    "so it never matches", k->op, op->extras_count, op->path, nx);
+		ok = false;
+	}
+	struct fi_version min;
+	if (!version_parse(op->flashinfer_min, &min) && version_cmp(&c->v, &min) < 0)
+		WARN(c, "key-form", e->line, e->col, "op '%s': tunetab knows its key layout from "
+		     "FlashInfer %s on; %s may build another (docs/research/issue39-deployments.md §5)",
+		     k->op, op->flashinfer_min, c->r->version);
+	if (!e->value_ok || !e->tactic)
+		return ok;
+	unsigned sm = c->r->device ? device_sm(c->r->device) : 0;
+	const struct op_tactics *tl = r && sm ? opdef_tactics(r, sm) : NULL;
+	if (e->tactic->kind == PV_INT && e->tactic->i != -1 && tl && tl->count &&
+	    (e->tactic->i < 0 || e->tactic->i >= (long long)tl->count))
+		ERR(c, "tactic-range", e->vline, e->vcol, "tactic %lld: %s on SM%u has tactics 0 to %u "
+		    "(%s); FlashInfer raises on it", e->tactic->i, k->runner, sm, tl->count - 1, tl->read);
+	if (c->t->kind == TABLE_JSON && *op->policy && e->value && e->value->kind == PV_TUPLE) {
+		struct strbuf got = STRBUF_INIT;
+		if (e->value->n > 2) {
+			const struct pyv *pol = &e->value->items[2];
+			/* the policy list as JSON text: ["a", 1, "b", "c"] */
+			sb_addc(&got, '[');
+			for (size_t i = 0; pol->kind == PV_TUPLE && i < pol->n; i++) {
+				const struct pyv *x = &pol->items[i];
+				if (i)
+					sb_adds(&got, ", ");
+				if (x->kind == PV_STR)
+					sb_addf(&got, "\"%.*s\"", (int)x->len, x->s);
+				else if (x->kind == PV_INT)
+					sb_addf(&got, "%lld", x->i);
+				else if (x->kind == PV_NONE)
+					sb_adds(&got, "null");
+				else
+					sb_adds(&got, "?");
+			}
+			sb_addc(&got, ']');
+		}
+		if (!got.buf || strcmp(got.buf, op->policy))
+			WARN(c, "op-policy", e->vline, e->vcol, "op '%s' requests the profiling policy %s; "
+			     "this entry has %s, so a server tuning at start profiles it again "
+			     "(autotuner.py:2395-2400)", k->op, op->policy, got.buf ? got.buf : "none");
+		sb_release(&got);
+	}
+	return ok;
+}
+
 /* A key whose text, but for the token count, equals the first key of a family that passed
  * every key check needs no parse: same text, same verdict (large tables). Returns true when
  * e was such a key, and checked. */
@@ -781,6 +850,9 @@ static bool check_entry(struct vctx *c, size_t idx, struct families *fams, bool 
 		    s->key.tuple == 4 ? ", extras" : "");
 		return false;
 	}
+	const struct op_def *other = c->data->ops ? opdefs_find(c->data->ops, k.op) : NULL;
+	if (other && strcmp(other->builder, "cutlass_moe"))
+		return check_op_entry(c, e, &k, other) && lookupable;
 	if (k.extras && !check_extras(c, e, &k)) {
 		*form_ok = false;
 		return false;

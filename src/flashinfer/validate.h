@@ -10,6 +10,7 @@
 #include "data/device.h"
 #include "base/diag.h"
 #include "data/firules.h"
+#include "data/opdefs.h"
 #include "flashinfer/table.h"
 #include "base/util.h"
 
@@ -17,6 +18,7 @@ struct validate_data {
 	const struct device_set *devices;
 	const struct catalog_set *catalogs;
 	const struct firules_set *rules;
+	const struct op_set *ops;   /* configs/ops: keys of the other ops (NULL: unknown ops) */
 };
 
 struct validate_opts {

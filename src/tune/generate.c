@@ -2,6 +2,7 @@
  * the heuristic's ranking, profiling, the outputs checked and written all or nothing. It
  * prints nothing: what the user should hear goes through the caller's hooks. */
 #include <errno.h>
+#include <jansson.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +27,7 @@
 #include "tune/journal.h"
 #include "tune/python.h"
 #include "tune/report.h"
+#include "ops/ops.h"
 
 /* ---------------------------------------------------------------- telling the caller */
 
@@ -512,10 +514,18 @@ struct run {
 	struct table t;
 	bool have_table;
 	char *written[3];
+	/* the other ops' keys (rq->ops), one list per op */
+	struct op_keys *opk;
+	struct generate_op *ops;
+	size_t nops;
 };
 
 static void run_release(struct run *R)
 {
+	for (size_t i = 0; i < R->nops; i++)
+		op_keys_release(&R->opk[i]);
+	free(R->opk);
+	free(R->ops);
 	free(R->pst.wrong);
 	for (int k = 0; k < 3; k++)
 		free(R->written[k]);
@@ -986,6 +996,101 @@ static int run_measure(struct run *R, struct diags *d)
 /* ---------------------------------------------------------------- outputs */
 
 /* The provenance of what was written (docs/fleet.md "Provenance file"). */
+/* The keys of the other ops the server tunes at start (configs/ops; issue #39), each to be
+ * stored with the op's fallback tactic: tunetab has no GPU of theirs to measure on here, and
+ * an entry the server finds is not profiled again (its policy matching the op's). */
+static int run_ops(struct run *R, struct diags *d)
+{
+	const struct generate_request *o = R->o;
+	const struct op_set *defs = &R->S->data->ops;
+	R->opk = xcalloc(o->nops + 1, sizeof *R->opk);
+	R->ops = xcalloc(o->nops + 1, sizeof *R->ops);
+	for (size_t i = 0; i < o->nops; i++) {
+		const struct serve_op *so = &o->ops[i];
+		if (!so->tunes)
+			continue;
+		const struct op_def *def = opdefs_find(defs, so->op);
+		if (!def)
+			return diag_error(d, TT_INTERNAL, "op", NULL, 0, 0, "the consumer's script names "
+					  "op '%s', which configs/ops does not have", so->op);
+		struct generate_op *g = &R->ops[R->nops];
+		struct op_keys *k = &R->opk[R->nops++];
+		g->op = def->name;
+		g->runner = so->runner;
+		struct fi_version min;
+		if (version_parse(def->flashinfer_min, &min) || version_cmp(&R->fv, &min) < 0) {
+			g->covered = "not covered";
+			g->why = def->flashinfer_min;
+			if (!o->quiet)
+				warn(R->S, "%s: tunetab knows its keys from FlashInfer %s on, not in %s: the "
+				     "server profiles it at start", def->name, def->flashinfer_min, R->version);
+			continue;
+		}
+		for (size_t c = 0; c < so->ncalls; c++) {
+			int rc = op_call_keys(def, &so->calls[c], c, k, d);
+			if (rc)
+				return rc;
+		}
+		g->covered = "default";
+		g->keys = k->n;
+	}
+	return TT_OK;
+}
+
+/* The ops' entries: the fallback tactic (-1) with the op's profiling policy. */
+static void ops_to_table(const struct run *R, struct table *t)
+{
+	const struct pyv fallback = { .kind = PV_INT, .i = -1 };
+	for (size_t i = 0; i < R->nops; i++) {
+		const struct op_def *def = opdefs_find(&R->S->data->ops, R->ops[i].op);
+		for (size_t k = 0; k < R->opk[i].n; k++)
+			table_add_policy(t, R->opk[i].v[k].key, R->ops[i].runner, &fallback,
+					 def->policy);
+	}
+	table_sort(t);
+}
+
+/* The provenance's "ops": per op, what the table holds of it and the calls its keys are for
+ * (the worker's job fields). */
+static char *ops_json(const struct run *R)
+{
+	const struct generate_request *o = R->o;
+	if (!o->nops)
+		return NULL;
+	json_t *a = json_array();
+	for (size_t i = 0, g = 0; i < o->nops; i++) {
+		const struct serve_op *so = &o->ops[i];
+		const struct op_def *def = opdefs_find(&R->S->data->ops, so->op);
+		const struct generate_op *gop = so->tunes && g < R->nops ? &R->ops[g++] : NULL;
+		json_t *x = json_object();
+		json_object_set_new(x, "op", json_string(def ? def->name : so->op));
+		json_object_set_new(x, "runner", json_string(so->runner));
+		json_object_set_new(x, "tuned_at_start", json_boolean(so->tunes));
+		json_object_set_new(x, "covered", json_string(!gop ? "not tuned" : gop->covered));
+		if (!so->tunes && so->why)
+			json_object_set_new(x, "why", json_string(so->why));
+		else if (gop && gop->why)
+			json_object_set_new(x, "why", json_pack("s+", "its keys are known from FlashInfer ",
+								gop->why));
+		json_object_set_new(x, "keys", json_integer(gop ? (json_int_t)gop->keys : 0));
+		json_t *calls = json_array();
+		for (size_t c = 0; c < so->ncalls; c++) {
+			json_t *f = json_object();
+			for (size_t j = 0; j < so->calls[c].n; j++) {
+				const struct op_field *of = &so->calls[c].f[j];
+				json_object_set_new(f, of->name, of->s ? json_string(of->s)
+									: json_integer((json_int_t)of->i));
+			}
+			json_array_append_new(calls, f);
+		}
+		json_object_set_new(x, "calls", calls);
+		json_array_append_new(a, x);
+	}
+	char *s = json_dumps(a, JSON_COMPACT | JSON_SORT_KEYS);
+	json_decref(a);
+	return s;
+}
+
 static void build_provenance(struct provenance *pv, const struct run *R)
 {
 	const struct generate_request *o = R->o;
@@ -1001,9 +1106,10 @@ static void build_provenance(struct provenance *pv, const struct run *R)
 			const char *base = strrchr(R->written[k], '/');
 			*(k ? &pv->json_file : &pv->py_file) = xstrdup(base ? base + 1 : R->written[k]);
 		}
+	pv->ops_json = ops_json(R);
 	struct prov_run_builder *b = prov_run_new();
-	prov_run_str(b, "model", dep->model_name);
-	prov_run_str(b, "dtype", dep->dt->name);
+	prov_run_str(b, "model", o->ops_only ? o->model_profile->name : dep->model_name);
+	prov_run_str(b, "dtype", o->ops_only ? NULL : dep->dt->name);
 	prov_run_int(b, "tp", dep->tp);
 	prov_run_int(b, "ep", dep->ep);
 	prov_run_int(b, "tp_rank", dep->tp_rank);
@@ -1012,8 +1118,8 @@ static void build_provenance(struct provenance *pv, const struct run *R)
 	prov_run_int(b, "max_tokens", dep->max_tokens);
 	const char *kb = o->keys ? strrchr(o->keys, '/') : NULL;
 	prov_run_str(b, "keys", !o->keys ? NULL : kb ? kb + 1 : o->keys);
-	prov_run_str(b, "heuristic", script_heuristic_name(R->sc));
-	prov_run_str(b, "catalog", R->cat->id);
+	prov_run_str(b, "heuristic", R->sc ? script_heuristic_name(R->sc) : NULL);
+	prov_run_str(b, "catalog", R->cat ? R->cat->id : NULL);
 	prov_run_str(b, "calibration", R->cal ? R->cal->device : NULL);
 	prov_run_str(b, "calibration_measured", R->cal ? R->cal->measured : NULL);
 	/* the model the heuristic ran with: "fit" (and which) or "datasheet" */
@@ -1064,6 +1170,13 @@ static void build_provenance(struct provenance *pv, const struct run *R)
 		}
 		prov_add_entry(pv, &pe);
 	}
+	for (size_t i = 0; i < R->nops; i++)
+		for (size_t k = 0; k < R->opk[i].n; k++) {
+			struct prov_entry pe = { .key = R->opk[i].v[k].key, .tactic = "-1", .run = run,
+						 .source = PROV_DEFAULT, .time_us = -1, .lo_us = -1,
+						 .hi_us = -1, .fallback_us = -1 };
+			prov_add_entry(pv, &pe);
+		}
 }
 
 /* The written bytes must pass validate for the target version before they are written. A
@@ -1072,7 +1185,7 @@ static int check_bytes(const struct tt_data *data, const char *name, const struc
 		       const char *version, const char *device, enum dtype dt, const char *cause,
 		       struct diags *d)
 {
-	struct validate_data vd = { &data->devices, &data->catalogs, &data->rules };
+	struct validate_data vd = { &data->devices, &data->catalogs, &data->rules, &data->ops };
 	struct validate_opts vo = { .flashinfer = version, .device = device, .dtype = (int)dt };
 	struct diags found = DIAGS_INIT;
 	int rc = validate_bytes(&vd, name, sb->buf, sb->len, &vo, &found);
@@ -1187,11 +1300,14 @@ static int build_outputs(struct run *R, struct outputs *out, struct diags *d)
 	const struct generate_request *o = R->o;
 	int rc = TT_OK;
 	/* every rank's keys, with the decisions made for this rank's */
-	if ((o->tp_rank_all || o->ep_rank_all) &&
+	if (!o->ops_only && (o->tp_rank_all || o->ep_rank_all) &&
 	    (rc = lookup_all_ranks(R->rules, &R->dep, &R->list, o->tp_rank_all, o->ep_rank_all, d)))
 		return rc;
 	lookup_to_table(&R->list, &R->t);
 	R->have_table = true;
+	if (strcmp(o->format, "json") && R->nops && o->ops_only)
+		return diag_error(d, TT_USAGE, "generate", NULL, 0, 0, "only the CUTLASS MoE has a "
+				  "bundled module; the other ops go into the JSON cache (--format json)");
 	char *keys_cause = o->keys ? xasprintf("the keys in %s", o->keys) : NULL;
 	if (strcmp(o->format, "json")) {
 		table_write_py(&R->t, &out->py);
@@ -1199,8 +1315,10 @@ static int build_outputs(struct run *R, struct outputs *out, struct diags *d)
 		rc = check_bytes(R->S->data, out->py_name, &out->py, R->version, R->sdev.name, R->dt,
 				 keys_cause, d);
 	}
-	if (!rc && strcmp(o->format, "py"))
+	if (!rc && strcmp(o->format, "py")) {
+		ops_to_table(R, &R->t);
 		rc = build_json(R, out, keys_cause, d);
+	}
 	free(keys_cause);
 	return rc;
 }
@@ -1307,13 +1425,25 @@ static void run_result(const struct run *R, struct generate_result *r)
 {
 	const struct deployment *dep = &R->dep;
 	memset(r, 0, sizeof *r);
-	r->model = dep->model_name;
+	r->ops_only = R->o->ops_only;
+	r->ops = R->ops;
+	r->nops = R->nops;
 	r->device = R->sdev.name;
 	r->sm = R->sdev.sm;
+	r->version = R->version;
+	r->written[0] = R->written[0];
+	r->written[1] = R->written[1];
+	r->written[2] = R->written[2];
+	r->rules = R->rules;
+	if (r->ops_only) {
+		r->model = R->o->model_profile ? R->o->model_profile->name : "";
+		r->shard = R->sh;
+		return;
+	}
+	r->model = dep->model_name;
 	r->dtype = dep->dt->name;
 	r->tp = dep->tp;
 	r->ep = dep->ep;
-	r->version = R->version;
 	r->heuristic = script_heuristic_name(R->sc);
 	r->catalog = R->cat->id;
 	r->keys = R->o->keys;
@@ -1381,13 +1511,19 @@ int generate_table(const struct generate_request *rq, struct generate_session *S
 	R.S = S;
 	R.sh = sh;
 	R.outdir = outdir;
-	if (dtype_parse(rq->dtype, &R.dt))
+	if (!rq->ops_only && dtype_parse(rq->dtype, &R.dt))
 		return diag_error(d, TT_USAGE, DIAG_SHOW_USAGE, NULL, 0, 0, "unknown dtype '%s'", rq->dtype);
+	if (rq->ops_only && rq->profile)
+		return diag_error(d, TT_USAGE, "generate", NULL, 0, 0, "--profile measures the CUTLASS "
+				  "MoE; the server tunes none here, and tunetab cannot time its other "
+				  "ops on this GPU yet (issue #39)");
 	int rc = run_version(&R, d);
 	if (!rc)
 		rc = run_device(&R, d);
-	if (!rc)
+	if (!rc && !rq->ops_only)
 		rc = run_rank(&R, d);
+	if (!rc)
+		rc = run_ops(&R, d);
 	if (!rc && R.o->profile && S->backend == BACKEND_FLASHINFER && R.cat->tactic_ignored) {
 		/* catalog tactic_ignored: the runner skips profiling and sets one config whatever the
 		 * tactic (DeepSeek fp8 block scale, cutlass-moe-tactics.md §1.1) */
@@ -1397,11 +1533,13 @@ int generate_table(const struct generate_request *rq, struct generate_session *S
 		R.not_timed = true;
 		heuristic_only(&R);
 	}
-	if (!rc) {
+	if (!rc && !rq->ops_only) {
 		backend_describe(S, &R.be);
 		R.identity = run_identity(&R, NULL);
 		if (R.o->profile)
 			rc = run_measure(&R, d);
+	} else if (!rc) {
+		R.identity = xasprintf("ops %s %s", R.sdev.name, R.version);
 	}
 	if (!rc)
 		rc = run_outputs(&R, d);
@@ -1426,7 +1564,7 @@ static int merge_into(const struct generate_session *S, const char *devdir, char
 		      size_t n, bool quiet, struct diags *d)
 {
 	const struct tt_data *data = S->data;
-	struct validate_data vd = { &data->devices, &data->catalogs, &data->rules };
+	struct validate_data vd = { &data->devices, &data->catalogs, &data->rules, &data->ops };
 	struct merge_opts mo = { .out = devdir, .inputs = items, .ninputs = n,
 				 .tunetab_version = TUNETAB_VERSION };
 	struct merge_result r;
@@ -1600,8 +1738,31 @@ int generate_fleet_plan(const struct generate_request *o, struct generate_sessio
 
 /* ---------------------------------------------------------------- the summary */
 
+/* What the table holds of the other ops (issue #39). */
+static void ops_summary(const struct generate_result *r, struct strbuf *out)
+{
+	for (size_t i = 0; i < r->nops; i++) {
+		const struct generate_op *g = &r->ops[i];
+		if (!strcmp(g->covered, "default"))
+			sb_addf(out, "tunetab: %s (%s): %zu keys with the fallback tactic (-1), not "
+				"measured (no GPU of the op here): the server finds them and does not "
+				"profile them at start\n", g->op, g->runner, g->keys);
+		else
+			sb_addf(out, "tunetab: %s (%s): not covered: tunetab knows its keys from "
+				"FlashInfer %s on, not in %s; the server profiles it at start\n", g->op,
+				g->runner, g->why, r->version);
+	}
+}
+
 void generate_summary(const struct generate_result *r, struct strbuf *out)
 {
+	if (r->ops_only) {
+		sb_addf(out, "tunetab: %s on %s (SM%d), FlashInfer %s: no CUTLASS MoE keys (the server "
+			"does not tune it)\n", r->model, r->device, r->sm, r->version);
+		ops_summary(r, out);
+		return;
+	}
+	ops_summary(r, out);
 	sb_addf(out, "tunetab: %s on %s (SM%d), %s, TP %ld EP %ld, FlashInfer %s, heuristic '%s' "
 		"(%s)\n", r->model, r->device, r->sm, r->dtype, r->tp, r->ep, r->version, r->heuristic,
 		r->catalog);

@@ -22,6 +22,7 @@
 #include "tune/choose.h"
 #include "tune/timing.h"
 #include "tune/worker.h"
+#include "deploy/serve.h"
 
 #define GENERATE_MAX_WORKERS 16
 
@@ -54,6 +55,19 @@ struct generate_request {
 	int method;                    /* 0 tunetab, 1 flashinfer, 2 full */
 	double budget, timeout;
 	const char *installed_fi, *installed_fi_pkg; /* the FlashInfer found here, or NULL */
+	/* the other ops the server tunes at start (generate --for, install; issue #39): their
+	 * keys go into the JSON cache with the op's fallback tactic and profiling policy */
+	const struct serve_op *ops;
+	size_t nops;
+	bool ops_only;                 /* the server does not tune the CUTLASS MoE: no MoE keys */
+};
+
+/* What a table holds of one op besides the CUTLASS MoE. */
+struct generate_op {
+	const char *op, *runner;
+	const char *covered;           /* "default", "not covered" */
+	const char *why;               /* when not covered */
+	size_t keys;
 };
 
 /* One table written (or the reason none was), for the caller's summary. */
@@ -75,6 +89,9 @@ struct generate_result {
 	const char *backend, *timed;   /* the backend's line and what it timed */
 	const char *written[3];        /* module, JSON cache, provenance file (NULL: not written) */
 	const struct fi_rules *rules;
+	bool ops_only;                 /* no CUTLASS MoE keys: only the ops below */
+	const struct generate_op *ops;
+	size_t nops;
 };
 
 /* The caller's ears. Every hook may be NULL. */
