@@ -500,6 +500,8 @@ local function resolve(p, f)
   return {
     ops = ops,
     moe_experts = m.experts + nfused, moe_top_k = m.top_k + nfused,
+    -- the CUTLASS MoE is tuned in the warm-up's call with tune_max_num_tokens = max_tokens
+    moe_tune = "at_m", moe_m = decode_bs(o, gpu, tp, version),
     model_path = p.model_path,
     torch_dtype = "torch." .. dtype,
     quantization = q or "None",

@@ -306,6 +306,8 @@ local function resolve(o, f)
     moe_backend_auto = o.moe_backend == "auto" or o.moe_backend == "flashinfer_trtllm" })
   return {
     ops = ops,
+    -- every op in the warm-up's autotune(tuning_buckets=hybrid(tokens), round_up=True)
+    moe_tune = "buckets", moe_m = tokens,
     model_path = o.model_path,
     torch_dtype = "torch." .. td,
     quantization = o.quantization or QUANT_NAME[x.method],

@@ -150,7 +150,7 @@ static int load_table(const struct install_args *a, struct tt_data *data,
 		      const struct serve_deployment *s, json_t **cache, char **generated)
 {
 	*cache = NULL;
-	if (a->check || (!a->from && (a->dry || !s || !s->tunes)))
+	if (a->check || (!a->from && (a->dry || !s || !serve_autotunes(s))))
 		return TT_OK;
 	const char *from = a->from;
 	if (!from) {
@@ -215,9 +215,9 @@ static int install_launch(struct install_args *a, struct tt_data *data)
 	if (rc)
 		goto out;
 	fix = cli_launch_fix(a->consumer_id, sq, a->cache_dir, NULL);
-	if (!s.tunes && !a->dry && !a->check) {
-		rc = cli_error(TT_INVALID, "%s does not tune FlashInfer's CUTLASS MoE at start for this "
-			       "command, so it reads no table: %s", s.consumer_name, s.why_not);
+	if (!serve_autotunes(&s) && !a->dry && !a->check) {
+		rc = cli_error(TT_INVALID, "%s does not tune FlashInfer at start for this command, so "
+			       "it reads no table: %s", s.consumer_name, s.why_not);
 		goto out;
 	}
 	if ((rc = load_table(a, data, &s, &cache, &generated)))
@@ -232,9 +232,9 @@ static int install_launch(struct install_args *a, struct tt_data *data)
 		rc = cli_print_plan_check(&p, data, fix);
 	else if (!rc)
 		rc = apply(a, data, &p, &q, fix);
-	if (!rc && !a->check && !s.tunes)
-		rc = cli_error(TT_INVALID, "%s does not tune FlashInfer's CUTLASS MoE at start for this "
-			       "command, so it reads no table: %s", s.consumer_name, s.why_not);
+	if (!rc && !a->check && !serve_autotunes(&s))
+		rc = cli_error(TT_INVALID, "%s does not tune FlashInfer at start for this command, so "
+			       "it reads no table: %s", s.consumer_name, s.why_not);
 	if (!rc && a->dry && !a->from && !a->check)
 		fprintf(stderr, "tunetab: --dry-run: the table (%zu keys) is generated when installing "
 			"for real\n", p.nall);

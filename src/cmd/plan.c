@@ -143,7 +143,11 @@ static void print_server(const struct lookup_plan *p)
 	if (env && !s)
 		printf("  server environment  %s\n", env);
 	free(env);
-	if (!j->tunes && j->sm < (long)cons->min_sm) {
+	if (s && !serve_autotunes(s)) {
+		printf("  tunes at start      no: %s\n", s->why_not);
+	} else if (s) {
+		printf("  tunes at start      yes: %s\n", cons->tuning_note ? cons->tuning_note : "");
+	} else if (!j->tunes && j->sm < (long)cons->min_sm) {
 		printf("  tunes at start      no, not on SM%ld (SM%u and up): this cache is not read\n",
 		       j->sm, cons->min_sm);
 	} else if (!j->tunes) {
@@ -153,8 +157,6 @@ static void print_server(const struct lookup_plan *p)
 			printf("%s%s", i ? ", " : " ", cons->tuning_backends[i]);
 		printf("): this cache is not read\n");
 	}
-	else if (s && !s->tunes)
-		printf("  tunes at start      no: %s\n", s->why_not);
 	else
 		printf("  tunes at start      yes: %s\n", cons->tuning_note ? cons->tuning_note : "");
 	if (s && s->tunes)
@@ -202,6 +204,20 @@ int cli_print_plan_check(const struct lookup_plan *p, const struct tt_data *data
 	else if (p->keys_known && c.nfiles)
 		printf("  lookups             %zu of %zu (%zu rank file%s x the keys each looks up) are "
 		       "in the files\n", c.hits, c.wanted, c.nfiles, c.nfiles == 1 ? "" : "s");
+	/* every op the server tunes at start, and what the cache holds of each (issue #39) */
+	for (size_t o = 0; o < p->nops; o++) {
+		const struct plan_op *op = &p->ops[o];
+		printf("  op                  %s (%s): ", op->op, op->runner);
+		if (!op->tunes)
+			printf("not tuned at start: %s\n", op->why);
+		else if (!op->known)
+			printf("tuned at start; cannot tell its keys: %s\n", op->why);
+		else if (!c.op_checked)
+			printf("tuned at start, %zu keys\n", op->nkeys);
+		else
+			printf("tuned at start; the cache covers %zu of its %zu keys%s\n", c.op_hits[o],
+			       op->nkeys, c.op_hits[o] < op->nkeys ? "" : " (not profiled at start)");
+	}
 	for (size_t i = 0; i < c.nfindings; i++)
 		printf("  no                  %s\n", c.findings[i].what);
 	for (size_t i = 0; i < c.nunknowns; i++)
@@ -220,7 +236,7 @@ int cli_print_plan_check(const struct lookup_plan *p, const struct tt_data *data
 		       "above)\n");
 		rc = TT_UNKNOWN;
 	}
-	if (c.state == PLAN_NO && fix && j->tunes && (!p->serve || p->serve->tunes))
+	if (c.state == PLAN_NO && fix && (p->serve ? serve_autotunes(p->serve) : j->tunes))
 		printf("fix: %s\n", fix);
 	plan_check_release(&c);
 	return rc;

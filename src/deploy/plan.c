@@ -154,23 +154,83 @@ static void union_keys(struct lookup_plan *p)
 	p->nall = u;
 }
 
-/* The server's keys, per keyset. */
+/* The other ops' keys (configs/ops; issue #39): the same on every rank. p->ops gets one entry
+ * per op, the CUTLASS MoE first. */
+static int op_keys(const struct tt_data *data, struct lookup_plan *p, struct op_keys *all,
+		   struct diags *d)
+{
+	const struct serve_deployment *s = p->serve;
+	struct plan_op *moe = &p->ops[p->nops++];
+	moe->op = "trtllm::fused_moe::gemm1/gemm2";
+	moe->runner = "MoERunner";
+	moe->tunes = s->tunes;
+	if (!s->tunes)
+		snprintf(moe->why, sizeof moe->why, "%s", s->why_not ? s->why_not : "");
+	for (size_t i = 0; i < s->nops && p->nops < PLAN_OPS_MAX; i++) {
+		const struct serve_op *so = &s->ops[i];
+		const struct op_def *def = opdefs_find(&data->ops, so->op);
+		struct plan_op *po = &p->ops[p->nops++];
+		po->op = def ? def->name : so->op;
+		po->runner = so->runner;
+		po->tunes = so->tunes;
+		if (!so->tunes || so->unknown) {
+			snprintf(po->why, sizeof po->why, "%s", so->why ? so->why : "");
+			continue;
+		}
+		struct fi_version min, v;
+		if (!def || version_parse(def->flashinfer_min, &min) ||
+		    version_parse(s->flashinfer, &v) || version_cmp(&v, &min) < 0) {
+			snprintf(po->why, sizeof po->why, "tunetab knows its keys from FlashInfer %s on, "
+				 "not in %s", def ? def->flashinfer_min : "?", s->flashinfer);
+			continue;
+		}
+		size_t before = all->n;
+		for (size_t c = 0; c < so->ncalls; c++) {
+			int rc = op_call_keys(def, &so->calls[c], c, all, d);
+			if (rc)
+				return rc;
+		}
+		po->known = true;
+		po->nkeys = all->n - before;
+		po->keys = (char **)(uintptr_t)before; /* an index until the keyset holds them */
+	}
+	return TT_OK;
+}
+
+/* The server's keys, per keyset: the CUTLASS MoE's (per MoE rank where the version's keys
+ * hold it), then the other ops' (the same on every rank). */
 static int server_keys(const struct tt_data *data, struct lookup_plan *p, struct diags *d)
 {
-	for (size_t i = 0; i < p->nkeysets; i++) {
+	struct op_keys ops = { 0 };
+	int rc = op_keys(data, p, &ops, d);
+	for (size_t i = 0; i < p->nkeysets && !rc; i++) {
 		struct plan_keyset *ks = &p->keysets[i];
-		struct lookup_list keys;
-		int rc = plan_server_keys(data, p->serve, p->rules, ks->moe_tp_rank, ks->moe_ep_rank,
-					  &keys, d);
+		struct lookup_list keys = { 0 };
+		if (p->serve->tunes)
+			rc = plan_server_keys(data, p->serve, p->rules, ks->moe_tp_rank, ks->moe_ep_rank,
+					      &keys, d);
 		if (rc) {
 			lookup_list_release(&keys);
-			return rc;
+			break;
 		}
-		ks->v = xcalloc(keys.n ? keys.n : 1, sizeof *ks->v);
+		ks->v = xcalloc(keys.n + ops.n + 1, sizeof *ks->v);
 		for (size_t k = 0; k < keys.n; k++)
 			ks->v[ks->n++] = xstrdup(keys.v[k].key);
+		if (i == 0) {
+			p->ops[0].known = p->serve->tunes;
+			p->ops[0].keys = ks->v;
+			p->ops[0].nkeys = keys.n;
+			for (size_t o = 1; o < p->nops; o++)
+				if (p->ops[o].known)
+					p->ops[o].keys = ks->v + ks->n + (uintptr_t)p->ops[o].keys;
+		}
+		for (size_t k = 0; k < ops.n; k++)
+			ks->v[ks->n++] = xstrdup(ops.v[k].key);
 		lookup_list_release(&keys);
 	}
+	op_keys_release(&ops);
+	if (rc)
+		return rc;
 	union_keys(p);
 	p->keys_known = true;
 	return TT_OK;
@@ -185,6 +245,9 @@ static json_t *wanted_cache(const struct lookup_plan *p, const char *fi)
 	json_object_set_new(c, "_metadata", m);
 	for (size_t i = 0; i < p->nall; i++)
 		json_object_set_new(c, p->all_keys[i], json_pack("[si]", "MoERunner", -1));
+	for (size_t o = 1; o < p->nops; o++) /* the other ops' keys name their runner */
+		for (size_t k = 0; p->ops[o].known && k < p->ops[o].nkeys; k++)
+			json_object_set_new(c, p->ops[o].keys[k], json_pack("[si]", p->ops[o].runner, -1));
 	return c;
 }
 
@@ -277,7 +340,7 @@ int plan_build(const struct tt_data *data, const struct plan_request *r, struct 
 					  "rules in tunetab (schemas/flashinfer)", s->flashinfer);
 		p->rank_keyed = rules_rank_keyed(p->rules);
 		lay_out_ranks(p, s);
-		if (s->tunes && (rc = server_keys(data, p, d)))
+		if (serve_autotunes(s) && (rc = server_keys(data, p, d)))
 			return rc;
 		if (!q.cache) {
 			placeholder = wanted_cache(p, s->flashinfer);
@@ -298,7 +361,7 @@ int plan_build(const struct tt_data *data, const struct plan_request *r, struct 
 		p->device = dp ? dp->name : r->device ? r->device : gpu;
 		p->rank_keyed = p->rules && rules_rank_keyed(p->rules);
 		bool derived = p->rules && !derive_flags(data, r, p);
-		if (derived && p->own_serve.tunes && (rc = server_keys(data, p, d)))
+		if (derived && serve_autotunes(&p->own_serve) && (rc = server_keys(data, p, d)))
 			return rc;
 		if (derived) { /* p->serve is the server the flags describe (derive_flags) */
 			const char *cls = r->q->hf_config_class;
@@ -505,9 +568,9 @@ void plan_check_disk(const struct lookup_plan *p, const void *vd, struct plan_ch
 {
 	memset(c, 0, sizeof *c);
 	const struct install_job *j = &p->job;
-	if (!j->tunes || (p->serve && !p->serve->tunes)) {
-		add_finding(c, "%s does not tune FlashInfer's CUTLASS MoE at start here, so it reads no "
-			    "cache: %s", j->cons->name, p->serve && p->serve->why_not ? p->serve->why_not
+	if (p->serve ? !serve_autotunes(p->serve) : !j->tunes) {
+		add_finding(c, "%s does not tune FlashInfer at start here, so it reads no cache: %s",
+			    j->cons->name, p->serve && p->serve->why_not ? p->serve->why_not
 			    : "not on this SM or MoE runner backend");
 		finish(c, p);
 		return;
@@ -577,6 +640,11 @@ void plan_check_disk(const struct lookup_plan *p, const void *vd, struct plan_ch
 			qsort(sorted, nhave, sizeof *sorted, cmp_str);
 			for (size_t k = 0; k < ks->n; k++)
 				f->hits += bsearch(&ks->v[k], sorted, nhave, sizeof *sorted, cmp_str) != NULL;
+			for (size_t o = 0; !c->op_checked && o < p->nops; o++)
+				for (size_t k = 0; p->ops[o].known && k < p->ops[o].nkeys; k++)
+					c->op_hits[o] += bsearch(&p->ops[o].keys[k], sorted, nhave,
+								 sizeof *sorted, cmp_str) != NULL;
+			c->op_checked = true;
 			free(sorted);
 			c->hits += f->hits;
 			/* the causes once per keyset: the first rank file of it */

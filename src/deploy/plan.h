@@ -33,6 +33,19 @@ struct plan_unknown {
 
 #define PLAN_UNKNOWN_MAX 8
 
+#define PLAN_OPS_MAX 8
+
+/* One op the server tunes at start (the CUTLASS MoE first, then configs/ops' others): whether
+ * it is tuned, and its keys in the plan (every rank looks them up). */
+struct plan_op {
+	const char *op, *runner;
+	bool tunes;
+	bool known;                    /* its keys are in the plan */
+	char why[400];                 /* not tuned, or keys not known: why */
+	char **keys;                   /* (not owned: the first keyset holds them) */
+	size_t nkeys;
+};
+
 /* One rank of the deployment: the file it opens and the keys it looks up. */
 struct plan_rank {
 	const char *path;              /* the job's rank file (rank files only) */
@@ -65,6 +78,8 @@ struct lookup_plan {
 	size_t nall;
 	struct plan_unknown unknowns[PLAN_UNKNOWN_MAX];
 	size_t nunknowns;
+	struct plan_op ops[PLAN_OPS_MAX];
+	size_t nops;
 	/* install's flags read as the launch command they describe (consumer flags_command) */
 	struct serve_deployment own_serve;
 	bool derived;
@@ -128,6 +143,8 @@ struct plan_check {
 	size_t nfindings;
 	struct plan_unknown unknowns[PLAN_UNKNOWN_MAX]; /* the plan's, then the check's */
 	size_t nunknowns;
+	size_t op_hits[PLAN_OPS_MAX];  /* per plan op: its keys in the first present file */
+	bool op_checked;               /* op_hits counted (a file was there to count in) */
 };
 
 /* The plan against what is on disk, with FlashInfer's acceptance rules for the version:

@@ -160,7 +160,9 @@ static int take(const char *script, const struct script_field *v, size_t n,
 		B(biases), I(runner_tp), I(runner_ep), B(fused_finalize), S(fused_finalize_from, true),
 		I(max_tokens), B(tunes), S(why_not, true), { "moe_experts", SK_INT,
 		offsetof(struct serve_deployment, moe_experts), true }, { "moe_top_k", SK_INT,
-		offsetof(struct serve_deployment, moe_top_k), true },
+		offsetof(struct serve_deployment, moe_top_k), true }, { "moe_tune", SK_STR,
+		offsetof(struct serve_deployment, moe_tune), true }, { "moe_m", SK_INT,
+		offsetof(struct serve_deployment, moe_m), true },
 #undef S
 #undef I
 #undef B
@@ -437,7 +439,8 @@ void serve_release(struct serve_deployment *s)
 			  &s->consumer_version_from, &s->python, &s->python_from, &s->flashinfer,
 			  &s->flashinfer_from, &s->device, &s->model_path, &s->torch_dtype,
 			  &s->quantization, &s->moe_runner_backend, &s->skip_ops, &s->hf_config_class,
-			  &s->dtype, &s->activation, &s->input_view, &s->fused_finalize_from, &s->why_not };
+			  &s->dtype, &s->activation, &s->input_view, &s->fused_finalize_from, &s->why_not,
+			  &s->moe_tune };
 	for (size_t i = 0; i < ARRAY_SIZE(strs); i++)
 		free(*strs[i]);
 	hf_model_release(&s->model);
@@ -494,6 +497,9 @@ void serve_generate_request(const struct serve_deployment *s, const struct model
 	o->no_fused_finalize = !s->fused_finalize;
 	o->ops = s->ops;
 	o->nops = s->nops;
+	o->consumer = s->consumer;
+	o->moe_tune = s->moe_tune;
+	o->moe_m = s->moe_m;
 	o->ops_only = !s->tunes;
 	if (o->ops_only) /* only the CUTLASS MoE has a bundled module */
 		o->format = "json";

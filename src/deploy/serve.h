@@ -68,6 +68,9 @@ struct serve_deployment {
 	bool fused_finalize;
 	char *fused_finalize_from;     /* why that value */
 	long max_tokens;               /* the largest token bucket it tunes */
+	char *moe_tune;                /* how the warm-up tunes it: "at_m" (one call of moe_m
+					* tokens), "buckets" (the consumer's bucket list); NULL */
+	long moe_m;
 	long moe_experts, moe_top_k;   /* its experts and top-k (a fused shared expert added);
 					* 0: the model's */
 	/* the other ops its start-up autotune profiles */

@@ -1055,9 +1055,42 @@ static void ops_to_table(const struct run *R, struct table *t)
 static char *ops_json(const struct run *R)
 {
 	const struct generate_request *o = R->o;
-	if (!o->nops)
+	if (!o->nops && !o->consumer)
 		return NULL;
 	json_t *a = json_array();
+	if (!o->ops_only && o->consumer && o->moe_tune) {
+		/* the CUTLASS MoE as one op among the others: the call the server's warm-up makes */
+		const struct deployment *dep = &R->dep;
+		json_t *x = json_object(), *call = json_object();
+		json_object_set_new(x, "op", json_string("trtllm::fused_moe::gemm1"));
+		json_object_set_new(x, "runner", json_string("MoERunner"));
+		json_object_set_new(x, "tuned_at_start", json_true());
+		json_object_set_new(x, "covered", json_string(o->profile ? "measured" : "predicted"));
+		json_object_set_new(x, "keys", json_integer((json_int_t)R->list.n));
+		json_object_set_new(call, "op", json_string("trtllm::fused_moe::gemm1"));
+		json_object_set_new(call, "runner", json_string("MoERunner"));
+		json_object_set_new(call, "consumer", json_string(o->consumer));
+		json_object_set_new(call, "tune", json_string(o->moe_tune));
+		json_object_set_new(call, "m", json_integer(o->moe_m > 0 ? o->moe_m : (json_int_t)dep->max_tokens));
+		json_object_set_new(call, "tune_max", json_integer((json_int_t)dep->max_tokens));
+		json_object_set_new(call, "dtype", json_string(dep->dt->name));
+		json_object_set_new(call, "input_view", dep->iv ? json_string(o->input_view) : json_null());
+		json_object_set_new(call, "out", json_string(dep->out_torch ? dep->out_torch : "torch.bfloat16"));
+		json_object_set_new(call, "hidden", json_integer(dep->hidden));
+		json_object_set_new(call, "inter", json_integer(dep->inter_total / dep->tp));
+		json_object_set_new(call, "experts", json_integer(dep->experts_total));
+		json_object_set_new(call, "local_experts", json_integer(dep->experts_total / dep->ep));
+		json_object_set_new(call, "top_k", json_integer(dep->top_k));
+		json_object_set_new(call, "tp", json_integer(dep->tp));
+		json_object_set_new(call, "ep", json_integer(dep->ep));
+		json_object_set_new(call, "activation", json_string(model_activation_name(dep->activation)));
+		json_object_set_new(call, "biases", json_integer(dep->biases));
+		json_object_set_new(call, "finalize", json_integer(!dep->no_fused_finalize));
+		json_t *calls = json_array();
+		json_array_append_new(calls, call);
+		json_object_set_new(x, "calls", calls);
+		json_array_append_new(a, x);
+	}
 	for (size_t i = 0, g = 0; i < o->nops; i++) {
 		const struct serve_op *so = &o->ops[i];
 		const struct op_def *def = opdefs_find(&R->S->data->ops, so->op);

@@ -60,6 +60,9 @@ struct generate_request {
 	const struct serve_op *ops;
 	size_t nops;
 	bool ops_only;                 /* the server does not tune the CUTLASS MoE: no MoE keys */
+	const char *consumer;          /* the server (generate --for), or NULL */
+	const char *moe_tune;          /* how it tunes the CUTLASS MoE (serve.h), or NULL */
+	long moe_m;
 };
 
 /* What a table holds of one op besides the CUTLASS MoE. */
