@@ -1455,7 +1455,10 @@ def optest(base, words):
     op = OPS.get(req["op"])
     if op is None:
         return "not_in_build", f"tunetab's worker knows no op '{req['op']}' (it knows {', '.join(OPS)})"
-    fi, t = base.fi, base.torch
+    fi, t = getattr(base, "fi", None), getattr(base, "torch", None)
+    if fi is None or t is None:
+        return "not_in_build", ("the worker's kernels are a stand-in without FlashInfer "
+                                "(TUNETAB_FI_KERNELS): nothing of the op to test")
     why = op.in_build(fi, req["runner"])
     if why:
         return "not_in_build", why

@@ -56,7 +56,7 @@ void cli_launch_print(const struct serve_deployment *s, FILE *f)
 		fprintf(f, "tunetab: the server does not tune FlashInfer's CUTLASS MoE at start: %s\n",
 			s->why_not);
 	for (size_t i = 0; i < s->nops; i++) {
-		const struct serve_op *o = &s->ops[i];
+		const struct op_use *o = &s->ops[i];
 		if (o->tunes)
 			fprintf(f, "tunetab: it also tunes %s (%s) at start: %zu call%s, %s\n", o->op,
 				o->runner, o->ncalls, o->ncalls == 1 ? "" : "s", o->from ? o->from : "");

@@ -144,6 +144,8 @@ static int load_one(void *ctx, const char *path, size_t nfiles, struct diags *d)
 	doc->op = NULL;
 	yamldoc_free(&doc_schema, doc);
 	op->path = xstrdup(path);
+	const char *rel = strstr(op->path, "configs/ops/");
+	op->rel = rel ? rel : op->path;
 	if ((rc = check_op(op, set, d))) {
 		op_free(op);
 		return rc;

@@ -56,6 +56,7 @@ struct op_def {
 	struct op_enum *enums;
 	unsigned enums_count;
 	char *path;
+	const char *rel;     /* path from the data root: "configs/ops/fp4_gemm.yaml" */
 };
 
 struct op_set {

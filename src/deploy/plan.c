@@ -167,7 +167,7 @@ static int op_keys(const struct tt_data *data, struct lookup_plan *p, struct op_
 	if (!s->tunes)
 		snprintf(moe->why, sizeof moe->why, "%s", s->why_not ? s->why_not : "");
 	for (size_t i = 0; i < s->nops && p->nops < PLAN_OPS_MAX; i++) {
-		const struct serve_op *so = &s->ops[i];
+		const struct op_use *so = &s->ops[i];
 		const struct op_def *def = opdefs_find(&data->ops, so->op);
 		struct plan_op *po = &p->ops[p->nops++];
 		po->op = def ? def->name : so->op;

@@ -225,7 +225,7 @@ static int take_ops(const char *script, const struct script_field *v, size_t n,
 			memset(s->ops + s->nops, 0, ((size_t)k - s->nops) * sizeof *s->ops);
 			s->nops = (size_t)k;
 		}
-		struct serve_op *o = &s->ops[k - 1];
+		struct op_use *o = &s->ops[k - 1];
 		const char *f = end + 1;
 		if (!strncmp(f, "calls.", 6)) {
 			long c = strtol(f + 6, &end, 10);
@@ -259,7 +259,7 @@ static int take_ops(const char *script, const struct script_field *v, size_t n,
 		}
 	}
 	for (size_t k = 0; k < s->nops; k++) {
-		struct serve_op *o = &s->ops[k];
+		struct op_use *o = &s->ops[k];
 		if (!o->op || !o->runner)
 			return diag_error(d, TT_SCRIPT, "script", script, 0, 0, "resolve()'s op %zu "
 					  "names no op or runner", k + 1);
@@ -452,7 +452,7 @@ void serve_release(struct serve_deployment *s)
 		free(s->env[i]);
 	free(s->env);
 	for (size_t i = 0; i < s->nops; i++) {
-		struct serve_op *o = &s->ops[i];
+		struct op_use *o = &s->ops[i];
 		free(o->op);
 		free(o->runner);
 		free(o->why);

@@ -16,19 +16,6 @@
 #include "ops/ops.h"
 #include "script/script.h"
 
-/* One op the server's start-up autotune profiles besides the CUTLASS MoE (issue #39), as the
- * consumer's script says (configs/ops/<op>.yaml). */
-struct serve_op {
-	char *op;                      /* the configs/ops id ("fp4_gemm") */
-	char *runner;                  /* the runner class the server builds (or its backend) */
-	bool tunes;                    /* profiled at start */
-	bool unknown;                  /* tunetab cannot tell its calls (why says what) */
-	char *why;                     /* when not tuned or unknown: why */
-	char *from;                    /* where its token counts come from */
-	struct op_call *calls;         /* the warm-up's calls, each with op, runner and consumer */
-	size_t ncalls;
-};
-
 /* What the user gave besides the launch command; NULL/0: derived. */
 struct serve_request {
 	const char *consumer;          /* --for */
@@ -74,7 +61,7 @@ struct serve_deployment {
 	long moe_experts, moe_top_k;   /* its experts and top-k (a fused shared expert added);
 					* 0: the model's */
 	/* the other ops its start-up autotune profiles */
-	struct serve_op *ops;
+	struct op_use *ops;
 	size_t nops;
 	/* does the server read a cache of these keys at start */
 	bool tunes;

@@ -679,19 +679,19 @@ static bool check_op_entry(struct vctx *c, const struct table_entry *e, const st
 	const struct op_runner *r = opdef_runner(op, k->runner);
 	if (!r) {
 		ERR(c, "unknown-runner", e->line, e->col, "runner '%s' does not serve op '%s' (%s: %s%s)",
-		    k->runner, k->op, op->path, op->runners[0].name, op->runners_count > 1 ? ", ..." : "");
+		    k->runner, k->op, op->rel, op->runners[0].name, op->runners_count > 1 ? ", ..." : "");
 		ok = false;
 	}
 	check_value_runner(c, e, k->runner);
 	if (k->profile->n != op->inputs) {
 		ERR(c, "profile-arity", e->line, e->col, "the profile has %zu shapes; op '%s' has %u "
-		    "inputs (%s)", k->profile->n, k->op, op->inputs, op->path);
+		    "inputs (%s)", k->profile->n, k->op, op->inputs, op->rel);
 		ok = false;
 	}
 	size_t nx = k->extras ? k->extras->n : 0;
 	if (k->tuple_len == 4 && nx != op->extras_count) {
 		ERR(c, "extras", e->line, e->col, "op '%s' keys carry %u extras (%s); this key has %zu, "
-		    "so it never matches", k->op, op->extras_count, op->path, nx);
+		    "so it never matches", k->op, op->extras_count, op->rel, nx);
 		ok = false;
 	}
 	struct fi_version min;

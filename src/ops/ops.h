@@ -41,6 +41,19 @@ void op_call_release(struct op_call *c);
 /* The call as "name=value ..." words in its field order (the worker's job line). */
 void op_call_words(const struct op_call *c, struct strbuf *out);
 
+/* One op the server's start-up autotune profiles besides the CUTLASS MoE (issue #39), as the
+ * consumer's script says (configs/ops/<op>.yaml). */
+struct op_use {
+	char *op;                      /* the configs/ops id ("fp4_gemm") */
+	char *runner;                  /* the runner class the server builds (or its backend) */
+	bool tunes;                    /* profiled at start */
+	bool unknown;                  /* tunetab cannot tell its calls (why says what) */
+	char *why;                     /* when not tuned or unknown: why */
+	char *from;                    /* where its token counts come from */
+	struct op_call *calls;         /* the warm-up's calls, each with op, runner and consumer */
+	size_t ncalls;
+};
+
 /* One key FlashInfer's tuner stores for a call. */
 struct op_key {
 	char *key;

@@ -1006,7 +1006,7 @@ static int run_ops(struct run *R, struct diags *d)
 	R->opk = xcalloc(o->nops + 1, sizeof *R->opk);
 	R->ops = xcalloc(o->nops + 1, sizeof *R->ops);
 	for (size_t i = 0; i < o->nops; i++) {
-		const struct serve_op *so = &o->ops[i];
+		const struct op_use *so = &o->ops[i];
 		if (!so->tunes)
 			continue;
 		const struct op_def *def = opdefs_find(defs, so->op);
@@ -1092,7 +1092,7 @@ static char *ops_json(const struct run *R)
 		json_array_append_new(a, x);
 	}
 	for (size_t i = 0, g = 0; i < o->nops; i++) {
-		const struct serve_op *so = &o->ops[i];
+		const struct op_use *so = &o->ops[i];
 		const struct op_def *def = opdefs_find(&R->S->data->ops, so->op);
 		const struct generate_op *gop = so->tunes && g < R->nops ? &R->ops[g++] : NULL;
 		json_t *x = json_object();

@@ -22,7 +22,7 @@
 #include "tune/choose.h"
 #include "tune/timing.h"
 #include "tune/worker.h"
-#include "deploy/serve.h"
+#include "ops/ops.h"
 
 #define GENERATE_MAX_WORKERS 16
 
@@ -57,7 +57,7 @@ struct generate_request {
 	const char *installed_fi, *installed_fi_pkg; /* the FlashInfer found here, or NULL */
 	/* the other ops the server tunes at start (generate --for, install; issue #39): their
 	 * keys go into the JSON cache with the op's fallback tactic and profiling policy */
-	const struct serve_op *ops;
+	const struct op_use *ops;
 	size_t nops;
 	bool ops_only;                 /* the server does not tune the CUTLASS MoE: no MoE keys */
 	const char *consumer;          /* the server (generate --for), or NULL */

@@ -12,6 +12,8 @@
 #include "data/catalog.h"
 #include "data/dtypes.h"
 #include "tune/generate.h"
+#include "tune/python.h"
+#include "tune/worker.h"
 
 const char *selftest_status_name(enum selftest_status s)
 {
@@ -20,7 +22,8 @@ const char *selftest_status_name(enum selftest_status s)
 		[ST_WRONG] = "wrong output", [ST_NO_KERNELS] = "not in this FlashInfer build",
 		[ST_NOT_TIMED] = "not timed", [ST_NO_CATALOG] = "no tunetab catalog",
 		[ST_UNRUNNABLE] = "FlashInfer cannot run it here",
-		[ST_FAILED] = "failed",
+		[ST_FAILED] = "failed", [ST_NOT_IN_BUILD] = "not in this FlashInfer build",
+		[ST_CANNOT_RUN] = "cannot run on this GPU",
 	};
 	return names[s];
 }
@@ -137,6 +140,54 @@ static int one_dtype(struct tt_data *data, const char *model, const char *python
 	return fatal;
 }
 
+/* The other ops' runners (configs/ops; issue #39), each asked of one flashinfer worker:
+ * OPTEST builds the runner, runs one small call with its fallback tactic and checks it against
+ * the dequantized reference, or says why it cannot on this GPU. Lines are appended to r. */
+static int other_ops(struct tt_data *data, const char *python, struct selftest_report *r,
+		     struct diags *d)
+{
+	const char *from;
+	char why[512];
+	char *py = python_find(python, &from, why, sizeof why);
+	char *script = py ? python_worker_script() : NULL;
+	if (!py || !script) {
+		free(py);
+		free(script);
+		return diag_error(d, TT_GPU, "python", NULL, 0, 0, "the flashinfer worker cannot start: "
+				  "%s", py ? "scripts/tunetab-fi-worker.py is missing" : why);
+	}
+	struct worker w;
+	memset(&w, 0, sizeof w);
+	int rc = worker_start_python(&w, 0, 120, py, script, d);
+	struct worker_backend wb;
+	if (!rc && (rc = worker_who(&w, &wb, d)))
+		rc = diag_error(d, TT_GPU, "python", NULL, 0, 0, "the flashinfer worker: %s", wb.why);
+	for (size_t i = 0; !rc && i < data->ops.n; i++) {
+		const struct op_def *op = data->ops.v[i];
+		if (!strcmp(op->builder, "cutlass_moe"))
+			continue; /* the dtypes above are the CUTLASS MoE's test */
+		for (unsigned k = 0; !rc && k < op->runners_count; k++) {
+			struct selftest_line *l = &r->v[r->n];
+			memset(l, 0, sizeof *l);
+			snprintf(l->dtype, sizeof l->dtype, "%s (%s)", op->id, op->runners[k].name);
+			char status[32];
+			rc = worker_optest(&w, op->name, op->runners[k].name, status, sizeof status,
+					   l->detail, sizeof l->detail, d);
+			if (rc)
+				break;
+			l->status = !strcmp(status, "works") ? ST_WORKS
+				    : !strcmp(status, "not_in_build") ? ST_NOT_IN_BUILD
+				    : !strcmp(status, "cannot_run") ? ST_CANNOT_RUN
+				    : !strcmp(status, "wrong") ? ST_WRONG : ST_FAILED;
+			r->n++;
+		}
+	}
+	worker_stop(&w);
+	free(py);
+	free(script);
+	return rc;
+}
+
 int selftest_run(struct tt_data *data, const char *model, const char *python,
 		 struct selftest_report *r, struct diags *d)
 {
@@ -156,12 +207,17 @@ int selftest_run(struct tt_data *data, const char *model, const char *python,
 		dtypes_free(dtypes);
 		return rc;
 	}
-	r->v = xcalloc(dtypes->v_count ? dtypes->v_count : 1, sizeof *r->v);
+	size_t runners = 0;
+	for (size_t i = 0; i < data->ops.n; i++)
+		runners += data->ops.v[i]->runners_count;
+	r->v = xcalloc(dtypes->v_count + runners + 1, sizeof *r->v);
 	for (unsigned i = 0; i < dtypes->v_count && !rc; i++) {
 		rc = one_dtype(data, model, python, &dtypes->v[i], dir, r, &r->v[r->n], d);
 		if (!rc)
 			r->n++;
 	}
+	if (!rc)
+		rc = other_ops(data, python, r, d);
 	nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 	free(dir);
 	dtypes_free(dtypes);

@@ -17,10 +17,12 @@ enum selftest_status {
 	ST_NO_CATALOG,   /* tunetab has no tactic list for it on this SM */
 	ST_UNRUNNABLE,   /* FlashInfer lists tactics but can dispatch none on this SM */
 	ST_FAILED,       /* anything else went wrong: detail says what */
+	ST_NOT_IN_BUILD, /* this FlashInfer has no such op or runner (another op, issue #39) */
+	ST_CANNOT_RUN,   /* the op's modules are not built for this GPU's SM */
 };
 
 struct selftest_line {
-	char dtype[32];
+	char dtype[64];              /* the dtype, or for another op "op (runner)" */
 	enum selftest_status status;
 	char detail[480];
 };
@@ -32,7 +34,8 @@ struct selftest_report {
 	size_t n;
 };
 
-/* Every dtype of configs/dtypes.yaml in turn: `model` (a catalog name) at bucket 1 (both GEMM
+/* Every dtype of configs/dtypes.yaml in turn, then every runner of the other ops of configs/ops
+ * (OPTEST: builds, runs and checks one small call, or says why it cannot here): `model` (a catalog name) at bucket 1 (both GEMM
  * stages), profiled with the flashinfer backend through python (NULL: generate's default)
  * and the gate, in a worker of its own, into a scratch folder removed afterwards. d receives
  * what stopped the test itself (no GPU, no FlashInfer), not a dtype's failure. */

@@ -283,6 +283,26 @@ int worker_who(struct worker *w, struct worker_backend *o, struct diags *d)
 	return TT_OK;
 }
 
+int worker_optest(struct worker *w, const char *op, const char *runner, char *status,
+		  size_t nstatus, char *detail, size_t ndetail, struct diags *d)
+{
+	char req[512], line[4096], st[32], hex[2048];
+	snprintf(req, sizeof req, "OPTEST v=%d op=%s runner=%s --\n", WORKER_PROTO, op, runner);
+	if (send_line(w, req))
+		return diag_error(d, TT_GPU, "worker", NULL, 0, 0, "the GPU worker is gone");
+	int r = read_line(w, line, sizeof line);
+	if (r <= 0)
+		return diag_error(d, TT_GPU, "worker", NULL, 0, 0, "the GPU worker %s during the "
+				  "self-test of %s", r < 0 ? "hung" : "died", op);
+	if (str_starts(line, "ERR "))
+		return diag_error(d, TT_INTERNAL, "worker", NULL, 0, 0, "%s", line + 4);
+	if (sscanf(line, "OPTEST status=%31s detail=%2047s", st, hex) != 2)
+		return diag_error(d, TT_INTERNAL, "worker", NULL, 0, 0, "bad worker reply '%s'", line);
+	snprintf(status, nstatus, "%s", st);
+	hex_decode(hex, detail, ndetail);
+	return TT_OK;
+}
+
 int worker_info(struct worker *w, struct worker_device *o, struct diags *d)
 {
 	memset(o, 0, sizeof *o);

@@ -78,6 +78,11 @@ void worker_stop(struct worker *w);
  * (0.06 to 0.15 s on an H200); the kernel reaps it once this process is gone. */
 void worker_detach(struct worker *w);
 int worker_info(struct worker *w, struct worker_device *out, struct diags *d);
+/* The flashinfer worker's self-test of one op's runner on its GPU (OPTEST; issue #39): status
+ * "works", "not_in_build", "cannot_run", "wrong" or "failed", and what it found. TT_GPU when
+ * the worker is gone, TT_INTERNAL for a reply it cannot read. */
+int worker_optest(struct worker *w, const char *op, const char *runner, char *status,
+		  size_t nstatus, char *detail, size_t ndetail, struct diags *d);
 
 /* The correctness gate's verdict on one candidate (the flashinfer worker's GATE). */
 enum gate_verdict { GATE_OK, GATE_BAD, GATE_UNCHECKED };
