@@ -184,13 +184,13 @@ def key_head(k):
     return (m.group(1), m.group(2)) if m else (None, None)
 
 
-def compare(table, name, rname, want, pol):
+def compare(table, name, rname, want, pol, note=""):
     """Print the op's line (and what differs); 1 when the table's keys or entries are not
     FlashInfer's. pol: [[requested policy, default policy], ...] of the op's calls."""
     bad = 0
     have = {k for k in table if k != "_metadata" and key_head(k) == (name, rname)}
     if have == want:
-        print(f"{name} {rname}: {len(have)} keys in the table, {len(want)} from FlashInfer's tuner: equal")
+        print(f"{name} {rname}: {len(have)} keys in the table, {len(want)} from FlashInfer's tuner: equal{note}")
     else:
         bad = 1
         only_t, only_f = sorted(have - want), sorted(want - have)
@@ -270,7 +270,8 @@ def main():
                     first = (job, runner, inputs)
             pol = [json.loads(p) for p in policies]
             for n in names:
-                bad |= compare(table, n, rname, want[n], pol)
+                bad |= compare(table, n, rname, want[n], pol,
+                               "" if entry.get("tuned_at_start", True) else " (not tuned at start: no calls)")
             if a.forward and first is not None:
                 job, runner, inputs = first
                 if rname == "CuteDSLFp4GemmRunner":
