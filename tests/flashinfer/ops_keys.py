@@ -13,9 +13,9 @@ tune=buckets (vLLM) inside autotune(True, tuning_buckets=get_hybrid_num_tokens_b
 round_up=True) after tuner._apply_tuning_overrides(cfg). CuteDSLFp4GemmRunner: its class
 statement, taken from gemm/gemm_base.py (_cute_dsl_gemm_fp4_runner) and executed alone in
 gemm_base's namespace (it needs nvidia-cutlass-dsl only inside its methods); its extras are the
-TunableRunner default. Every table entry of the op must be [runner, tactic, policy, ...] with
-FlashInfer's _profiling_policy(cfg). --forward runs runner.forward(inputs, tactic=-1) once per
-op through the recorder (not the CuTe-DSL runner: its forward needs cutlass).
+TunableRunner default. --forward runs runner.forward(inputs, tactic=-1) once per op (the
+CUTLASS MoE: with gemm_idx 1 and 2) through the recorder (not the CuTe-DSL runner: its forward
+needs cutlass).
 
 The CUTLASS fused MoE (PROV op "trtllm::fused_moe::gemm1", runner MoERunner) is checked as the
 two ops cutlass_fused_moe tunes, trtllm::fused_moe::gemm1 and gemm2 (fused_moe/core.py
