@@ -152,6 +152,55 @@ def table_keys_py(path: str) -> list[str]:
     return keys
 
 
+def cutlass_moe_runner_class(core, at):
+    """(class, factory def, class def, ops tuned, namespace) of FlashInfer's cutlass fused-MoE
+    MoERunner in flashinfer.fused_moe.core module `core` (at: its autotuner module), without
+    calling the factory that builds the CUDA module (see Oracle.make_real_runner). Each call
+    executes the class statement afresh, in a fresh copy of the module globals: a new class,
+    with its own class attributes (runner_dict, tuning_config, the refine_tuning_config cache).
+    The factory's locals the class body closes over (`module`, used by __init__) are not in
+    the namespace; a caller that constructs the runner puts a stand-in there."""
+    path = core.__file__
+    with open(path, encoding="utf-8") as f:
+        src = f.read()
+    tree = ast.parse(src, filename=path)
+    found = []
+    for fn in tree.body:
+        if not isinstance(fn, ast.FunctionDef):
+            continue
+        classes = [c for c in fn.body if isinstance(c, ast.ClassDef) and c.name == "MoERunner"]
+        ops = []
+        for n in ast.walk(fn):
+            if (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+                    and n.func.attr == "choose_one" and n.args
+                    and isinstance(n.args[0], ast.Constant) and isinstance(n.args[0].value, str)):
+                ops.append(n.args[0].value)
+        if classes and "trtllm::fused_moe::gemm1" in ops:
+            found.append((fn, classes, ops))
+    if len(found) != 1 or len(found[0][1]) != 1:
+        raise HarnessError(
+            f"expected one factory with one nested cutlass MoERunner in {path}, found "
+            f"{[(fn.name, len(c)) for fn, c, _ in found]}")
+    fn, (cdef,), ops = found[0]
+    flags = 0
+    for name in __future__.all_feature_names:  # the file's own `from __future__` imports
+        if getattr(core, name, None) is getattr(__future__, name):
+            flags |= getattr(__future__, name).compiler_flag
+    code = compile(ast.Module(body=[cdef], type_ignores=[]), path, "exec", flags=flags,
+                   dont_inherit=True)
+    ns = dict(vars(core))
+    try:
+        exec(code, ns)
+    except NameError as e:
+        raise HarnessError(f"the MoERunner class statement of {fn.name} needs a name the "
+                           f"module does not define: {e}") from None
+    cls = ns["MoERunner"]
+    cls.__qualname__ = f"{fn.name}.<locals>.MoERunner"
+    if not issubclass(cls, at.TunableRunner):
+        raise HarnessError(f"{fn.name}.<locals>.MoERunner is not a TunableRunner")
+    return cls, fn, cdef, ops, ns
+
+
 class Oracle:
     def __init__(self, args):
         self.args = args
@@ -272,43 +321,7 @@ class Oracle:
         the methods that use the factory's locals (`module`) are never called."""
         core = importlib.import_module("flashinfer.fused_moe.core")
         path = core.__file__
-        with open(path, encoding="utf-8") as f:
-            src = f.read()
-        tree = ast.parse(src, filename=path)
-        found = []
-        for fn in tree.body:
-            if not isinstance(fn, ast.FunctionDef):
-                continue
-            classes = [c for c in fn.body if isinstance(c, ast.ClassDef) and c.name == "MoERunner"]
-            ops = []
-            for n in ast.walk(fn):
-                if (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
-                        and n.func.attr == "choose_one" and n.args
-                        and isinstance(n.args[0], ast.Constant) and isinstance(n.args[0].value, str)):
-                    ops.append(n.args[0].value)
-            if classes and "trtllm::fused_moe::gemm1" in ops:
-                found.append((fn, classes, ops))
-        if len(found) != 1 or len(found[0][1]) != 1:
-            raise HarnessError(
-                f"expected one factory with one nested cutlass MoERunner in {path}, found "
-                f"{[(fn.name, len(c)) for fn, c, _ in found]}")
-        fn, (cdef,), ops = found[0]
-        flags = 0
-        for name in __future__.all_feature_names:  # the file's own `from __future__` imports
-            if getattr(core, name, None) is getattr(__future__, name):
-                flags |= getattr(__future__, name).compiler_flag
-        code = compile(ast.Module(body=[cdef], type_ignores=[]), path, "exec", flags=flags,
-                       dont_inherit=True)
-        ns = dict(vars(core))
-        try:
-            exec(code, ns)
-        except NameError as e:
-            raise HarnessError(f"the MoERunner class statement of {fn.name} needs a name the "
-                               f"module does not define: {e}") from None
-        cls = ns["MoERunner"]
-        cls.__qualname__ = f"{fn.name}.<locals>.MoERunner"
-        if not issubclass(cls, self.at.TunableRunner):
-            raise HarnessError(f"{fn.name}.<locals>.MoERunner is not a TunableRunner")
+        cls, fn, cdef, ops, _ = cutlass_moe_runner_class(core, self.at)
 
         # The attributes get_cache_key_extras() reads: `self.<name>` in its body, in order.
         mdef = next((m for m in cdef.body if isinstance(m, ast.FunctionDef)

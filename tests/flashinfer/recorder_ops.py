@@ -12,6 +12,14 @@ a CUDA tensor" checks are the one part not applied.
                      FP4BlockScaleLauncher::check_routing/check_moe, check_routing_common,
                      check_routing_logits, getSupportedTileNums). Named Module so that the
                      runner's extras print 'Module' as with the real tvm_ffi module.
+  CutlassMoeModule() the `module` the CUTLASS fused-MoE MoERunner closes over (core.py
+                     get_cutlass_fused_moe_module): init(...) gives a FusedMoeRunner stand-in
+                     (data/csrc/fused_moe/cutlass_backend/flashinfer_cutlass_fused_moe_binding.cu:
+                     the FusedMoeRunner constructor's dtype combinations and mInnerDimMultiplier,
+                     lines 167-335; runGemmProfile, 685-781, with the weight checks runMoe makes
+                     of the same tensors, 403-437). Its tactic counts come from the compiled
+                     kernels' getTactics (not in the wheel): get_gemm1/2_tactic_count raise, so
+                     only tactic -1 (the fallback) is accepted.
 """
 import torch
 
@@ -167,3 +175,73 @@ class Module:
         check(tile == -1 or tile in tiles, f"tile_N {tile} not among the supported {tiles}")
         self.calls.append(("trtllm_fp4_block_scale_moe", num_tokens, tile, cfg))
         return [output]
+
+
+class FusedMoeRunner:
+    """The CUTLASS fused-MoE binding's FusedMoeRunner, as far as profiling reads it."""
+
+    def __init__(self, x_dtype, weight_dtype, output_dtype, use_deepseek_fp8_block_scale,
+                 use_w4_group_scaling, use_mxfp8_act_scaling, use_packed_weights,
+                 use_fused_finalize, use_wfp4afp8_humming):
+        self.x_dtype, self.weight_dtype, self.output_dtype = x_dtype, weight_dtype, output_dtype
+        self.use_w4_group_scaling = use_w4_group_scaling
+        self.use_fused_finalize = use_fused_finalize
+        self.calls = []
+        # isNvfp4Quant(): int64 weights, activation not fp8 (binding :1619-1622); mInnerDimMultiplier 16
+        self.nvfp4 = weight_dtype == torch.int64 and x_dtype != torch.float8_e4m3fn
+        check(self.nvfp4, "the recorder knows the NVFP4 (int64 weights) CUTLASS MoE only")
+        # the NVFP4 runner: bf16/fp16 activation (quantized by the kernel) or packed fp4 (uint8)
+        check(x_dtype in (torch.bfloat16, torch.float16, torch.uint8),
+              f"Could not construct fused moe op with the requested input combination Activation: {x_dtype}")
+        check(output_dtype in (torch.bfloat16, torch.float16, torch.float32),
+              f"Invalid output type {output_dtype}")
+        self.inner = 16
+
+    def get_gemm1_tactic_count(self):
+        raise BindingError("the tactic counts come from the compiled kernels (not recorded)")
+
+    get_gemm2_tactic_count = get_tactic_num = get_gemm1_tactic_count
+
+    def run_gemm_profile(self, input, fc1_expert_weights, fc1_expert_biases, fc2_expert_weights,
+                         fc2_expert_biases, top_k, tp_size, tp_rank, ep_size, ep_rank, cluster_size,
+                         cluster_rank, enable_alltoall, min_latency_mode, gemm_idx, profile_id,
+                         do_preparation, enable_pdl, activation_type):
+        check(input.dtype == self.x_dtype, f"input dtype {input.dtype}, the runner's is {self.x_dtype}")
+        check(fc1_expert_weights.dtype == self.weight_dtype and fc2_expert_weights.dtype == self.weight_dtype,
+              "weights dtype differs from the runner's")
+        check(profile_id == -1, f"Invalid profile id: {profile_id} (the recorder accepts -1 only)")
+        check(gemm_idx in (1, 2), f"gemm_idx {gemm_idx}")
+        check(fc1_expert_weights.dim() == 3 and fc2_expert_weights.dim() == 3, "weights must be [E, N, K]")
+        check(fc1_expert_weights.shape[0] == fc2_expert_weights.shape[0],
+              "fc1_expert_weights and fc2_expert_weights must have the same number of experts.")
+        hidden = fc2_expert_weights.shape[1]
+        inter = fc2_expert_weights.shape[2] * self.inner
+        # isGatedActivation (cutlass_kernels/include/moe_gemm_kernels.h:254-260): Swiglu, Geglu,
+        # SwigluBias, SwigluStep, GegluTanh, Situ, PowLU (tllm_enums.ActivationType)
+        gated = int(activation_type) in (3, 4, 5, 7, 8, 10, 13)
+        check(fc1_expert_weights.shape[1] == inter * (2 if gated else 1),
+              "fc1_expert_weights inter size must be 2 times fc2_expert_weights inter size." if gated else
+              "fc1_expert_weights inter size must be equal to fc2_expert_weights inter size.")
+        check(fc1_expert_weights.shape[2] * self.inner == hidden,
+              f"fc1 K ({fc1_expert_weights.shape[2] * self.inner}) is not fc2's hidden size ({hidden})")
+        x_hidden = input.shape[1] * (2 if input.dtype == torch.uint8 else 1)
+        check(x_hidden == hidden, f"input hidden {x_hidden}, weights' {hidden}")
+        # min_alignment = 128 / (8 * min(bytes of activation, weight)): 16 for fp4 / int64 weights
+        align = 128 // (8 * min(input.element_size(), fc2_expert_weights.element_size()))
+        check(hidden % align == 0, f"hidden_size {hidden} must be divisible by {align} for weights")
+        check(inter % align == 0, f"inter_size {inter} must be divisible by {align} for weights")
+        check(0 < top_k and cluster_size == 1 and cluster_rank == 0, "top_k > 0, cluster 1/0")
+        for b, w, name in ((fc1_expert_biases, fc1_expert_weights, "fc1"), (fc2_expert_biases, fc2_expert_weights, "fc2")):
+            if b is not None:
+                check(b.shape[0] == w.shape[0] and b.shape[1] == w.shape[1], f"{name}_expert_biases shape")
+        self.calls.append(("run_gemm_profile", input.shape[0], gemm_idx, profile_id, do_preparation))
+
+
+class CutlassMoeModule:
+    def __init__(self):
+        self.runners = []
+
+    def init(self, *args):
+        r = FusedMoeRunner(*args)
+        self.runners.append(r)
+        return r
