@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # ops_cases.sh: issue #39's CPU check. For the four GLM-5 NVFP4 TP 8 deployments (SGLang 0.5.23
 # and vLLM 0.34.0, each on an RTX PRO 6000 Blackwell Server and on a B200, FlashInfer 0.7.4),
+# and SGLang's RTX PRO 6000 one with FlashInfer 0.6.18 (the oldest venv in which fp4_gemm's
+# key layout holds; its keys there are checked by 0.6.18's own tuner),
 # `tunetab generate --for` writes its JSON cache, and tests/flashinfer/ops_keys.sh recomputes,
 # op by op, the keys FlashInfer 0.7.4's own tuner builds for the same calls (--forward: the
 # runner's forward once through the recorded bindings). Then it shows the check fails on one
@@ -31,12 +33,13 @@ passed=0 failed=0
 pass() { passed=$((passed + 1)); }
 fail() { failed=$((failed + 1)); }
 
-# gen NAME CONSUMER VERSION DEVICE -- LAUNCH...: the deployment's cache and provenance in $tmp/NAME
+# gen NAME CONSUMER VERSION DEVICE -- LAUNCH...: the deployment's cache and provenance in
+# $tmp/NAME, for FlashInfer $FI_VERSION
 gen() {
     local name=$1 for=$2 ver=$3 dev=$4
     shift 5
     "$TUNETAB" generate -q --for "$for" --device "$dev" --consumer-version "$ver" \
-        --flashinfer 0.7.4 --model-config "$model" -o "$tmp/$name" -- "$@" \
+        --flashinfer "$FI_VERSION" --model-config "$model" -o "$tmp/$name" -- "$@" \
         >"$tmp/$name.gen.out" 2>&1
 }
 table() { ls "$tmp/$1"/flashinfer_autotune_*.json; }
@@ -58,14 +61,16 @@ harness_error() {
 }
 
 deployments="
-sglang-rtx|sglang|0.5.23|rtx-pro-6000-server|python -m sglang.launch_server --model-path nvidia/GLM-5-NVFP4 --tp 8 --quantization modelopt_fp4
-sglang-b200|sglang|0.5.23|b200|python -m sglang.launch_server --model-path nvidia/GLM-5-NVFP4 --tp 8 --quantization modelopt_fp4
-vllm-rtx|vllm|0.34.0|rtx-pro-6000-server|vllm serve nvidia/GLM-5-NVFP4 -tp 8
-vllm-b200|vllm|0.34.0|b200|vllm serve nvidia/GLM-5-NVFP4 -tp 8"
+sglang-rtx|0.7.4|sglang|0.5.23|rtx-pro-6000-server|python -m sglang.launch_server --model-path nvidia/GLM-5-NVFP4 --tp 8 --quantization modelopt_fp4
+sglang-b200|0.7.4|sglang|0.5.23|b200|python -m sglang.launch_server --model-path nvidia/GLM-5-NVFP4 --tp 8 --quantization modelopt_fp4
+vllm-rtx|0.7.4|vllm|0.34.0|rtx-pro-6000-server|vllm serve nvidia/GLM-5-NVFP4 -tp 8
+vllm-b200|0.7.4|vllm|0.34.0|b200|vllm serve nvidia/GLM-5-NVFP4 -tp 8
+sglang-rtx-0618|0.6.18|sglang|0.5.23|rtx-pro-6000-server|python -m sglang.launch_server --model-path nvidia/GLM-5-NVFP4 --tp 8 --quantization modelopt_fp4"
 
-while IFS='|' read -r name for ver dev launch; do
+while IFS='|' read -r name FI_VERSION for ver dev launch; do
     [ -n "$name" ] || continue
-    echo "== $for $ver on $dev: $launch"
+    export FI_VERSION
+    echo "== $for $ver on $dev, FlashInfer $FI_VERSION: $launch"
     # shellcheck disable=SC2086  # the launch command's words
     if ! gen "$name" "$for" "$ver" "$dev" -- $launch; then
         echo "  tunetab generate failed:"
@@ -117,6 +122,7 @@ must_differ() {
     fi
 }
 
+export FI_VERSION=0.7.4
 echo "== one wrong dimension"
 if [ -d "$tmp/sglang-rtx" ]; then
     keys sglang-rtx --mutate n=32

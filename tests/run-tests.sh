@@ -9,6 +9,7 @@
 #   broken tables       tests/data/tables/<case>/ (table + args) against <case>/expected
 #   CLI scripts         tests/cli/NNN-*.sh against NNN-*.expected
 #   FlashInfer inputs   tests/flashinfer/inputs.sh (every dtype against FlashInfer's Python layer)
+#   ops at start        tests/ops_cases.sh (every op's keys against FlashInfer's own tuner)
 #   GPU scripts         tests/gpu/NNN-*.sh (skipped, and said so, without a GPU)
 # UPDATE=1 rewrites the golden files instead of comparing.
 set -u
@@ -128,6 +129,17 @@ if [ "$MODE" != gpu ]; then
         grep -A15 '^FAIL ' "$TT_TMP/fi.out" | grep -v '^ok ' | sed 's/^FAIL /FAIL tests\/flashinfer\/inputs.sh: /'
     elif [ $rc != 0 ]; then
         bad "tests/flashinfer/inputs.sh (exit $rc)"; tail -5 "$TT_TMP/fi.out"
+    fi
+    # every op a server tunes at start (issue #39): the key set tunetab writes for four GLM-5
+    # NVFP4 deployments against the one FlashInfer's own tuner computes, op by op
+    if TUNETAB=$TUNETAB bash tests/ops_cases.sh >"$TT_TMP/ops.out" 2>&1; then rc=0; else rc=$?; fi
+    p=$(sed -n 's/^ops keys: \([0-9]*\) checks passed, \([0-9]*\) failed$/\1/p' "$TT_TMP/ops.out")
+    f=$(sed -n 's/^ops keys: \([0-9]*\) checks passed, \([0-9]*\) failed$/\2/p' "$TT_TMP/ops.out")
+    pass=$((pass + ${p:-0}))
+    fail=$((fail + ${f:-0}))
+    if [ "${f:-0}" -gt 0 ] || [ $rc != 0 ]; then
+        [ "${f:-0}" -gt 0 ] || fail=$((fail + 1))
+        echo "FAIL tests/ops_cases.sh (exit $rc):"; sed 's/^/    /' "$TT_TMP/ops.out" | tail -25
     fi
 fi
 

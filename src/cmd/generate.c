@@ -220,9 +220,13 @@ static int from_launch(struct args *a, const struct tt_data *data, struct serve_
 	int rc = cli_launch_derive(data, &a->launch, s, o->quiet);
 	if (rc)
 		return rc;
-	if (!serve_autotunes(s))
-		return cli_error(TT_INVALID, "%s does not tune FlashInfer at start for this command, "
-				 "so it reads no table: %s", s->consumer_name, s->why_not);
+	if (!serve_autotunes(s)) {
+		char *why = serve_why_no_autotune(s);
+		rc = cli_error(TT_INVALID, "%s does not tune FlashInfer at start for this command, "
+			       "so it reads no table: %s", s->consumer_name, why);
+		free(why);
+		return rc;
+	}
 	struct diags d = DIAGS_INIT;
 	rc = serve_model_profile(s, m, &d);
 	cli_print_diags(&d);

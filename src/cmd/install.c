@@ -216,8 +216,10 @@ static int install_launch(struct install_args *a, struct tt_data *data)
 		goto out;
 	fix = cli_launch_fix(a->consumer_id, sq, a->cache_dir, NULL);
 	if (!serve_autotunes(&s) && !a->dry && !a->check) {
+		char *why = serve_why_no_autotune(&s);
 		rc = cli_error(TT_INVALID, "%s does not tune FlashInfer at start for this command, so "
-			       "it reads no table: %s", s.consumer_name, s.why_not);
+			       "it reads no table: %s", s.consumer_name, why);
+		free(why);
 		goto out;
 	}
 	if ((rc = load_table(a, data, &s, &cache, &generated)))
@@ -232,9 +234,12 @@ static int install_launch(struct install_args *a, struct tt_data *data)
 		rc = cli_print_plan_check(&p, data, fix);
 	else if (!rc)
 		rc = apply(a, data, &p, &q, fix);
-	if (!rc && !a->check && !serve_autotunes(&s))
+	if (!rc && !a->check && !serve_autotunes(&s)) {
+		char *why = serve_why_no_autotune(&s);
 		rc = cli_error(TT_INVALID, "%s does not tune FlashInfer at start for this command, so "
-			       "it reads no table: %s", s.consumer_name, s.why_not);
+			       "it reads no table: %s", s.consumer_name, why);
+		free(why);
+	}
 	if (!rc && a->dry && !a->from && !a->check)
 		fprintf(stderr, "tunetab: --dry-run: the table (%zu keys) is generated when installing "
 			"for real\n", p.nall);

@@ -284,6 +284,15 @@ bool serve_autotunes(const struct serve_deployment *s)
 	return s->tunes;
 }
 
+char *serve_why_no_autotune(const struct serve_deployment *s)
+{
+	struct strbuf sb = STRBUF_INIT;
+	sb_addf(&sb, "the CUTLASS MoE: %s", s->why_not ? s->why_not : "not tuned");
+	for (size_t i = 0; i < s->nops; i++)
+		sb_addf(&sb, "; %s: %s", s->ops[i].op, s->ops[i].why ? s->ops[i].why : "not tuned");
+	return sb_detach(&sb);
+}
+
 static void model_facts(const struct hf_model *m, struct script_field **v, size_t *n, size_t *a)
 {
 	serve_add_field(v, n, a, "model.model_type", SK_STR, m->model_type, 0);

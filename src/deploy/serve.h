@@ -86,6 +86,9 @@ int serve_derive(const struct serve_request *q, const char *data_root,
 void serve_release(struct serve_deployment *s);
 /* Whether the server's start-up autotune runs at all: the CUTLASS MoE or another op tuned. */
 bool serve_autotunes(const struct serve_deployment *s);
+/* Why it does not: the CUTLASS MoE's reason, then each other op's ("fp4_gemm: ..."). Caller
+ * frees. */
+char *serve_why_no_autotune(const struct serve_deployment *s);
 
 /* The model as configs/models describes one (for generate's deployment): pointers into s. */
 struct model_profile;

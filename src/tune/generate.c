@@ -1037,15 +1037,21 @@ static int run_ops(struct run *R, struct diags *d)
 	return TT_OK;
 }
 
-/* The ops' entries: the fallback tactic (-1) with the op's profiling policy. */
+/* The ops' entries: the fallback tactic (-1), with the op's profiling policy where the
+ * version's JSON values carry one (0.7.1 on). */
 static void ops_to_table(const struct run *R, struct table *t)
 {
 	const struct pyv fallback = { .kind = PV_INT, .i = -1 };
+	bool policy = R->rules->json_cache.entry_value == VALUE_POLICY;
 	for (size_t i = 0; i < R->nops; i++) {
 		const struct op_def *def = opdefs_find(&R->S->data->ops, R->ops[i].op);
-		for (size_t k = 0; k < R->opk[i].n; k++)
-			table_add_policy(t, R->opk[i].v[k].key, R->ops[i].runner, &fallback,
-					 def->policy);
+		for (size_t k = 0; k < R->opk[i].n; k++) {
+			if (policy && *def->policy)
+				table_add_policy(t, R->opk[i].v[k].key, R->ops[i].runner, &fallback,
+						 def->policy);
+			else
+				table_add(t, R->opk[i].v[k].key, 0, R->ops[i].runner, &fallback);
+		}
 	}
 	table_sort(t);
 }
@@ -1557,6 +1563,13 @@ int generate_table(const struct generate_request *rq, struct generate_session *S
 		rc = run_rank(&R, d);
 	if (!rc)
 		rc = run_ops(&R, d);
+	size_t op_keys = 0;
+	for (size_t i = 0; i < R.nops; i++)
+		op_keys += R.opk[i].n;
+	if (!rc && rq->ops_only && !op_keys)
+		rc = diag_error(d, TT_INVALID, "generate", NULL, 0, 0, "the server tunes no CUTLASS MoE "
+				"here, and tunetab knows the keys of none of the other ops it tunes in "
+				"FlashInfer %s: nothing to write", R.version);
 	if (!rc && R.o->profile && S->backend == BACKEND_FLASHINFER && R.cat->tactic_ignored) {
 		/* catalog tactic_ignored: the runner skips profiling and sets one config whatever the
 		 * tactic (DeepSeek fp8 block scale, cutlass-moe-tactics.md §1.1) */

@@ -176,6 +176,8 @@ def op_keys(op_name, job, runner, inputs, cfg):
         got = keys(cfg)
     else:
         raise ValueError(f"unknown tune mode {job['tune']!r}")
+    if not hasattr(AutoTuner, "_profiling_policy"):  # before 0.7.1: entries carry no policy
+        return got, None, None
     return got, list(AutoTuner._profiling_policy(cfg)), list(AutoTuner._default_profiling_policy(cfg))
 
 
@@ -202,8 +204,9 @@ def compare(table, name, rname, want, pol, note=""):
             print(f"  only from FlashInfer: {k}")
     for k in sorted(have):
         v = table[k]
-        ok = isinstance(v, list) and len(v) >= 2 and v[0] == rname and any(
-            (v[2] if len(v) >= 3 else dpol) == rpol for rpol, dpol in pol)
+        ok = isinstance(v, list) and len(v) >= 2 and v[0] == rname and (any(
+            (v[2] if len(v) >= 3 else dpol) == rpol for rpol, dpol in pol) or all(
+            rpol is None for rpol, _ in pol))
         if not ok:
             print(f"  entry not [{rname}, tactic, {pol[0][0] if pol else '?'}, ...] (FlashInfer's "
                   f"_profiling_policy; a [runner, tactic] entry counts as {pol[0][1] if pol else '?'}): "
