@@ -100,6 +100,10 @@ int table_json_read(const char *name, const char *text, size_t len, struct table
 		    struct diags *d);
 void table_json_release(struct table *t);
 
+/* A tactic's JSON text ("5", "[8, 3]", "[[128, 8], [1, 1], true, false, \"sm100\", null]")
+ * as the value FlashInfer's loader makes of it (lists become tuples, §2.4), in arena a.
+ * -1 when the text is not JSON or holds a real. */
+int table_json_tactic(const char *text, struct arena *a, struct pyv *out);
 /* Sets a _metadata field (string value; adds it when missing). */
 void table_set_meta(struct table *t, const char *name, const char *value);
 

@@ -114,6 +114,14 @@ static int to_pyv(json_t *j, struct pyv *v, struct arena *a)
 	}
 }
 
+int table_json_tactic(const char *text, struct arena *a, struct pyv *out)
+{
+	json_t *j = json_loads(text, JSON_DECODE_ANY, NULL);
+	int rc = j && !json_is_object(j) ? to_pyv(j, out, a) : -1;
+	json_decref(j);
+	return rc;
+}
+
 int table_json_read(const char *name, const char *text, size_t len, struct table *t,
 		    struct diags *d)
 {

@@ -49,11 +49,15 @@ void op_call_release(struct op_call *c)
 
 void op_call_words(const struct op_call *c, struct strbuf *out)
 {
+	bool first = true;
 	for (size_t i = 0; i < c->n; i++) {
+		if (c->f[i].s && strchr(c->f[i].s, ' '))
+			continue;
 		if (c->f[i].s)
-			sb_addf(out, "%s%s=%s", i ? " " : "", c->f[i].name, c->f[i].s);
+			sb_addf(out, "%s%s=%s", first ? "" : " ", c->f[i].name, c->f[i].s);
 		else
-			sb_addf(out, "%s%s=%lld", i ? " " : "", c->f[i].name, c->f[i].i);
+			sb_addf(out, "%s%s=%lld", first ? "" : " ", c->f[i].name, c->f[i].i);
+		first = false;
 	}
 }
 
@@ -201,7 +205,8 @@ int op_call_keys(const struct op_def *op, const struct op_call *call, size_t ind
 		if (seen)
 			continue;
 		ALLOC_GROW(out->v, out->n + 1, out->alloc);
-		out->v[out->n++] = (struct op_key){ xstrdup(key.buf), tokens[i], index };
+		out->v[out->n++] = (struct op_key){ .key = xstrdup(key.buf), .tokens = tokens[i],
+						    .call = index };
 	}
 	sb_release(&key);
 	free(tokens);
@@ -210,8 +215,10 @@ int op_call_keys(const struct op_def *op, const struct op_call *call, size_t ind
 
 void op_keys_release(struct op_keys *k)
 {
-	for (size_t i = 0; i < k->n; i++)
+	for (size_t i = 0; i < k->n; i++) {
 		free(k->v[i].key);
+		free(k->v[i].tactic);
+	}
 	free(k->v);
 	memset(k, 0, sizeof *k);
 }

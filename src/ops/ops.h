@@ -38,7 +38,8 @@ void op_call_set_int(struct op_call *c, const char *name, long long v);
 void op_call_set_str(struct op_call *c, const char *name, const char *v);
 const struct op_field *op_call_get(const struct op_call *c, const char *name);
 void op_call_release(struct op_call *c);
-/* The call as "name=value ..." words in its field order (the worker's job line). */
+/* The call as "name=value ..." words in its field order (the worker's job line); a field whose
+ * value holds a space (layer: what the call is, for the user) is not among them. */
 void op_call_words(const struct op_call *c, struct strbuf *out);
 
 /* One op the server's start-up autotune profiles besides the CUTLASS MoE (issue #39), as the
@@ -59,6 +60,12 @@ struct op_key {
 	char *key;
 	long tokens;      /* the bucket in it */
 	size_t call;      /* index of the call it came from */
+	/* measured on this GPU (generate --profile): the chosen tactic as JSON text (NULL: the
+	 * fallback, -1), its and the fallback's time, the gate's verdict */
+	bool measured;
+	char *tactic;
+	double time_us, fallback_us;
+	char gate[16];
 };
 
 struct op_keys {

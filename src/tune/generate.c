@@ -1037,22 +1037,99 @@ static int run_ops(struct run *R, struct diags *d)
 	return TT_OK;
 }
 
+/* --profile with the flashinfer backend: every key of the other ops measured on this GPU
+ * through FlashInfer's own runner (the worker's OPPROF: the candidates and the fallback timed
+ * at the key's bucket, the winner through the correctness gate unless --no-gate). The
+ * candidates: the runner's integer tactics for this SM (configs/ops), else the runner's own
+ * list there (CuTe-DSL, the TensorRT-LLM-gen MoE: it depends on the GPU). */
+static int run_ops_measure(struct run *R, struct diags *d)
+{
+	const struct generate_request *o = R->o;
+	struct generate_session *S = R->S;
+	if (!o->profile || !R->nops)
+		return TT_OK;
+	if (S->backend != BACKEND_FLASHINFER) {
+		if (o->ops_only)
+			return diag_error(d, TT_USAGE, "generate", NULL, 0, 0, "only the flashinfer "
+					  "backend times the server's other ops (the %s backend times "
+					  "the CUTLASS MoE's GEMMs): --backend flashinfer", S->wb.name[0] ?
+					  S->wb.name : "proxy");
+		warn(S, "the other ops keep the fallback tactic: only the flashinfer backend times them");
+		return TT_OK;
+	}
+	struct strbuf words = STRBUF_INIT;
+	int rc = TT_OK;
+	for (size_t i = 0; i < R->nops && !rc; i++) {
+		struct generate_op *g = &R->ops[i];
+		if (strcmp(g->covered, "default"))
+			continue;
+		const struct op_def *def = opdefs_find(&S->data->ops, g->op);
+		const struct op_use *use = NULL;
+		for (size_t u = 0; u < o->nops && !use; u++)
+			if (o->ops[u].tunes && opdefs_find(&S->data->ops, o->ops[u].op) == def)
+				use = &o->ops[u];
+		const struct op_runner *runner = opdef_runner(def, g->runner);
+		const struct op_tactics *tl = runner ? opdef_tactics(runner, (unsigned)R->sdev.sm) : NULL;
+		size_t ncand = tl ? tl->count : 0;
+		int *cands = xcalloc(ncand + 1, sizeof *cands);
+		for (size_t c = 0; c < ncand; c++)
+			cands[c] = (int)c;
+		size_t faster = 0;
+		for (size_t k = 0; k < R->opk[i].n && !rc; k++) {
+			struct op_key *key = &R->opk[i].v[k];
+			sb_reset(&words);
+			op_call_words(&use->calls[key->call], &words);
+			struct worker_opprof res;
+			rc = worker_opprof(&S->workers[0], words.buf, key->tokens, 10, !o->no_gate, cands,
+					   ncand, &res, d);
+			if (rc)
+				break;
+			key->measured = true;
+			key->time_us = res.win_us;
+			key->fallback_us = res.fallback_us;
+			snprintf(key->gate, sizeof key->gate, "%s", res.gate);
+			if (strcmp(res.win, "-1")) {
+				key->tactic = xstrdup(res.win);
+				faster++;
+			}
+			if (o->verbose)
+				say(S, "tunetab: %s %ld tokens: %s (%.2f us; the fallback %.2f us; %d "
+				    "tactics timed; gate %s)%s%s", g->op, key->tokens, res.win, res.win_us,
+				    res.fallback_us, res.timed, res.gate, res.detail[0] ? ": " : "",
+				    res.detail);
+		}
+		free(cands);
+		if (!rc) {
+			g->covered = "measured";
+			g->faster = faster;
+		}
+	}
+	sb_release(&words);
+	return rc;
+}
+
 /* The ops' entries: the fallback tactic (-1), with the op's profiling policy where the
  * version's JSON values carry one (0.7.1 on). */
 static void ops_to_table(const struct run *R, struct table *t)
 {
 	const struct pyv fallback = { .kind = PV_INT, .i = -1 };
 	bool policy = R->rules->json_cache.entry_value == VALUE_POLICY;
+	struct arena a = ARENA_INIT;
 	for (size_t i = 0; i < R->nops; i++) {
 		const struct op_def *def = opdefs_find(&R->S->data->ops, R->ops[i].op);
 		for (size_t k = 0; k < R->opk[i].n; k++) {
+			const struct op_key *key = &R->opk[i].v[k];
+			struct pyv measured;
+			const struct pyv *tactic = &fallback;
+			if (key->tactic && !table_json_tactic(key->tactic, &a, &measured))
+				tactic = &measured;
 			if (policy && *def->policy)
-				table_add_policy(t, R->opk[i].v[k].key, R->ops[i].runner, &fallback,
-						 def->policy);
+				table_add_policy(t, key->key, R->ops[i].runner, tactic, def->policy);
 			else
-				table_add(t, R->opk[i].v[k].key, 0, R->ops[i].runner, &fallback);
+				table_add(t, key->key, 0, R->ops[i].runner, tactic);
 		}
 	}
+	arena_release(&a);
 	table_sort(t);
 }
 
@@ -1209,13 +1286,29 @@ static void build_provenance(struct provenance *pv, const struct run *R)
 		}
 		prov_add_entry(pv, &pe);
 	}
+	struct arena a = ARENA_INIT;
+	struct strbuf lit = STRBUF_INIT;
 	for (size_t i = 0; i < R->nops; i++)
 		for (size_t k = 0; k < R->opk[i].n; k++) {
-			struct prov_entry pe = { .key = R->opk[i].v[k].key, .tactic = "-1", .run = run,
+			const struct op_key *key = &R->opk[i].v[k];
+			struct prov_entry pe = { .key = key->key, .tactic = "-1", .run = run,
 						 .source = PROV_DEFAULT, .time_us = -1, .lo_us = -1,
 						 .hi_us = -1, .fallback_us = -1 };
+			struct pyv tv;
+			sb_reset(&lit);
+			if (key->tactic && !table_json_tactic(key->tactic, &a, &tv)) {
+				pyv_repr(&tv, &lit); /* the provenance keeps tactics as Python literals */
+				pe.tactic = lit.buf;
+			}
+			if (key->measured) {
+				pe.source = key->tactic ? PROV_MEASURED : PROV_FALLBACK;
+				pe.time_us = prov_round_us(key->time_us);
+				pe.fallback_us = prov_round_us(key->fallback_us);
+			}
 			prov_add_entry(pv, &pe);
 		}
+	sb_release(&lit);
+	arena_release(&a);
 }
 
 /* The written bytes must pass validate for the target version before they are written. A
@@ -1552,10 +1645,6 @@ int generate_table(const struct generate_request *rq, struct generate_session *S
 	R.outdir = outdir;
 	if (!rq->ops_only && dtype_parse(rq->dtype, &R.dt))
 		return diag_error(d, TT_USAGE, DIAG_SHOW_USAGE, NULL, 0, 0, "unknown dtype '%s'", rq->dtype);
-	if (rq->ops_only && rq->profile)
-		return diag_error(d, TT_USAGE, "generate", NULL, 0, 0, "--profile measures the CUTLASS "
-				  "MoE; the server tunes none here, and tunetab cannot time its other "
-				  "ops on this GPU yet (issue #39)");
 	int rc = run_version(&R, d);
 	if (!rc)
 		rc = run_device(&R, d);
@@ -1585,8 +1674,11 @@ int generate_table(const struct generate_request *rq, struct generate_session *S
 		if (R.o->profile)
 			rc = run_measure(&R, d);
 	} else if (!rc) {
+		backend_describe(S, &R.be);
 		R.identity = xasprintf("ops %s %s", R.sdev.name, R.version);
 	}
+	if (!rc)
+		rc = run_ops_measure(&R, d);
 	if (!rc)
 		rc = run_outputs(&R, d);
 	if (!rc && R.o->report)
@@ -1789,7 +1881,11 @@ static void ops_summary(const struct generate_result *r, struct strbuf *out)
 {
 	for (size_t i = 0; i < r->nops; i++) {
 		const struct generate_op *g = &r->ops[i];
-		if (!strcmp(g->covered, "default"))
+		if (!strcmp(g->covered, "measured"))
+			sb_addf(out, "tunetab: %s (%s): %zu keys measured on this GPU through "
+				"FlashInfer's runner: %zu faster than the fallback, %zu keep it\n", g->op,
+				g->runner, g->keys, g->faster, g->keys - g->faster);
+		else if (!strcmp(g->covered, "default"))
 			sb_addf(out, "tunetab: %s (%s): %zu keys with the fallback tactic (-1), not "
 				"measured (no GPU of the op here): the server finds them and does not "
 				"profile them at start\n", g->op, g->runner, g->keys);

@@ -68,9 +68,10 @@ struct generate_request {
 /* What a table holds of one op besides the CUTLASS MoE. */
 struct generate_op {
 	const char *op, *runner;
-	const char *covered;           /* "default", "not covered" */
+	const char *covered;           /* "measured", "default", "not covered" */
 	const char *why;               /* when not covered */
 	size_t keys;
+	size_t faster;                 /* measured: keys whose winner beat the fallback */
 };
 
 /* One table written (or the reason none was), for the caller's summary. */

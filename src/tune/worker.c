@@ -303,6 +303,38 @@ int worker_optest(struct worker *w, const char *op, const char *runner, char *st
 	return TT_OK;
 }
 
+int worker_opprof(struct worker *w, const char *job_words, long bucket, int reps, bool gate,
+		  const int *cands, size_t n, struct worker_opprof *o, struct diags *d)
+{
+	memset(o, 0, sizeof *o);
+	struct strbuf req = STRBUF_INIT;
+	sb_addf(&req, "OPPROF v=%d %s bucket=%ld reps=%d gate=%d cands=%zu --", WORKER_PROTO,
+		job_words, bucket, reps, gate ? 1 : 0, n);
+	for (size_t i = 0; i < n; i++)
+		sb_addf(&req, " %d", cands[i]);
+	sb_addc(&req, '\n');
+	int sent = send_line(w, req.buf);
+	sb_release(&req);
+	if (sent)
+		return diag_error(d, TT_GPU, "worker", NULL, 0, 0, "the GPU worker is gone");
+	char line[8192], win[1100], wus[64], fus[64], g[16], det[1000];
+	int r = read_line(w, line, sizeof line);
+	if (r <= 0)
+		return diag_error(d, TT_GPU, "worker", NULL, 0, 0, "the GPU worker %s while measuring "
+				  "%ld tokens of an op", r < 0 ? "hung" : "died", bucket);
+	if (str_starts(line, "ERR "))
+		return diag_error(d, TT_GPU, "op", NULL, 0, 0, "%s", line + 4);
+	if (sscanf(line, "OPPROF timed=%d win=%1099s win_us=%63s fallback_us=%63s gate=%15s "
+		   "detail=%999s", &o->timed, win, wus, fus, g, det) != 6)
+		return diag_error(d, TT_INTERNAL, "worker", NULL, 0, 0, "bad worker reply '%s'", line);
+	hex_decode(win, o->win, sizeof o->win);
+	hex_decode(det, o->detail, sizeof o->detail);
+	o->win_us = strtod(wus, NULL);
+	o->fallback_us = strtod(fus, NULL);
+	snprintf(o->gate, sizeof o->gate, "%s", g);
+	return TT_OK;
+}
+
 int worker_info(struct worker *w, struct worker_device *o, struct diags *d)
 {
 	memset(o, 0, sizeof *o);

@@ -83,6 +83,18 @@ int worker_info(struct worker *w, struct worker_device *out, struct diags *d);
  * the worker is gone, TT_INTERNAL for a reply it cannot read. */
 int worker_optest(struct worker *w, const char *op, const char *runner, char *status,
 		  size_t nstatus, char *detail, size_t ndetail, struct diags *d);
+/* One key of another op measured on the worker's GPU (OPPROF; issue #39): the call's fields
+ * (op_call_words) at bucket tokens, the candidates cands[0..n) (n 0: the runner's own valid
+ * tactics there), FlashInfer's fallback timed beside them. What the worker answers. */
+struct worker_opprof {
+	int timed;              /* tactics timed */
+	char win[512];          /* the winner's tactic as JSON text ("-1": the fallback) */
+	double win_us, fallback_us; /* NAN: not measured */
+	char gate[16];          /* ok, wrong, unchecked, off */
+	char detail[480];
+};
+int worker_opprof(struct worker *w, const char *job_words, long bucket, int reps, bool gate,
+		  const int *cands, size_t n, struct worker_opprof *out, struct diags *d);
 
 /* The correctness gate's verdict on one candidate (the flashinfer worker's GATE). */
 enum gate_verdict { GATE_OK, GATE_BAD, GATE_UNCHECKED };
