@@ -52,11 +52,16 @@ int cmd_check_data(int argc, char **argv)
 		tactic_list_release(&l);
 		diags_release(&d);
 	}
+	size_t listed = 0;
+	for (size_t i = 0; i < data.ops.n; i++)
+		for (unsigned r = 0; r < data.ops.v[i]->runners_count; r++)
+			for (unsigned t = 0; t < data.ops.v[i]->runners[r].tactics_count; t++)
+				listed += data.ops.v[i]->runners[r].tactics[t].list_count;
 	printf("data in %s: %zu device profiles, %zu models, %zu catalogs (%zu candidates), "
-	       "%zu FlashInfer schemas (%s to below %s): ok\n", data.root, data.devices.n,
-	       data.models.n, data.catalogs.n, entries, data.rules.n,
-	       data.rules.v[0]->versions.min,
-	       data.rules.v[data.rules.n - 1]->versions.below);
+	       "%zu FlashInfer schemas (%s to below %s), %zu ops (%zu tactics listed): ok\n",
+	       data.root, data.devices.n, data.models.n, data.catalogs.n, entries, data.rules.n,
+	       data.rules.v[0]->versions.min, data.rules.v[data.rules.n - 1]->versions.below,
+	       data.ops.n, listed);
 	cli_release_data(&data);
 	return TT_OK;
 }

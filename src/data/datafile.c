@@ -1,5 +1,6 @@
 /* datafile.c: one YAML data file checked by its kind (datafile.h). */
 #include "data/datafile.h"
+#include "data/opdefs.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -56,12 +57,14 @@ int datafile_check(const char *path, struct diags *d)
 		struct fi_rules *s;
 		rc = firules_load_file(path, &s, d);
 		firules_free(s);
+	} else if (strcmp(key, "op") == 0) {
+		rc = opdefs_check_file(path, d);
 	} else {
 		int line, col;
 		yaml_locate(path, key, &line, &col);
 		rc = diag_error(d, TT_INVALID, "data-kind", path, line, col,
 				"unknown top-level key '%s' (want device, model, catalog, dtypes, "
-				"model_fit, ranking or flashinfer_schema)", key);
+				"model_fit, ranking, flashinfer_schema or op)", key);
 	}
 	free(key);
 	return rc;

@@ -21,10 +21,26 @@ static const cyaml_schema_value_t uint_schema = {
 	CYAML_VALUE_UINT(CYAML_FLAG_DEFAULT, unsigned),
 };
 
+static const cyaml_schema_field_t tactic_fields[] = {
+	CYAML_FIELD_UINT("id", CYAML_FLAG_DEFAULT, struct op_tactic, id),
+	CYAML_FIELD_SEQUENCE("tile", CYAML_FLAG_POINTER, struct op_tactic, tile, &uint_schema, 3, 3),
+	CYAML_FIELD_SEQUENCE("cluster", CYAML_FLAG_POINTER, struct op_tactic, cluster, &uint_schema,
+			     2, 2),
+	CYAML_FIELD_BOOL("swap_ab", CYAML_FLAG_DEFAULT, struct op_tactic, swap_ab),
+	CYAML_FIELD_BOOL("stream_k", CYAML_FLAG_DEFAULT, struct op_tactic, stream_k),
+	CYAML_FIELD_END
+};
+static const cyaml_schema_value_t tactic_schema = {
+	CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, struct op_tactic, tactic_fields),
+};
+
 static const cyaml_schema_field_t tactics_fields[] = {
 	CYAML_FIELD_SEQUENCE("sm", CYAML_FLAG_POINTER, struct op_tactics, sm, &uint_schema, 1, 16),
 	CYAML_FIELD_UINT("count", CYAML_FLAG_DEFAULT, struct op_tactics, count),
+	CYAML_FIELD_INT("fallback_id", CYAML_FLAG_OPTIONAL, struct op_tactics, fallback_id),
 	STR("read", struct op_tactics, read, 1),
+	CYAML_FIELD_SEQUENCE("list", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL, struct op_tactics, list,
+			     &tactic_schema, 0, 256),
 	CYAML_FIELD_END
 };
 static const cyaml_schema_value_t tactics_schema = {
@@ -110,7 +126,7 @@ static void op_free(struct op_def *op)
 
 /* What libcyaml cannot say: each extra names a field or a literal, an enum extra's names
  * exist, no op or runner twice. */
-static int check_op(const struct op_def *op, const struct op_set *set, struct diags *d)
+static int check_op(struct op_def *op, const struct op_set *set, struct diags *d)
 {
 	for (unsigned i = 0; i < op->extras_count; i++) {
 		const struct op_extra *e = &op->extras[i];
@@ -121,6 +137,26 @@ static int check_op(const struct op_def *op, const struct op_set *set, struct di
 			return yaml_error_at(d, op->path, "op.extras", "extra '%s' is an enum: it wants "
 					     "a field and the op's enums", e->name);
 	}
+	for (unsigned i = 0; i < op->runners_count; i++)
+		for (unsigned t = 0; t < op->runners[i].tactics_count; t++) {
+			struct op_tactics *tl = &op->runners[i].tactics[t];
+			if (!tl->count)
+				tl->fallback_id = -1; /* a list the wheel does not hold */
+			if (tl->list_count && tl->list_count != tl->count)
+				return yaml_error_at(d, op->path, "op.runners", "runner '%s': %u tactics "
+						     "listed, count %u", op->runners[i].name,
+						     tl->list_count, tl->count);
+			for (unsigned k = 0; k < tl->list_count; k++)
+				if (tl->list[k].id != k)
+					return yaml_error_at(d, op->path, "op.runners", "runner '%s': tactic "
+							     "%u listed as id %u (ids go 0, 1, ... in "
+							     "FlashInfer's order)", op->runners[i].name, k,
+							     tl->list[k].id);
+			if (tl->fallback_id < -1 || tl->fallback_id >= (int)tl->count)
+				return yaml_error_at(d, op->path, "op.runners", "runner '%s': fallback_id "
+						     "%d is no tactic of its %u", op->runners[i].name,
+						     tl->fallback_id, tl->count);
+		}
 	for (unsigned i = 0; i < op->runners_count; i++)
 		for (unsigned j = 0; j < i; j++)
 			if (!strcmp(op->runners[i].name, op->runners[j].name))
@@ -162,6 +198,14 @@ int opdefs_load(const char *data_root, struct op_set *set, struct diags *d)
 	char *dir = xasprintf("%s/configs/ops", data_root);
 	int rc = yaml_load_dir(dir, "ops", load_one, set, d);
 	free(dir);
+	return rc;
+}
+
+int opdefs_check_file(const char *path, struct diags *d)
+{
+	struct op_set set = { 0 };
+	int rc = load_one(&set, path, 1, d);
+	opdefs_release(&set);
 	return rc;
 }
 

@@ -17,11 +17,24 @@ enum op_buckets {
 	OPB_HYBRID_CLAMPED,  /* hybrid buckets of tune_max, rounded up and clamped to it */
 };
 
+/* One integer tactic of a runner, as FlashInfer's getConfigs() lists it. */
+struct op_tactic {
+	unsigned id;
+	unsigned *tile;      /* CTA M, N, K bytes */
+	unsigned tile_count;
+	unsigned *cluster;   /* M, N */
+	unsigned cluster_count;
+	bool swap_ab, stream_k;
+};
+
 struct op_tactics {
 	unsigned *sm;
 	unsigned sm_count;
 	unsigned count;      /* integer tactics 0..count-1; 0: not determinable from the wheel */
+	int fallback_id;     /* the tactic -1 runs (given where count > 0), -1 where count is 0 */
 	char *read;
+	struct op_tactic *list; /* count of them (list_count 0: not described) */
+	unsigned list_count;
 };
 
 struct op_runner {
@@ -67,6 +80,8 @@ struct op_set {
 /* Every configs/ops/<id>.yaml under data_root. */
 int opdefs_load(const char *data_root, struct op_set *set, struct diags *d);
 void opdefs_release(struct op_set *set);
+/* One op file on its own (check-data FILE). */
+int opdefs_check_file(const char *path, struct diags *d);
 const struct op_def *opdefs_find(const struct op_set *set, const char *id_or_name);
 const struct op_runner *opdef_runner(const struct op_def *op, const char *name);
 /* The runner's tactics on SM sm, or NULL when it has none there. */
