@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "data/opdefs.h"
 
 #define HOOK_EVERY 10000
 
@@ -25,6 +26,7 @@ struct script {
 	bool budget_hit, mem_hit;
 	char *name;            /* registered heuristic name */
 	int rank_ref;          /* registry ref of the rank function */
+	int rank_op_ref;       /* registry ref of rank_op (the other ops' GEMMs), or LUA_NOREF */
 	int ctx_ref;           /* registry ref of {device=, deploy=} */
 	const struct tactic *cached_cands; /* candidate table cache, by list */
 	int cands_ref;
@@ -362,6 +364,14 @@ static int api_heuristic(lua_State *L)
 	if (s->rank_ref != LUA_NOREF)
 		luaL_unref(L, LUA_REGISTRYINDEX, s->rank_ref);
 	s->rank_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+	lua_getfield(L, 1, "rank_op");
+	if (!lua_isnil(L, -1) && !lua_isfunction(L, -1)) {
+		free(copy);
+		return luaL_error(L, "tunetab.heuristic{...}: 'rank_op' must be a function");
+	}
+	if (s->rank_op_ref != LUA_NOREF)
+		luaL_unref(L, LUA_REGISTRYINDEX, s->rank_op_ref);
+	s->rank_op_ref = lua_isnil(L, -1) ? (lua_pop(L, 1), LUA_NOREF) : luaL_ref(L, LUA_REGISTRYINDEX);
 	free(s->name);
 	s->name = copy;
 	return 0;
@@ -516,7 +526,7 @@ static int open_script(struct script **out, const char *data_root, const char *p
 	s->mem_cap = lim->mem_bytes;
 	s->budget = lim->instructions;
 	s->print = lim->print;
-	s->rank_ref = s->ctx_ref = s->cands_ref = LUA_NOREF;
+	s->rank_ref = s->ctx_ref = s->cands_ref = s->rank_op_ref = LUA_NOREF;
 	s->parse_ref = s->resolve_ref = s->opts_ref = LUA_NOREF;
 	s->consumer = consumer;
 	s->L = lua_newstate(capped_alloc, s);
@@ -933,6 +943,106 @@ int script_rank(struct script *s, int stage, long tokens, long features, long k,
 				  "position %lld, which is not a candidate id of GEMM%d",
 				  r.bad_isnum ? "an unknown id" : "a non-integer", (long long)r.bad, stage);
 	return TT_OK;
+}
+
+/* (op query, n): rank_op's query table */
+struct op_query {
+	int ctx_ref;
+	const struct script_op_gemm *g;
+	const struct op_tactic *cands;
+	size_t n;
+	int fallback;
+};
+
+static int build_op_query(lua_State *L)
+{
+	const struct op_query *q = lua_touserdata(L, 1);
+	lua_createtable(L, 0, 8);
+	lua_rawgeti(L, LUA_REGISTRYINDEX, q->ctx_ref);
+	lua_getfield(L, -1, "device");
+	lua_setfield(L, -3, "device");
+	lua_pop(L, 1);
+	set_str(L, "op", q->g->op);
+	set_str(L, "runner", q->g->runner);
+	set_int(L, "m", q->g->m);
+	set_int(L, "n", q->g->n);
+	set_int(L, "k", q->g->k);
+	set_int(L, "fallback", q->fallback);
+	lua_createtable(L, (int)q->n, 0);
+	for (size_t i = 0; i < q->n; i++) {
+		const struct op_tactic *t = &q->cands[i];
+		lua_createtable(L, 0, 6);
+		set_int(L, "id", t->id);
+		lua_createtable(L, 3, 0);
+		for (unsigned j = 0; j < t->tile_count; j++) {
+			lua_pushinteger(L, t->tile[j]);
+			lua_rawseti(L, -2, j + 1);
+		}
+		lua_setfield(L, -2, "tile");
+		lua_createtable(L, 2, 0);
+		for (unsigned j = 0; j < t->cluster_count; j++) {
+			lua_pushinteger(L, t->cluster[j]);
+			lua_rawseti(L, -2, j + 1);
+		}
+		lua_setfield(L, -2, "cluster");
+		set_bool(L, "swap_ab", t->swap_ab);
+		set_bool(L, "stream_k", t->stream_k);
+		lua_rawseti(L, -2, (lua_Integer)i + 1);
+	}
+	lua_setfield(L, -2, "candidates");
+	return 1;
+}
+
+bool script_has_rank_op(const struct script *s)
+{
+	return s->rank_op_ref != LUA_NOREF;
+}
+
+int script_rank_op(struct script *s, const struct script_op_gemm *g, const struct op_tactic *cands,
+		   size_t n, int fallback_id, struct script_rank *out, size_t *nout,
+		   struct diags *d)
+{
+	lua_State *L = s->L;
+	*nout = 0;
+	if (s->rank_op_ref == LUA_NOREF)
+		return diag_error(d, TT_SCRIPT, "script", s->path, 0, 0, "the heuristic has no rank_op "
+				  "(tunetab.heuristic{ rank_op = ... }) for %s", g->op);
+	char what[160];
+	snprintf(what, sizeof what, "ranking %s %ldx%ldx%ld", g->op, g->m, g->n, g->k);
+	struct op_query q = { s->ctx_ref, g, cands, n, fallback_id };
+	lua_rawgeti(L, LUA_REGISTRYINDEX, s->rank_op_ref);
+	lua_pushcfunction(L, build_op_query);
+	lua_pushlightuserdata(L, &q);
+	int rc = script_call(s, 1, 1, d, what);
+	if (rc) {
+		lua_pop(L, 1);
+		return rc;
+	}
+	if ((rc = script_call(s, 1, 1, d, what)))
+		return rc;
+	if (!lua_istable(L, -1)) {
+		const char *type = luaL_typename(L, -1);
+		lua_pop(L, 1);
+		return diag_error(d, TT_SCRIPT, "script", s->path, 0, 0, "rank_op() must return a list "
+				  "of candidates (ids or {id=, time=}), not %s", type);
+	}
+	/* read it as rank()'s list: the ids are 0..n-1 */
+	struct tactic *ids = xcalloc(n ? n : 1, sizeof *ids);
+	for (size_t i = 0; i < n; i++)
+		ids[i].id = (int)cands[i].id;
+	struct ranking r = { ids, n, 0, out, xcalloc(n ? n : 1, 1), 0, 0 };
+	lua_pushcfunction(L, read_ranking);
+	lua_insert(L, -2);
+	lua_pushlightuserdata(L, &r);
+	rc = script_call(s, 2, 0, d, what);
+	free(r.seen);
+	free(ids);
+	*nout = r.nout;
+	if (!rc && r.bad)
+		rc = diag_error(d, TT_SCRIPT, "script", s->path, 0, 0, "rank_op() returned %s at "
+				"position %lld, which is not a tactic of %s", r.bad_isnum ? "an unknown id"
+				: "a non-integer", (long long)r.bad, g->op);
+	return rc;
 }
 
 /* --- consumer scripts ------------------------------------------------------------------ */

@@ -90,6 +90,20 @@ int script_rank(struct script *s, int stage, long tokens, long features, long k,
 		const struct tactic *cands, size_t n, int fallback_id, struct script_rank *out,
 		size_t *nout, struct diags *d);
 
+/* The other ops' GEMMs (configs/ops; issue #39): rank_op(q) ranks one GEMM's tactics, with
+ * q = { op, runner, m, n, k, device, fallback, candidates = { {id, tile = {m, n, k bytes},
+ * cluster = {m, n}, swap_ab, stream_k}, ... } }, and returns ids best first (or {id=, time=}),
+ * as rank() does. script_set_context must have run (the device). */
+struct script_op_gemm {
+	const char *op, *runner;
+	long m, n, k;
+};
+struct op_tactic;
+bool script_has_rank_op(const struct script *s);
+int script_rank_op(struct script *s, const struct script_op_gemm *g, const struct op_tactic *cands,
+		   size_t n, int fallback_id, struct script_rank *out, size_t *nout,
+		   struct diags *d);
+
 /* Instructions used so far (budget accounting, for reports). */
 unsigned long long script_instructions(const struct script *s);
 

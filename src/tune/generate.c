@@ -1048,6 +1048,22 @@ static int run_ops_measure(struct run *R, struct diags *d)
 	struct generate_session *S = R->S;
 	if (!o->profile || !R->nops)
 		return TT_OK;
+	if (!R->sc) { /* an ops-only table: the heuristic ranks the ops' tactics */
+		char *hpath = o->heuristic ? xstrdup(o->heuristic)
+					   : xasprintf("%s/scripts/heuristics/default.lua", S->data->root);
+		struct script_limits lim = { (size_t)o->script_mem_mib << 20,
+					     (unsigned long long)o->script_instructions,
+					     S->hooks ? S->hooks->script_print : NULL };
+		struct script_deploy sdep = { .model = o->model_profile ? o->model_profile->name : "",
+					      .dtype = "nvfp4", .act_bits = 4, .weight_bits = 4,
+					      .out_bits = 16 };
+		int rc = script_open(&R->sc, S->data->root, hpath, &lim, d);
+		free(hpath);
+		if (!rc)
+			rc = script_set_context(R->sc, &R->sdev, &sdep, d);
+		if (rc)
+			return rc;
+	}
 	if (S->backend != BACKEND_FLASHINFER) {
 		if (o->ops_only)
 			return diag_error(d, TT_USAGE, "generate", NULL, 0, 0, "only the flashinfer "
@@ -1072,16 +1088,36 @@ static int run_ops_measure(struct run *R, struct diags *d)
 		const struct op_tactics *tl = runner ? opdef_tactics(runner, (unsigned)R->sdev.sm) : NULL;
 		size_t ncand = tl ? tl->count : 0;
 		int *cands = xcalloc(ncand + 1, sizeof *cands);
-		for (size_t c = 0; c < ncand; c++)
-			cands[c] = (int)c;
+		struct script_rank *ranked = xcalloc(ncand + 1, sizeof *ranked);
 		size_t faster = 0;
 		for (size_t k = 0; k < R->opk[i].n && !rc; k++) {
 			struct op_key *key = &R->opk[i].v[k];
+			const struct op_call *call = &use->calls[key->call];
+			/* the candidates, the heuristic's best first where it ranks this op's list
+			 * (rank_op; --top N times its best N), else FlashInfer's order */
+			size_t nc = ncand, nr = 0;
+			const struct op_field *fn = op_call_get(call, "n"), *fk = op_call_get(call, "k");
+			if (ncand && tl->list_count && fn && fk && R->sc && script_has_rank_op(R->sc)) {
+				struct script_op_gemm gq = { def->name, g->runner, key->tokens, (long)fn->i,
+							     (long)fk->i };
+				if ((rc = script_rank_op(R->sc, &gq, tl->list, tl->list_count,
+							 tl->fallback_id, ranked, &nr, d)))
+					break;
+			}
+			for (size_t c = 0; c < nr; c++)
+				cands[c] = ranked[c].id;
+			if (!nr)
+				for (size_t c = 0; c < ncand; c++)
+					cands[c] = (int)c;
+			else
+				nc = nr;
+			if (o->top > 0 && (size_t)o->top < nc)
+				nc = (size_t)o->top;
 			sb_reset(&words);
-			op_call_words(&use->calls[key->call], &words);
+			op_call_words(call, &words);
 			struct worker_opprof res;
 			rc = worker_opprof(&S->workers[0], words.buf, key->tokens, 10, !o->no_gate, cands,
-					   ncand, &res, d);
+					   nc, &res, d);
 			if (rc)
 				break;
 			key->measured = true;
@@ -1099,6 +1135,7 @@ static int run_ops_measure(struct run *R, struct diags *d)
 				    res.detail);
 		}
 		free(cands);
+		free(ranked);
 		if (!rc) {
 			g->covered = "measured";
 			g->faster = faster;
