@@ -14,11 +14,22 @@ waits (up to S s, default 10) until the workers of all N GPUs have started, as w
 the other never would (the test of `--devices` starting them together). Like the real class it
 captures whole-cycle samples as "graphs" (capture(): a replay runs on the routing samples of the
 capture, the stub's call count does not move) with TUNETAB_FI_GRAPHS=1;
-TUNETAB_STUB_CAPTURE_FAIL=1 makes every capture fail where the plain call works (graphs off)."""
+TUNETAB_STUB_CAPTURE_FAIL=1 makes every capture fail where the plain call works (graphs off).
+
+The ops beside the fused MoE (issue #39: fp4_gemm, trtllm_fp4_block_scale_moe) go to Ops
+(op_kernels()), which the worker's profile_op, PREP, ROUND and GATE drive as they drive its
+OpKernels: a bucket's tactics are range(8) whatever the op and runner (a candidate that is an
+integer outside it is not valid; one that is not an integer always is), and the times are
+exact, without noise (op_time: the fastest tactic is 3 at buckets up to 64, 5 above, the
+fallback -1 slower than all of range(8) but 0 above 64). TUNETAB_TEST_WRONG_TACTIC=<id> fails
+that candidate in the gate; TUNETAB_STUB_CANNOT_RUN=1 makes every op refuse this GPU (SM90),
+with OPTEST's words. An integer tactic from 1 << 20 up is valid, and raises when called."""
+import json
 import math
 import os
 import random
 import time
+import zlib
 
 RANGES = {"bf16": (45, 81), "fp16": (45, 81), "fp8": (36, 72)}
 
@@ -196,3 +207,87 @@ class Kernels:
 
     def broken(self):
         return None
+
+    def op_kernels(self):
+        return Ops(self)
+
+
+def op_time(bucket, tactic):
+    """An op's tactic's time at a bucket, us: base = 5 + bucket / 64; tactic t (an integer; any
+    other tactic counts as the crc32 of its compact JSON text mod 8) takes
+    base * (1 + 0.1 * |t - w|), w = 3 at buckets up to 64 and 5 above; FlashInfer's fallback -1
+    takes base * 1.45 (it beats only tactics 5 or more from w: tactic 0 above 64, 10 and up), as
+    does [-1, -1] (the trtllm MoE's name for it)."""
+    base = 5.0 + bucket / 64.0
+    if tactic in (-1, [-1, -1]):
+        return base * 1.45
+    if not isinstance(tactic, int) or isinstance(tactic, bool):
+        tactic = zlib.crc32(json.dumps(tactic, separators=(",", ":")).encode()) % 8
+    w = 3 if bucket <= 64 else 5
+    return base * (1.0 + 0.1 * abs(tactic - w))
+
+
+class Ops:
+    """The ops' stand-in for the worker's OpKernels (prepare, tactic, warm, start, elapsed_us,
+    gate, usable; the rest is the stub's Kernels'): synthetic times from op_time, no routing
+    cycle, no graphs."""
+
+    routing_cycle = 1
+    capture = None
+    graph_why = "off for ops"
+
+    def __init__(self, base):
+        self.base = base
+        self.job = None
+
+    def __getattr__(self, name):  # delay, sync, mark, wait, broken, who, info, stats
+        return getattr(self.base, name)
+
+    def load(self, dtype=None):
+        pass
+
+    def usable(self, name, runner):
+        if os.environ.get("TUNETAB_STUB_CANNOT_RUN") == "1":
+            return (f"cannot run on SM90: {name}'s modules are built for SM100, SM103, SM120, "
+                    "SM121 (the stub, TUNETAB_STUB_CANNOT_RUN)")
+        return None
+
+    def prepare(self, job):
+        self.job = dict(job)
+        if job.get("for_gate"):
+            return set(job["tactics"])
+        if job["tactics"] is None:  # the runner's own list
+            self.job["tactics"] = {t: t for t in range(8)}
+            return set(range(8))
+        # from 1 << 20 up: listed, but the call raises (a tactic FlashInfer lists and cannot run)
+        return {c for c, tac in job["tactics"].items()
+                if not isinstance(tac, int) or 0 <= tac < 8 or tac >= 1 << 20}
+
+    def tactic(self, c):
+        return self.job["tactics"].get(c, c)
+
+    def _time(self, c):
+        tac = self.tactic(c)
+        if isinstance(tac, int) and tac >= 1 << 20:
+            raise RuntimeError(f"invalid tactic {tac} (the stub's ops)")
+        return op_time(self.job["bucket"], tac)
+
+    def warm(self, c):
+        return self._time(c), 20.0
+
+    def start(self, c, reps):
+        return self._time(c)
+
+    def elapsed_us(self, handle):
+        return handle
+
+    def fi_sample(self, c):
+        return self._time(c)
+
+    def gate(self, c, bounds):
+        if bounds[0] <= 0:
+            return "unchecked", 0.0, 0.0, "the dtype has no gate bounds (configs/dtypes.yaml)"
+        if os.environ.get("TUNETAB_TEST_WRONG_TACTIC") == str(c):
+            return "bad", 0.5, 0.25, ("differs from FlashInfer's default tactic by 0.25 of its "
+                                      "largest value (bound %g)" % bounds[0])
+        return "ok", 0.0, 0.0, "-"
