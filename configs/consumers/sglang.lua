@@ -293,7 +293,7 @@ local function start_ops(o, m, gpu, version, c)
           tostring(m.exclude_from) .. ")"
       end
       for _, sh in ipairs(linears.shapes(gemms)) do
-        g.calls[#g.calls + 1] = { tune = "at_m", m = bs, n = sh.n, k = sh.k, out = out_dtype,
+        g.calls[#g.calls + 1] = { tune = "at_m", m = bs, tune_max = bs, n = sh.n, k = sh.k, out = out_dtype,
                                   layer = sh.layer }
       end
       g.from = "the decode warm-up at " .. bs .. " tokens (" .. bs_from .. ")"
@@ -302,7 +302,7 @@ local function start_ops(o, m, gpu, version, c)
   -- the TensorRT-LLM-gen NVFP4 MoE (moe_runner/flashinfer_trtllm.py:1371-1399, 1588, 1642):
   -- tune_max_num_tokens = next_power_of_2(tokens of the call)
   if major == 10 and (c.backend == "flashinfer_trtllm" or c.backend == "flashinfer_trtllm_routed") then
-    local t = { op = "trtllm_fp4_block_scale_moe", runner = "MoERunner", calls = {} }
+    local t = { op = "flashinfer::trtllm_fp4_block_scale_moe", runner = "MoERunner", calls = {} }
     ops[#ops + 1] = t
     local skipped = skip["flashinfer::trtllm_fp4_block_scale_moe"]
     if c.off then t.tunes, t.why = false, c.off

@@ -221,7 +221,7 @@ local function start_ops(o, m, f, c)
   -- the TensorRT-LLM-gen NVFP4 MoE, first on the SM100 family (fused_moe/oracle/nvfp4.py:237-305;
   -- experts/trtllm_nvfp4_moe.py:227-232, 599-633: the monolithic logits path)
   if family == 10 and c.moe_backend_auto then
-    local t = { op = "trtllm_fp4_block_scale_moe", runner = "MoERunner", calls = {} }
+    local t = { op = "flashinfer::trtllm_fp4_block_scale_moe", runner = "MoERunner", calls = {} }
     ops[#ops + 1] = t
     if c.off then t.tunes, t.why = false, c.off
     elseif skip["flashinfer::trtllm_fp4_block_scale_moe"] then

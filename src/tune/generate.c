@@ -1696,7 +1696,7 @@ int generate_table(const struct generate_request *rq, struct generate_session *S
 		rc = diag_error(d, TT_INVALID, "generate", NULL, 0, 0, "the server tunes no CUTLASS MoE "
 				"here, and tunetab knows the keys of none of the other ops it tunes in "
 				"FlashInfer %s: nothing to write", R.version);
-	if (!rc && R.o->profile && S->backend == BACKEND_FLASHINFER && R.cat->tactic_ignored) {
+	if (!rc && R.o->profile && S->backend == BACKEND_FLASHINFER && R.cat && R.cat->tactic_ignored) {
 		/* catalog tactic_ignored: the runner skips profiling and sets one config whatever the
 		 * tactic (DeepSeek fp8 block scale, cutlass-moe-tactics.md §1.1) */
 		say(S, "tunetab: note: %s: FlashInfer's runner ignores the tactic (catalog %s: it skips "

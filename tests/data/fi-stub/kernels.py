@@ -70,9 +70,17 @@ class Kernels:
         v = os.environ.get("TUNETAB_STUB_VERSION", "0.7.4")
         return v, "0.0-stub", f"FlashInfer stub {v} (tests/data/fi-stub)"
 
+    # TUNETAB_STUB_GPU: the GPU it claims (name, cc, SMs, shared memory, L2, memory, clock, GB/s)
+    GPUS = {
+        "h200": ("NVIDIA H200", 9, 0, 132, 232448, 233472, 62914560, 150109880320, 1980.0, 4814.0),
+        "b200": ("NVIDIA B200", 10, 0, 148, 232448, 233472, 132120576, 191514411008, 1965.0, 7672.0),
+        "rtx-pro-6000-server": ("NVIDIA RTX PRO 6000 Blackwell Server Edition", 12, 0, 188, 101376,
+                                102400, 134217728, 102642122752, 2617.0, 1597.0),
+    }
+
     def info(self):
-        return ("NVIDIA H200", 9, 0, 132, 232448, 233472, 62914560, 150109880320, 1980.0,
-                4814.0, self.visible, 13000, 13000)
+        g = self.GPUS[os.environ.get("TUNETAB_STUB_GPU", "h200")]
+        return g + (self.visible, 13000, 13000)
 
     def load(self, dtype):
         if not self.loaded:
