@@ -86,6 +86,46 @@ local function deepseek(c, p)
   return out
 end
 
+-- Qwen3 MoE as SGLang 0.5.23 builds it (models/qwen3_moe.py:508-540, 843-861; layers/linear.py
+-- QKVParallelLinear :1139-1152): q, k and v fused, the KV heads split over TP or one a rank when
+-- TP is wider; the MoE layers every decoder_sparse_step-th, dense MLP in mlp_only_layers
+local QWEN3 = { qwen3_moe = true }
+
+local function qwen3(c, p)
+  local H, L = int(c.hidden_size), int(c.num_hidden_layers)
+  local heads, kv = int(c.num_attention_heads), int(c.num_key_value_heads)
+  local hd = int(c.head_dim) or (H and heads and H // heads)
+  local inter = int(c.intermediate_size)
+  local step = int(c.decoder_sparse_step) or 1
+  if not (H and L and heads and kv and hd) then
+    return nil, "config.json lacks a Qwen3 size (hidden_size, num_hidden_layers, " ..
+      "num_attention_heads, num_key_value_heads)"
+  end
+  local atp = p.attn_tp
+  if heads % atp ~= 0 then error(string.format("%d heads do not split over TP %d", heads, atp)) end
+  local kv_local = kv >= atp and kv // atp or 1
+  local dense = {}
+  for _, l in ipairs(c.mlp_only_layers or {}) do dense[l] = true end
+  local out = {}
+  local function add(layer, module, shards, kind, n, k)
+    out[#out + 1] = { module = module, shards = shards, layer = layer, kind = kind, n = n, k = k,
+                      decode = true }
+  end
+  for i = 0, L - 1 do
+    local pre = "model.layers." .. i .. "."
+    add(i, pre .. "self_attn.qkv_proj", { "q_proj", "k_proj", "v_proj" }, "attention qkv",
+        (heads // atp + 2 * kv_local) * hd, H)
+    add(i, pre .. "self_attn.o_proj", nil, "attention output projection", H, heads // atp * hd)
+    if dense[i] or step < 1 or (i + 1) % step ~= 0 then
+      if not inter or inter % p.tp ~= 0 then error("intermediate_size does not split over TP") end
+      add(i, pre .. "mlp.gate_up_proj", { "gate_proj", "up_proj" }, "dense MLP gate/up",
+          2 * inter // p.tp, H)
+      add(i, pre .. "mlp.down_proj", nil, "dense MLP down", H, inter // p.tp)
+    end
+  end
+  return out
+end
+
 function M.layout(model, p)
   local c = model.config or {}
   if DEEPSEEK[model.model_type] then
@@ -97,8 +137,22 @@ function M.layout(model, p)
     end
     if list then
       local vocab, H = int(c.vocab_size), int(c.hidden_size)
+      -- the warm-ups that tune do not compute logits (SGLang base_runner.py:414-416
+      -- run_lm_head=False; vLLM's _dummy_run), so the LM head's fp4_gemm is not tuned at start
       list[#list + 1] = { module = "lm_head", layer = -1, kind = "LM head",
-                          n = vocab and (vocab + p.tp - 1) // p.tp, k = H, decode = true }
+                          n = vocab and (vocab + p.tp - 1) // p.tp, k = H, decode = false }
+    end
+    return list, why
+  end
+  if QWEN3[model.model_type] then
+    local ok, list, why = pcall(qwen3, c, p)
+    if not ok then return nil, tostring(list) end
+    if list then
+      local vocab, H = int(c.vocab_size), int(c.hidden_size)
+      -- the warm-ups that tune do not compute logits (SGLang base_runner.py:414-416
+      -- run_lm_head=False; vLLM's _dummy_run), so the LM head's fp4_gemm is not tuned at start
+      list[#list + 1] = { module = "lm_head", layer = -1, kind = "LM head",
+                          n = vocab and (vocab + p.tp - 1) // p.tp, k = H, decode = false }
     end
     return list, why
   end

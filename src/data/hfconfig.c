@@ -270,6 +270,19 @@ static void read_scalars(json_t *root, struct hf_model *m)
 	const char *k;
 	json_t *v;
 	json_object_foreach(root, k, v) {
+		if (json_is_array(v) && json_array_size(v) <= 512 && !strchr(k, '.')) {
+			/* a list of numbers (Qwen3's mlp_only_layers): NAME.1, NAME.2, ... */
+			m->scalars = xrealloc(m->scalars, (m->nscalars + json_array_size(v) + 1 +
+							   json_object_size(root)) * sizeof *m->scalars);
+			size_t i;
+			json_t *e;
+			json_array_foreach(v, i, e)
+				if (json_is_integer(e))
+					m->scalars[m->nscalars++] = (struct hf_scalar){
+						.name = xasprintf("%s.%zu", k, i + 1),
+						.i = (long long)json_integer_value(e) };
+			continue;
+		}
 		struct hf_scalar x = { 0 };
 		if (json_is_integer(v))
 			x.i = (long long)json_integer_value(v);

@@ -60,8 +60,9 @@ struct hf_model {
 	char **exclude;
 	size_t nexclude;
 	char *exclude_from;          /* "FILE: FIELD", NULL when there is no list */
-	/* the config's top-level numbers, booleans and strings, for the consumer scripts that
-	 * lay out the model's linear layers (scripts/lib/linears.lua) */
+	/* the config's top-level numbers, booleans and strings, and its lists of integers as
+	 * NAME.1, NAME.2 ..., for the consumer scripts that lay out the model's linear layers
+	 * (scripts/lib/linears.lua) */
 	struct hf_scalar *scalars;
 	size_t nscalars;
 };

@@ -319,8 +319,6 @@ static void model_facts(const struct hf_model *m, struct script_field **v, size_
 	}
 	for (size_t i = 0; i < m->nscalars; i++) {
 		const struct hf_scalar *x = &m->scalars[i];
-		if (strchr(x->name, '.'))
-			continue;
 		char *name = xasprintf("model.config.%s", x->name);
 		serve_add_field(v, n, a, name, x->s ? SK_STR : x->is_bool ? SK_BOOL : SK_INT, x->s,
 				x->i);
