@@ -1379,6 +1379,11 @@ int merge_run(const struct validate_data *data, const struct merge_opts *o,
 	}
 	for (size_t k = 0; k < m.nruns; k++)
 		prov_copy_run(&mp, m.runs[k].r);
+	/* the server's other ops and their calls (issue #39): the first input's that has them
+	 * (each key's source stays per entry) */
+	for (size_t k = 0; k < m.nprovs && !mp.ops_json; k++)
+		if (m.provs[k].used && m.provs[k].p.ops_json)
+			mp.ops_json = xstrdup(m.provs[k].p.ops_json);
 	for (size_t g = 0; g < nc;) {
 		size_t e = g + 1;
 		while (e < nc && !cmp_bytes(c[e].key, c[e].key_len, c[g].key, c[g].key_len))
