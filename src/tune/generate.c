@@ -1924,7 +1924,8 @@ static void ops_summary(const struct generate_result *r, struct strbuf *out)
 				g->runner, g->keys, g->faster, g->keys - g->faster);
 		else if (!strcmp(g->covered, "default"))
 			sb_addf(out, "tunetab: %s (%s): %zu keys with the fallback tactic (-1), not "
-				"measured (no GPU of the op here): the server finds them and does not "
+				"measured (--profile --backend flashinfer on a GPU that runs the op measures "
+				"them): the server finds them and does not "
 				"profile them at start\n", g->op, g->runner, g->keys);
 		else
 			sb_addf(out, "tunetab: %s (%s): not covered: tunetab knows its keys from "
@@ -1941,7 +1942,6 @@ void generate_summary(const struct generate_result *r, struct strbuf *out)
 		ops_summary(r, out);
 		return;
 	}
-	ops_summary(r, out);
 	sb_addf(out, "tunetab: %s on %s (SM%d), %s, TP %ld EP %ld, FlashInfer %s, heuristic '%s' "
 		"(%s)\n", r->model, r->device, r->sm, r->dtype, r->tp, r->ep, r->version, r->heuristic,
 		r->catalog);
@@ -1990,6 +1990,7 @@ void generate_summary(const struct generate_result *r, struct strbuf *out)
 			sb_addf(out, "; %zu entries unchecked: %s", st->gate_unchecked, st->unchecked_why);
 		sb_addc(out, '\n');
 	}
+	ops_summary(r, out);
 }
 
 void generate_written(const struct generate_result *r, struct strbuf *out)
