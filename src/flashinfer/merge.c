@@ -875,6 +875,38 @@ static long prov_lookup(const struct mprov *pv, const char *key, size_t len)
 }
 
 /* Every entry of every table, with its provenance. Python keeps the last of repeated keys. */
+
+/* A JSON entry's profiling policy ([runner, tactic, policy]: 0.7.1+, e.g. the other ops'
+ * entries, issue #39) as JSON text in buf, or NULL when the value has none or more (a
+ * selection record). */
+static const char *policy_of(const struct table_entry *e)
+{
+	static char buf[256];
+	if (!e->value || e->value->kind != PV_TUPLE || e->value->n != 3)
+		return NULL;
+	const struct pyv *p = &e->value->items[2];
+	if (p->kind != PV_TUPLE)
+		return NULL;
+	size_t at = 0;
+	at += (size_t)snprintf(buf + at, sizeof buf - at, "[");
+	for (size_t i = 0; i < p->n && at < sizeof buf; i++) {
+		const struct pyv *x = &p->items[i];
+		const char *sep = i ? ", " : "";
+		if (x->kind == PV_STR && !memchr(x->s, '"', x->len) && !memchr(x->s, '\\', x->len))
+			at += (size_t)snprintf(buf + at, sizeof buf - at, "%s\"%.*s\"", sep, (int)x->len, x->s);
+		else if (x->kind == PV_INT)
+			at += (size_t)snprintf(buf + at, sizeof buf - at, "%s%lld", sep, x->i);
+		else if (x->kind == PV_NONE)
+			at += (size_t)snprintf(buf + at, sizeof buf - at, "%snull", sep);
+		else
+			return NULL;
+	}
+	if (at + 2 > sizeof buf)
+		return NULL;
+	snprintf(buf + at, sizeof buf - at, "]");
+	return buf;
+}
+
 static int gather_cands(struct mctx *m, struct cand **out, size_t *nout)
 {
 	struct cand *v = NULL;
@@ -898,13 +930,15 @@ static int gather_cands(struct mctx *m, struct cand **out, size_t *nout)
 				continue;
 			}
 			if (!e->value_ok || !e->tactic ||
-			    (e->value && e->value->kind == PV_TUPLE && e->value->n > 2)) {
+			    (e->value && e->value->kind == PV_TUPLE && e->value->n > 2 &&
+			     !policy_of(e))) {
 				rc = diag_error(m->d, TT_INVALID, "value-shape", mt->name, e->vline, e->vcol,
-						"%s: merge keeps only (runner, tactic) values", mt->t.kind == TABLE_PY
+						"%s: merge keeps only (runner, tactic) values and a JSON "
+						"value's profiling policy", mt->t.kind == TABLE_PY
 						? "the value is not a 2-tuple (runner_id, tactic)"
 						: e->value && e->value->kind == PV_TUPLE && e->value->n > 2
-						? "the value has more than [runner, tactic] (a 0.7.1+ profiling "
-						  "policy or selection record)"
+						? "the value has more than [runner, tactic, profiling policy] (a "
+						  "0.7.4 selection record)"
 						: "the value is not [\"<Runner>\", tactic]");
 				break;
 			}
@@ -977,7 +1011,11 @@ static void settle(struct mctx *m, const struct cand *c, size_t n, struct table 
 		   struct provenance *mp, struct merge_result *r)
 {
 	char *key = xstrndup(c[0].key, c[0].key_len);
-	table_add(out, key, c[0].e->runner_id, c[0].e->runner, c[0].e->tactic);
+	const char *policy = policy_of(c[0].e);
+	if (policy)
+		table_add_policy(out, key, c[0].e->runner, c[0].e->tactic, policy);
+	else
+		table_add(out, key, c[0].e->runner_id, c[0].e->runner, c[0].e->tactic);
 	if (c[0].pe) {
 		const struct mprov *pv = &m->provs[c[0].tab->prov];
 		struct prov_entry x = *c[0].pe;

@@ -34,11 +34,12 @@ open("dup/v0_1_trtllm_fused_moe_NVIDIA_H200.py", "w").write("\n".join([src[0], f
 PY
 run tunetab merge dup.py dup --flashinfer 0.6.18
 python3 -c 'import ast; print("kept:", sorted(v[1] for v in ast.literal_eval(open("dup.py").read().split("=", 1)[1]).values()))'
-# a JSON value with a 0.7.1+ profiling policy: merge keeps only [runner, tactic]
+# a JSON value with a 0.7.4 selection record: merge keeps only [runner, tactic] and a profiling
+# policy
 mkdir policy && python3 - <<'PY'
 import json
 k = "('trtllm::fused_moe::gemm1', 'MoERunner', ((1, 2048), (128, 1536, 2048), (0,), (128, 2048, 768), (0,)), (torch.bfloat16, torch.bfloat16, torch.bfloat16, 8, 1, 0, 1, 0, 1, 0, False, False, False, False, False, False, True, 3, False, True))"
-doc = {"_metadata": {"flashinfer_version": "0.7.1", "gpu": "NVIDIA H200"}, k: ["MoERunner", 19, [1, 2]]}
+doc = {"_metadata": {"flashinfer_version": "0.7.1", "gpu": "NVIDIA H200"}, k: ["MoERunner", 19, ["cuda_graph_profile_replays", None, "l2_cache_policy", "hot"], {"source": "profiled"}]}
 json.dump(doc, open("policy/flashinfer_autotune_NVIDIA_H200.json", "w"), indent=2)
 PY
 run tunetab merge out policy

@@ -34,3 +34,12 @@ TUNETAB_TEST_WRONG_TACTIC=3 TUNETAB_STUB_GPU=rtx-pro-6000-server tunetab generat
 echo "== a GPU that cannot run the op"
 TUNETAB_STUB_CANNOT_RUN=1 TUNETAB_STUB_GPU=rtx-pro-6000-server run tunetab generate --for sglang --device rtx-pro-6000-server $M --profile --backend flashinfer --python python3 -q -o none -- $SGL --moe-runner-backend triton
 ls none 2>/dev/null || echo "nothing written"
+echo "== merge keeps the ops' entries with their policy (the shards of a fleet)"
+tunetab merge merged sm120 --format json -q 2>&1 || true
+python3 - sm120 merged <<'PY'
+import glob, json, sys
+a, b = (json.load(open(glob.glob(d + "/flashinfer_autotune_*.json")[0])) for d in sys.argv[1:])
+strip = lambda t: {k: v for k, v in t.items() if not k.startswith("_")}
+print("merged entries equal the input's, policies included:", strip(a) == strip(b))
+PY
+tunetab validate -q merged/flashinfer_autotune_*.json && echo "merged: validates"
