@@ -171,10 +171,13 @@ static int parse_args(int argc, char **argv, struct args *a)
 			NUM(top, "--top", 1, LONG_MAX);
 			break;
 		case 'X':
-			if (!strcmp(optarg, "tunetab") || !strcmp(optarg, "flashinfer") || !strcmp(optarg, "full")) {
-				o->method = !strcmp(optarg, "flashinfer") ? 1 : !strcmp(optarg, "full") ? 2 : 0;
+			if (!strcmp(optarg, "tunetab") || !strcmp(optarg, "flashinfer") ||
+			    !strcmp(optarg, "full") || !strcmp(optarg, "sequential")) {
+				o->method = !strcmp(optarg, "flashinfer") ? 1 : !strcmp(optarg, "full") ? 2
+					    : !strcmp(optarg, "sequential") ? 3 : 0;
 			} else {
-				return cli_usage_error("generate", "--method must be tunetab, full or flashinfer");
+				return cli_usage_error("generate", "--method must be tunetab, sequential, full "
+						       "or flashinfer");
 			}
 			break;
 		case 'U': NUM(rounds, "--rounds", 3, LONG_MAX); break;

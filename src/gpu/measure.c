@@ -73,6 +73,33 @@ static void screen(const double *samples, int rounds, const size_t *cnt, bool *a
 	free(t);
 }
 
+/* One-sided 95% quantiles of Student's t for df 1..30 (beyond: the normal's 1.645). */
+static double t95(size_t df)
+{
+	static const double q[] = { 6.314, 2.920, 2.353, 2.132, 2.015, 1.943, 1.895, 1.860,
+		1.833, 1.812, 1.796, 1.782, 1.771, 1.761, 1.753, 1.746, 1.740, 1.734, 1.729, 1.725,
+		1.721, 1.717, 1.714, 1.711, 1.708, 1.706, 1.703, 1.701, 1.699, 1.697 };
+	return df >= 1 && df <= 30 ? q[df - 1] : 1.645;
+}
+
+/* Method 3's test of candidate i against the leader l over their m paired samples (the last m
+ * of each, taken in the same rounds): true when i can be dropped, slower with 95% confidence or
+ * within the indifference margin either way (measure.h). */
+static bool seq_drop(const double *si, const double *sl, size_t m)
+{
+	double sum = 0, sum2 = 0;
+	for (size_t j = 0; j < m; j++) {
+		double x = log(si[j] / sl[j]);
+		sum += x;
+		sum2 += x * x;
+	}
+	double mean = sum / (double)m;
+	double var = m > 1 ? (sum2 - sum * mean) / (double)(m - 1) : 0;
+	double half = t95(m - 1) * sqrt(var > 0 ? var : 0) / sqrt((double)m);
+	double eps = log(1 + MEASURE_INDIFFERENCE);
+	return mean - half > 0 || (mean + half < eps && mean - half > -eps);
+}
+
 int measure_rounds(struct prof_result *out, size_t n, int rounds, int method, int keep,
 		   measure_round_fn round, void *ctx)
 {
@@ -90,6 +117,28 @@ int measure_rounds(struct prof_result *out, size_t n, int rounds, int method, in
 	for (size_t i = 0; i < n; i++)
 		active[i] = out[i].status == PROF_OK;
 	for (int r = 0; r < rounds && !rc; r++) {
+		if (method == 3) {
+			size_t lead = n, left = 0;
+			for (size_t i = 0; i < n; i++) {
+				if (!active[i] || !cnt[i])
+					continue;
+				summarize(samples + i * (size_t)rounds, cnt[i], scratch, &med[i], &lo[i], &hi[i]);
+				if (lead == n || med[i] < med[lead])
+					lead = i;
+			}
+			for (size_t i = 0; lead < n && i < n; i++) {
+				if (!active[i] || !cnt[i])
+					continue;
+				size_t m = cnt[i] < cnt[lead] ? cnt[i] : cnt[lead];
+				if (i != lead && m >= MEASURE_SEQ_MIN &&
+				    seq_drop(samples + i * (size_t)rounds + cnt[i] - m,
+					     samples + lead * (size_t)rounds + cnt[lead] - m, m))
+					active[i] = false;
+				left += active[i];
+			}
+			if (lead < n && left <= 1)
+				break;
+		}
 		if (method == 0 && r >= MEASURE_RACE_MIN) {
 			size_t lead = n, left = 0;
 			for (size_t i = 0; i < n; i++) {

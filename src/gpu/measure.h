@@ -23,6 +23,7 @@ extern "C" {
 #define MEASURE_INDIFFERENCE 0.005 /* a screened race stops timing who can beat the leader by
 				    * no more than this */
 #define MEASURE_SCREENED_OUT "screened out" /* the why of a candidate a screen dropped */
+#define MEASURE_SEQ_MIN 3 /* method 3 ("sequential") tests from this many paired samples on */
 
 /* Round r: times each of idx[0..k) once (in that order) and writes its time per call, in us,
  * to us[0..k). Returns 0, or nonzero to stop (the callback keeps its own error). */
@@ -43,7 +44,14 @@ typedef int (*measure_round_fn)(void *ctx, int r, const size_t *idx, size_t k, d
  * MEASURE_RACE_MIN on, a candidate whose interval lies wholly above the leader's is dropped
  * (it can neither win nor tie), after a screen also one whose interval starts less than
  * MEASURE_INDIFFERENCE below the leader's end (it could win by no more than that), and the
- * rounds end when one is left; its samples so far stay its result. Method 2 ("full") runs every round for every candidate; method 1 (FlashInfer's
+ * rounds end when one is left; its samples so far stay its result. Method 3 ("sequential",
+ * issue #40) races by a paired test instead: from MEASURE_SEQ_MIN samples on, each round's
+ * time of a candidate over the leader's in the same round (the rounds interleave, so drift
+ * cancels) gives a mean log ratio and its one-sided 95% Student-t bound; a candidate is dropped
+ * when it is slower than the leader with that confidence, or when its two-sided 90% interval
+ * lies within +-MEASURE_INDIFFERENCE (it can win by no more than that); the rounds end when one
+ * is left, so a clear race ends after MEASURE_SEQ_MIN rounds and a close one runs on to
+ * `rounds`. Method 2 ("full") runs every round for every candidate; method 1 (FlashInfer's
  * own measurement, one sample) runs one round. Returns the callback's nonzero status. */
 /* rounds 0 is MEASURE_ROUNDS, or MEASURE_SCREEN_ROUNDS with a screen. */
 int measure_rounds(struct prof_result *out, size_t n, int rounds, int method, int keep,

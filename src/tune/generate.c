@@ -370,7 +370,7 @@ static void backend_describe(const struct generate_session *S, struct backend_de
 
 static const char *method_name(int m)
 {
-	return m == 1 ? "flashinfer" : m == 2 ? "full" : "tunetab";
+	return m == 1 ? "flashinfer" : m == 2 ? "full" : m == 3 ? "sequential" : "tunetab";
 }
 
 /* ---------------------------------------------------------------- deployment and device */

@@ -188,6 +188,45 @@ TEST(measure_flashinfer_method_one_round)
 	CHECK_INT(measure_screened_out(&out[0]), 0);
 }
 
+
+/* method 3 ("sequential", issue #40): a paired test on each round's times */
+TEST(measure_sequential_stops_a_clear_race_early)
+{
+	struct fake f = { .times = { 10, 20, 30 }, .fail_at = -1 };
+	struct prof_result out[3];
+	reset(out, 3);
+	CHECK_INT(measure_rounds(out, 3, 15, 3, 0, fake_round, &f), 0);
+	CHECK_INT(f.rounds_seen, MEASURE_SEQ_MIN); /* both slower with confidence at once */
+	CHECK_INT(out[1].n, MEASURE_SEQ_MIN);
+	CHECK(out[0].median_us < out[1].median_us);
+}
+
+TEST(measure_sequential_drops_an_indifferent_tie)
+{
+	/* 0.1% apart, 0.1%-step wobble: it cannot win by more than MEASURE_INDIFFERENCE */
+	struct fake f = { .times = { 10, 10.01 }, .fail_at = -1 };
+	struct prof_result out[2];
+	reset(out, 2);
+	CHECK_INT(measure_rounds(out, 2, 15, 3, 0, fake_round, &f), 0);
+	CHECK(f.rounds_seen < 15);
+	CHECK(out[0].median_us < out[1].median_us);
+}
+
+TEST(measure_sequential_runs_a_noisy_race_longer)
+{
+	/* 1% apart under 3%-step noise: not separated after 3 rounds, the race goes on */
+	struct fake f = { .times = { 10, 10.1 }, .wobble = 0.03, .fail_at = -1 };
+	struct prof_result out[2];
+	reset(out, 2);
+	CHECK_INT(measure_rounds(out, 2, 15, 3, 0, fake_round, &f), 0);
+	CHECK(f.rounds_seen > MEASURE_SEQ_MIN);
+	struct fake g = { .times = { 10, 10.1 }, .wobble = 0.0005, .fail_at = -1 };
+	reset(out, 2);
+	CHECK_INT(measure_rounds(out, 2, 15, 3, 0, fake_round, &g), 0);
+	CHECK_INT(g.rounds_seen, MEASURE_SEQ_MIN); /* the same gap under small noise: at once */
+	CHECK(out[0].median_us < out[1].median_us);
+}
+
 TTEST_SUITE(measure_tests) = {
 	{ "measure_median_interval", measure_median_interval },
 	{ "measure_full_runs_every_round", measure_full_runs_every_round },
@@ -199,5 +238,8 @@ TTEST_SUITE(measure_tests) = {
 	{ "measure_screen_default_rounds", measure_screen_default_rounds },
 	{ "measure_failure_while_timed", measure_failure_while_timed },
 	{ "measure_flashinfer_method_one_round", measure_flashinfer_method_one_round },
+	{ "measure_sequential_stops_a_clear_race_early", measure_sequential_stops_a_clear_race_early },
+	{ "measure_sequential_drops_an_indifferent_tie", measure_sequential_drops_an_indifferent_tie },
+	{ "measure_sequential_runs_a_noisy_race_longer", measure_sequential_runs_a_noisy_race_longer },
 	TTEST_END,
 };
