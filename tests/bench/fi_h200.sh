@@ -17,6 +17,8 @@
 #   fleet   issue #18's Done-when, on the 2 x H200 machine: fleet_bench.py with the flashinfer
 #           backend, five repeats of DeepSeek-V3 fp8 EP 8 and Qwen3-30B-A3B bf16, each the
 #           single run, two launcher-style shard processes + merge, and --devices all
+#   seq     issue #40: tunetab's race and --method sequential beside FlashInfer's autotune,
+#           against the oracle (SEQ_DEPLOYS, ORACLE_ARGS, TT_ARGS)
 #   finalize issue #28: the runner SGLang builds by default (use_fused_finalize off): its
 #           oracle, FlashInfer's autotune and tunetab --fused-finalize off, and their regret
 #   host    issue #30: FlashInfer's autotune and tunetab (with and without CUDA graphs) side by
@@ -151,6 +153,27 @@ startup)
             ( TIMEFORMAT="merge wall %R s"; time $T merge "$O/$D-$r-merged" "$O/$D-$r-shards"/shard-* ) 2>&1 | tail -1
             python3 "$ROOT/tests/bench/fleet_bench.py" --compare "$O/$D-$r-single" "$O/$D-$r-merged" "$O/$D-$r-shards"/shard-* || true
         done
+    done ;;
+seq) # issue #40's first step: per deployment of SEQ_DEPLOYS, the oracle (ORACLE_ARGS, e.g.
+    # --passes 2), FlashInfer's own autotune, tunetab's default race and --method sequential
+    # (TT_ARGS), their profiling time and regret against the oracle
+    for D in ${SEQ_DEPLOYS:-qwen3-bf16 dsv3-fp8-ep8}; do
+        oracle $D
+        step "FlashInfer autotune $D"
+        timeout 150 $B autotune $D --out "$O" > "$O/autotune_$D.log" 2>&1 || echo "autotune $D: exit $?"
+        tail -2 "$O/autotune_$D.log"
+        for m in tunetab sequential; do
+            step "tunetab --method $m $D"
+            ( TIMEFORMAT="process wall %R s"; time $T generate --device auto ${ARGS[$D]} --profile \
+                --backend flashinfer --method $m -q ${TT_ARGS:-} -o "$O/tt-$D-$m" ) > "$O/tt-$D-$m.log" 2>&1 \
+                || { echo "tunetab $D $m failed"; tail -5 "$O/tt-$D-$m.log"; }
+            grep -E 'profiled in|process wall' "$O/tt-$D-$m.log"
+            awk '$1 == "M" { s += $9 } END { print "samples " s }' "$O/tt-$D-$m"/*.journal
+        done
+        step "regret $D"
+        $B regret "$O/oracle_$D.json" "$O/tt-$D-tunetab/$J" "$O/tt-$D-sequential/$J" \
+            "$O/fi_autotune_$D.json" --label tunetab sequential flashinfer \
+            --json "$O/regret_$D.json" 2>&1 | tail -8
     done ;;
 finalize) # issue #28: the runner SGLang builds by default (use_fused_finalize off), for
     # FINALIZE_DEPLOYS (default qwen3-bf16 dsv3-fp8-ep8): the oracle of that runner (every tactic,
