@@ -185,8 +185,8 @@ static const struct cli_option generate_options[] = {
 		 "`sequential` (tunetab's samples, raced by a paired test from round 3: a candidate "
 		 "slower than the leader with 95% confidence, or within 0.5% of it either way, is "
 		 "dropped, so a clear race ends after 3 rounds and a close one runs on; issue #40, not "
-		 "yet the default: its regret is not measured), or FlashInfer's own (3 warm-up, mean "
-		 "of 10, warm L2)" },
+		 "yet the default: measured on two development deployments only, docs/benchmarks.md), "
+		 "or FlashInfer's own (3 warm-up, mean of 10, warm L2)" },
 	{ .name = "no-gate", .id = 'N',
 	  .help = "with --profile: no correctness gate (the fastest tactic wins, right or wrong)",
 	  .doc = "with `--profile --backend flashinfer`: turn the correctness gate off. With it on "
