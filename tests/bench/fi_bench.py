@@ -860,6 +860,36 @@ class FI:
         return start.elapsed_time(end) * 1000.0 / repeat, (h1 - h0) * 1e6 > delay_us
 
 
+def time_graph(fi, call, repeat, samples):
+    """The layer as a decode step replays it (SGLang's and vLLM's decode CUDA graphs): `repeat`
+    calls captured in one CUDA graph (warmed up on a side stream first, as capture needs),
+    replayed `samples` times between events. Returns us per call, one value per replay."""
+    t = fi.torch
+    side = t.cuda.Stream()
+    side.wait_stream(t.cuda.current_stream())
+    with t.cuda.stream(side):
+        for _ in range(3):
+            call()
+    t.cuda.current_stream().wait_stream(side)
+    t.cuda.synchronize()
+    g = t.cuda.CUDAGraph()
+    with t.cuda.graph(g):
+        for _ in range(repeat):
+            call()
+    g.replay()
+    t.cuda.synchronize()
+    out = []
+    for _ in range(samples):
+        start, end = t.cuda.Event(enable_timing=True), t.cuda.Event(enable_timing=True)
+        start.record()
+        g.replay()
+        end.record()
+        end.synchronize()
+        out.append(start.elapsed_time(end) * 1000.0 / repeat)
+    del g
+    return out
+
+
 def delay_for(host_us, repeat):
     """Enough delay to cover the host enqueueing `repeat` calls (twice over), in whole us."""
     return int(min(max(2.0 * host_us * (repeat + 1) + 100.0, 200.0), 200000.0))
@@ -1326,12 +1356,15 @@ def cmd_layer(args):
     os.makedirs(args.out, exist_ok=True)
     t_start = time.perf_counter()
     fi = FI(args.seed)
+    fi.fused_finalize = bool(args.fused_finalize)  # the runner the server builds
     torch = fi.torch
     if fi.tuner.is_tuning_mode:
         die("the autotuner is in tuning mode", 3)
     w = fi.weights(d)
-    say("layer %s on %s, FlashInfer %s: configs %s; tokens %s; %d samples x %d calls"
-        % (d.name, fi.gpu, fi.version, ", ".join(c[0] for c in configs), args.tokens, args.samples, args.calls))
+    say("layer %s on %s, FlashInfer %s: configs %s; tokens %s; %d samples x %d calls%s; "
+        "use_fused_finalize %s"
+        % (d.name, fi.gpu, fi.version, ", ".join(c[0] for c in configs), args.tokens, args.samples,
+           args.calls, " replayed in a CUDA graph" if args.graph else "", fi.fused_finalize))
     res = {label: {"path": path, "loaded": None, "entries": None, "results": {}} for label, path in configs}
     out = os.path.join(args.out, "layer_%s.json" % d.name)
 
@@ -1408,7 +1441,9 @@ def layer_config(fi, d, w, inp, path, args, state):
             host_us = fi.host_cost_us(call, 3)
             delay_us = delay_for(host_us, args.calls)
             samples, bound = [], 0
-            for _ in range(args.samples):
+            if getattr(args, "graph", False):
+                samples = time_graph(fi, call, args.calls, args.samples)
+            for _ in range(0 if getattr(args, "graph", False) else args.samples):
                 us, hb = fi.time_calls(call, args.calls, delay_us)
                 bound += hb
                 samples.append(us)
@@ -1897,6 +1932,10 @@ def main(argv=None):
     s.add_argument("--calls", type=int, default=10)
     s.add_argument("--warmup", type=int, default=3)
     s.add_argument("--seed", type=int, default=1234)
+    s.add_argument("--graph", action="store_true",
+                   help="replay --calls calls captured in one CUDA graph, as a decode step does")
+    s.add_argument("--fused-finalize", type=int, choices=(0, 1), default=1,
+                   help="the runner's use_fused_finalize (SGLang's default is 0)")
     s.set_defaults(fn=cmd_layer)
 
     s = sub.add_parser("check-load", help="FlashInfer's own load + lookup of a table, every bucket and op")
