@@ -240,6 +240,40 @@ RUNNER_DEFAULTS = {"activation_type": (3, 5), "use_fused_finalize": (True,)}
 RUNNER_DROPPED = {"enable_pdl"}
 
 
+def warm_calls(t, call):
+    """3 warm-up calls (as FlashInfer), then the GPU time and the host's enqueue time of one
+    call, in us (Kernels.warm, OpKernels.warm)."""
+    for _ in range(3):
+        call()
+    t.cuda.synchronize()
+    e0, e1 = t.cuda.Event(enable_timing=True), t.cuda.Event(enable_timing=True)
+    h0 = time.perf_counter()
+    e0.record()
+    for _ in range(3):
+        call()
+    e1.record()
+    host = (time.perf_counter() - h0) / 3 * 1e6
+    e1.synchronize()
+    return e0.elapsed_time(e1) * 1000.0 / 3, host
+
+
+def sample_calls(t, call, reps):
+    """One untimed call, then reps back-to-back calls between two CUDA events: the handle
+    elapsed_us reads after a synchronize."""
+    e0, e1 = t.cuda.Event(enable_timing=True), t.cuda.Event(enable_timing=True)
+    call()
+    e0.record()
+    for _ in range(reps):
+        call()
+    e1.record()
+    return e0, e1, reps
+
+
+def elapsed_us(handle):
+    e0, e1, reps = handle
+    return e0.elapsed_time(e1) * 1000.0 / reps
+
+
 class Kernels:
     """FlashInfer's fused-MoE runner on one GPU."""
 
@@ -476,19 +510,7 @@ class Kernels:
     def warm(self, tactic):
         """3 warm-up calls (as FlashInfer), then the GPU time and the host's enqueue time of
         one call, in us."""
-        t = self.torch
-        for _ in range(3):
-            self._call(tactic)
-        t.cuda.synchronize()
-        e0, e1 = t.cuda.Event(enable_timing=True), t.cuda.Event(enable_timing=True)
-        h0 = time.perf_counter()
-        e0.record()
-        for _ in range(3):
-            self._call(tactic)
-        e1.record()
-        host = (time.perf_counter() - h0) / 3 * 1e6
-        e1.synchronize()
-        return e0.elapsed_time(e1) * 1000.0 / 3, host
+        return warm_calls(self.torch, lambda: self._call(tactic))
 
     def delay(self, us):
         from flashinfer.tllm_utils import delay_kernel
@@ -556,22 +578,14 @@ class Kernels:
         """Enqueues one untimed call, then reps back-to-back calls between two CUDA events
         (the captured graph of them where capture() made one); elapsed_us() reads them after
         sync()."""
-        t = self.torch
         g = self.graphs.get((tactic, reps))
         if g is not None:
             g[0].replay()
             return g[1], g[2], reps
-        e0, e1 = t.cuda.Event(enable_timing=True), t.cuda.Event(enable_timing=True)
-        self._call(tactic)
-        e0.record()
-        for _ in range(reps):
-            self._call(tactic)
-        e1.record()
-        return e0, e1, reps
+        return sample_calls(self.torch, lambda: self._call(tactic), reps)
 
     def elapsed_us(self, handle):
-        e0, e1, reps = handle
-        return e0.elapsed_time(e1) * 1000.0 / reps
+        return elapsed_us(handle)
 
     def sync(self):
         self.torch.cuda.synchronize()
@@ -1324,33 +1338,13 @@ class OpKernels:
         return j["runner_obj"](j["inputs"], tactic=self.tactic(c), **j["inputs"].kwargs)
 
     def warm(self, c):
-        t = self.base.torch
-        for _ in range(3):
-            self._call(c)
-        t.cuda.synchronize()
-        e0, e1 = t.cuda.Event(enable_timing=True), t.cuda.Event(enable_timing=True)
-        h0 = time.perf_counter()
-        e0.record()
-        for _ in range(3):
-            self._call(c)
-        e1.record()
-        host = (time.perf_counter() - h0) / 3 * 1e6
-        e1.synchronize()
-        return e0.elapsed_time(e1) * 1000.0 / 3, host
+        return warm_calls(self.base.torch, lambda: self._call(c))
 
     def start(self, c, reps):
-        t = self.base.torch
-        e0, e1 = t.cuda.Event(enable_timing=True), t.cuda.Event(enable_timing=True)
-        self._call(c)
-        e0.record()
-        for _ in range(reps):
-            self._call(c)
-        e1.record()
-        return e0, e1, reps
+        return sample_calls(self.base.torch, lambda: self._call(c), reps)
 
     def elapsed_us(self, handle):
-        e0, e1, reps = handle
-        return e0.elapsed_time(e1) * 1000.0 / reps
+        return elapsed_us(handle)
 
     def fi_sample(self, c):
         j = self.job

@@ -316,13 +316,9 @@ local function start_ops(o, m, gpu, version, c)
       local moe_tp = c.tp // ep
       local inter = m.intermediate // moe_tp
       t.tunes = true
-      t.calls[1] = { tune = "at_m", m = bs, tune_max = p, hidden = m.hidden,
-                     hidden_output = m.hidden, inter = inter, experts = experts,
-                     local_experts = experts // ep, local_expert_offset = 0, top_k = m.top_k,
-                     shared = 0, routing = c.backend == "flashinfer_trtllm_routed" and "routed" or "logits",
-                     finalize = 1, act_dtype = "e2m1", weight_dtype = "e2m1", activation = 3,
-                     layout = 0, shuffled = 1, packed = 0, per_token = 0,
-                     layer = "routed experts (" .. experts .. " experts, top-" .. m.top_k .. ")" }
+      t.calls[1] = linears.nvfp4_moe_call(m, { tune = "at_m", m = bs, tune_max = p, inter = inter,
+        experts = experts, local_experts = experts // ep,
+        routing = c.backend == "flashinfer_trtllm_routed" and "routed" or "logits" })
       t.from = "the decode warm-up at " .. bs .. " tokens, tune_max_num_tokens " .. p
     end
   end

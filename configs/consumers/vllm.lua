@@ -232,13 +232,9 @@ local function start_ops(o, m, f, c)
       -- tune_max_num_tokens = max(max_num_tokens x dp, 8192) (fused_moe/utils.py:698-713);
       -- the warm-up's buckets replace the op's own
       local tmax = math.max(c.tokens * c.dp, 8192)
-      t.calls[1] = { tune = "buckets", m = c.tokens, tune_max = c.tokens, hidden = m.hidden,
-                     hidden_output = m.hidden, inter = m.intermediate // c.runner_tp,
-                     experts = experts, local_experts = experts // c.runner_ep,
-                     local_expert_offset = 0, top_k = m.top_k, shared = 0, routing = "logits",
-                     finalize = 1, act_dtype = "e2m1", weight_dtype = "e2m1", activation = 3,
-                     layout = 0, shuffled = 1, packed = 0, per_token = 0, passed_tune_max = tmax,
-                     layer = "routed experts (" .. experts .. " experts, top-" .. m.top_k .. ")" }
+      t.calls[1] = linears.nvfp4_moe_call(m, { tune = "buckets", m = c.tokens, tune_max = c.tokens,
+        inter = m.intermediate // c.runner_tp, experts = experts,
+        local_experts = experts // c.runner_ep, routing = "logits", passed_tune_max = tmax })
       t.from = "the warm-up's buckets up to " .. c.tokens .. " (" .. c.tfrom .. ")"
     end
   end

@@ -15,6 +15,7 @@
 --  * ties go to the fallback (the tactic -1 runs), then to the lower id.
 local roof = tunetab.lib("roofline")
 local waves = tunetab.lib("waves")
+local order = tunetab.lib("order")
 
 local M = {}
 
@@ -75,20 +76,12 @@ function M.rank(q)
   x.bw = roof.bandwidth(dev)
   x.stream_sm = x.p.gemm_l2_per_sm_factor * x.bw / x.sms
   x.t_hbm = (q.n * q.k / 2 + q.m * q.k / 2 + q.m * q.n * 2) / x.bw * 1e6
-  local LOG_BIN = math.log(1.001)
-  local order, time_of = {}, {}
+  local ids, time_of = {}, {}
   for _, c in ipairs(q.candidates) do
-    local t = M.cost_us(q, c, x)
-    time_of[c.id] = t
-    order[#order + 1] = math.floor(math.log(t) / LOG_BIN) * 4e6 + (c.id == q.fallback and 0 or 2e6) + c.id
+    time_of[c.id] = M.cost_us(q, c, x)
+    ids[#ids + 1] = c.id
   end
-  table.sort(order)
-  local out = {}
-  for i, v in ipairs(order) do
-    local id = math.floor(v % 2e6 + 0.5)
-    out[i] = { id = id, time = time_of[id] }
-  end
-  return out
+  return order.by_time(ids, time_of, q.fallback)
 end
 
 return M

@@ -128,36 +128,24 @@ end
 
 function M.layout(model, p)
   local c = model.config or {}
-  if DEEPSEEK[model.model_type] then
-    local ok, list, why = pcall(deepseek, c, p)
-    if not ok then return nil, tostring(list) end
-    if list and c.index_n_heads then
-      -- the DSA indexer's linears (wq_b, wk, weights_proj): tunetab does not lay them out
-      list.unknown = "model.layers.N.self_attn.indexer"
-    end
-    if list then
-      local vocab, H = int(c.vocab_size), int(c.hidden_size)
-      -- the warm-ups that tune do not compute logits (SGLang base_runner.py:414-416
-      -- run_lm_head=False; vLLM's _dummy_run), so the LM head's fp4_gemm is not tuned at start
-      list[#list + 1] = { module = "lm_head", layer = -1, kind = "LM head",
-                          n = vocab and (vocab + p.tp - 1) // p.tp, k = H, decode = false }
-    end
-    return list, why
+  local arch = DEEPSEEK[model.model_type] and deepseek or QWEN3[model.model_type] and qwen3
+  if not arch then
+    return nil, "tunetab does not know how the server lays out " .. tostring(model.model_type) ..
+      "'s linear layers"
   end
-  if QWEN3[model.model_type] then
-    local ok, list, why = pcall(qwen3, c, p)
-    if not ok then return nil, tostring(list) end
-    if list then
-      local vocab, H = int(c.vocab_size), int(c.hidden_size)
-      -- the warm-ups that tune do not compute logits (SGLang base_runner.py:414-416
-      -- run_lm_head=False; vLLM's _dummy_run), so the LM head's fp4_gemm is not tuned at start
-      list[#list + 1] = { module = "lm_head", layer = -1, kind = "LM head",
-                          n = vocab and (vocab + p.tp - 1) // p.tp, k = H, decode = false }
-    end
-    return list, why
+  local ok, list, why = pcall(arch, c, p)
+  if not ok then return nil, tostring(list) end
+  if not list then return nil, why end
+  if arch == deepseek and c.index_n_heads then
+    -- the DSA indexer's linears (wq_b, wk, weights_proj): tunetab does not lay them out
+    list.unknown = "model.layers.N.self_attn.indexer"
   end
-  return nil, "tunetab does not know how the server lays out " .. tostring(model.model_type) ..
-    "'s linear layers"
+  local vocab, H = int(c.vocab_size), int(c.hidden_size)
+  -- the warm-ups that tune do not compute logits (SGLang base_runner.py:414-416
+  -- run_lm_head=False; vLLM's _dummy_run), so the LM head's fp4_gemm is not tuned at start
+  list[#list + 1] = { module = "lm_head", layer = -1, kind = "LM head",
+                      n = vocab and (vocab + p.tp - 1) // p.tp, k = H, decode = false }
+  return list
 end
 
 -- glob: '*' any run of characters, '?' one, anything else literal (fnmatch without classes)
@@ -243,6 +231,20 @@ function M.fp4_gemms(list, exclude)
     end
   end
   return out, notes
+end
+
+-- The call of FlashInfer's TensorRT-LLM-gen NVFP4 MoE that SGLang 0.5.23 and vLLM 0.34.0 both
+-- make for an NVFP4 checkpoint's routed experts (docs/research/issue39-deployments.md §4): t
+-- (tune, m, tune_max, inter, experts, local_experts, routing, ...) with the model's sizes and the
+-- arguments both pass alike: e2m1 activations and weights, SwiGLU, MajorK shuffled weights, no
+-- fused shared expert, finalized output
+function M.nvfp4_moe_call(model, t)
+  t.hidden, t.hidden_output, t.top_k = model.hidden, model.hidden, model.top_k
+  t.local_expert_offset, t.shared, t.finalize = 0, 0, 1
+  t.act_dtype, t.weight_dtype, t.activation = "e2m1", "e2m1", 3
+  t.layout, t.shuffled, t.packed, t.per_token = 0, 1, 0, 0
+  t.layer = "routed experts (" .. t.experts .. " experts, top-" .. model.top_k .. ")"
+  return t
 end
 
 -- the distinct (n, k) shapes of gemms, in first-seen order, each with the layers it covers

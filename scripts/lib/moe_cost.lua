@@ -22,6 +22,7 @@
 
 local roof = tunetab.lib("roofline")
 local waves = tunetab.lib("waves")
+local order = tunetab.lib("order")
 local occ = tunetab.lib("occupancy")
 
 -- The model's free parameters: datasheet-model defaults, and the range `tunetab learn` may
@@ -342,8 +343,7 @@ function M.rank(q)
   local dep = q.deploy
   local x = query_context(q)
   local seen = {} -- lists repeat a config under other ids (dynamic clusters): cost it once
-  local order, time_of, feasible = {}, {}, {}
-  local LOG_BIN = math.log(1.001)
+  local time_of, feasible = {}, {}
   for _, c in ipairs(q.candidates) do
     -- feasibility and the config key do not change between queries: computed once per
     -- candidate (tunetab hands the same candidate tables to every query of a stage)
@@ -384,19 +384,10 @@ function M.rank(q)
       time_of[c.id] = tmin * math.exp(s)
     end
   end
-  for _, c in ipairs(feasible) do
-    -- one number orders them: times within the same 0.1% bin tie; ties go to the
-    -- fallback, then to the lower id
-    order[#order + 1] = math.floor(math.log(time_of[c.id]) / LOG_BIN) * 4e6
-      + (c.id == q.fallback and 0 or 2e6) + c.id
-  end
-  table.sort(order)
-  local out = {}
-  for i, v in ipairs(order) do
-    local id = math.floor(v % 2e6 + 0.5)
-    out[i] = { id = id, time = time_of[id] }
-  end
-  return out
+  -- times within the same 0.1% bin tie; ties go to the fallback, then to the lower id
+  local ids = {}
+  for _, c in ipairs(feasible) do ids[#ids + 1] = c.id end
+  return order.by_time(ids, time_of, q.fallback)
 end
 
 return M

@@ -128,6 +128,9 @@ static void op_free(struct op_def *op)
  * exist, no op or runner twice. */
 static int check_op(struct op_def *op, const struct op_set *set, struct diags *d)
 {
+	if (version_parse(op->flashinfer_min, &op->min))
+		return yaml_error_at(d, op->path, "op.flashinfer_min", "'%s' is not a version",
+				     op->flashinfer_min);
 	for (unsigned i = 0; i < op->extras_count; i++) {
 		const struct op_extra *e = &op->extras[i];
 		if (!e->field == !e->literal)
@@ -240,6 +243,11 @@ const struct op_tactics *opdef_tactics(const struct op_runner *r, unsigned sm)
 			if (r->tactics[i].sm[j] == sm)
 				return &r->tactics[i];
 	return NULL;
+}
+
+bool opdef_keys_known(const struct op_def *op, const struct fi_version *v)
+{
+	return version_cmp(v, &op->min) >= 0;
 }
 
 bool opdef_enum(const struct op_def *op, const char *name, long *value)

@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "base/diag.h"
+#include "base/version.h"
 
 enum op_buckets {
 	OPB_SCHEMA,          /* the version schema's buckets (the CUTLASS MoE) */
@@ -68,6 +69,7 @@ struct op_def {
 	unsigned extras_count;
 	struct op_enum *enums;
 	unsigned enums_count;
+	struct fi_version min;  /* flashinfer_min parsed (checked when loaded) */
 	char *path;
 	const char *rel;     /* path from the data root: "configs/ops/fp4_gemm.yaml" */
 };
@@ -86,6 +88,8 @@ const struct op_def *opdefs_find(const struct op_set *set, const char *id_or_nam
 const struct op_runner *opdef_runner(const struct op_def *op, const char *name);
 /* The runner's tactics on SM sm, or NULL when it has none there. */
 const struct op_tactics *opdef_tactics(const struct op_runner *r, unsigned sm);
+/* Whether tunetab knows op's key layout in FlashInfer v (flashinfer_min and newer). */
+bool opdef_keys_known(const struct op_def *op, const struct fi_version *v);
 /* An enum's value by name; false when op has no such name. */
 bool opdef_enum(const struct op_def *op, const char *name, long *value);
 

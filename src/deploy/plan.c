@@ -177,9 +177,8 @@ static int op_keys(const struct tt_data *data, struct lookup_plan *p, struct op_
 			snprintf(po->why, sizeof po->why, "%s", so->why ? so->why : "");
 			continue;
 		}
-		struct fi_version min, v;
-		if (!def || version_parse(def->flashinfer_min, &min) ||
-		    version_parse(s->flashinfer, &v) || version_cmp(&v, &min) < 0) {
+		struct fi_version v;
+		if (!def || version_parse(s->flashinfer, &v) || !opdef_keys_known(def, &v)) {
 			snprintf(po->why, sizeof po->why, "tunetab knows its keys from FlashInfer %s on, "
 				 "not in %s", def ? def->flashinfer_min : "?", s->flashinfer);
 			continue;

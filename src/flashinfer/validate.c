@@ -694,8 +694,7 @@ static bool check_op_entry(struct vctx *c, const struct table_entry *e, const st
 		    "so it never matches", k->op, op->extras_count, op->rel, nx);
 		ok = false;
 	}
-	struct fi_version min;
-	if (!version_parse(op->flashinfer_min, &min) && version_cmp(&c->v, &min) < 0)
+	if (!opdef_keys_known(op, &c->v))
 		WARN(c, "key-form", e->line, e->col, "op '%s': tunetab knows its key layout from "
 		     "FlashInfer %s on; %s may build another (docs/research/issue39-deployments.md §5)",
 		     k->op, op->flashinfer_min, c->r->version);

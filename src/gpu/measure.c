@@ -117,7 +117,9 @@ int measure_rounds(struct prof_result *out, size_t n, int rounds, int method, in
 	for (size_t i = 0; i < n; i++)
 		active[i] = out[i].status == PROF_OK;
 	for (int r = 0; r < rounds && !rc; r++) {
-		if (method == 3) {
+		if ((method == 0 && r >= MEASURE_RACE_MIN) || method == 3) {
+			/* the race: the leader by median, then who can no longer win is dropped, by
+			 * method 0's intervals or method 3's paired test (measure.h) */
 			size_t lead = n, left = 0;
 			for (size_t i = 0; i < n; i++) {
 				if (!active[i] || !cnt[i])
@@ -126,37 +128,23 @@ int measure_rounds(struct prof_result *out, size_t n, int rounds, int method, in
 				if (lead == n || med[i] < med[lead])
 					lead = i;
 			}
-			for (size_t i = 0; lead < n && i < n; i++) {
+			for (size_t i = 0; (method == 0 || lead < n) && i < n; i++) {
 				if (!active[i] || !cnt[i])
 					continue;
-				size_t m = cnt[i] < cnt[lead] ? cnt[i] : cnt[lead];
-				if (i != lead && m >= MEASURE_SEQ_MIN &&
-				    seq_drop(samples + i * (size_t)rounds + cnt[i] - m,
-					     samples + lead * (size_t)rounds + cnt[lead] - m, m))
-					active[i] = false;
+				if (i != lead && method == 0) {
+					double bar = hi[lead] * (keep > 0 ? 1 - MEASURE_INDIFFERENCE : 1);
+					if (lo[i] > bar)
+						active[i] = false;
+				} else if (i != lead) {
+					size_t m = cnt[i] < cnt[lead] ? cnt[i] : cnt[lead];
+					if (m >= MEASURE_SEQ_MIN &&
+					    seq_drop(samples + i * (size_t)rounds + cnt[i] - m,
+						     samples + lead * (size_t)rounds + cnt[lead] - m, m))
+						active[i] = false;
+				}
 				left += active[i];
 			}
-			if (lead < n && left <= 1)
-				break;
-		}
-		if (method == 0 && r >= MEASURE_RACE_MIN) {
-			size_t lead = n, left = 0;
-			for (size_t i = 0; i < n; i++) {
-				if (!active[i] || !cnt[i])
-					continue;
-				summarize(samples + i * (size_t)rounds, cnt[i], scratch, &med[i], &lo[i], &hi[i]);
-				if (lead == n || med[i] < med[lead])
-					lead = i;
-			}
-			for (size_t i = 0; i < n; i++) {
-				if (!active[i] || !cnt[i])
-					continue;
-				double bar = hi[lead] * (keep > 0 ? 1 - MEASURE_INDIFFERENCE : 1);
-				if (i != lead && lo[i] > bar)
-					active[i] = false;
-				left += active[i];
-			}
-			if (left <= 1)
+			if (left <= 1 && (method == 0 || lead < n))
 				break;
 		}
 		size_t k = 0;

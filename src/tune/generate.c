@@ -1017,8 +1017,7 @@ static int run_ops(struct run *R, struct diags *d)
 		struct op_keys *k = &R->opk[R->nops++];
 		g->op = def->name;
 		g->runner = so->runner;
-		struct fi_version min;
-		if (version_parse(def->flashinfer_min, &min) || version_cmp(&R->fv, &min) < 0) {
+		if (!opdef_keys_known(def, &R->fv)) {
 			g->covered = "not covered";
 			g->why = def->flashinfer_min;
 			if (!o->quiet)

@@ -283,19 +283,31 @@ int worker_who(struct worker *w, struct worker_backend *o, struct diags *d)
 	return TT_OK;
 }
 
+/* One request answered by one line (the other ops' OPTEST and OPPROF): the reply in line;
+ * TT_GPU when the worker is gone, hung or died `during` it, an ERR reply as err_rc/err_id. */
+static int request_line(struct worker *w, const char *req, char *line, size_t n, int err_rc,
+			const char *err_id, const char *during, struct diags *d)
+{
+	if (send_line(w, req))
+		return diag_error(d, TT_GPU, "worker", NULL, 0, 0, "the GPU worker is gone");
+	int r = read_line(w, line, n);
+	if (r <= 0)
+		return diag_error(d, TT_GPU, "worker", NULL, 0, 0, "the GPU worker %s %s",
+				  r < 0 ? "hung" : "died", during);
+	if (str_starts(line, "ERR "))
+		return diag_error(d, err_rc, err_id, NULL, 0, 0, "%s", line + 4);
+	return TT_OK;
+}
+
 int worker_optest(struct worker *w, const char *op, const char *runner, char *status,
 		  size_t nstatus, char *detail, size_t ndetail, struct diags *d)
 {
-	char req[512], line[4096], st[32], hex[2048];
+	char req[512], line[4096], st[32], hex[2048], during[160];
 	snprintf(req, sizeof req, "OPTEST v=%d op=%s runner=%s --\n", WORKER_PROTO, op, runner);
-	if (send_line(w, req))
-		return diag_error(d, TT_GPU, "worker", NULL, 0, 0, "the GPU worker is gone");
-	int r = read_line(w, line, sizeof line);
-	if (r <= 0)
-		return diag_error(d, TT_GPU, "worker", NULL, 0, 0, "the GPU worker %s during the "
-				  "self-test of %s", r < 0 ? "hung" : "died", op);
-	if (str_starts(line, "ERR "))
-		return diag_error(d, TT_INTERNAL, "worker", NULL, 0, 0, "%s", line + 4);
+	snprintf(during, sizeof during, "during the self-test of %s", op);
+	int rc = request_line(w, req, line, sizeof line, TT_INTERNAL, "worker", during, d);
+	if (rc)
+		return rc;
 	if (sscanf(line, "OPTEST status=%31s detail=%2047s", st, hex) != 2)
 		return diag_error(d, TT_INTERNAL, "worker", NULL, 0, 0, "bad worker reply '%s'", line);
 	snprintf(status, nstatus, "%s", st);
@@ -313,17 +325,12 @@ int worker_opprof(struct worker *w, const char *job_words, long bucket, int reps
 	for (size_t i = 0; i < n; i++)
 		sb_addf(&req, " %d", cands[i]);
 	sb_addc(&req, '\n');
-	int sent = send_line(w, req.buf);
+	char line[8192], win[1100], wus[64], fus[64], g[16], det[1000], during[96];
+	snprintf(during, sizeof during, "while measuring %ld tokens of an op", bucket);
+	int rc = request_line(w, req.buf, line, sizeof line, TT_GPU, "op", during, d);
 	sb_release(&req);
-	if (sent)
-		return diag_error(d, TT_GPU, "worker", NULL, 0, 0, "the GPU worker is gone");
-	char line[8192], win[1100], wus[64], fus[64], g[16], det[1000];
-	int r = read_line(w, line, sizeof line);
-	if (r <= 0)
-		return diag_error(d, TT_GPU, "worker", NULL, 0, 0, "the GPU worker %s while measuring "
-				  "%ld tokens of an op", r < 0 ? "hung" : "died", bucket);
-	if (str_starts(line, "ERR "))
-		return diag_error(d, TT_GPU, "op", NULL, 0, 0, "%s", line + 4);
+	if (rc)
+		return rc;
 	if (sscanf(line, "OPPROF timed=%d win=%1099s win_us=%63s fallback_us=%63s gate=%15s "
 		   "detail=%999s", &o->timed, win, wus, fus, g, det) != 6)
 		return diag_error(d, TT_INTERNAL, "worker", NULL, 0, 0, "bad worker reply '%s'", line);
