@@ -1,5 +1,5 @@
 /* fuzz_common.h: shared setup of the libFuzzer targets (tests/fuzz/fuzz_*.c): the checkout's
- * data (devices, catalogs, schemas, models, dtypes) loaded once, and a private scratch folder
+ * data (devices, catalogs, schemas, models, dtypes, ops) loaded once, and a private scratch folder
  * for loaders that only take paths. Header-only so every target builds from one .c file. */
 #ifndef TUNETAB_FUZZ_COMMON_H
 #define TUNETAB_FUZZ_COMMON_H
@@ -19,6 +19,7 @@
 #include "data/dtypes.h"
 #include "data/firules.h"
 #include "data/model.h"
+#include "data/opdefs.h"
 #include "base/util.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
@@ -31,6 +32,7 @@ struct fuzz_data {
 	struct catalog_set catalogs;
 	struct firules_set rules;
 	struct dtype_set *dtypes;
+	struct op_set ops;
 };
 
 static struct fuzz_data fz;
@@ -59,6 +61,7 @@ static inline void fuzz_load_data(void)
 	p = xasprintf("%s/configs/dtypes.yaml", fz.root);
 	rc |= dtypes_load(p, &fz.dtypes, &d);
 	free(p);
+	rc |= opdefs_load(fz.root, &fz.ops, &d);
 	if (rc || fz.rules.n == 0) {
 		for (size_t i = 0; i < d.n; i++)
 			fprintf(stderr, "fuzz: data: %s\n", d.v[i].msg);

@@ -35,7 +35,7 @@ static void fuzz_table(const char *name, const unsigned char *data, size_t size,
 		rc = table_read_mem(name, text, size, &t, &d);
 	}
 	if (rc == TT_OK) {
-		struct validate_data vd = { &fz.devices, &fz.catalogs, &fz.rules };
+		struct validate_data vd = { &fz.devices, &fz.catalogs, &fz.rules, &fz.ops };
 		struct validate_opts vo = { .flashinfer = NULL, .device = NULL, .dtype = -1 };
 		struct validate_result r;
 		validate_table(&vd, &t, &vo, &r, &d);
