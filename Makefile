@@ -84,7 +84,7 @@ LDLIBS  := -Wl,-Bstatic $(STATIC_LIBS) -Wl,-Bdynamic $(SYS_LIBS)
 # ---------------------------------------------------------------- sources
 # One list per layer, lowest first (README, "Architecture"): a folder includes only from
 # folders listed above it.
-BASE_SRC    := src/base/util.c src/base/diag.c src/base/version.c src/base/arena.c
+BASE_SRC    := src/base/util.c src/base/diag.c src/base/version.c src/base/arena.c src/base/markdown.c
 GPU_SRC     := src/gpu/measure.c src/gpu/trace.c
 DATA_SRC    := src/data/datadir.c src/data/data.c src/data/yamlload.c src/data/device.c src/data/model.c \
                src/data/catalog.c src/data/firules.c src/data/dtypes.c src/data/calibration.c \
@@ -125,7 +125,10 @@ GPU_OBJ := $(BUILD)/src/gpu/gpu_stub.o
 endif
 
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(GPU_OBJ)
-CMD_OBJ := $(CMD_SRC:%.c=$(BUILD)/%.o)
+# The reference pages built into the binary for `help COMMAND` and the man page (src/cmd/docs.h).
+DOC_PAGES   := $(sort $(wildcard docs/commands/*.md)) docs/exit-codes.md docs/environment.md
+DOCS_EMBED  := $(BUILD)/gen/docs_embed.c
+CMD_OBJ := $(CMD_SRC:%.c=$(BUILD)/%.o) $(DOCS_EMBED:.c=.o)
 
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(BUILD)/unit_tests
@@ -151,7 +154,8 @@ build/completion/_tunetab: build/tunetab
 	@echo "  GEN     $@"
 	$(Q)build/tunetab completion zsh >$@.tmp && mv $@.tmp $@
 
-# docs/tunetab.1 and README.md's option tables, remade from the command table (src/cmd.c);
+# docs/tunetab.1 and the reference pages' option tables (docs/commands/*.md), remade from the
+# command table (src/cmd.c) and the pages;
 # tests/cli/130 fails when they differ from it.
 docs: build/tunetab
 	$(Q)sh scripts/dev/docs-from-table.sh build/tunetab
@@ -159,6 +163,15 @@ docs: build/tunetab
 $(BIN): $(LIB_OBJ) $(CMD_OBJ)
 	@echo "  LD      $@"
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(DOCS_EMBED): $(DOC_PAGES) scripts/dev/embed-docs.sh
+	@mkdir -p $(dir $@)
+	@echo "  GEN     $@"
+	$(Q)sh scripts/dev/embed-docs.sh $@ $(DOC_PAGES)
+
+$(DOCS_EMBED:.c=.o): $(DOCS_EMBED)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(CFLAGS) -c -o $@ $<
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)

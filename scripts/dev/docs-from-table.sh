@@ -1,10 +1,12 @@
 #!/bin/sh
 # docs-from-table.sh TUNETAB [--check]: remakes what the command table (src/cmd.c) documents:
-# docs/tunetab.1 (`tunetab help --man`) and README.md's option tables, each the lines between
+# docs/tunetab.1 (`tunetab help --man`: the table and the reference pages built into the
+# binary) and each reference page's option table, docs/commands/<command>.md, the lines between
 #   <!-- options: tunetab help --markdown CMD ... -->  and  <!-- end options -->
-# (`tunetab help --markdown CMD`). Every command that has options must have such a table.
+# (`tunetab help --markdown CMD`). Every visible command has its page, and every command that
+# has options has that table in it.
 # With --check it writes nothing: it prints what differs and exits 1 (tests/cli/130).
-# `make docs` runs it without --check.
+# `make docs` runs it without --check (and rebuilds the binary first, which embeds the pages).
 set -eu
 TUNETAB=$1
 CHECK=${2:-}
@@ -12,31 +14,40 @@ cd "$(dirname "$0")/../.."
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-"$TUNETAB" help --man >"$tmp/tunetab.1"
-awk -v tt="$TUNETAB" '
-    /^<!-- options: tunetab help --markdown [a-z-]+ / {
-        print
-        cmd = tt " help --markdown " $6
-        while ((cmd | getline line) > 0) print line
-        close(cmd)
-        skip = 1
-        next
-    }
-    /^<!-- end options -->$/ { skip = 0 }
-    !skip { print }
-' README.md >"$tmp/README.md"
-
 status=0
-# every visible command with options has its table
-for c in $("$TUNETAB" help | awk '/^commands:/ { on = 1; next } on && /^  [a-z]/ { print $1 }'); do
+commands=$("$TUNETAB" help | awk '/^commands:/ { on = 1; next } on && /^  [a-z]/ { print $1 }')
+mkdir -p "$tmp/commands"
+"$TUNETAB" help --man >"$tmp/tunetab.1"
+set -- docs/tunetab.1:"$tmp/tunetab.1"
+for c in $commands; do
+    page=docs/commands/$c.md
+    if [ ! -f "$page" ]; then
+        echo "$page: missing (every command has a reference page)"
+        status=1
+        continue
+    fi
     if [ "$("$TUNETAB" help --markdown "$c" | wc -l)" -gt 2 ] &&
-       ! grep -q "^<!-- options: tunetab help --markdown $c " README.md; then
-        echo "README.md: no option table of '$c' (<!-- options: tunetab help --markdown $c ... -->)"
+       ! grep -q "^<!-- options: tunetab help --markdown $c " "$page"; then
+        echo "$page: no option table (<!-- options: tunetab help --markdown $c ... -->)"
         status=1
     fi
+    awk -v tt="$TUNETAB" '
+        /^<!-- options: tunetab help --markdown [a-z-]+ / {
+            print
+            cmd = tt " help --markdown " $6
+            while ((cmd | getline line) > 0) print line
+            close(cmd)
+            skip = 1
+            next
+        }
+        /^<!-- end options -->$/ { skip = 0 }
+        !skip { print }
+    ' "$page" >"$tmp/commands/$c.md"
+    set -- "$@" "$page:$tmp/commands/$c.md"
 done
-for f in docs/tunetab.1 README.md; do
-    new=$tmp/$(basename "$f")
+for pair in "$@"; do
+    f=${pair%%:*}
+    new=${pair#*:}
     if cmp -s "$f" "$new"; then
         continue
     fi

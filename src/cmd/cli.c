@@ -95,8 +95,7 @@ int cli_wants_help(int argc, char **argv)
 		if (strcmp(argv[i], "--") == 0)
 			break;
 		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-			char *sub[] = { "help", argv[0], NULL };
-			cmd_help(2, sub);
+			cli_print_help(argv[0], false);
 			return 1;
 		}
 	}

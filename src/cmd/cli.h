@@ -71,8 +71,11 @@ int cli_long_arg(const char *cmd, const char *what, const char *arg, long lo, lo
 	} while (0)
 /* "usage: tunetab CMD USAGE" on stderr (nothing for an unknown command). */
 void cli_print_usage(const char *cmd);
-/* Handles -h/--help for a command: prints usage and returns 1 when asked. */
+/* Handles -h/--help for a command: prints its help (usage, options; not the reference page)
+ * and returns 1 when asked. */
 int cli_wants_help(int argc, char **argv);
+/* A command's help; full: followed by its reference page (docs/commands/<name>.md). */
+void cli_print_help(const char *name, bool full);
 /* "tunetab ARG..." with each argument quoted for a POSIX shell when it needs it. */
 char *cli_command_line(int argc, char **argv);
 
