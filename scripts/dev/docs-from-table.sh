@@ -3,7 +3,9 @@
 # docs/tunetab.1 (`tunetab help --man`: the table and the reference pages built into the
 # binary) and each reference page's option table, docs/commands/<command>.md, the lines between
 #   <!-- options: tunetab help --markdown CMD ... -->  and  <!-- end options -->
-# (`tunetab help --markdown CMD`). Every visible command has its page, and every command that
+# (`tunetab help --markdown CMD`), and README.md's table of commands, between
+#   <!-- commands: tunetab help ... -->  and  <!-- end commands -->
+# (each command's summary line). Every visible command has its page, and every command that
 # has options has that table in it.
 # With --check it writes nothing: it prints what differs and exits 1 (tests/cli/130).
 # `make docs` runs it without --check (and rebuilds the binary first, which embeds the pages).
@@ -45,6 +47,28 @@ for c in $commands; do
     ' "$page" >"$tmp/commands/$c.md"
     set -- "$@" "$page:$tmp/commands/$c.md"
 done
+awk -v tt="$TUNETAB" '
+    /^<!-- commands: tunetab help / {
+        print
+        print "| command | what it does |"
+        print "|---|---|"
+        cmd = tt " help"
+        while ((cmd | getline line) > 0) {
+            if (line ~ /^commands:/) { on = 1; continue }
+            if (on && line ~ /^  [a-z]/) {
+                name = line; sub(/^  /, "", name); sub(/ .*/, "", name)
+                text = line; sub(/^  [a-z-]+ +/, "", text)
+                print "| `" name "` | " text " |"
+            } else if (on) on = 0
+        }
+        close(cmd)
+        skip = 1
+        next
+    }
+    /^<!-- end commands -->$/ { skip = 0 }
+    !skip { print }
+' README.md >"$tmp/README.md"
+set -- "$@" "README.md:$tmp/README.md"
 for pair in "$@"; do
     f=${pair%%:*}
     new=${pair#*:}

@@ -1,0 +1,60 @@
+# 197-readme-commands: every command block of README.md (```sh) runs as printed, in README's
+# order, in a fresh clone of this checkout without a GPU; each command line's exit status is
+# shown (their output goes to a log, printed only when the statuses differ from the expected).
+# The environment stands in for the user's machines, never for tunetab: an activated venv for
+# pip; the server's Python, answering as FlashInfer 0.7.4 with SGLang 0.5.23 and vLLM 0.34.0
+# installed would (the shape scripts/tunetab-fi-env.py prints), on an RTX PRO 6000 Blackwell
+# machine for SGLang's block and an H200 machine for vLLM's; the models' config.json in a
+# Hugging Face cache; the folder vLLM's first start makes; git's identity. README's `make
+# test` is the command CI runs (.ci/run); it is not run again inside itself. Clones HEAD: in a
+# working tree, commit first.
+. "$ROOT/tests/lib.sh"
+git clone -q "$ROOT" clone
+H=$PWD
+# a Hugging Face cache with the README's models
+for m in nvidia/GLM-5.1-NVFP4 deepseek-ai/DeepSeek-V3; do
+    r=hub/models--$(echo "$m" | sed 's|/|--|'); c=0123456789abcdef0123456789abcdef01234567
+    mkdir -p "$r/refs" "$r/snapshots/$c"; printf %s $c >"$r/refs/main"; cp "$ROOT/tests/data/hf/$m/"*.json "$r/snapshots/$c/"
+done
+# the server's environment: its Python reports FlashInfer, the consumers and the GPU
+mkdir -p server/bin
+cat >server/bin/python <<'PY'
+#!/bin/sh
+echo "{\"version\": \"0.7.4\", \"metadata\": {\"flashinfer_version\": \"0.7.4\", \"cuda_version\": \"13.0\", \"cublas_version\": \"13.1.0\", \"cudnn_version\": \"91500\", \"cudnn_frontend_version\": \"1.15.0\", \"cutlass_dsl_version\": \"unknown\", \"gpu\": \"$SERVER_GPU\"}, \"consumers\": {\"sglang\": \"0.5.23\", \"vllm\": \"0.34.0\"}, \"modules\": {\"triton_kernels\": false}}"
+PY
+cp server/bin/python server/bin/python3
+printf '#!/bin/sh\nexit 0\n' >server/bin/vllm
+chmod +x server/bin/*
+# the folder vLLM's first start made for its deployment (its name: a hash only vLLM computes)
+mkdir -p home/.cache/vllm/flashinfer_autotune_cache/0.7.4/90a/5f0c8d2e4b6a1c3e
+python3 -m venv venv
+python3 - "$ROOT/README.md" >blocks.sh <<'PYEOF'
+import re, shlex, sys
+text = open(sys.argv[1], encoding="utf-8").read()
+blocks = re.findall(r"^```sh\n(.*?)^```", text, re.S | re.M)
+out = []
+for n, b in enumerate(blocks, 1):
+    lines = [l for l in b.splitlines() if l.strip() and not l.lstrip().startswith("#")]
+    if lines == ["make test"]:
+        print("echo 'block %d: make test: the command CI runs (.ci/run), not run inside itself'" % n)
+        continue
+    gpu = "NVIDIA H200" if any("vllm serve" in l for l in lines) else \
+        "NVIDIA RTX PRO 6000 Blackwell Server Edition"
+    print("echo 'block %d'; SERVER_GPU='%s'" % (n, gpu))
+    for l in lines:
+        shown = re.sub(r"\s+#.*$", "", l)
+        print("printf '%%s\\n' %s" % shlex.quote("$ " + shown))
+        print("eval %s >>\"$LOG\" 2>&1 </dev/null; echo \"[exit $?]\"" % shlex.quote(l))
+PYEOF
+export HOME=$H/home HF_HUB_CACHE=$H/hub VIRTUAL_ENV=$H/server LOG=$H/log PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    PIP_NO_INDEX=1 GIT_AUTHOR_NAME=u GIT_AUTHOR_EMAIL=u@example.com GIT_COMMITTER_NAME=u \
+    GIT_COMMITTER_EMAIL=u@example.com SERVER_GPU=
+export PATH="$H/server/bin:$H/venv/bin:$PATH"
+unset TUNETAB_DATA_DIR TUNETAB_TEST_IGNORE_INSTALLED
+(cd clone && . "$H/blocks.sh") >statuses
+cat statuses
+if grep -q '^\[exit [1-9]' statuses; then
+    echo "--- the log of every command (for the statuses above)"
+    cat log
+fi
+echo "tunetab on PATH: $(command -v tunetab | sed "s|$H/||")"
