@@ -28,7 +28,7 @@ chmod +x server/bin/*
 # on PATH: the launch commands' interpreters (python3 stays the system's: make runs it)
 mkdir onpath && ln -s "$PWD/server/bin/python" "$PWD/server/bin/vllm" onpath/
 # the folder vLLM's first start made for its deployment (its name: a hash only vLLM computes)
-mkdir -p home/.cache/vllm/flashinfer_autotune_cache/0.7.4/90a/5f0c8d2e4b6a1c3e5f0c8d2e4b6a1c3e5f0c8d2e4b6a1c3e5f0c8d2e4b6a1c3e
+mkdir -p home/.cache/vllm/flashinfer_autotune_cache/0.7.4/90a/3f9a0c2d7e1b4a6c8d5e2f0a1b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e
 python3 -m venv venv
 python3 - "$ROOT/README.md" >blocks.sh <<'PYEOF'
 import re, shlex, sys
@@ -60,3 +60,14 @@ if grep -q '^\[exit [1-9]' statuses; then
     cat log
 fi
 echo "tunetab on PATH: $(command -v tunetab | sed "s|$H/||")"
+# README's output blocks (```text) are lines those commands printed
+python3 - "$ROOT/README.md" log <<'PYEOF'
+import re, sys
+text = open(sys.argv[1], encoding="utf-8").read()
+log = set(open(sys.argv[2], encoding="utf-8", errors="replace").read().splitlines())
+shown = [l for b in re.findall(r"^```text\n(.*?)^```", text, re.S | re.M) for l in b.splitlines()]
+missing = [l for l in shown if l not in log]
+print("README's output lines printed by its commands: %d of %d" % (len(shown) - len(missing), len(shown)))
+for l in missing:
+    print("  not printed:", l)
+PYEOF
