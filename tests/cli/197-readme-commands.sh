@@ -46,19 +46,22 @@ for n, b in enumerate(blocks, 1):
     for l in lines:
         shown = re.sub(r"\s+#.*$", "", l)
         print("printf '%%s\\n' %s" % shlex.quote("$ " + shown))
-        print("eval %s >>\"$LOG\" 2>&1 </dev/null; echo \"[exit $?]\"" % shlex.quote(l))
+        print("eval %s >\"$OUT\" 2>&1 </dev/null; show $?" % shlex.quote(l))
 PYEOF
-export HOME=$H/home HF_HUB_CACHE=$H/hub VIRTUAL_ENV=$H/server LOG=$H/log PIP_DISABLE_PIP_VERSION_CHECK=1 \
+# each command's status; a failing one's last lines, as the user sees them
+show() {
+    echo "[exit $1]"
+    cat "$OUT" >>"$LOG"
+    [ "$1" = 0 ] || tail -n 3 "$OUT" | sed -e "s|$H/|<tmp>/|g" -e 's/^/  | /'
+}
+export HOME=$H/home HF_HUB_CACHE=$H/hub VIRTUAL_ENV=$H/server LOG=$H/log OUT=$H/out PIP_DISABLE_PIP_VERSION_CHECK=1 \
     PIP_NO_INDEX=1 GIT_AUTHOR_NAME=u GIT_AUTHOR_EMAIL=u@example.com GIT_COMMITTER_NAME=u \
     GIT_COMMITTER_EMAIL=u@example.com SERVER_GPU=
 export PATH="$H/onpath:$H/venv/bin:$PATH"
 unset TUNETAB_DATA_DIR TUNETAB_TEST_IGNORE_INSTALLED
+unset -f tunetab # lib.sh's: README's commands run the tunetab pip installed
 (cd clone && . "$H/blocks.sh") >statuses
 cat statuses
-if grep -q '^\[exit [1-9]' statuses; then
-    echo "--- the log of every command (for the statuses above)"
-    cat log
-fi
 echo "tunetab on PATH: $(command -v tunetab | sed "s|$H/||")"
 # README's output blocks (```text) are lines those commands printed
 python3 - "$ROOT/README.md" log <<'PYEOF'
