@@ -63,7 +63,7 @@ CSTD    := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 PKGS    := lua5.4 libcyaml jansson libcrypto zlib
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 # Host libraries are linked statically so the binary runs on the GPU machine,
-# which has none of them (see README, "GPU workflow").
+# which has none of them (see docs/development.md, "GPU workflow").
 STATIC_LIBS := $(shell pkg-config --libs-only-l $(PKGS) 2>/dev/null) -lyaml
 SYS_LIBS    := -lm -ldl -lpthread -lrt
 
@@ -82,7 +82,7 @@ LDFLAGS += $(SAN_LD)
 LDLIBS  := -Wl,-Bstatic $(STATIC_LIBS) -Wl,-Bdynamic $(SYS_LIBS)
 
 # ---------------------------------------------------------------- sources
-# One list per layer, lowest first (README, "Architecture"): a folder includes only from
+# One list per layer, lowest first (docs/development.md, "Architecture"): a folder includes only from
 # folders listed above it.
 BASE_SRC    := src/base/util.c src/base/diag.c src/base/version.c src/base/arena.c src/base/markdown.c
 GPU_SRC     := src/gpu/measure.c src/gpu/trace.c
@@ -117,7 +117,7 @@ GPU_OBJ := $(BUILD)/src/gpu/gpu_cuda.o
 # is linked in and opens the driver (libcuda.so.1) itself. libstdc++ stays shared (the runtime
 # and gpu_cuda.cu are C++): every manylinux system has it, and linking GCC 12's copy in would
 # reference glibc 2.35/2.36 symbols (_dl_find_object, arc4random), raising the wheel's tag from
-# manylinux_2_34 to 2_36 (README "Install", scripts/dev/dist.py).
+# manylinux_2_34 to 2_36 (docs/guide.md "Install", scripts/dev/dist.py).
 LDLIBS  += -L$(CUDA_HOME)/lib64 -lcudart_static -lstdc++
 else
 GPU_CU  :=
@@ -243,7 +243,7 @@ bench: all
 	$(Q)$(MAKE) --no-print-directory wheel
 	$(Q)python3 tests/bench/wheel_bench.py
 
-# The wheel and the release tarball of the static release binary (README "Install"; the tag
+# The wheel and the release tarball of the static release binary (docs/guide.md "Install"; the tag
 # is the oldest manylinux the binary honours, scripts/dev/dist.py), into build/dist/.
 DIST := build/dist
 wheel tarball:

@@ -4,7 +4,7 @@
 # GLM-5, TP 8, the newest known FlashInfer, written to out/ and validated. The dtype is NVFP4,
 # or on a GPU without NVFP4 tactics (SM90: H100, H200) the first of fp8, bf16 that has a
 # catalog there; the line that says so names it. The keys are the ones SGLang 0.5.23 looks up
-# with its defaults: use_fused_finalize off, NVFP4's input passed as bf16 (README "From the
+# with its defaults: use_fused_finalize off, NVFP4's input passed as bf16 (docs/consumers.md "From the
 # launch command" derives them from a server's own command).
 set -eu
 T=build/tunetab

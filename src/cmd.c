@@ -1,6 +1,6 @@
 /* cmd.c: the command table, the one source of every command's name, usage line, options,
  * help, needs (data, GPU) and summary: option parsing (cli_getopt), `tunetab help`, the man
- * page, README's option tables and the shell completions are all made from it
+ * page, the reference pages' option tables and the shell completions are all made from it
  * (src/cmd/help.c, src/cmd/completion.c). A command's parsing switch, in src/cmd/<name>.c,
  * has one case per option id here; tests/cli/130 fails when they or the docs drift. */
 #include "cmd.h"
@@ -26,7 +26,7 @@
 	  .doc = "the serving stack (configs/consumers/). Followed by `-- LAUNCH...`, the "         \
 		 "command that starts the server: tunetab derives the deployment the server will "  \
 		 "look up from it (configs/consumers/<id>.lua), the model's config.json, the GPU "   \
-		 "and the server's Python environment (README \"From the launch command\")" }
+		 "and the server's Python environment (docs/consumers.md \"From the launch command\")" }
 #define O_MODEL_CONFIG(id_)                                                                       \
 	{ .name = "model-config", .id = id_, .arg = ARG_REQUIRED, .arg_name = "FILE",            \
 	  .help = "with a launch command: the model's config.json (default: found as the server)", \
@@ -448,7 +448,7 @@ static const struct cli_option doctor_options[] = {
 		 "deployment's lookup plan (from `-- LAUNCH...`, or install's flags read as the "
 		 "launch command they describe) against the files, with FlashInfer's own rules: "
 		 "exit 0 every rank's lookups hit, 1 no (each cause, and the one command that fixes "
-		 "it), 6 cannot tell (what it cannot see, and the option that shows it); README "
+		 "it), 6 cannot tell (what it cannot see, and the option that shows it); docs/commands/install.md "
 		 "`tunetab install`, \"One lookup plan\"" },
 	{ NULL },
 };
@@ -461,7 +461,7 @@ static const struct cli_option scan_log_options[] = {
 };
 
 static const struct cli_option help_options[] = {
-	{ .name = "markdown", .id = 'M', .help = "COMMAND's options as README's Markdown table" },
+	{ .name = "markdown", .id = 'M', .help = "COMMAND's options as its reference page's Markdown table" },
 	{ .name = "man", .id = 'm', .help = "the man page (roff), as docs/tunetab.1" },
 	{ .name = "check", .id = 'c',
 	  .help = "check the command table: usage lines against options, ids, help lines" },
@@ -532,7 +532,7 @@ const struct cli_command cmd_table[] = {
 	  "_metadata.flashinfer_version, else the provenance file's, else the newest known; 'all'\n"
 	  "checks every known version range. Device: --device, else the file name, else\n"
 	  "_metadata.gpu.\n"
-	  "Exit 1 on any error (or warning with --strict). README 'Checks' lists every check id.",
+	  "Exit 1 on any error (or warning with --strict); the Checks below list every check id.",
 	  NULL, validate_options },
 	{ "explain", cmd_explain, NEEDS_DATA, NULL, 0,
 	  "decode every entry of a table: bucket, shapes, dtype, tactic",

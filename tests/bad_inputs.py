@@ -2,7 +2,7 @@
 """bad_inputs.py TUNETAB [--markdown FILE] [--root DIR] [-v]
 
 Runs every malformed or hostile input of the table below against a tunetab binary and
-checks, for each: the exit code is the expected one of the documented codes (README,
+checks, for each: the exit code is the expected one of the documented codes (docs/exit-codes.md,
 "Exit codes") and not a signal; there is a clear error line (`tunetab: error: ...`, or for
 `validate` a finding line `FILE:LINE:COL: error: ...`); stderr holds no sanitizer report;
 no output file is left behind where an output folder or file was given.

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""layers.py [ROOT]: the layer rules of src/ (README "Architecture", STYLE.md "Shape of the
+"""layers.py [ROOT]: the layer rules of src/ (docs/development.md "Architecture", STYLE.md "Shape of the
 program"), checked on the text of every .c, .h and .cu file. One line "FILE:LINE: rule: what"
 per breach, then "layers: N breaches"; exit 1 when there is any.
 

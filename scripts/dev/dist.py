@@ -19,6 +19,7 @@ and renamed.
 """
 import argparse
 import base64
+import glob
 import gzip
 import hashlib
 import io
@@ -218,7 +219,11 @@ def tarball(binary, version, out):
     where = {"package": "share/tunetab/", "prefix": ""}
     entries = [("bin/tunetab" if rel == "bin/tunetab" else where[w] + rel, blob, mode)
                for w, rel, blob, mode in payload(binary, version)]
-    entries.append(("README.md", read(os.path.join(ROOT, "README.md")), 0o644))
+    # README and the pages it links to, at the same relative paths
+    for rel in ["README.md"] + sorted(
+            os.path.relpath(p, ROOT) for p in glob.glob(os.path.join(ROOT, "docs", "*.md"))
+            + glob.glob(os.path.join(ROOT, "docs", "commands", "*.md"))):
+        entries.append((rel, read(os.path.join(ROOT, rel)), 0o644))
     buf = io.BytesIO()
     with gzip.GzipFile(fileobj=buf, mode="wb", mtime=EPOCH_S) as gz:
         with tarfile.open(fileobj=gz, mode="w", format=tarfile.PAX_FORMAT) as t:

@@ -5,7 +5,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 
-/* Status codes double as the process exit codes (README, "Exit codes"). */
+/* Status codes double as the process exit codes (docs/exit-codes.md). */
 enum tt_status {
 	TT_OK = 0,
 	TT_INVALID = 1,   /* findings, or invalid input */

@@ -20,7 +20,7 @@
 #include "deploy/plan.h"
 #include "deploy/serve.h"
 
-/* Upper limits of numeric options (README, "Limits"); above them: usage error, exit 2. */
+/* Upper limits of numeric options (docs/guide.md, "Limits"); above them: usage error, exit 2. */
 #define CLI_MAX_TOKENS_LIMIT 1048576L /* --max-tokens: buckets up to 2^20 tokens */
 #define CLI_TOP_K_LIMIT 1024L         /* --top-k */
 #define CLI_SCRIPT_MEM_LIMIT 16384L   /* --script-mem, MiB */

@@ -27,7 +27,7 @@ struct cli_option {
 	const char *arg_name;
 	unsigned flags;       /* enum cli_option_flags */
 	const char *help;     /* one line, for `tunetab help CMD` */
-	const char *doc;      /* the whole meaning, for README's option tables and the man page;
+	const char *doc;      /* the whole meaning, for the reference pages' option tables and the man page;
 			       * NULL: the help line says it all */
 };
 

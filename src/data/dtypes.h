@@ -43,7 +43,7 @@ struct dtype_info {
 	char **flags;         /* MoERunner extras set True for this dtype ("use_w4_group_scaling") */
 	unsigned flags_count;
 	unsigned align;       /* hidden and per-rank intermediate rounded up to this (0: none) */
-	/* the correctness gate's bounds (README "the correctness gate"): a tactic's output
+	/* the correctness gate's bounds (docs/guide.md "the correctness gate"): a tactic's output
 	 * against FlashInfer's default tactics', and theirs against the torch reference, as the
 	 * largest absolute difference over the largest absolute reference value; 0: not gated */
 	struct dtype_gate { double tactic, reference; } *gate;

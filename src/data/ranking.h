@@ -40,7 +40,7 @@ struct ranking {
 	char *table_path;         /* table, relative to the file's folder unless absolute */
 };
 
-/* Limits of a ranking file (README, "Limits"). */
+/* Limits of a ranking file (docs/guide.md, "Limits"). */
 #define RANKING_MAX_DEPLOYMENTS 64u
 #define RANKING_MAX_ONLY 256u
 #define RANKING_MAX_TOKENS 1048576L   /* as generate's --max-tokens */

@@ -31,7 +31,7 @@ struct deployment {
 	unsigned max_tokens;
 };
 
-/* Limits of a key file for generate --keys (README, "Limits") */
+/* Limits of a key file for generate --keys (docs/guide.md, "Limits") */
 #define LOOKUP_KEYS_MAX_BYTES (16u << 20) /* file size */
 #define LOOKUP_KEY_LINE_MAX 16384u        /* one key line, bytes */
 #define LOOKUP_KEYS_MAX 10000u            /* keys in one file */

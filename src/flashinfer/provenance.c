@@ -17,7 +17,7 @@
 #include "flashinfer/pylit.h"
 #include "flashinfer/table.h"
 
-#define PROV_MAX_BYTES (256u << 20) /* the same limit as a table (README, "Limits") */
+#define PROV_MAX_BYTES (256u << 20) /* the same limit as a table (docs/guide.md, "Limits") */
 #define PROV_DUMP_FLAGS (JSON_SORT_KEYS | JSON_REAL_PRECISION(PROV_REAL_DIGITS))
 
 struct prov_run_builder {

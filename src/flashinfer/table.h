@@ -11,7 +11,7 @@
 #include "base/diag.h"
 #include "flashinfer/pylit.h"
 
-/* Entries one table may hold (README, "Limits"); FlashInfer's own tables hold about 100. */
+/* Entries one table may hold (docs/guide.md, "Limits"); FlashInfer's own tables hold about 100. */
 #define TABLE_MAX_ENTRIES 100000u
 
 enum table_kind { TABLE_PY, TABLE_JSON };

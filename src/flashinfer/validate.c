@@ -1,4 +1,4 @@
-/* validate.c: the checks of `tunetab validate` (README "Checks" lists every id). */
+/* validate.c: the checks of `tunetab validate` (docs/commands/validate.md "Checks" lists every id). */
 #include "flashinfer/validate.h"
 
 #include "flashinfer/provenance.h"

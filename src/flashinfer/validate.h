@@ -41,7 +41,7 @@ struct validate_result {
 	size_t entries;
 };
 
-/* One description line per check id, in the order the README lists them. */
+/* One description line per check id, in the order docs/commands/validate.md lists them. */
 struct check_info {
 	const char *id;
 	const char *what;
@@ -120,7 +120,7 @@ int validate_run(const struct validate_request *req, struct validate_report *out
 void validate_report_release(struct validate_report *r);
 
 /* The report as JSON lines: one object per finding {"file", "line", "col", "severity",
- * "check", "message"}, then one {"summary": {...}} (README, `tunetab validate`), with or
+ * "check", "message"}, then one {"summary": {...}} (docs/commands/validate.md), with or
  * without findings. Text that is not UTF-8 has U+FFFD in place of its bad bytes. */
 void validate_write_json(const struct validate_report *r, struct strbuf *out);
 

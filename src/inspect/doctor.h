@@ -164,7 +164,7 @@ int doctor_device(const struct doctor_request *q, const struct device_set *devic
 void doctor_examine(const struct doctor_request *q, const struct fi_rules *s, const void *vd,
 		    const struct lookup_list *plan, struct doctor_report *r);
 
-/* The --json document of doctor (README "tunetab doctor"), indented by two; caller frees. */
+/* The --json document of doctor (docs/commands/doctor.md), indented by two; caller frees. */
 char *doctor_report_json(const struct doctor_request *q, const struct fi_rules *s,
 			 const struct doctor_report *r);
 

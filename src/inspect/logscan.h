@@ -138,7 +138,7 @@ void ls_summary_release(struct ls_summary *s);
 /* Whether the log shows lookups that missed, fell back or failed (scan-log exits 1). */
 bool ls_summary_found(const struct ls_summary *s);
 
-/* ---- the JSON form of a scan (README, `tunetab scan-log --json`) ---- */
+/* ---- the JSON form of a scan (docs/commands/scan-log.md) ---- */
 
 struct json_t;
 /* One event as a new JSON object: "line", "kind", and the fields the kind has. */

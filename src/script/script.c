@@ -183,7 +183,7 @@ static int safe_load(lua_State *L)
 
 /* C loops the count hook never sees: a pattern such as '.-.-.-.-b' backtracks for hours
  * inside string.find, and table.move walks any index range. Patterns are not offered (plain
- * string.find still is) and table.move is capped (README, "Limits"). */
+ * string.find still is) and table.move is capped (docs/guide.md, "Limits"). */
 #define SCRIPT_MOVE_MAX (1 << 24)
 
 static int plain_find(lua_State *L)

@@ -12,7 +12,7 @@
 #include "tune/worker.h"
 
 /* BACKEND_NONE: nothing timed, the heuristic's table (what `auto` falls back to where the proxy
- * measured worse than the heuristic alone: README "Measurement backends"). */
+ * measured worse than the heuristic alone: docs/guide.md "Measurement backends"). */
 enum backend_kind { BACKEND_PROXY, BACKEND_FAKE, BACKEND_FLASHINFER, BACKEND_NONE };
 
 struct backend {

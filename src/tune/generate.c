@@ -190,7 +190,7 @@ static bool take_early(struct generate_session *S, int device, struct worker *w)
 	return false;
 }
 
-/* --backend (README "Measurement backends"): flashinfer times FlashInfer's own kernels in a
+/* --backend (docs/guide.md "Measurement backends"): flashinfer times FlashInfer's own kernels in a
  * Python worker, proxy the cuBLASLt stand-in; auto takes flashinfer when the Python found
  * answers with FlashInfer and a CUDA torch, else the proxy, and says which and why. With
  * TUNETAB_FAKE_GPU=1 and no --backend the fake backend stands in for the GPU. On success the

@@ -2,7 +2,7 @@
  * a session (the data and the GPU workers, kept across the items of a fleet plan), hooks
  * through which the caller hears what happens while it happens, and a result per table.
  *
- * The data flow (README, "Architecture"): target version and device -> deployment ->
+ * The data flow (docs/development.md, "Architecture"): target version and device -> deployment ->
  * every key FlashInfer looks up (flashinfer/lookup.h) -> the Lua heuristic ranks each key's candidates
  * (script.h) -> optionally the best are timed in GPU workers (timing.h, journal.h) -> the
  * module and JSON cache are built (table.h), checked with the validate rules, and written
@@ -26,7 +26,7 @@
 
 #define GENERATE_MAX_WORKERS 16
 
-/* What the command line asked (README, generate's options). */
+/* What the command line asked (docs/commands/generate.md). */
 struct generate_request {
 	const char *device, *model, *dtype, *flashinfer, *format, *heuristic, *outdir, *keys;
 	/* the model as a server's config.json describes it (generate --for CONSUMER -- LAUNCH),
@@ -141,7 +141,7 @@ int generate_session_init(struct generate_session *S, struct tt_data *data,
 /* Detaches the workers and frees what the session owns. */
 void generate_session_release(struct generate_session *S);
 
-/* generate's defaults (its options in README): TP and EP 1, both formats, a 30 s watchdog per
+/* generate's defaults (docs/commands/generate.md): TP and EP 1, both formats, a 30 s watchdog per
  * job, the heuristic's 64 MiB and 10^8 instructions. Sets only those fields. */
 void generate_request_defaults(struct generate_request *q);
 

@@ -1,7 +1,7 @@
 /* learn.h: `tunetab learn`: the heuristic's free parameters (tunetab.heuristic{ params })
  * fitted to measured journals of one GPU, and the fit judged on deployments it did not see.
  *
- * Method (deterministic; README "learn"): each journal's identity gives the deployment; the
+ * Method (deterministic; docs/commands/learn.md): each journal's identity gives the deployment; the
  * heuristic ranks that deployment's keys (generate_rank) with a parameter vector; an entry's
  * regret is the measured median of the heuristic's pick (the first measured id of its ranking)
  * over the fastest measured median, minus 1. Two losses over the training entries:

@@ -10,7 +10,7 @@ Qwen3-30B-A3B bf16 TP 1 and DeepSeek-V3 fp8 EP 8. In one run:
  (d) agreement between two independent tunetab runs;
  (e) entries whose choice is slower than the fallback beyond noise (oracle intervals);
  (f) regret of heuristic-only generation without and with calibration.
-All timings come from the cuBLASLt proxy GEMM (README: "profiling"), not FlashInfer's kernels."""
+All timings come from the cuBLASLt proxy GEMM (docs/guide.md: "Profiling"), not FlashInfer's kernels."""
 import ast, json, math, os, re, subprocess, sys, time
 
 T, OUT = sys.argv[1], sys.argv[2]

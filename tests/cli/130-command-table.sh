@@ -2,7 +2,8 @@
 # Its own check (every option a usage line names is an option, every option is in its usage
 # line or marked brief, ids unique); each option it lists is taken by the command's parsing
 # (given a value, then an unknown option: the error must name the unknown one); and
-# docs/tunetab.1 and README.md's option tables are what it makes (`make docs`).
+# docs/tunetab.1, the reference pages' option tables (docs/commands/*.md) and README's
+# table of commands are what it makes (`make docs`).
 . "$ROOT/tests/lib.sh"
 run tunetab help --check
 docs_drift() { sh "$ROOT/scripts/dev/docs-from-table.sh" "$TUNETAB" --check; }

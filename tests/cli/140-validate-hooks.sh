@@ -1,4 +1,4 @@
-# 140-validate-hooks: `tunetab validate` before a commit and in CI (README, "Checking tables
+# 140-validate-hooks: `tunetab validate` before a commit and in CI (docs/commands/validate.md, "Checking tables
 # before they are committed"). The plain git hook scripts/hooks/pre-commit in a temporary
 # repository: a good table is committed, a broken one is refused with validate's message, and
 # what counts is the staged text; the pre-commit framework's hook (.pre-commit-hooks.yaml and

@@ -1,5 +1,5 @@
 # 141-env-documented: every TUNETAB_* environment variable that src/, scripts/ or tests/
-# reads is a row of README's "Environment variables" table, and every row is read somewhere.
+# reads is a row of docs/environment.md's table (the man page's ENVIRONMENT), and every row is read somewhere.
 # A read: getenv("TUNETAB_X"), env_id("TUNETAB_X"), any C string that starts with TUNETAB_X
 # (a name passed on), os.environ.get("TUNETAB_X") / os.environ["TUNETAB_X"], ${TUNETAB_X in
 # shell. Header guards and the Makefile's -D definitions are not variables.
@@ -28,23 +28,19 @@ for top in ["src", "scripts", "tests"]:
                     reads.setdefault(name, set()).add(os.path.relpath(path, root))
 if "src/tune/worker.c" not in reads.get("TUNETAB_FAKE_GPU", ()):
     print("the scan found no getenv in src/: the patterns are broken")
-readme = open(os.path.join(root, "README.md"), encoding="utf-8").read()
-m = re.search(r"^## Environment variables\n(.*?)^## ", readme, re.M | re.S)
-if not m:
-    print("README has no '## Environment variables' section")
-    sys.exit(0)
+page = open(os.path.join(root, "docs", "environment.md"), encoding="utf-8").read()
 rows = set()
-for line in m.group(1).splitlines():
+for line in page.splitlines():
     if line.startswith("| `TUNETAB_"):
         rows.update(re.findall(r"`(TUNETAB_\w+)`", line.split(" | ")[0]))
 missing = sorted(set(reads) - rows)
 stale = sorted(rows - set(reads))
 for name in missing:
-    print("read but not in README's table: %s (%s)" % (name, ", ".join(sorted(reads[name]))))
+    print("read but not in docs/environment.md: %s (%s)" % (name, ", ".join(sorted(reads[name]))))
 for name in stale:
-    print("in README's table but read nowhere: %s" % name)
+    print("in docs/environment.md but read nowhere: %s" % name)
 if not missing:
-    print("every TUNETAB_ variable read by src/, scripts/ and tests/ is in README's table")
+    print("every TUNETAB_ variable read by src/, scripts/ and tests/ is in docs/environment.md")
 if not stale:
-    print("every variable in README's table is read somewhere")
+    print("every variable in docs/environment.md is read somewhere")
 PY

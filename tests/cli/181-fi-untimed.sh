@@ -1,7 +1,7 @@
 # 181-fi-untimed: what the flashinfer backend cannot time, said as such. (1) A FlashInfer build
 # without a dtype's kernels aborts the worker while it builds the key's runner (the H200 bundle, built with bf16 and fp8 only, printed
 # FI_STUB_CALLED and died for MXFP4 and W4A8). generate says which runner and why, exits 4
-# (GPU, README "Exit codes") and writes no table; before, it said only "the GPU worker died
+# (GPU, docs/exit-codes.md) and writes no table; before, it said only "the GPU worker died
 # outside any candidate". (2) fp8_block (DeepSeek fp8 block scale): FlashInfer's runner skips
 # profiling and hard-sets one config whatever the tactic (cutlass-moe-tactics.md §1.1), so there
 # is nothing to time: one line says so, the table holds the fallback and its provenance says
