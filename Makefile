@@ -192,7 +192,7 @@ DEB_PKGS := build-essential pkg-config liblua5.4-dev libcyaml-dev libyaml-dev li
 # Only the tests need these: Chromium renders the HTML report headless (tests/cli/091); zsh
 # runs the zsh completion (tests/cli/132, skipped without it); venv installs the wheel
 # (tests/cli/185), and tests/packaging/setup.sh puts auditwheel from PyPI in .venv-tools/.
-TEST_DEB_PKGS := chromium zsh python3-venv
+TEST_DEB_PKGS := chromium zsh python3-venv groff-base git
 deps:
 	$(Q)sh scripts/install-deps.sh $(DEB_PKGS)
 deps-test:
