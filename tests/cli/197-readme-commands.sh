@@ -1,8 +1,9 @@
 # 197-readme-commands: every command block of README.md (```sh) runs as printed, in README's
 # order, in a fresh clone of this checkout without a GPU; each command line's exit status is
 # shown, and the last three lines of each that exits non-zero. README's output blocks
-# (```text) must be lines those commands printed, and its Lua block the text of the example
-# script it names (scripts/examples/conservative.lua, which tests/cli/024 runs too).
+# (```text) must be lines those commands printed, its Lua block the text of the example
+# script it names (scripts/examples/conservative.lua, which tests/cli/024 runs too) and its
+# YAML block the text of the workflow it quotes.
 # The environment stands in for the user's machines, never for tunetab: an activated venv for
 # pip; the server's Python, answering as FlashInfer 0.7.4 with SGLang 0.5.23 and vLLM 0.34.0
 # installed would (the shape scripts/tunetab-fi-env.py prints), on an RTX PRO 6000 Blackwell
@@ -78,4 +79,7 @@ for l in missing:
 lua = re.findall(r"^```lua\n(.*?)^```", text, re.S | re.M)
 script = open("clone/scripts/examples/conservative.lua", encoding="utf-8").read()
 print("README's Lua blocks in scripts/examples/conservative.lua: %d of %d" % (sum(b in script for b in lua), len(lua)))
+yml = re.findall(r"^```yaml\n(.*?)^```", text, re.S | re.M)
+wf = open("clone/scripts/ci/github-actions-validate.yml", encoding="utf-8").read()
+print("README's YAML blocks in scripts/ci/github-actions-validate.yml: %d of %d" % (sum(b in wf for b in yml), len(yml)))
 PYEOF
