@@ -345,7 +345,7 @@ static const struct cli_option install_options[] = {
 	  .help = "MoE expert-parallel size (default 1)" },
 	{ .name = "torch-dtype", .id = 'T', .arg = ARG_REQUIRED, .arg_name = "D",
 	  .help = "SGLang: the server's torch dtype (default bfloat16)" },
-	{ .name = "quantization", .id = 'q', .arg = ARG_REQUIRED, .arg_name = "Q",
+	{ .name = "quantization", .id = 'Q', .arg = ARG_REQUIRED, .arg_name = "Q",
 	  .help = "SGLang: the server's quantization (default None)" },
 	{ .name = "moe-runner-backend", .id = 'b', .arg = ARG_REQUIRED, .arg_name = "B",
 	  .help = "SGLang: the MoE runner backend (default flashinfer_cutlass)" },
@@ -368,6 +368,13 @@ static const struct cli_option install_options[] = {
 	{ .name = "dry-run", .id = 'n', .help = "print the files, write nothing" },
 	{ .name = "check", .id = 'K',
 	  .help = "write nothing: does every lookup of the server hit? (= doctor --for)" },
+	O_JSON("print one JSON document: the files per rank, entries, refusals or the check"),
+	{ .name = "quiet", .id = 'q', .short_name = 'q',
+	  .help = "no steps on stderr (errors, warnings and refusals stay); --check: only findings",
+	  .doc = "no steps on stderr: what was derived, generated, merged and written (errors, "
+		 "warnings and the reasons of a refusal stay), and no paths on stdout; with "
+		 "`--check` (`doctor --for`) only the findings (`no`, `cannot tell`), the verdict "
+		 "and the fix. The exit status is the same" },
 	{ NULL },
 };
 
@@ -441,6 +448,8 @@ static const struct cli_option doctor_options[] = {
 	{ .name = "python", .id = 'p', .arg = ARG_REQUIRED, .arg_name = "PATH",
 	  .help = "with --backend flashinfer: the Python with torch and FlashInfer" },
 	O_JSON("print one JSON object"),
+	{ .name = "quiet", .id = 'q', .short_name = 'q',
+	  .help = "only the verdict and the commands that fix it (--for: and the findings)" },
 	/* seen before parsing: `doctor --for ...` is `install ... --check` */
 	{ .name = "for", .id = 0x100, .arg = ARG_REQUIRED, .arg_name = "sglang|vllm|flashinfer",
 	  .help = "a serving stack's chain: install --check (install's options, -- LAUNCH...)",
@@ -576,7 +585,7 @@ const struct cli_command cmd_table[] = {
 	  "[--moe-runner-backend B] [--skip-ops A,B] [--consumer-version V] [--flashinfer V] "
 	  "[--sm N] [--cache-dir DIR] [--cache-file PATH] [--metadata env|wildcard|from] "
 	  "[--python PY] [--device NAME] [--model-config FILE] [--replace] [--dry-run | --check] "
-	  "[--force] | --for sglang|vllm "
+	  "[--force] [--json] [-q] | --for sglang|vllm "
 	  "[--from CACHE.json | --profile [-o DIR]] [--model-config FILE] [--device auto|NAME] "
 	  "[options] -- LAUNCH...",
 	  "Writes CACHE.json (tunetab generate's JSON cache) where the consumer reads it at start\n"
@@ -603,9 +612,11 @@ const struct cli_command cmd_table[] = {
 	  "--for ...`) writes nothing and evaluates the plan against the disk with FlashInfer's\n"
 	  "own rules: 'no' with each cause and the command that fixes it, or 'cannot tell' with\n"
 	  "what it cannot see (no FlashInfer to read the environment, vLLM's config hash, no\n"
-	  "config.json for the flags) and what to give. Exit 0 written (--check: every lookup\n"
-	  "hits), 1 refused or invalid input (--check: no), 2 usage, 5 I/O, 6 (--check) cannot\n"
-	  "tell.",
+	  "config.json for the flags) and what to give. --json prints one JSON document on stdout\n"
+	  "instead of the text there (the files per rank and the merge, the refusals, or the\n"
+	  "check), also when it fails, with its exit status; -q leaves out the steps. Exit 0\n"
+	  "written (--check: every lookup hits), 1 refused or invalid input (--check: no), 2 usage,\n"
+	  "5 I/O, 6 (--check) cannot tell.",
 	  NULL, install_options },
 	{ "report", cmd_report, 0, NULL, 0, "an HTML report of a profiled run: charts and tables",
 	  "JOURNAL -o FILE.html [--quiet]",
@@ -635,11 +646,12 @@ const struct cli_command cmd_table[] = {
 	{ "doctor", cmd_doctor, NEEDS_DATA | NEEDS_GPU, "with --device auto, the default", 0,
 	  "say what FlashInfer will look up here and what falls back",
 	  "[--flashinfer-dir DIR | --flashinfer VERSION] [--device auto|NAME] [--cache FILE] "
-	  "[--model NAME|FILE --dtype D [--tp N] [--ep N] [--max-tokens N] ...] [--json] | "
+	  "[--model NAME|FILE --dtype D [--tp N] [--ep N] [--max-tokens N] ...] [--json] [-q] | "
 	  "--backend flashinfer [--python PATH] [--model NAME] | "
-	  "--for sglang INSTALL-OPTIONS [-- LAUNCH...]",
+	  "--for sglang INSTALL-OPTIONS [--json] [-q] [-- LAUNCH...]",
 	  "--for sglang ... is `tunetab install ... --check`: the cache path the server opens for\n"
-	  "the deployment, every rank, and whether it reads CACHE's entries (see install).\n"
+	  "the deployment, every rank, and whether it reads CACHE's entries (see install); with\n"
+	  "--json as one JSON document, with -q only the findings, the verdict and the fix.\n"
 	  "Finds the installed FlashInfer (its package files, no Python import) and the GPU, and\n"
 	  "reports the module FlashInfer will import and whether it exists and validates, whether\n"
 	  "FLASHINFER_AUTOTUNER_LOAD_FROM_FILE is exactly 1, whether a JSON cache would be\n"

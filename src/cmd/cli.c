@@ -12,10 +12,46 @@
 #include "data/datadir.h"
 #include "base/util.h"
 
-/* "tunetab: LEVEL: <msg>" on stderr. */
-static void say(const char *level, const char *fmt, va_list ap)
+/* install --json (cli_capture): where what is said on stderr is kept as well, or NULL */
+static json_t *captured_notes, *captured_errors;
+
+json_t *cli_diag_json(const struct diag *x)
 {
-	fprintf(stderr, "tunetab: %s: ", level);
+	json_t *o = json_object();
+	json_object_set_new(o, "severity", json_string(diag_sev_name(x->sev)));
+	json_object_set_new(o, "file", x->file ? json_string(x->file) : json_null());
+	json_object_set_new(o, "line", json_integer(x->line));
+	json_object_set_new(o, "col", json_integer(x->col));
+	json_object_set_new(o, "message", json_string(x->msg));
+	return o;
+}
+
+void cli_capture(json_t *notes, json_t *errors)
+{
+	captured_notes = notes;
+	captured_errors = errors;
+}
+
+static void capture(const struct diag *x)
+{
+	json_t *a = x->sev == SEV_ERROR ? captured_errors : captured_notes;
+	if (a)
+		json_array_append_new(a, cli_diag_json(x));
+}
+
+/* "tunetab: LEVEL: <msg>" on stderr. */
+__attribute__((format(printf, 2, 0)))
+static void say(enum diag_sev sev, const char *fmt, va_list ap)
+{
+	if (captured_notes || captured_errors) {
+		va_list aq;
+		va_copy(aq, ap);
+		char *msg = xvasprintf(fmt, aq);
+		va_end(aq);
+		capture(&(struct diag){ .sev = sev, .msg = msg });
+		free(msg);
+	}
+	fprintf(stderr, "tunetab: %s: ", diag_sev_name(sev));
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
 }
@@ -24,7 +60,7 @@ int cli_error(int status, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	say("error", fmt, ap);
+	say(SEV_ERROR, fmt, ap);
 	va_end(ap);
 	return status;
 }
@@ -33,7 +69,7 @@ void cli_warn(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	say("warning", fmt, ap);
+	say(SEV_WARNING, fmt, ap);
 	va_end(ap);
 }
 
@@ -41,7 +77,7 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	say("error", fmt, ap);
+	say(SEV_ERROR, fmt, ap);
 	va_end(ap);
 	cli_print_usage(cmd);
 	return TT_USAGE;
@@ -110,8 +146,16 @@ void cli_script_print(const char *line)
 
 void cli_print_diags(const struct diags *d)
 {
+	cli_print_diags_quiet(d, false);
+}
+
+void cli_print_diags_quiet(const struct diags *d, bool quiet)
+{
 	for (size_t i = 0; i < d->n; i++) {
 		const struct diag *x = &d->v[i];
+		capture(x);
+		if (quiet && x->sev == SEV_NOTE)
+			continue;
 		fprintf(stderr, "tunetab: %s: ", diag_sev_name(x->sev));
 		if (x->file) {
 			fputs(x->file, stderr);

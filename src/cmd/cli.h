@@ -91,6 +91,16 @@ void cli_print_json(struct json_t *doc, size_t flags);
 
 /* "tunetab: error: FILE:LINE:COL: msg" for each diagnostic, on stderr. */
 void cli_print_diags(const struct diags *d);
+/* The same, less the notes when quiet (errors and warnings are always said). */
+void cli_print_diags_quiet(const struct diags *d, bool quiet);
+/* A diagnostic as JSON: {"severity", "file", "line", "col", "message"}; caller owns it. */
+struct json_t *cli_diag_json(const struct diag *x);
+/* --json of a command whose text goes to stderr as it works (install, doctor --for): while
+ * set, every diagnostic cli_print_diags* hands over (said or, with quiet, not) and every
+ * cli_error, cli_warn and cli_usage_error message is appended as a cli_diag_json object to
+ * errors (errors) or notes (notes and warnings) as well. NULL, NULL stops it. The caller keeps
+ * its references. */
+void cli_capture(struct json_t *notes, struct json_t *errors);
 
 /* Loads the parts asked for; prints errors and returns their status on failure. */
 int cli_load_data(struct tt_data *data, unsigned parts);
@@ -120,22 +130,42 @@ int cli_launch_derive(const struct tt_data *data, const struct serve_request *q,
 void cli_launch_print(const struct serve_deployment *s, FILE *f);
 /* The table install writes for s's server: generated (heuristic, or measured with profile)
  * into outdir, or a temporary folder when NULL, with every rank's keys where the version's
- * keys carry ranks; *json gets the JSON cache's path. Its summary on stderr. */
+ * keys carry ranks; *json gets the JSON cache's path. Its summary on stderr, unless quiet
+ * (then only its errors and warnings). */
 int cli_launch_generate(struct tt_data *data, const struct serve_deployment *s, bool profile,
-			const char *outdir, char **json);
+			const char *outdir, bool quiet, char **json);
 /* Removes what cli_launch_generate put in a temporary folder (outdir NULL), frees json. */
 void cli_launch_generated_release(const char *outdir, char *json);
 
 /* --- the lookup plan in words (src/cmd/plan.c) --- */
-/* d's diagnostics, then that the table's _metadata is kept as it is (when it is). */
-void cli_print_install_notes(const struct install_job *j, struct diags *d, const char *from);
-/* Why the plan refuses a table (its findings), on stderr. */
-void cli_print_plan_refusal(const struct plan_check *c, const struct lookup_plan *p);
-/* install's files in words, then written (or listed with dry): status. */
-int cli_install_files(const struct lookup_plan *p, const struct install_request *q, bool dry);
+/* How install (and doctor --for, which is install --check) reports. Text: the check's report
+ * and the files written on stdout, the steps on stderr; quiet (-q): no steps (what was
+ * derived, generated, merged, written), only errors, warnings and refusals on stderr, and of a
+ * check's report only its findings, the verdict and the fix; doc (--json): the stdout part
+ * goes into doc instead (one JSON document, printed by the command at its end), stderr stays
+ * as it is (quiet or not). */
+struct cli_install_out {
+	bool quiet;
+	struct json_t *doc;        /* --json: the document being filled; NULL: text */
+};
+/* d's diagnostics (notes left unsaid when quiet), then that the table's _metadata is kept as
+ * it is (when it is; unless quiet; doc: "metadata_as_is"). */
+void cli_print_install_notes(const struct install_job *j, struct diags *d, const char *from,
+			     const struct cli_install_out *o);
+/* Why the plan refuses a table (its findings), on stderr, quiet or not; doc: "refusals". */
+void cli_print_plan_refusal(const struct plan_check *c, const struct lookup_plan *p,
+			    const struct cli_install_out *o);
+/* The server as the plan has it, and where its cache is: doc's "server", "cache_folder" or
+ * "store", "rank_keyed" and "rank_sets" (install and check alike). */
+void cli_plan_json(const struct lookup_plan *p, struct json_t *doc);
+/* install's files in words, then written (or listed with dry): status. doc: "files",
+ * "entries", "conflicts", "written" and the rest (README `tunetab install`, --json). */
+int cli_install_files(const struct lookup_plan *p, const struct install_request *q, bool dry,
+		      const struct cli_install_out *o);
 /* doctor --for / install --check: the plan against the disk, its verdict and the fix. Exit
  * status: 0 hits, 1 no, 6 cannot tell. */
-int cli_print_plan_check(const struct lookup_plan *p, const struct tt_data *data, const char *fix);
+int cli_print_plan_check(const struct lookup_plan *p, const struct tt_data *data, const char *fix,
+			 const struct cli_install_out *o);
 
 /* "tunetab install --for CONSUMER [the options q was given] [extra] -- LAUNCH...", each word
  * quoted for the shell: the one command that puts the right table where the server reads it.

@@ -17,7 +17,7 @@ struct doc_opts {
 	const char *fidir, *flashinfer, *device, *cache, *model, *dtype, *weight_view;
 	const char *backend, *python; /* --backend flashinfer: the self-test */
 	long tp, ep, tp_rank, ep_rank, top_k, max_tokens;
-	bool json;
+	bool json, quiet;
 };
 
 static struct doctor_request request_of(const struct doc_opts *o)
@@ -125,8 +125,10 @@ static void print_lookups(const struct doc_opts *o, const struct doctor_report *
 		}
 }
 
-static void print_text(const struct doc_opts *o, const struct fi_rules *rules,
-		       const struct doctor_report *r)
+/* What doctor found, before its verdict: FlashInfer, the GPU, the module, the cache and the
+ * deployment's lookups. */
+static void print_state(const struct doc_opts *o, const struct fi_rules *rules,
+			const struct doctor_report *r)
 {
 	if (r->have_fi && !o->flashinfer)
 		printf("FlashInfer %s at %s (version from %s)\n", r->version, r->fi.pkg, r->fi.version_from);
@@ -143,6 +145,14 @@ static void print_text(const struct doc_opts *o, const struct fi_rules *rules,
 		print_cache(o->cache, &r->cache, r->version);
 	if (o->model)
 		print_lookups(o, r);
+}
+
+/* -q: the verdict and the commands that fix it only. */
+static void print_text(const struct doc_opts *o, const struct fi_rules *rules,
+		       const struct doctor_report *r)
+{
+	if (!o->quiet)
+		print_state(o, rules, r);
 	printf("verdict: %s\n", r->all_hit ? (o->model ? "every lookup hits" : "a usable table is in place")
 					   : (o->model ? "some lookups fall back to tactic -1"
 						       : "no usable table: every lookup falls back to tactic -1"));
@@ -177,7 +187,8 @@ static int self_test(const struct doc_opts *o)
 	if (strcmp(o->backend, "flashinfer"))
 		return cli_usage_error("doctor", "--backend takes flashinfer (the proxy has no "
 				       "dtypes to test), not '%s'", o->backend);
-	if (o->fidir || o->flashinfer || o->cache || o->dtype || o->json || o->tp != 1 || o->ep != 1)
+	if (o->fidir || o->flashinfer || o->cache || o->dtype || o->json || o->quiet || o->tp != 1 ||
+	    o->ep != 1)
 		return cli_usage_error("doctor", "--backend flashinfer takes --python and --model only");
 	struct tt_data data;
 	int rc = cli_load_data(&data, DATA_ALL);
@@ -236,6 +247,7 @@ int cmd_doctor(int argc, char **argv)
 		case 't': o.dtype = optarg; break;
 		case 'w': o.weight_view = optarg; break;
 		case 'j': o.json = true; break;
+		case 'q': o.quiet = true; break;
 		case 'b': o.backend = optarg; break;
 		case 'p': o.python = optarg; break;
 		case 'T': NUM(tp, "--tp", 1, LONG_MAX); break;

@@ -1,8 +1,11 @@
 /* cmd_install.c: `tunetab install --for CONSUMER`: a JSON autotune cache written where that
  * serving stack will load it, for every rank, after the deployment's lookup plan
  * (deploy/plan.h) says the server will use it; `--check` (and `doctor --for`) evaluates the
- * plan against what is there instead. The consumers' rules are configs/consumers/<id>.yaml. */
+ * plan against what is there instead. The consumers' rules are configs/consumers/<id>.yaml.
+ * --json: one JSON document on stdout, whatever happened once the options parse (its "exit"
+ * is the exit status); -q: no steps on stderr (src/cmd/plan.c, struct cli_install_out). */
 #include <getopt.h>
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +20,7 @@ struct install_args {
 	const char *consumer_id, *from, *cversion, *fiv, *sm_s, *model_path, *hf, *tdtype, *quant;
 	const char *backend, *tp_s, *pp_s, *dp_s, *adp_s, *ep_s, *skip, *cache_dir, *cache_file;
 	const char *meta_mode, *python, *model_config, *device, *outdir;
-	int replace, dry, check, force, profile;
+	int replace, dry, check, force, profile, json, quiet;
 	struct serve_request launch;
 	bool have_launch;
 };
@@ -43,7 +46,7 @@ static int parse_install(int argc, char **argv, struct install_args *a)
 		case 'm': a->model_path = optarg; break;
 		case 'H': a->hf = optarg; break;
 		case 'T': a->tdtype = optarg; break;
-		case 'q': a->quant = optarg; break;
+		case 'Q': a->quant = optarg; break;
 		case 'b': a->backend = optarg; break;
 		case 't': a->tp_s = optarg; break;
 		case 'p': a->pp_s = optarg; break;
@@ -63,6 +66,8 @@ static int parse_install(int argc, char **argv, struct install_args *a)
 		case 'r': a->replace = 1; break;
 		case 'n': a->dry = 1; break;
 		case 'K': a->check = 1; break;
+		case 'j': a->json = 1; break;
+		case 'q': a->quiet = 1; break;
 		case ':': return cli_usage_error("install", "option '%s' needs a value", argv[optind - 1]);
 		default: return cli_usage_error("install", "unknown option '%s'", argv[optind - 1]);
 		}
@@ -154,7 +159,7 @@ static int load_table(const struct install_args *a, struct tt_data *data,
 		return TT_OK;
 	const char *from = a->from;
 	if (!from) {
-		int rc = cli_launch_generate(data, s, a->profile, a->outdir, generated);
+		int rc = cli_launch_generate(data, s, a->profile, a->outdir, a->quiet, generated);
 		if (rc)
 			return rc;
 		from = *generated;
@@ -172,31 +177,84 @@ static int load_table(const struct install_args *a, struct tt_data *data,
 
 /* install proper: the table against the plan (refused unless --force), then written. */
 static int apply(const struct install_args *a, const struct tt_data *data, struct lookup_plan *p,
-		 const struct install_request *q, const char *fix)
+		 const struct install_request *q, const char *fix, const struct cli_install_out *o)
 {
 	const struct validate_data vd = { &data->devices, &data->catalogs, &data->rules, &data->ops };
 	struct plan_check c;
-	if (!a->dry || a->from) {
+	bool checked = !a->dry || a->from, no = false;
+	if (checked) {
 		const char *name = a->from ? a->from : "the generated table";
 		plan_check_table(p, p->job.ours, name, &vd, &c);
-		cli_print_plan_refusal(&c, p);
-		bool no = c.state == PLAN_NO;
+		cli_print_plan_refusal(&c, p, o);
+		no = c.state == PLAN_NO;
 		plan_check_release(&c);
-		if (no && !a->force)
-			return cli_error(TT_INVALID, "not installed: that server would not use this table "
-					 "(--force installs it anyway)%s%s", fix ? "; to install the table of "
-					 "exactly its keys: " : "", fix ? fix : "");
-		if (no)
-			fprintf(stderr, "tunetab: installed anyway (--force)\n");
 	}
+	if (o->doc) {
+		cli_plan_json(p, o->doc);
+		json_object_set_new(o->doc, "table", json_string(q->from));
+		json_object_set_new(o->doc, "dry_run", json_boolean(a->dry));
+		json_object_set_new(o->doc, "written", json_false());
+		json_object_set_new(o->doc, "table_checked", json_boolean(checked));
+		json_object_set_new(o->doc, "refused", json_boolean(no && !a->force));
+		json_object_set_new(o->doc, "forced", json_boolean(no && a->force));
+		if (!json_object_get(o->doc, "refusals"))
+			json_object_set_new(o->doc, "refusals", json_array());
+		json_object_set_new(o->doc, "fix", no && !a->force && fix ? json_string(fix) : json_null());
+		json_t *unknown = json_array();
+		for (size_t i = 0; i < p->nunknowns; i++)
+			json_array_append_new(unknown, json_pack("{s:s, s:o}", "what", p->unknowns[i].what,
+								 "give", p->unknowns[i].give[0]
+								 ? json_string(p->unknowns[i].give)
+								 : json_null()));
+		json_object_set_new(o->doc, "cannot_tell", unknown);
+	}
+	if (no && !a->force)
+		return cli_error(TT_INVALID, "not installed: that server would not use this table "
+				 "(--force installs it anyway)%s%s", fix ? "; to install the table of "
+				 "exactly its keys: " : "", fix ? fix : "");
+	if (no)
+		fprintf(stderr, "tunetab: installed anyway (--force)\n");
 	for (size_t i = 0; i < p->nunknowns; i++) /* installed all the same: said, where it helps */
 		if (p->unknowns[i].give[0])
-			fprintf(stderr, "tunetab: warning: cannot tell %s — give %s\n",
-				p->unknowns[i].what, p->unknowns[i].give);
-	return cli_install_files(p, q, a->dry);
+			cli_warn("cannot tell %s — give %s", p->unknowns[i].what, p->unknowns[i].give);
+	return cli_install_files(p, q, a->dry, o);
 }
 
-static int install_launch(struct install_args *a, struct tt_data *data)
+/* The deployment derived from the launch command, for --json (what cli_launch_print says). */
+static json_t *deployment_json(const struct serve_request *sq, const struct serve_deployment *s)
+{
+	json_t *words = json_array(), *notes = json_array();
+	for (size_t i = 0; i < sq->nwords; i++)
+		json_array_append_new(words, json_string(sq->words[i]));
+	for (size_t i = 0; i < s->nnotes; i++)
+		json_array_append_new(notes, json_string(s->notes[i]));
+	const struct hf_model *m = &s->model;
+	json_t *o = json_object();
+	json_object_set_new(o, "launch", words);
+	json_object_set_new(o, "consumer_version_from", json_pack("s?", s->consumer_version_from));
+	json_object_set_new(o, "flashinfer_from", json_pack("s?", s->flashinfer_from));
+	json_object_set_new(o, "model", json_pack("{s:s?, s:s?, s:s?, s:s?, s:I, s:I, s:I, s:I, s:s?, s:s?}",
+						  "path", s->model_path, "model_type", m->model_type,
+						  "config_class", s->hf_config_class, "config",
+						  m->config_path, "experts", (json_int_t)m->experts,
+						  "top_k", (json_int_t)m->top_k, "hidden",
+						  (json_int_t)m->hidden, "expert_intermediate",
+						  (json_int_t)m->inter, "activation", m->activation,
+						  "quantization", m->quantized ? m->quant_method : NULL));
+	json_object_set_new(o, "parallel", json_pack("{s:I, s:I, s:I, s:I, s:I}", "tp",
+						     (json_int_t)s->tp, "pp", (json_int_t)s->pp, "dp",
+						     (json_int_t)s->dp, "attn_dp", (json_int_t)s->attn_dp,
+						     "moe_ep", (json_int_t)s->moe_ep));
+	json_object_set_new(o, "torch_dtype", json_pack("s?", s->torch_dtype));
+	json_object_set_new(o, "quantization", json_pack("s?", s->quantization));
+	json_object_set_new(o, "moe_runner_backend", json_pack("s?", s->moe_runner_backend));
+	json_object_set_new(o, "max_tokens", s->tunes ? json_integer(s->max_tokens) : json_null());
+	json_object_set_new(o, "notes", notes);
+	return o;
+}
+
+static int install_launch(struct install_args *a, struct tt_data *data,
+			  const struct cli_install_out *o)
 {
 	struct serve_request *sq = &a->launch;
 	sq->consumer = a->consumer_id;
@@ -211,9 +269,11 @@ static int install_launch(struct install_args *a, struct tt_data *data)
 	struct lookup_plan p;
 	memset(&p, 0, sizeof p);
 	struct diags d = DIAGS_INIT;
-	int rc = cli_launch_derive(data, sq, &s, false);
+	int rc = cli_launch_derive(data, sq, &s, o->quiet);
 	if (rc)
 		goto out;
+	if (o->doc)
+		json_object_set_new(o->doc, "deployment", deployment_json(sq, &s));
 	fix = cli_launch_fix(a->consumer_id, sq, a->cache_dir, NULL);
 	if (!serve_autotunes(&s) && !a->dry && !a->check) {
 		char *why = serve_why_no_autotune(&s);
@@ -229,18 +289,18 @@ static int install_launch(struct install_args *a, struct tt_data *data)
 		       generated : "the table generated for this command", cache, &q);
 	struct plan_request pr = { .serve = &s, .q = &q };
 	rc = plan_build(data, &pr, &p, &d);
-	cli_print_install_notes(&p.job, &d, q.from);
+	cli_print_install_notes(&p.job, &d, q.from, o);
 	if (!rc && a->check)
-		rc = cli_print_plan_check(&p, data, fix);
+		rc = cli_print_plan_check(&p, data, fix, o);
 	else if (!rc)
-		rc = apply(a, data, &p, &q, fix);
+		rc = apply(a, data, &p, &q, fix, o);
 	if (!rc && !a->check && !serve_autotunes(&s)) {
 		char *why = serve_why_no_autotune(&s);
 		rc = cli_error(TT_INVALID, "%s does not tune FlashInfer at start for this command, so "
 			       "it reads no table: %s", s.consumer_name, why);
 		free(why);
 	}
-	if (!rc && a->dry && !a->from && !a->check)
+	if (!rc && a->dry && !a->from && !a->check && !o->quiet)
 		fprintf(stderr, "tunetab: --dry-run: the table (%zu keys) is generated when installing "
 			"for real\n", p.nall);
 out:
@@ -254,7 +314,8 @@ out:
 	return rc;
 }
 
-static int install_flags(struct install_args *a, struct tt_data *data, int argc, char **argv)
+static int install_flags(struct install_args *a, struct tt_data *data, int argc, char **argv,
+			 const struct cli_install_out *o)
 {
 	struct install_request q;
 	int rc = flags_request(a, &q);
@@ -264,27 +325,32 @@ static int install_flags(struct install_args *a, struct tt_data *data, int argc,
 	struct lookup_plan p;
 	struct plan_request pr = { .q = &q, .device = a->device, .model_config = a->model_config };
 	rc = plan_build(data, &pr, &p, &d);
-	cli_print_install_notes(&p.job, &d, a->from);
+	cli_print_install_notes(&p.job, &d, a->from, o);
 	char *fix = NULL;
 	if (!rc && a->check) {
-		struct strbuf sb = STRBUF_INIT; /* the same flags, ours replacing what is there */
+		/* the same flags, ours replacing what is there (and the text of it: no --json) */
+		struct strbuf sb = STRBUF_INIT;
 		sb_adds(&sb, "tunetab install");
 		for (int i = 1; i < argc; i++)
-			if (strcmp(argv[i], "--check")) {
+			if (strcmp(argv[i], "--check") && strcmp(argv[i], "--json") &&
+			    strcmp(argv[i], "-q") && strcmp(argv[i], "--quiet")) {
 				sb_addc(&sb, ' ');
 				sb_add_shell(&sb, argv[i]);
 			}
 		if (!a->replace)
 			sb_adds(&sb, " --replace");
 		fix = sb_detach(&sb);
-		rc = cli_print_plan_check(&p, data, fix);
+		rc = cli_print_plan_check(&p, data, fix, o);
 	} else if (!rc) {
-		rc = apply(a, data, &p, &q, NULL);
+		rc = apply(a, data, &p, &q, NULL, o);
 	}
 	if (p.job.usage[0])
 		cli_usage_error("install", "%s", p.job.usage);
 	if (p.job.nfolders)
 		fprintf(stderr, "tunetab: folders in %s: %s\n", p.job.root, p.job.folders);
+	if (p.job.nfolders && o->doc)
+		json_object_set_new(o->doc, "key_folders", json_pack("{s:s?, s:s?}", "root", p.job.root,
+								     "folders", p.job.folders));
 	free(fix);
 	plan_release(&p);
 	return rc;
@@ -296,10 +362,28 @@ int cmd_install(int argc, char **argv)
 	int rc = parse_install(argc, argv, &a);
 	if (rc)
 		return rc;
+	struct cli_install_out o = { .quiet = a.quiet, .doc = a.json ? json_object() : NULL };
+	json_t *notes = json_array(), *errors = json_array();
+	if (o.doc) {
+		json_object_set_new(o.doc, "mode", json_string(a.check ? "check" : a.dry ? "dry-run"
+									      : "install"));
+		json_object_set_new(o.doc, "consumer_id", json_string(a.consumer_id));
+		cli_capture(notes, errors);
+	}
 	struct tt_data data;
-	if ((rc = cli_load_data(&data, DATA_ALL)))
-		return rc;
-	rc = a.have_launch ? install_launch(&a, &data) : install_flags(&a, &data, argc, argv);
-	cli_release_data(&data);
+	if (!(rc = cli_load_data(&data, DATA_ALL))) {
+		rc = a.have_launch ? install_launch(&a, &data, &o)
+				   : install_flags(&a, &data, argc, argv, &o);
+		cli_release_data(&data);
+	}
+	cli_capture(NULL, NULL);
+	if (o.doc) {
+		json_object_set_new(o.doc, "notes", json_incref(notes));
+		json_object_set_new(o.doc, "errors", json_incref(errors));
+		json_object_set_new(o.doc, "exit", json_integer(rc));
+		cli_print_json(o.doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	}
+	json_decref(notes);
+	json_decref(errors);
 	return rc;
 }

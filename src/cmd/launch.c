@@ -96,6 +96,7 @@ char *cli_launch_fix(const char *consumer, const struct serve_request *q, const 
 struct gen_ctx {
 	char *json;   /* the JSON cache written */
 	bool temp;    /* into a temporary folder: its paths are not for the user */
+	bool quiet;   /* install -q: errors and warnings only */
 };
 
 static void gen_table(void *ctx, const struct generate_result *r)
@@ -103,6 +104,8 @@ static void gen_table(void *ctx, const struct generate_result *r)
 	struct gen_ctx *g = ctx;
 	if (r->written[1])
 		g->json = xstrdup(r->written[1]);
+	if (g->quiet)
+		return;
 	struct strbuf sb = STRBUF_INIT;
 	generate_summary(r, &sb);
 	if (!g->temp) /* a temporary table's paths are not for the user: install says where it wrote */
@@ -113,17 +116,20 @@ static void gen_table(void *ctx, const struct generate_result *r)
 
 static void gen_line(void *ctx, const char *text)
 {
-	fprintf(stderr, "%s\n", text);
+	const struct gen_ctx *g = ctx;
+	if (!g->quiet)
+		fprintf(stderr, "%s\n", text);
 }
 
 static void gen_diag(void *ctx, const struct diag *x)
 {
+	const struct gen_ctx *g = ctx;
 	struct diags one = { (struct diag *)x, 1, 1 };
-	cli_print_diags(&one);
+	cli_print_diags_quiet(&one, g->quiet);
 }
 
 int cli_launch_generate(struct tt_data *data, const struct serve_deployment *s, bool profile,
-			const char *outdir, char **json)
+			const char *outdir, bool quiet, char **json)
 {
 	*json = NULL;
 	char *tmp = NULL;
@@ -144,7 +150,7 @@ int cli_launch_generate(struct tt_data *data, const struct serve_deployment *s, 
 	/* where the version's keys carry the MoE rank, the keys of every rank (a no-op
 	 * elsewhere): each rank file holds them all, so the files stay alike */
 	o.tp_rank_all = o.ep_rank_all = true;
-	struct gen_ctx g = { NULL, tmp != NULL };
+	struct gen_ctx g = { NULL, tmp != NULL, quiet };
 	struct generate_hooks hooks = { &g, gen_line, gen_diag, NULL, gen_table, cli_script_print };
 	struct generate_session S;
 	memset(&S, 0, sizeof S);
@@ -155,7 +161,7 @@ int cli_launch_generate(struct tt_data *data, const struct serve_deployment *s, 
 	if (!rc)
 		rc = generate_table(&o, &S, &sh, outdir, &d);
 	generate_session_release(&S);
-	cli_print_diags(&d);
+	cli_print_diags_quiet(&d, quiet);
 	diags_release(&d);
 	if (!rc && !g.json)
 		rc = cli_error(TT_INTERNAL, "generate wrote no JSON cache");

@@ -35,17 +35,6 @@ static void print_conflicts(const struct merge_result *r)
 	}
 }
 
-static json_t *diag_json(const struct diag *x)
-{
-	json_t *o = json_object();
-	json_object_set_new(o, "severity", json_string(diag_sev_name(x->sev)));
-	json_object_set_new(o, "file", x->file ? json_string(x->file) : json_null());
-	json_object_set_new(o, "line", json_integer(x->line));
-	json_object_set_new(o, "col", json_integer(x->col));
-	json_object_set_new(o, "message", json_string(x->msg));
-	return o;
-}
-
 /* The machine-readable report (--json): everything the text output says. */
 static void print_report(const struct merge_result *r, const struct diags *d, char **written,
 			 size_t nwritten, int rc)
@@ -90,7 +79,7 @@ static void print_report(const struct merge_result *r, const struct diags *d, ch
 	json_object_set_new(o, "conflicts", cs);
 	json_t *notes = json_array(), *errors = json_array();
 	for (size_t i = 0; i < d->n; i++)
-		json_array_append_new(d->v[i].sev == SEV_ERROR ? errors : notes, diag_json(&d->v[i]));
+		json_array_append_new(d->v[i].sev == SEV_ERROR ? errors : notes, cli_diag_json(&d->v[i]));
 	json_object_set_new(o, "notes", notes);
 	json_object_set_new(o, "errors", errors);
 	json_t *w = json_array();

@@ -1,6 +1,8 @@
 /* plan.c (command layer): a deployment's lookup plan in words (deploy/plan.h): install's
  * files and why a table is refused, and doctor's verdict on what is there, shared by
- * `install` and `doctor --for` (`install --check`). */
+ * `install` and `doctor --for` (`install --check`); in text, quiet (-q), or as the one JSON
+ * document of --json, each from the same plan and check. */
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,99 +12,177 @@
 #include "base/util.h"
 #include "flashinfer/validate.h"
 
-void cli_print_install_notes(const struct install_job *j, struct diags *d, const char *from)
+/* A string, or JSON null for NULL. */
+static json_t *str_or_null(const char *s)
 {
-	cli_print_diags(d);
-	diags_release(d);
-	if (j->meta_as_is)
-		fprintf(stderr, "tunetab: _metadata as in %s (this environment's not read: %s%s%s)\n",
-			from ? from : "the table", j->python ? j->python : "", j->python ? ": " : "",
-			j->why[0] ? j->why : "?");
+	return s ? json_string(s) : json_null();
 }
 
-void cli_print_plan_refusal(const struct plan_check *c, const struct lookup_plan *p)
+void cli_print_install_notes(const struct install_job *j, struct diags *d, const char *from,
+			     const struct cli_install_out *o)
 {
-	for (size_t i = 0; i < c->nfindings; i++)
+	cli_print_diags_quiet(d, o->quiet);
+	diags_release(d);
+	if (!j->meta_as_is)
+		return;
+	char *why = xasprintf("%s%s%s", j->python ? j->python : "", j->python ? ": " : "",
+			      j->why[0] ? j->why : "?");
+	if (!o->quiet)
+		fprintf(stderr, "tunetab: _metadata as in %s (this environment's not read: %s)\n",
+			from ? from : "the table", why);
+	if (o->doc)
+		json_object_set_new(o->doc, "metadata_as_is",
+				    json_pack("{s:s, s:s}", "from", from ? from : "the table",
+					      "why_not_read", why));
+	free(why);
+}
+
+void cli_print_plan_refusal(const struct plan_check *c, const struct lookup_plan *p,
+			    const struct cli_install_out *o)
+{
+	json_t *a = o->doc ? json_array() : NULL;
+	for (size_t i = 0; i < c->nfindings; i++) {
 		fprintf(stderr, "tunetab: %s\n", c->findings[i].what);
+		if (a)
+			json_array_append_new(a, json_string(c->findings[i].what));
+	}
+	if (a)
+		json_object_set_new(o->doc, "refusals", a);
 	if (c->state == PLAN_NO && p->rank_keyed && p->keys_known)
 		fprintf(stderr, "tunetab: FlashInfer %s's keys carry the MoE TP/EP rank: every rank "
 			"file must hold the keys of every rank (install writes them to each: the files "
 			"stay alike)\n", p->job.flashinfer);
 }
 
-/* Each conflict, then the counts of the merge; `theirs` names the entries only they had. */
+/* Each conflict, then the counts of the merge; `theirs` names the entries only they had.
+ * doc: "entries" and "conflicts". */
 static void print_merge(const struct install_conflict *c, size_t n, bool replace, size_t added,
-			size_t same, size_t theirs_only, const char *theirs)
+			size_t same, size_t replaced, size_t kept, size_t theirs_only,
+			const char *theirs, const struct cli_install_out *o)
 {
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; !o->quiet && i < n; i++)
 		fprintf(stderr, "tunetab: conflict: %s: ours %s, there %s; %s\n", c[i].key, c[i].ours,
 			c[i].theirs, replace ? "replaced (--replace)" : "kept theirs (--replace to take ours)");
-	fprintf(stderr, "tunetab: %zu entries added, %zu already there, %zu conflicts %s, %zu %s kept\n",
-		added, same, n, replace ? "replaced" : "left as they were", theirs_only, theirs);
+	if (!o->quiet)
+		fprintf(stderr, "tunetab: %zu entries added, %zu already there, %zu conflicts %s, %zu %s "
+			"kept\n", added, same, n, replace ? "replaced" : "left as they were", theirs_only,
+			theirs);
+	if (!o->doc)
+		return;
+	json_object_set_new(o->doc, "entries",
+			    json_pack("{s:I, s:I, s:I, s:I, s:I}", "added", (json_int_t)added,
+				      "already_there", (json_int_t)same, "replaced", (json_int_t)replaced,
+				      "conflicts_kept_theirs", (json_int_t)kept, "theirs_only_kept",
+				      (json_int_t)theirs_only));
+	json_t *a = json_array();
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(a, json_pack("{s:s, s:s, s:s, s:s}", "key", c[i].key, "ours",
+						   c[i].ours, "theirs", c[i].theirs, "kept",
+						   replace ? "ours" : "theirs"));
+	json_object_set_new(o->doc, "conflicts", a);
 }
 
 /* --dry-run: the paths that would be written; else writes them (all or nothing), then the
- * paths written (a NULL content is a file left as it is). */
+ * paths written (a NULL content is a file left as it is). doc: "files" (each with whether it
+ * is there now and whether install writes it) and "written". */
 static int write_files(const struct install_job *j, bool dry, char **paths, char **contents,
-		       size_t n)
+		       const bool *exists, size_t n, const struct cli_install_out *o)
 {
 	struct diags d = DIAGS_INIT;
 	int rc = dry ? TT_OK : install_write(j, &d);
 	cli_print_diags(&d);
 	diags_release(&d);
-	for (size_t i = 0; !rc && i < n; i++)
-		if (dry || !contents || contents[i])
+	json_t *files = o->doc ? json_array() : NULL;
+	for (size_t i = 0; i < n; i++) {
+		bool writes = dry || !contents || contents[i];
+		if (files)
+			json_array_append_new(files, json_pack("{s:I, s:s, s:b, s:b}", "index",
+							       (json_int_t)i, "path", paths[i],
+							       "exists", exists && exists[i],
+							       "write", writes));
+		else if (!rc && writes && !o->quiet)
 			printf("%s\n", paths[i]);
-	if (dry)
+	}
+	if (dry && !o->quiet)
 		fprintf(stderr, "tunetab: --dry-run: nothing written\n");
+	if (files) {
+		json_object_set_new(o->doc, "files", files);
+		json_object_set_new(o->doc, "written", json_boolean(!dry && !rc));
+	}
 	return rc;
 }
 
-static int store_files(const struct install_job *j, bool replace, bool dry)
+static int store_files(const struct install_job *j, bool replace, bool dry,
+		       const struct cli_install_out *o)
 {
 	const struct install_store *st = &j->store;
-	fprintf(stderr, "tunetab: %s (rule: %s): FlashInfer's managed store for this environment "
-		"(%s), %zu entries in %s\n", j->cons->name, j->managed->read, st->env_hash, st->n, st->dir);
-	print_merge(st->conflicts, st->nconflicts, replace, st->added, st->same, st->theirs_only,
-		    "other entries of the store");
-	if (st->unencodable)
+	if (!o->quiet)
+		fprintf(stderr, "tunetab: %s (rule: %s): FlashInfer's managed store for this "
+			"environment (%s), %zu entries in %s\n", j->cons->name, j->managed->read,
+			st->env_hash, st->n, st->dir);
+	print_merge(st->conflicts, st->nconflicts, replace, st->added, st->same, st->replaced,
+		    st->kept_theirs, st->theirs_only, "other entries of the store", o);
+	if (st->unencodable && !o->quiet)
 		fprintf(stderr, "tunetab: %zu entries without key_fields: served on lookup, not "
 			"preloaded\n", st->unencodable);
-	int rc = write_files(j, dry, st->paths, st->contents, st->n);
+	if (o->doc) {
+		json_object_set_new(o->doc, "manifest", json_pack("{s:s?, s:b}", "path",
+								  st->manifest_path, "exists",
+								  st->manifest_exists));
+		json_object_set_new(o->doc, "without_key_fields", json_integer((json_int_t)st->unencodable));
+		json_object_set_new(o->doc, "root", str_or_null(j->root));
+		json_object_set_new(o->doc, "root_variable", str_or_null(j->root_env));
+	}
+	int rc = write_files(j, dry, st->paths, st->contents, st->exists, st->n, o);
 	if (rc || dry)
 		return rc;
-	fprintf(stderr, "tunetab: wrote %zu entries; start the server with %s=%s (or leave it "
-		"unset where that is the default)\n", st->added + st->replaced,
-		j->root_env ? j->root_env : "?", j->root);
+	if (!o->quiet)
+		fprintf(stderr, "tunetab: wrote %zu entries; start the server with %s=%s (or leave it "
+			"unset where that is the default)\n", st->added + st->replaced,
+			j->root_env ? j->root_env : "?", j->root);
 	return TT_OK;
 }
 
-static int rank_files(const struct lookup_plan *p, const struct install_request *q, bool dry)
+static int rank_files(const struct lookup_plan *p, const struct install_request *q, bool dry,
+		      const struct cli_install_out *o)
 {
 	const struct install_job *j = &p->job;
 	const struct install_result *res = &j->res;
 	const struct consumer_version *v = j->v;
-	fprintf(stderr, "tunetab: %s %s%s (rule: %s): %zu %s in %s\n", j->cons->name,
-		q->consumer_version ? q->consumer_version : v->min,
-		q->consumer_version || v->below ? "" : " and up", v->read, res->npaths,
-		res->npaths == 1 ? "file" : "rank files", res->dir);
-	if (p->rank_keyed && p->keys_known)
+	if (!o->quiet)
+		fprintf(stderr, "tunetab: %s %s%s (rule: %s): %zu %s in %s\n", j->cons->name,
+			q->consumer_version ? q->consumer_version : v->min,
+			q->consumer_version || v->below ? "" : " and up", v->read, res->npaths,
+			res->npaths == 1 ? "file" : "rank files", res->dir);
+	if (p->rank_keyed && p->keys_known && !o->quiet)
 		fprintf(stderr, "tunetab: FlashInfer %s's keys carry the MoE TP/EP rank: each file "
 			"holds the keys of all %zu rank sets (%zu keys), so every rank finds its own "
 			"and the files stay alike\n", j->flashinfer, p->nkeysets, p->nall);
-	if (res->meta_mismatch)
+	if (res->meta_mismatch && !o->quiet)
 		fprintf(stderr, "tunetab: the existing files' _metadata has a %s mismatch in '%s' with "
 			"this environment (FlashInfer would ignore them): written with this "
 			"environment's, their entries kept\n", res->meta_mismatch == 1 ? "soft" : "hard",
 			res->meta_field);
+	if (o->doc)
+		json_object_set_new(o->doc, "existing_metadata_mismatch", !res->meta_mismatch
+				    ? json_null() : json_pack("{s:s, s:s}", "kind",
+							      res->meta_mismatch == 1 ? "soft" : "hard",
+							      "field", res->meta_field));
 	print_merge(res->conflicts, res->nconflicts, q->replace, res->added, res->same,
-		    res->theirs_only, res->existing == 1 ? "entries of the existing file"
-							 : "entries of the existing files");
-	int rc = write_files(j, dry, res->paths, NULL, res->npaths);
-	if (rc || dry)
-		return rc;
-	const char *root_env = j->root_env ? j->root_env : "?";
+		    res->replaced, res->kept_theirs, res->theirs_only, res->existing == 1
+		    ? "entries of the existing file" : "entries of the existing files", o);
+	int rc = write_files(j, dry, res->paths, NULL, res->exists, res->npaths, o);
 	char *env = install_finalize_env(j->cons, j->ff);
+	if (o->doc) {
+		json_object_set_new(o->doc, "root", str_or_null(j->root));
+		json_object_set_new(o->doc, "root_variable", str_or_null(j->root_env));
+		json_object_set_new(o->doc, "server_environment", str_or_null(env));
+	}
+	if (rc || dry || o->quiet) {
+		free(env);
+		return rc;
+	}
+	const char *root_env = j->root_env ? j->root_env : "?";
 	if (j->cons->tuning_backends_count)
 		fprintf(stderr, "tunetab: wrote %zu file%s; start the server with %s=%s and "
 			"--moe-runner-backend %s%s%s\n", res->npaths, res->npaths == 1 ? "" : "s",
@@ -118,9 +198,40 @@ static int rank_files(const struct lookup_plan *p, const struct install_request 
 	return TT_OK;
 }
 
-int cli_install_files(const struct lookup_plan *p, const struct install_request *q, bool dry)
+int cli_install_files(const struct lookup_plan *p, const struct install_request *q, bool dry,
+		      const struct cli_install_out *o)
 {
-	return p->job.managed ? store_files(&p->job, q->replace, dry) : rank_files(p, q, dry);
+	return p->job.managed ? store_files(&p->job, q->replace, dry, o) : rank_files(p, q, dry, o);
+}
+
+/* Whether the server tunes at start (and so reads the cache), and the words that follow
+ * "tunes at start" in the report (*text, caller frees). */
+static bool server_tunes(const struct lookup_plan *p, char **text)
+{
+	const struct install_job *j = &p->job;
+	const struct consumer *cons = j->cons;
+	const struct serve_deployment *s = p->serve;
+	const char *note = cons->tuning_note ? cons->tuning_note : "";
+	if (s && !serve_autotunes(s)) {
+		*text = xasprintf("no: %s", s->why_not ? s->why_not : "");
+		return false;
+	}
+	if (s || j->tunes) {
+		*text = xasprintf("yes: %s", note);
+		return true;
+	}
+	if (j->sm < (long)cons->min_sm) {
+		*text = xasprintf("no, not on SM%ld (SM%u and up): this cache is not read", j->sm,
+				  cons->min_sm);
+		return false;
+	}
+	struct strbuf sb = STRBUF_INIT;
+	sb_addf(&sb, "no, not with --moe-runner-backend %s (it tunes with", j->backend ? j->backend : "?");
+	for (unsigned i = 0; i < cons->tuning_backends_count; i++)
+		sb_addf(&sb, "%s%s", i ? ", " : " ", cons->tuning_backends[i]);
+	sb_adds(&sb, "): this cache is not read");
+	*text = sb_detach(&sb);
+	return false;
 }
 
 /* The server as the plan has it: version, GPU, whether it tunes (and so reads the cache) and
@@ -143,22 +254,10 @@ static void print_server(const struct lookup_plan *p)
 	if (env && !s)
 		printf("  server environment  %s\n", env);
 	free(env);
-	if (s && !serve_autotunes(s)) {
-		printf("  tunes at start      no: %s\n", s->why_not);
-	} else if (s) {
-		printf("  tunes at start      yes: %s\n", cons->tuning_note ? cons->tuning_note : "");
-	} else if (!j->tunes && j->sm < (long)cons->min_sm) {
-		printf("  tunes at start      no, not on SM%ld (SM%u and up): this cache is not read\n",
-		       j->sm, cons->min_sm);
-	} else if (!j->tunes) {
-		printf("  tunes at start      no, not with --moe-runner-backend %s (it tunes with",
-		       j->backend ? j->backend : "?");
-		for (unsigned i = 0; i < cons->tuning_backends_count; i++)
-			printf("%s%s", i ? ", " : " ", cons->tuning_backends[i]);
-		printf("): this cache is not read\n");
-	}
-	else
-		printf("  tunes at start      yes: %s\n", cons->tuning_note ? cons->tuning_note : "");
+	char *tunes;
+	server_tunes(p, &tunes);
+	printf("  tunes at start      %s\n", tunes);
+	free(tunes);
 	if (s && s->tunes)
 		printf("  server's MoE        %s%s%s, TP %ld EP %ld, use_fused_finalize %s (%s)\n",
 		       s->dtype, s->input_view ? " with its input as " : "",
@@ -166,11 +265,149 @@ static void print_server(const struct lookup_plan *p)
 		       s->fused_finalize ? "on" : "off", s->fused_finalize_from);
 }
 
-int cli_print_plan_check(const struct lookup_plan *p, const struct tt_data *data, const char *fix)
+void cli_plan_json(const struct lookup_plan *p, json_t *doc)
 {
-	const struct validate_data vd = { &data->devices, &data->catalogs, &data->rules, &data->ops };
-	struct plan_check c;
-	plan_check_disk(p, &vd, &c);
+	const struct install_job *j = &p->job;
+	const struct serve_deployment *s = p->serve;
+	json_t *o = json_object();
+	json_object_set_new(o, "consumer", json_string(j->cons->name));
+	json_object_set_new(o, "version", json_string(s ? s->consumer_version : j->v->min));
+	json_object_set_new(o, "rule", json_string(j->v->read));
+	json_object_set_new(o, "flashinfer_version", str_or_null(j->flashinfer));
+	json_object_set_new(o, "device", str_or_null(p->device));
+	json_object_set_new(o, "sm", json_integer(p->sm));
+	json_t *words = json_null();
+	if (p->derived) {
+		words = json_array();
+		for (size_t i = 0; i < p->nflags_words; i++)
+			json_array_append_new(words, json_string(p->flags_words[i]));
+	}
+	json_object_set_new(o, "launch_from_flags", words);
+	char *env = install_finalize_env(j->cons, j->ff);
+	json_object_set_new(o, "environment", str_or_null(s ? NULL : env));
+	free(env);
+	char *tunes;
+	json_object_set_new(o, "tunes_at_start", json_boolean(server_tunes(p, &tunes)));
+	json_object_set_new(o, "tunes_at_start_text", json_string(tunes));
+	free(tunes);
+	json_object_set_new(o, "moe", !(s && s->tunes) ? json_null()
+			    : json_pack("{s:s?, s:o, s:I, s:I, s:b, s:s?}", "dtype", s->dtype,
+					"input_view", str_or_null(s->input_view), "tp",
+					(json_int_t)s->runner_tp, "ep", (json_int_t)s->runner_ep,
+					"use_fused_finalize", s->fused_finalize, "fused_finalize_from",
+					s->fused_finalize_from));
+	json_object_set_new(doc, "server", o);
+	if (j->managed)
+		json_object_set_new(doc, "store", json_pack("{s:s?, s:s?}", "environment",
+							    j->store.env_hash, "folder", j->store.dir));
+	else
+		json_object_set_new(doc, "cache_folder", str_or_null(j->res.dir));
+	json_object_set_new(doc, "keys_known", json_boolean(p->keys_known));
+	json_object_set_new(doc, "rank_keyed", json_boolean(p->rank_keyed));
+	json_object_set_new(doc, "rank_sets", p->keys_known ? json_integer((json_int_t)p->nkeysets)
+							    : json_null());
+}
+
+/* The verdict of a check, in words and as --json names it. */
+static const struct {
+	const char *name, *text, *managed;
+} verdicts[] = {
+	[PLAN_HITS] = { "hits", "every rank reads this cache and every lookup hits",
+			"every lookup hits the store" },
+	[PLAN_NO] = { "no", "no: the server will not find its tactics here", NULL },
+	[PLAN_CANNOT_TELL] = { "cannot tell", "cannot tell whether the server finds its tactics "
+			       "here (what to give above)", NULL },
+};
+
+static const char *verdict_text(enum plan_state st, bool managed)
+{
+	return managed && verdicts[st].managed ? verdicts[st].managed : verdicts[st].text;
+}
+
+/* A rank file's _metadata as FlashInfer judges it (plan_file.meta). */
+static const char *meta_name(int meta)
+{
+	switch (meta) {
+	case 0: return "accepted";
+	case 1: return "soft mismatch";
+	case 2: return "hard mismatch";
+	case 3: return "strict mismatch";
+	default: return "cannot tell";
+	}
+}
+
+/* One op the server tunes at start, as the report's "op" line says it. */
+static json_t *op_json(const struct plan_op *op, const struct plan_check *c, size_t o)
+{
+	json_t *x = json_object();
+	json_object_set_new(x, "op", json_string(op->op));
+	json_object_set_new(x, "runner", json_string(op->runner));
+	json_object_set_new(x, "tuned_at_start", json_boolean(op->tunes));
+	json_object_set_new(x, "keys_known", json_boolean(op->tunes && op->known));
+	json_object_set_new(x, "keys", op->tunes && op->known ? json_integer((json_int_t)op->nkeys)
+							      : json_null());
+	json_object_set_new(x, "covered", op->tunes && op->known && c->op_checked
+			    ? json_integer((json_int_t)c->op_hits[o]) : json_null());
+	json_object_set_new(x, "why", !op->tunes || !op->known ? json_string(op->why) : json_null());
+	return x;
+}
+
+/* The check as --json has it: everything the text report says. */
+static void check_json(const struct lookup_plan *p, const struct plan_check *c, const char *fix,
+		       json_t *doc)
+{
+	const struct install_job *j = &p->job;
+	cli_plan_json(p, doc);
+	json_t *files = json_array();
+	size_t present = 0;
+	for (size_t i = 0; i < c->nfiles; i++) {
+		const struct plan_file *f = &c->files[i];
+		present += f->exists;
+		json_t *x = json_object();
+		json_object_set_new(x, "index", json_integer((json_int_t)i));
+		json_object_set_new(x, "path", json_string(f->path));
+		json_object_set_new(x, "exists", json_boolean(f->exists));
+		json_object_set_new(x, "metadata", f->exists ? json_string(meta_name(f->meta)) : json_null());
+		json_object_set_new(x, "metadata_field", f->exists && f->meta_field[0]
+				    ? json_string(f->meta_field) : json_null());
+		json_object_set_new(x, "lookups", p->keys_known ? json_integer((json_int_t)f->wanted)
+								: json_null());
+		json_object_set_new(x, "hits", p->keys_known ? json_integer((json_int_t)f->hits)
+							     : json_null());
+		json_object_set_new(x, "invalid", json_integer((json_int_t)f->invalid));
+		json_object_set_new(x, "first_invalid", f->invalid ? json_string(f->first_invalid)
+								   : json_null());
+		json_array_append_new(files, x);
+	}
+	json_object_set_new(doc, "files", files);
+	json_object_set_new(doc, "files_present", json_integer((json_int_t)present));
+	json_object_set_new(doc, "files_differ", json_boolean(c->differ));
+	json_object_set_new(doc, "environment_metadata", json_boolean(j->env_meta != NULL));
+	json_object_set_new(doc, "lookups", p->keys_known && (j->managed || c->nfiles)
+			    ? json_pack("{s:I, s:I}", "wanted", (json_int_t)c->wanted, "hits",
+					(json_int_t)c->hits) : json_null());
+	json_t *ops = json_array();
+	for (size_t o = 0; o < p->nops; o++)
+		json_array_append_new(ops, op_json(&p->ops[o], c, o));
+	json_object_set_new(doc, "ops", ops);
+	json_t *no = json_array(), *unknown = json_array();
+	for (size_t i = 0; i < c->nfindings; i++)
+		json_array_append_new(no, json_string(c->findings[i].what));
+	for (size_t i = 0; i < c->nunknowns; i++)
+		json_array_append_new(unknown, json_pack("{s:s, s:o}", "what", c->unknowns[i].what,
+							 "give", c->unknowns[i].give[0]
+							 ? json_string(c->unknowns[i].give) : json_null()));
+	json_object_set_new(doc, "findings", no);
+	json_object_set_new(doc, "cannot_tell", unknown);
+	json_object_set_new(doc, "verdict", json_string(verdicts[c->state].name));
+	json_object_set_new(doc, "verdict_text", json_string(verdict_text(c->state, j->managed)));
+	json_object_set_new(doc, "fix", str_or_null(fix));
+}
+
+/* The check's report before its findings: the server, where it reads, what of it is there,
+ * and every op it tunes at start. */
+static void print_check_state(const struct lookup_plan *p, const struct plan_check *c)
+{
 	const struct install_job *j = &p->job;
 	print_server(p);
 	if (j->managed) {
@@ -179,17 +416,17 @@ int cli_print_plan_check(const struct lookup_plan *p, const struct tt_data *data
 		printf("  store folder        %s\n", j->store.dir);
 	} else {
 		size_t present = 0;
-		for (size_t i = 0; i < c.nfiles; i++)
-			present += c.files[i].exists;
+		for (size_t i = 0; i < c->nfiles; i++)
+			present += c->files[i].exists;
 		printf("  cache folder        %s\n", j->res.dir);
-		if (c.nfiles)
-			printf("  rank files          %zu of %zu present%s\n", present, c.nfiles,
-			       c.differ ? ", contents differ" : present > 1 ? ", all alike" : "");
+		if (c->nfiles)
+			printf("  rank files          %zu of %zu present%s\n", present, c->nfiles,
+			       c->differ ? ", contents differ" : present > 1 ? ", all alike" : "");
 		if (p->rank_keyed && p->keys_known)
 			printf("  keys                FlashInfer %s's keys carry the MoE TP/EP rank: %zu "
 			       "rank sets\n", j->flashinfer, p->nkeysets);
-		for (size_t i = 0; i < c.nfiles; i++) {
-			const struct plan_file *f = &c.files[i];
+		for (size_t i = 0; i < c->nfiles; i++) {
+			const struct plan_file *f = &c->files[i];
 			if (!f->exists)
 				continue;
 			printf("  metadata            %s\n", f->meta == 0 ? (j->env_meta ? "accepted by this "
@@ -199,11 +436,11 @@ int cli_print_plan_check(const struct lookup_plan *p, const struct tt_data *data
 		}
 	}
 	if (p->keys_known && j->managed)
-		printf("  lookups             %zu of the server's %zu keys have their entry\n", c.hits,
-		       c.wanted);
-	else if (p->keys_known && c.nfiles)
+		printf("  lookups             %zu of the server's %zu keys have their entry\n", c->hits,
+		       c->wanted);
+	else if (p->keys_known && c->nfiles)
 		printf("  lookups             %zu of %zu (%zu rank file%s x the keys each looks up) are "
-		       "in the files\n", c.hits, c.wanted, c.nfiles, c.nfiles == 1 ? "" : "s");
+		       "in the files\n", c->hits, c->wanted, c->nfiles, c->nfiles == 1 ? "" : "s");
 	/* every op the server tunes at start, and what the cache holds of each (issue #39) */
 	for (size_t o = 0; o < p->nops; o++) {
 		const struct plan_op *op = &p->ops[o];
@@ -212,32 +449,45 @@ int cli_print_plan_check(const struct lookup_plan *p, const struct tt_data *data
 			printf("not tuned at start: %s\n", op->why);
 		else if (!op->known)
 			printf("tuned at start; cannot tell its keys: %s\n", op->why);
-		else if (!c.op_checked)
+		else if (!c->op_checked)
 			printf("tuned at start, %zu keys\n", op->nkeys);
 		else
-			printf("tuned at start; the cache covers %zu of its %zu keys%s\n", c.op_hits[o],
-			       op->nkeys, c.op_hits[o] < op->nkeys ? "" : " (not profiled at start)");
+			printf("tuned at start; the cache covers %zu of its %zu keys%s\n", c->op_hits[o],
+			       op->nkeys, c->op_hits[o] < op->nkeys ? "" : " (not profiled at start)");
 	}
-	for (size_t i = 0; i < c.nfindings; i++)
-		printf("  no                  %s\n", c.findings[i].what);
-	for (size_t i = 0; i < c.nunknowns; i++)
-		printf("  cannot tell         %s%s%s\n", c.unknowns[i].what,
-		       c.unknowns[i].give[0] ? " — give " : "", c.unknowns[i].give);
-	int rc;
-	if (c.state == PLAN_HITS) {
-		printf("verdict: %s\n", j->managed ? "every lookup hits the store"
-						  : "every rank reads this cache and every lookup hits");
-		rc = TT_OK;
-	} else if (c.state == PLAN_NO) {
-		printf("verdict: no: the server will not find its tactics here\n");
-		rc = TT_INVALID;
-	} else {
-		printf("verdict: cannot tell whether the server finds its tactics here (what to give "
-		       "above)\n");
-		rc = TT_UNKNOWN;
-	}
-	if (c.state == PLAN_NO && fix && (p->serve ? serve_autotunes(p->serve) : j->tunes))
+}
+
+/* The check in words; quiet: only its findings, the verdict and the fix. */
+static void print_check(const struct lookup_plan *p, const struct plan_check *c, const char *fix,
+			bool quiet)
+{
+	if (!quiet)
+		print_check_state(p, c);
+	for (size_t i = 0; i < c->nfindings; i++)
+		printf("  no                  %s\n", c->findings[i].what);
+	for (size_t i = 0; i < c->nunknowns; i++)
+		printf("  cannot tell         %s%s%s\n", c->unknowns[i].what,
+		       c->unknowns[i].give[0] ? " — give " : "", c->unknowns[i].give);
+	printf("verdict: %s\n", verdict_text(c->state, p->job.managed));
+	if (fix)
 		printf("fix: %s\n", fix);
+}
+
+int cli_print_plan_check(const struct lookup_plan *p, const struct tt_data *data, const char *fix,
+			 const struct cli_install_out *o)
+{
+	const struct validate_data vd = { &data->devices, &data->catalogs, &data->rules, &data->ops };
+	struct plan_check c;
+	plan_check_disk(p, &vd, &c);
+	const struct install_job *j = &p->job;
+	/* the fix only where it fixes: a "no" of a server that reads the cache */
+	if (!(c.state == PLAN_NO && fix && (p->serve ? serve_autotunes(p->serve) : j->tunes)))
+		fix = NULL;
+	if (o->doc)
+		check_json(p, &c, fix, o->doc);
+	else
+		print_check(p, &c, fix, o->quiet);
+	int rc = c.state == PLAN_HITS ? TT_OK : c.state == PLAN_NO ? TT_INVALID : TT_UNKNOWN;
 	plan_check_release(&c);
 	return rc;
 }
