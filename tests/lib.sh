@@ -23,3 +23,27 @@ run() {
     fi
     echo "[exit $rc]"
 }
+# hf_cache DIR MODEL...: a Hugging Face cache in DIR holding each model's files from
+# tests/data/hf (config.json, and hf_quant_config.json where the checkpoint has one), as
+# `huggingface-cli download` leaves them: refs/main naming one snapshot.
+hf_cache() {
+    dir=$1
+    shift
+    for m in "$@"; do
+        r=$dir/models--$(echo "$m" | sed 's|/|--|'); c=0123456789abcdef0123456789abcdef01234567
+        mkdir -p "$r/refs" "$r/snapshots/$c"
+        printf %s $c >"$r/refs/main"
+        cp "$ROOT/tests/data/hf/$m/"*.json "$r/snapshots/$c/"
+    done
+}
+# fi_python FILE GPU [SGLANG VLLM]: a stand-in for the server's Python: it answers tunetab's
+# environment probe (scripts/tunetab-fi-env.py's JSON) as FlashInfer 0.7.4 on that GPU with
+# those consumer versions installed (default SGLang 0.5.23, vLLM 0.33.0). GPU may name a
+# variable ('$SERVER_GPU'), read when the stand-in runs.
+fi_python() {
+    cat >"$1" <<PY
+#!/bin/sh
+echo '{"version": "0.7.4", "metadata": {"flashinfer_version": "0.7.4", "cuda_version": "13.0", "cublas_version": "13.1.0", "cudnn_version": "91500", "cudnn_frontend_version": "1.15.0", "cutlass_dsl_version": "unknown", "gpu": "'"$2"'"}, "consumers": {"sglang": "${3:-0.5.23}", "vllm": "${4:-0.33.0}"}, "modules": {"triton_kernels": false}}'
+PY
+    chmod +x "$1"
+}

@@ -6,17 +6,10 @@
 # `install --check --json` is the same document. -q leaves only the findings, the verdict and
 # the fix (plain doctor: the verdict and what fixes it), with the same exit status.
 . "$ROOT/tests/lib.sh"
-mkdir hub
-r=hub/models--Qwen--Qwen3-30B-A3B; c=0123456789abcdef0123456789abcdef01234567
-mkdir -p "$r/refs" "$r/snapshots/$c"; printf %s $c >"$r/refs/main"
-cp "$ROOT/tests/data/hf/Qwen/Qwen3-30B-A3B/config.json" "$r/snapshots/$c/"
+hf_cache hub Qwen/Qwen3-30B-A3B
 export HF_HUB_CACHE=$PWD/hub
 RUN_SED="s|$PWD/||g"
-cat >py <<'PY'
-#!/bin/sh
-echo '{"version": "0.7.4", "metadata": {"flashinfer_version": "0.7.4", "cuda_version": "13.0", "cublas_version": "13.1.0", "cudnn_version": "91500", "cudnn_frontend_version": "1.15.0", "cutlass_dsl_version": "unknown", "gpu": "NVIDIA H200"}, "consumers": {"sglang": "0.5.23", "vllm": "0.33.0"}, "modules": {"triton_kernels": false}}'
-PY
-chmod +x py
+fi_python py "NVIDIA H200"
 D="--device h200 --python $PWD/py --cache-dir $PWD/root"
 L="python -m sglang.launch_server --model-path Qwen/Qwen3-30B-A3B --tp 4 --moe-runner-backend flashinfer_cutlass"
 # the document, checked and summed up: its verdict, files, lookups, ops, findings and fix

@@ -5,17 +5,10 @@
 # with their reasons, written or not, the exit status; -q says nothing on success and keeps the
 # errors and the refusal's reasons on stderr. The exit status is the text output's in each case.
 . "$ROOT/tests/lib.sh"
-mkdir hub
-r=hub/models--Qwen--Qwen3-30B-A3B; c=0123456789abcdef0123456789abcdef01234567
-mkdir -p "$r/refs" "$r/snapshots/$c"; printf %s $c >"$r/refs/main"
-cp "$ROOT/tests/data/hf/Qwen/Qwen3-30B-A3B/config.json" "$r/snapshots/$c/"
+hf_cache hub Qwen/Qwen3-30B-A3B
 export HF_HUB_CACHE=$PWD/hub
 RUN_SED="s|$PWD/||g"
-cat >py <<'PY'
-#!/bin/sh
-echo '{"version": "0.7.4", "metadata": {"flashinfer_version": "0.7.4", "cuda_version": "13.0", "cublas_version": "13.1.0", "cudnn_version": "91500", "cudnn_frontend_version": "1.15.0", "cutlass_dsl_version": "unknown", "gpu": "NVIDIA H200"}, "consumers": {"sglang": "0.5.23", "vllm": "0.33.0"}, "modules": {"triton_kernels": false}}'
-PY
-chmod +x py
+fi_python py "NVIDIA H200"
 D="--device h200 --python $PWD/py --cache-dir $PWD/root"
 L="python -m sglang.launch_server --model-path Qwen/Qwen3-30B-A3B --tp 4 --moe-runner-backend flashinfer_cutlass"
 summary() { # the document, checked and summed up

@@ -14,17 +14,11 @@
 . "$ROOT/tests/lib.sh"
 git clone -q "$ROOT" clone
 H=$PWD
-# a Hugging Face cache with the README's models
-for m in nvidia/GLM-5.1-NVFP4 deepseek-ai/DeepSeek-V3; do
-    r=hub/models--$(echo "$m" | sed 's|/|--|'); c=0123456789abcdef0123456789abcdef01234567
-    mkdir -p "$r/refs" "$r/snapshots/$c"; printf %s $c >"$r/refs/main"; cp "$ROOT/tests/data/hf/$m/"*.json "$r/snapshots/$c/"
-done
+hf_cache hub nvidia/GLM-5.1-NVFP4 deepseek-ai/DeepSeek-V3 # the README's models
 # the server's environment: its Python reports FlashInfer, the consumers and the GPU
+# ($SERVER_GPU: the machine of the block that runs)
 mkdir -p server/bin
-cat >server/bin/python <<'PY'
-#!/bin/sh
-echo "{\"version\": \"0.7.4\", \"metadata\": {\"flashinfer_version\": \"0.7.4\", \"cuda_version\": \"13.0\", \"cublas_version\": \"13.1.0\", \"cudnn_version\": \"91500\", \"cudnn_frontend_version\": \"1.15.0\", \"cutlass_dsl_version\": \"unknown\", \"gpu\": \"$SERVER_GPU\"}, \"consumers\": {\"sglang\": \"0.5.23\", \"vllm\": \"0.34.0\"}, \"modules\": {\"triton_kernels\": false}}"
-PY
+fi_python server/bin/python '$SERVER_GPU' 0.5.23 0.34.0
 cp server/bin/python server/bin/python3
 printf '#!/bin/sh\nexit 0\n' >server/bin/vllm
 chmod +x server/bin/*
