@@ -178,23 +178,25 @@ static void roff_span(const char *s, size_t len, bool *bol, struct fonts *f, str
 	}
 }
 
-void md_roff_inline(const char *s, bool marks, struct strbuf *out)
+/* s[0, len) with its inline marks (marks: all of Markdown's, else only `code`), fonts reset
+ * at its end; bol: it starts an output line. */
+static void roff_text(const char *s, size_t len, bool bol, bool marks, struct strbuf *out)
 {
-	bool bol = true;
 	struct fonts f = { false, false, false, marks };
-	roff_span(s, strlen(s), &bol, &f, out);
+	roff_span(s, len, &bol, &f, out);
 	if (f.code || f.bold || f.italic)
 		sb_adds(out, "\\fR");
 }
 
-/* Inline text (lines of one block), fonts reset at its end, then a newline. */
+void md_roff_inline(const char *s, bool marks, struct strbuf *out)
+{
+	roff_text(s, strlen(s), true, marks, out);
+}
+
+/* Inline text (lines of one block) on lines of its own. */
 static void roff_line(const char *s, size_t len, struct strbuf *out)
 {
-	bool bol = true;
-	struct fonts f = { false, false, false, true };
-	roff_span(s, len, &bol, &f, out);
-	if (f.code || f.bold || f.italic)
-		sb_adds(out, "\\fR");
+	roff_text(s, len, true, true, out);
 	sb_addc(out, '\n');
 }
 
@@ -239,8 +241,9 @@ static bool table_separator(const char *line, size_t len)
 }
 
 /* A cell's text as roff: a "\|" as "|" (roff_span drops the backslash of \-escaped
- * punctuation outside code; inside code, where Markdown keeps it, this does). */
-static void roff_cell(const char *s, size_t len, struct strbuf *out)
+ * punctuation outside code; inside code, where Markdown keeps it, this does); bol: the cell
+ * starts an output line. */
+static void roff_cell(const char *s, size_t len, bool bol, struct strbuf *out)
 {
 	struct strbuf sb = STRBUF_INIT;
 	for (size_t i = 0; i < len; i++) {
@@ -248,11 +251,7 @@ static void roff_cell(const char *s, size_t len, struct strbuf *out)
 			continue;
 		sb_addc(&sb, s[i]);
 	}
-	bool bol = false;
-	struct fonts f = { false, false, false, true };
-	roff_span(sb.buf ? sb.buf : "", sb.len, &bol, &f, out);
-	if (f.code || f.bold || f.italic)
-		sb_adds(out, "\\fR");
+	roff_text(sb.buf ? sb.buf : "", sb.len, bol, true, out);
 	sb_release(&sb);
 }
 
@@ -321,16 +320,16 @@ void md_to_roff(const char *md, struct strbuf *out)
 				table = true;
 			} else if (!table_separator(line, len) && n) {
 				sb_adds(out, ".TP\n");
-				roff_cell(cell[0], clen[0], out);
+				roff_cell(cell[0], clen[0], true, out);
 				sb_addc(out, '\n');
 				for (size_t k = 1; k < n; k++) {
 					if (k > 1)
 						sb_adds(out, "; ");
 					if (nhead > 2 && k < nhead && hlen[k]) {
-						roff_cell(head[k], hlen[k], out);
+						roff_cell(head[k], hlen[k], false, out);
 						sb_adds(out, ": ");
 					}
-					roff_cell(cell[k], clen[k], out);
+					roff_cell(cell[k], clen[k], false, out);
 				}
 				sb_addc(out, '\n');
 			}
