@@ -4,11 +4,7 @@
 # table whose keys the server will not look up (--force installs it), with install's flags too
 # (they are read as the launch command they describe); merged installs validate.
 . "$ROOT/tests/lib.sh"
-mkdir hub
-for m in Qwen/Qwen3-30B-A3B deepseek-ai/DeepSeek-V3; do # a Hugging Face cache
-    r=hub/models--$(echo "$m" | sed 's|/|--|'); c=0123456789abcdef0123456789abcdef01234567
-    mkdir -p "$r/refs" "$r/snapshots/$c"; printf %s $c >"$r/refs/main"; cp "$ROOT/tests/data/hf/$m/config.json" "$r/snapshots/$c/"
-done
+hf_cache hub Qwen/Qwen3-30B-A3B deepseek-ai/DeepSeek-V3
 export HF_HUB_CACHE=$PWD/hub
 # the server's Python: FlashInfer's view of it as scripts/tunetab-fi-env.py prints it
 for v in 0.7.4 0.7.2; do

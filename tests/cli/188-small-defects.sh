@@ -1,10 +1,6 @@
 # 188-small-defects: small defects, one section each.
 . "$ROOT/tests/lib.sh"
-mkdir hub
-for m in Qwen/Qwen3-30B-A3B; do # a Hugging Face cache
-    r=hub/models--$(echo "$m" | sed 's|/|--|'); c=0123456789abcdef0123456789abcdef01234567
-    mkdir -p "$r/refs" "$r/snapshots/$c"; printf %s $c >"$r/refs/main"; cp "$ROOT/tests/data/hf/$m/config.json" "$r/snapshots/$c/"
-done
+hf_cache hub Qwen/Qwen3-30B-A3B
 export HF_HUB_CACHE=$PWD/hub
 mkdir -p vroot/0000000000000000000000000000000000000000000000000000000000000000 # vLLM's config-hash folder
 launch() { # CMD...: the launch command's words after '--', its error or what tunetab made of it, the exit code
