@@ -14,7 +14,7 @@ import re
 import sys
 
 # lowest first; src/main.c sits above them all
-LAYERS = ["base", "gpu", "data", "script", "flashinfer", "ops", "inspect", "tune", "deploy", "cmd"]
+LAYERS = ["base", "gpu", "data", "script", "flashinfer", "ops", "deployment", "inspect", "tune", "deploy", "cmd"]
 
 # Where library code may still write to stdout/stderr, each for its reason. (path, a regular
 # expression the line must match): a line that matches is allowed, nothing else in the file is.

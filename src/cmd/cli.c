@@ -210,11 +210,11 @@ int cli_pick_schema(const struct tt_data *data, const char *version, struct fi_v
 }
 
 int cli_deploy(const struct tt_data *data, const struct dtype_set *dtypes,
-	       const struct deploy_args *a, int sm, const struct fi_rules *rules,
+	       const struct shape_args *a, int sm, const struct fi_rules *rules,
 	       struct deployment *dep, struct model_profile **own_model, struct diags *d)
 {
 	struct diags mine = DIAGS_INIT;
-	int rc = generate_deploy(data, dtypes, a, sm, rules, dep, own_model, &mine);
+	int rc = shape_build(data, dtypes, a, sm, rules, dep, own_model, &mine);
 	cli_print_diags(&mine);
 	diags_release(&mine);
 	if (rc == TT_USAGE)

@@ -18,7 +18,7 @@
 #include "inspect/doctor.h"
 #include "data/model.h"
 #include "deploy/plan.h"
-#include "deploy/serve.h"
+#include "deployment/server.h"
 
 /* Upper limits of numeric options (docs/guide.md, "Limits"); above them: usage error, exit 2. */
 #define CLI_MAX_TOKENS_LIMIT 1048576L /* --max-tokens: buckets up to 2^20 tokens */
@@ -115,10 +115,10 @@ bool cli_installed_fi(struct doctor_fi *fi);
 int cli_pick_schema(const struct tt_data *data, const char *version, struct fi_version *v,
 		    const struct fi_rules **rules, bool announce);
 
-/* generate_deploy (tune/generate.h) for a command: its errors printed, and the command's
+/* shape_build (deployment/shape.h) for a command: its errors printed, and the command's
  * usage for a bad weight view. */
 int cli_deploy(const struct tt_data *data, const struct dtype_set *dtypes,
-	       const struct deploy_args *a, int sm, const struct fi_rules *rules,
+	       const struct shape_args *a, int sm, const struct fi_rules *rules,
 	       struct deployment *dep, struct model_profile **own_model, struct diags *d);
 
 /* The server's launch command: when argv[optind_ - 1] is "--" (getopt stopped there), the

@@ -172,7 +172,7 @@ static int deployment_plan(const struct tt_data *data, const struct doc_opts *o,
 	if (rc)
 		return rc;
 	struct deployment dep;
-	struct deploy_args da = { .cmd = "doctor", .model = o->model, .weight_view = o->weight_view,
+	struct shape_args da = { .cmd = "doctor", .model = o->model, .weight_view = o->weight_view,
 				  .dt = dt, .tp = o->tp, .ep = o->ep, .tp_rank = o->tp_rank,
 				  .ep_rank = o->ep_rank, .top_k = o->top_k, .max_tokens = o->max_tokens };
 	int sm = r->profile ? (int)device_sm(r->profile) : 0;

@@ -236,7 +236,7 @@ static int from_launch(struct args *a, const struct tt_data *data, struct serve_
 	diags_release(&d);
 	if (rc)
 		return rc;
-	serve_generate_request(s, m, o);
+	generate_request_from_server(s, m, o);
 	return TT_OK;
 }
 

@@ -10,12 +10,14 @@
 #include <unistd.h>
 
 #include "base/arena.h"
+#include "deployment/ranks.h"
 #include "flashinfer/key.h"
 #include "flashinfer/keydiff.h"
 #include "flashinfer/table.h"
 #include "base/util.h"
 #include "base/version.h"
-#include "tune/python.h"
+#include "deployment/python.h"
+#include "flashinfer/fienv.h"
 
 /* The rank variables over the caller's. */
 struct rank_ctx {
@@ -74,9 +76,9 @@ static void free_conflicts(struct install_conflict *v, size_t n)
 	free(v);
 }
 
-int install_plan(const struct consumer_version *v, consumer_var_fn var, void *ctx, int tp, int pp,
-		 int dp, int attn_dp, json_t *ours, json_t *env_meta, bool replace,
-		 struct install_result *r, struct diags *d)
+int install_plan(const struct consumer_version *v, consumer_var_fn var, void *ctx,
+		 const struct server_rank *ranks, size_t nranks, json_t *ours, json_t *env_meta,
+		 bool replace, struct install_result *r, struct diags *d)
 {
 	memset(r, 0, sizeof *r);
 	struct rank_ctx x = { .var = var, .ctx = ctx };
@@ -90,62 +92,60 @@ int install_plan(const struct consumer_version *v, consumer_var_fn var, void *ct
 	const char *ours_fi = json_string_value(json_object_get(json_object_get(ours, "_metadata"),
 								 "flashinfer_version"));
 	int rc = TT_OK;
-	r->paths = xcalloc((size_t)tp * pp * dp, sizeof *r->paths);
-	r->exists = xcalloc((size_t)tp * pp * dp, sizeof *r->exists);
-	for (int di = 0; di < dp && !rc; di++)
-		for (int pi = 0; pi < pp && !rc; pi++)
-			for (int ti = 0; ti < tp && !rc; ti++) {
-				snprintf(x.tp_rank, sizeof x.tp_rank, "%d", ti);
-				snprintf(x.pp_rank, sizeof x.pp_rank, "%d", pi);
-				snprintf(x.dp_rank, sizeof x.dp_rank, "%d",
-					 attn_dp > 1 ? ti / (tp / attn_dp) : di);
-				snprintf(x.world_rank, sizeof x.world_rank, "%d", (di * pp + pi) * tp + ti);
-				char *name = consumer_render(v, v->file, rank_var, &x, d);
-				if (!name) {
-					rc = TT_USAGE;
-					break;
-				}
-				char *path = xasprintf("%s/%s", r->dir, name);
-				free(name);
-				r->paths[r->npaths++] = path;
-				json_error_t err;
-				FILE *f = fopen(path, "r");
-				if (!f) {
-					if (errno != ENOENT)
-						rc = diag_error(d, TT_INTERNAL, "io", path, 0, 0, "cannot read: %s",
-								strerror(errno));
-					continue;
-				}
-				json_t *theirs = json_loadf(f, 0, &err);
-				fclose(f);
-				r->existing++;
-				r->exists[r->npaths - 1] = true;
-				if (!json_is_object(theirs)) {
-					rc = diag_error(d, TT_INVALID, "install", path,
-							theirs || err.line < 1 ? 1 : err.line,
-							theirs || err.column < 1 ? 1 : err.column, "%s",
-							theirs ? "not a JSON object: not a FlashInfer autotune "
-							"cache" : err.text);
-					json_decref(theirs);
-					break;
-				}
-				/* the ranks' files become one: the first file's entry wins */
-				const char *key;
-				json_t *val;
-				json_object_foreach(theirs, key, val)
-					if (!json_object_get(merged, key))
-						json_object_set(merged, key, val);
-				/* the first file stamped for another FlashInfer than ours */
-				const char *fi = json_string_value(json_object_get(
-					json_object_get(theirs, "_metadata"), "flashinfer_version"));
-				if (!r->other_fi[0] && fi && strcmp(fi, "*") && ours_fi && strcmp(fi, ours_fi))
-					snprintf(r->other_fi, sizeof r->other_fi, "%s", fi);
-				if (!first)
-					first = json_incref(theirs);
-				else if (!json_equal(first, theirs))
-					r->differ = true;
-				json_decref(theirs);
-			}
+	r->paths = xcalloc(nranks ? nranks : 1, sizeof *r->paths);
+	r->exists = xcalloc(nranks ? nranks : 1, sizeof *r->exists);
+	for (size_t ri = 0; ri < nranks && !rc; ri++) {
+		const struct server_rank *sr = &ranks[ri];
+		snprintf(x.tp_rank, sizeof x.tp_rank, "%ld", sr->tp_rank);
+		snprintf(x.pp_rank, sizeof x.pp_rank, "%ld", sr->pp_rank);
+		snprintf(x.dp_rank, sizeof x.dp_rank, "%ld", sr->dp_rank);
+		snprintf(x.world_rank, sizeof x.world_rank, "%ld", sr->world_rank);
+		char *name = consumer_render(v, v->file, rank_var, &x, d);
+		if (!name) {
+			rc = TT_USAGE;
+			break;
+		}
+		char *path = xasprintf("%s/%s", r->dir, name);
+		free(name);
+		r->paths[r->npaths++] = path;
+		json_error_t err;
+		FILE *f = fopen(path, "r");
+		if (!f) {
+			if (errno != ENOENT)
+				rc = diag_error(d, TT_INTERNAL, "io", path, 0, 0, "cannot read: %s",
+						strerror(errno));
+			continue;
+		}
+		json_t *theirs = json_loadf(f, 0, &err);
+		fclose(f);
+		r->existing++;
+		r->exists[r->npaths - 1] = true;
+		if (!json_is_object(theirs)) {
+			rc = diag_error(d, TT_INVALID, "install", path,
+					theirs || err.line < 1 ? 1 : err.line,
+					theirs || err.column < 1 ? 1 : err.column, "%s",
+					theirs ? "not a JSON object: not a FlashInfer autotune "
+					"cache" : err.text);
+			json_decref(theirs);
+			break;
+		}
+		/* the ranks' files become one: the first file's entry wins */
+		const char *key;
+		json_t *val;
+		json_object_foreach(theirs, key, val)
+			if (!json_object_get(merged, key))
+				json_object_set(merged, key, val);
+		/* the first file stamped for another FlashInfer than ours */
+		const char *fi = json_string_value(json_object_get(
+			json_object_get(theirs, "_metadata"), "flashinfer_version"));
+		if (!r->other_fi[0] && fi && strcmp(fi, "*") && ours_fi && strcmp(fi, ours_fi))
+			snprintf(r->other_fi, sizeof r->other_fi, "%s", fi);
+		if (!first)
+			first = json_incref(theirs);
+		else if (!json_equal(first, theirs))
+			r->differ = true;
+		json_decref(theirs);
+	}
 	json_decref(first);
 	if (rc) {
 		json_decref(merged);
@@ -585,7 +585,7 @@ static int read_sources(const struct install_request *q, struct install_job *j, 
 	if (!q->python && getenv("TUNETAB_TEST_IGNORE_INSTALLED")) /* tests: not this machine's */
 		snprintf(j->why, sizeof j->why, "TUNETAB_TEST_IGNORE_INSTALLED is set");
 	else if ((j->python = python_find(q->python, &pyfrom, j->why, sizeof j->why)))
-		j->fienv = python_fi_env(j->python, j->why, sizeof j->why);
+		j->fienv = fienv_flashinfer(j->python, j->why, sizeof j->why);
 	j->env_meta = json_object_get(j->fienv, "metadata");
 	const char *env_fi = json_string_value(json_object_get(j->fienv, "version"));
 	if (j->env_meta)
@@ -823,9 +823,14 @@ static int plan_files(const struct install_request *q, struct install_job *j, st
 	char *dir = rank0_dir(v, get_var, j, d);
 	int rc = dir ? recover_folder(q, j, dir, d) : TT_USAGE;
 	free(dir);
-	if (!rc)
-		rc = install_plan(v, get_var, j, tp, pp, dp, (int)q->attn_dp, j->ours, j->env_meta,
-				  q->replace, &j->res, d);
+	if (!rc) {
+		struct rank_layout l = { .tp = tp, .pp = pp, .dp = dp,
+					 .attn_dp = j->own_file ? 1 : q->attn_dp };
+		struct server_rank *ranks;
+		size_t n = ranks_lay_out(&l, &ranks);
+		rc = install_plan(v, get_var, j, ranks, n, j->ours, j->env_meta, q->replace, &j->res, d);
+		free(ranks);
+	}
 	if (rc == TT_USAGE)
 		usage_error(j, d, "%s needs that value: --model-path (as the server is started), "
 			    "--hf-config-class (the model config's class, e.g. Qwen3MoeConfig)",

@@ -12,6 +12,7 @@
 #include "data/device.h"
 #include "data/firules.h"
 #include "base/diag.h"
+#include "deployment/ranks.h"
 
 struct install_conflict {
 	char *key;
@@ -45,19 +46,17 @@ struct install_result {
  * "unknown", "None"), 2 hard (another value). *field gets the first field that differs. */
 int install_meta_mismatch(json_t *saved, json_t *current, const char **field);
 
-/* Plans the install of `ours` (a JSON autotune cache, _metadata and entries) for a
- * deployment of tp x pp x dp ranks: renders v's folder and per-rank file names with var (the
- * rank variables are filled here), reads the rank files already there (all of them, so every
- * rank gets the same content: SGLang drops files that differ), merges: an entry we do not
- * have is kept, ours is added, a key whose tactic differs keeps theirs unless replace. The
- * existing files' _metadata is kept when there is one. Ranks: tp fastest, then pp, then dp
- * (replicas); {world_rank} counts over all three (vLLM offsets it by the DP rank); with
- * attention DP (attn_dp > 1, SGLang) a rank's {dp_rank} is its attention-DP group,
- * tp_rank / (tp / attn_dp). TT_INVALID for an existing file that
- * is not a JSON object (named with its line and column). */
-int install_plan(const struct consumer_version *v, consumer_var_fn var, void *ctx, int tp, int pp,
-		 int dp, int attn_dp, json_t *ours, json_t *env_meta, bool replace,
-		 struct install_result *r, struct diags *d);
+/* Plans the install of `ours` (a JSON autotune cache, _metadata and entries) on the ranks
+ * given (deployment/ranks.h: file order and each rank's file-name variables): renders v's
+ * folder and per-rank file names with var (the rank variables are filled here), reads the
+ * rank files already there (all of them, so every rank gets the same content: SGLang drops
+ * files that differ), merges: an entry we do not have is kept, ours is added, a key whose
+ * tactic differs keeps theirs unless replace. The existing files' _metadata is kept when
+ * there is one. TT_INVALID for an existing file that is not a JSON object (named with its
+ * line and column). */
+int install_plan(const struct consumer_version *v, consumer_var_fn var, void *ctx,
+		 const struct server_rank *ranks, size_t nranks, json_t *ours, json_t *env_meta,
+		 bool replace, struct install_result *r, struct diags *d);
 void install_result_release(struct install_result *r);
 
 /* FlashInfer's managed store for one environment (consumer_store): its manifest, and one

@@ -9,9 +9,9 @@
 
 #include "base/util.h"
 #include "base/version.h"
-#include "data/dtypes.h"
+#include "deployment/ranks.h"
+#include "deployment/shape.h"
 #include "flashinfer/validate.h"
-#include "tune/generate.h"
 
 static void add_unknown(struct plan_unknown *v, size_t *n, const char *give, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
@@ -50,50 +50,6 @@ static bool rules_rank_keyed(const struct fi_rules *s)
 	return false;
 }
 
-int plan_server_keys(const struct tt_data *data, const struct serve_deployment *s,
-		     const struct fi_rules *rules, long tp_rank, long ep_rank,
-		     struct lookup_list *keys, struct diags *d)
-{
-	memset(keys, 0, sizeof *keys);
-	struct model_profile m;
-	struct dtype_set *dtypes = NULL;
-	char *path = xasprintf("%s/configs/dtypes.yaml", data->root);
-	enum dtype dt;
-	int rc = serve_model_profile(s, &m, d);
-	if (!rc)
-		rc = dtypes_load(path, &dtypes, d);
-	free(path);
-	if (!rc && dtype_parse(s->dtype, &dt))
-		rc = diag_error(d, TT_SCRIPT, "script", NULL, 0, 0, "resolve() named dtype '%s', which "
-				"tunetab does not know", s->dtype);
-	struct deployment dep;
-	if (!rc) {
-		struct generate_request o = { 0 };
-		serve_generate_request(s, &m, &o); /* the request generate --for gets */
-		o.tp_rank = tp_rank;
-		o.ep_rank = ep_rank;
-		struct deploy_args a = generate_deploy_args(&o, dt, "install");
-		struct model_profile *own = NULL; /* stays NULL: the model is m */
-		rc = generate_deploy(data, dtypes, &a, s->sm, rules, &dep, &own, d);
-	}
-	if (!rc)
-		rc = lookup_deploy(rules, &dep, keys, d);
-	dtypes_free(dtypes);
-	return rc;
-}
-
-/* The MoE runner's ranks of the server's rank (tp_rank, dp_rank): the MoE group holds
- * runner_tp x runner_ep ranks, TP fastest (SGLang: moe_ep_rank = tp_rank // moe_tp_size;
- * vLLM's FusedMoEParallelConfig flattens DP x TP, dp_rank * tp + tp_rank). */
-static void moe_ranks(const struct serve_deployment *s, long tp_rank, long dp_rank, long *mtp,
-		      long *mep)
-{
-	long tp = s->runner_tp > 0 ? s->runner_tp : 1, ep = s->runner_ep > 0 ? s->runner_ep : 1;
-	long g = (dp_rank * s->tp + tp_rank) % (tp * ep);
-	*mtp = g % tp;
-	*mep = g / tp;
-}
-
 static size_t keyset_for(struct lookup_plan *p, long mtp, long mep)
 {
 	for (size_t i = 0; i < p->nkeysets; i++)
@@ -104,22 +60,22 @@ static size_t keyset_for(struct lookup_plan *p, long mtp, long mep)
 	return p->nkeysets++;
 }
 
-/* The server's ranks in the job's file order (install_plan: tp fastest, then pp, then dp;
- * with attention DP one dp group) and the keyset of each. */
+/* The server's ranks in the job's file order (deployment/ranks.h, as install_plan's) and
+ * the keyset of each. */
 static void lay_out_ranks(struct lookup_plan *p, const struct serve_deployment *s)
 {
-	long tp = s->tp, pp = s->pp, dp = s->attn_dp > 1 ? 1 : s->dp;
-	p->nranks = (size_t)(tp * pp * dp);
-	p->ranks = xcalloc(p->nranks, sizeof *p->ranks);
-	size_t i = 0;
-	for (long di = 0; di < dp; di++)
-		for (long pi = 0; pi < pp; pi++)
-			for (long ti = 0; ti < tp; ti++, i++) {
-				struct plan_rank *r = &p->ranks[i];
-				moe_ranks(s, ti, di, &r->moe_tp_rank, &r->moe_ep_rank);
-				r->keys = p->rank_keyed ? keyset_for(p, r->moe_tp_rank, r->moe_ep_rank)
-							: keyset_for(p, 0, 0);
-			}
+	struct server_rank *sr;
+	p->nranks = ranks_lay_out(&(struct rank_layout){ s->tp, s->pp, s->dp, s->attn_dp,
+							 s->runner_tp, s->runner_ep }, &sr);
+	p->ranks = xcalloc(p->nranks ? p->nranks : 1, sizeof *p->ranks);
+	for (size_t i = 0; i < p->nranks; i++) {
+		struct plan_rank *r = &p->ranks[i];
+		r->moe_tp_rank = sr[i].moe_tp_rank;
+		r->moe_ep_rank = sr[i].moe_ep_rank;
+		r->keys = p->rank_keyed ? keyset_for(p, r->moe_tp_rank, r->moe_ep_rank)
+					: keyset_for(p, 0, 0);
+	}
+	free(sr);
 }
 
 /* The key rules of FlashInfer `version`, or NULL (not a version, or older than every schema). */
@@ -206,7 +162,7 @@ static int server_keys(const struct tt_data *data, struct lookup_plan *p, struct
 		struct plan_keyset *ks = &p->keysets[i];
 		struct lookup_list keys = { 0 };
 		if (p->serve->tunes)
-			rc = plan_server_keys(data, p->serve, p->rules, ks->moe_tp_rank, ks->moe_ep_rank,
+			rc = server_moe_keys(data, p->serve, p->rules, ks->moe_tp_rank, ks->moe_ep_rank,
 					      &keys, d);
 		if (rc) {
 			lookup_list_release(&keys);

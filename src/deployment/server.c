@@ -1,7 +1,6 @@
 /* serve.c: a deployment derived from a server's launch command (serve.h). */
-#include "deploy/serve.h"
+#include "deployment/server.h"
 
-#include <jansson.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,8 +13,8 @@
 #include "data/model.h"
 #include "gpu/gpu.h"
 #include "script/script.h"
-#include "tune/generate.h"
-#include "tune/python.h"
+#include "deployment/python.h"
+#include "flashinfer/fienv.h"
 
 extern char **environ;
 
@@ -79,38 +78,32 @@ static void probe_env(const struct serve_request *q, const char *cmd_python,
 	} else {
 		py = python_find(NULL, &from, why, sizeof why);
 	}
-	json_t *env = NULL;
+	struct fienv_summary env = { 0 };
 	if (py && (q->python || !getenv("TUNETAB_TEST_IGNORE_INSTALLED")))
-		env = python_env_probe(py, why, sizeof why);
+		fienv_summary(py, q->consumer, &env, why, sizeof why);
 	s->python = py;
 	s->python_from = xstrdup(from ? from : "none");
-	const char *fi = json_string_value(json_object_get(env, "version"));
 	if (q->flashinfer) {
 		s->flashinfer = xstrdup(q->flashinfer);
 		s->flashinfer_from = xstrdup("--flashinfer");
-	} else if (fi && !json_object_get(env, "error")) {
-		s->flashinfer = xstrdup(fi);
+	} else if (env.flashinfer) {
+		s->flashinfer = xstrdup(env.flashinfer);
 		s->flashinfer_from = xasprintf("what %s imports", py);
 	}
-	const char *cv = json_string_value(json_object_get(json_object_get(env, "consumers"), q->consumer));
 	if (q->consumer_version) {
 		s->consumer_version = xstrdup(q->consumer_version);
 		s->consumer_version_from = xstrdup("--consumer-version");
-	} else if (cv) {
-		s->consumer_version = xstrdup(cv);
+	} else if (env.consumer_version) {
+		s->consumer_version = xstrdup(env.consumer_version);
 		s->consumer_version_from = xasprintf("installed for %s", py);
 	}
-	json_t *mods = json_object_get(env, "modules");
-	const char *name;
-	json_t *val;
-	json_object_foreach(mods, name, val)
-		if (json_is_boolean(val)) {
-			char *f = xasprintf("python.%s", name);
-			serve_add_field(&s->probed, &s->nprobed, &s->probed_alloc, f, SK_BOOL, NULL,
-				  json_is_true(val));
-			free(f);
-		}
-	json_decref(env);
+	for (size_t i = 0; i < env.nmodules; i++) {
+		char *f = xasprintf("python.%s", env.modules[i].name);
+		serve_add_field(&s->probed, &s->nprobed, &s->probed_alloc, f, SK_BOOL, NULL,
+				env.modules[i].present);
+		free(f);
+	}
+	fienv_summary_release(&env);
 }
 
 /* The GPU the server runs on: --device NAME (a profile, or the name as given with --sm), else
@@ -486,28 +479,4 @@ int serve_model_profile(const struct serve_deployment *s, struct model_profile *
 	m->top_k = (unsigned)(s->moe_top_k > 0 ? s->moe_top_k : s->model.top_k);
 	m->path = s->model.config_path;
 	return TT_OK;
-}
-
-void serve_generate_request(const struct serve_deployment *s, const struct model_profile *m,
-			    struct generate_request *o)
-{
-	o->device = s->device;
-	o->model_profile = m;
-	o->biases = s->biases;
-	o->dtype = s->dtype;
-	o->input_view = s->input_view;
-	o->out_torch = s->torch_dtype;
-	o->tp = s->runner_tp;
-	o->ep = s->runner_ep;
-	o->flashinfer = s->flashinfer;
-	o->max_tokens = s->max_tokens;
-	o->no_fused_finalize = !s->fused_finalize;
-	o->ops = s->ops;
-	o->nops = s->nops;
-	o->consumer = s->consumer;
-	o->moe_tune = s->moe_tune;
-	o->moe_m = s->moe_m;
-	o->ops_only = !s->tunes;
-	if (o->ops_only) /* only the CUTLASS MoE has a bundled module */
-		o->format = "json";
 }

@@ -95,10 +95,4 @@ struct model_profile;
 int serve_model_profile(const struct serve_deployment *s, struct model_profile *out,
 			struct diags *d);
 
-/* The generate request that writes the table of s's keys (m: serve_model_profile's): what
- * generate --for and install generate, and what the plan's keys are built from. */
-struct generate_request;
-void serve_generate_request(const struct serve_deployment *s, const struct model_profile *m,
-			    struct generate_request *o);
-
 #endif
