@@ -158,10 +158,14 @@ void cli_print_plan_refusal(const struct plan_check *c, const struct lookup_plan
 /* The server as the plan has it, and where its cache is: doc's "server", "cache_folder" or
  * "store", "rank_keyed" and "rank_sets" (install and check alike). */
 void cli_plan_json(const struct lookup_plan *p, struct json_t *doc);
-/* install's files in words, then written (or listed with dry): status. doc: "files",
- * "entries", "conflicts", "written" and the rest (README `tunetab install`, --json). */
-int cli_install_files(const struct lookup_plan *p, const struct install_request *q, bool dry,
-		      const struct cli_install_out *o);
+/* install's files in words (the merge: entries, conflicts), before they are written; doc:
+ * "entries", "conflicts" and the rest (docs/commands/install.md, --json). */
+void cli_print_install_plan(const struct lookup_plan *p, const struct install_request *q,
+			    const struct cli_install_out *o);
+/* After install_write returned wrote (its diagnostics in wd; dry: nothing was written): the
+ * files, "written", and how to start the server. Returns the command's status. */
+int cli_print_install_written(const struct lookup_plan *p, const struct install_request *q,
+			      bool dry, int wrote, struct diags *wd, const struct cli_install_out *o);
 /* doctor --for / install --check: the plan against the disk, its verdict and the fix. Exit
  * status: 0 hits, 1 no, 6 cannot tell. */
 int cli_print_plan_check(const struct lookup_plan *p, const struct tt_data *data, const char *fix,
@@ -172,5 +176,23 @@ int cli_print_plan_check(const struct lookup_plan *p, const struct tt_data *data
  * Caller frees. */
 char *cli_launch_fix(const char *consumer, const struct serve_request *q, const char *cache_dir,
 		     const char *extra);
+
+/* install --for and doctor --for (src/cmd/for.c): what the command line asked, parsed by each
+ * command's own option table. */
+struct for_args {
+	const char *cmd;              /* "install" or "doctor": whose usage a usage error shows */
+	const char *consumer_id, *from, *cversion, *fiv, *sm_s, *model_path, *hf, *tdtype, *quant;
+	const char *backend, *tp_s, *pp_s, *dp_s, *adp_s, *ep_s, *skip, *cache_dir, *cache_file;
+	const char *meta_mode, *python, *model_config, *device, *outdir;
+	int replace, dry, check, force, profile, json, quiet;
+	struct serve_request launch;
+	bool have_launch;
+};
+/* The launch command after "--" (argv from optind_), and the rules every --for command line
+ * keeps; a usage error (printed) when one is broken. */
+int cli_for_check(struct for_args *a, int argc, char **argv, int optind_);
+/* The deployment's plan, checked (a->check) or applied: the command's exit status. argv: the
+ * command line, for the fix a check prints. */
+int cli_for_run(struct for_args *a, int argc, char **argv);
 
 #endif

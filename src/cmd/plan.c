@@ -82,16 +82,15 @@ static void print_merge(const struct install_conflict *c, size_t n, bool replace
 	json_object_set_new(o->doc, "conflicts", a);
 }
 
-/* --dry-run: the paths that would be written; else writes them (all or nothing), then the
- * paths written (a NULL content is a file left as it is). doc: "files" (each with whether it
- * is there now and whether install writes it) and "written". */
-static int write_files(const struct install_job *j, bool dry, char **paths, char **contents,
+/* After the write (status wrote, its diagnostics in wd; dry: none): the paths written, or with
+ * dry those that would be (a NULL content is a file left as it is). doc: "files" (each with
+ * whether it is there now and whether install writes it) and "written". */
+static int print_files(bool dry, int wrote, struct diags *wd, char **paths, char **contents,
 		       const bool *exists, size_t n, const struct cli_install_out *o)
 {
-	struct diags d = DIAGS_INIT;
-	int rc = dry ? TT_OK : install_write(j, &d);
-	cli_print_diags(&d);
-	diags_release(&d);
+	int rc = dry ? TT_OK : wrote;
+	if (wd)
+		cli_print_diags(wd);
 	json_t *files = o->doc ? json_array() : NULL;
 	for (size_t i = 0; i < n; i++) {
 		bool writes = dry || !contents || contents[i];
@@ -112,8 +111,7 @@ static int write_files(const struct install_job *j, bool dry, char **paths, char
 	return rc;
 }
 
-static int store_files(const struct install_job *j, bool replace, bool dry,
-		       const struct cli_install_out *o)
+static void store_plan(const struct install_job *j, bool replace, const struct cli_install_out *o)
 {
 	const struct install_store *st = &j->store;
 	if (!o->quiet)
@@ -133,7 +131,13 @@ static int store_files(const struct install_job *j, bool replace, bool dry,
 		json_object_set_new(o->doc, "root", str_or_null(j->root));
 		json_object_set_new(o->doc, "root_variable", str_or_null(j->root_env));
 	}
-	int rc = write_files(j, dry, st->paths, st->contents, st->exists, st->n, o);
+}
+
+static int store_written(const struct install_job *j, bool dry, int wrote, struct diags *wd,
+			 const struct cli_install_out *o)
+{
+	const struct install_store *st = &j->store;
+	int rc = print_files(dry, wrote, wd, st->paths, st->contents, st->exists, st->n, o);
 	if (rc || dry)
 		return rc;
 	if (!o->quiet)
@@ -143,7 +147,7 @@ static int store_files(const struct install_job *j, bool replace, bool dry,
 	return TT_OK;
 }
 
-static int rank_files(const struct lookup_plan *p, const struct install_request *q, bool dry,
+static void rank_plan(const struct lookup_plan *p, const struct install_request *q,
 		      const struct cli_install_out *o)
 {
 	const struct install_job *j = &p->job;
@@ -171,7 +175,14 @@ static int rank_files(const struct lookup_plan *p, const struct install_request 
 	print_merge(res->conflicts, res->nconflicts, q->replace, res->added, res->same,
 		    res->replaced, res->kept_theirs, res->theirs_only, res->existing == 1
 		    ? "entries of the existing file" : "entries of the existing files", o);
-	int rc = write_files(j, dry, res->paths, NULL, res->exists, res->npaths, o);
+}
+
+static int rank_written(const struct lookup_plan *p, const struct install_request *q, bool dry,
+			int wrote, struct diags *wd, const struct cli_install_out *o)
+{
+	const struct install_job *j = &p->job;
+	const struct install_result *res = &j->res;
+	int rc = print_files(dry, wrote, wd, res->paths, NULL, res->exists, res->npaths, o);
 	char *env = install_finalize_env(j->cons, j->ff);
 	if (o->doc) {
 		json_object_set_new(o->doc, "root", str_or_null(j->root));
@@ -198,10 +209,20 @@ static int rank_files(const struct lookup_plan *p, const struct install_request 
 	return TT_OK;
 }
 
-int cli_install_files(const struct lookup_plan *p, const struct install_request *q, bool dry,
-		      const struct cli_install_out *o)
+void cli_print_install_plan(const struct lookup_plan *p, const struct install_request *q,
+			    const struct cli_install_out *o)
 {
-	return p->job.managed ? store_files(&p->job, q->replace, dry, o) : rank_files(p, q, dry, o);
+	if (p->job.managed)
+		store_plan(&p->job, q->replace, o);
+	else
+		rank_plan(p, q, o);
+}
+
+int cli_print_install_written(const struct lookup_plan *p, const struct install_request *q,
+			      bool dry, int wrote, struct diags *wd, const struct cli_install_out *o)
+{
+	return p->job.managed ? store_written(&p->job, dry, wrote, wd, o)
+			      : rank_written(p, q, dry, wrote, wd, o);
 }
 
 /* Whether the server tunes at start (and so reads the cache), and the words that follow
