@@ -12,6 +12,7 @@
 #include "base/arena.h"
 #include "deployment/ranks.h"
 #include "flashinfer/key.h"
+#include "flashinfer/metadata.h"
 #include "flashinfer/keydiff.h"
 #include "flashinfer/table.h"
 #include "base/util.h"
@@ -196,10 +197,12 @@ int install_plan(const struct consumer_version *v, consumer_var_fn var, void *ct
 	} else if (!env_meta && saved && mine) {
 		/* no environment to judge by: the version ours is for is the server's, and a
 		 * file stamped for another is ignored whole there */
-		const char *a = json_string_value(json_object_get(saved, "flashinfer_version"));
 		const char *b = json_string_value(json_object_get(mine, "flashinfer_version"));
-		if (a && b && strcmp(a, "*") && strcmp(b, "*") && strcmp(a, b)) {
-			r->meta_mismatch = 2;
+		int level = b && strcmp(b, "*") ? fi_meta_level(fi_meta_field_json(
+				json_is_object(saved) ? json_object_get(saved, "flashinfer_version") : NULL, b))
+						: 0;
+		if (level > 0) {
+			r->meta_mismatch = level;
 			snprintf(r->meta_field, sizeof r->meta_field, "flashinfer_version");
 			json_object_set(merged, "_metadata", mine);
 		}
@@ -445,11 +448,7 @@ int install_meta_mismatch(json_t *saved, json_t *current, const char **field)
 	*field = NULL;
 	json_object_foreach(current, k, cur) {
 		json_t *sv = json_is_object(saved) ? json_object_get(saved, k) : NULL;
-		const char *s = json_string_value(sv);
-		if (s && (!strcmp(s, "*") || (json_string_value(cur) && !strcmp(s, json_string_value(cur)))))
-			continue;
-		int level = !sv || json_is_null(sv) || (s && (!strcmp(s, "unknown") || !strcmp(s, "None")))
-				    ? 1 : 2;
+		int level = fi_meta_level(fi_meta_field_json(sv, json_string_value(cur)));
 		if (level > worst) {
 			worst = level;
 			*field = k;

@@ -11,6 +11,7 @@
 #include "base/version.h"
 #include "deployment/ranks.h"
 #include "deployment/shape.h"
+#include "flashinfer/metadata.h"
 #include "flashinfer/validate.h"
 
 static void add_unknown(struct plan_unknown *v, size_t *n, const char *give, const char *fmt, ...)
@@ -378,12 +379,6 @@ void plan_release(struct lookup_plan *p)
 
 /* --- the plan against the disk ------------------------------------------------------------ */
 
-static bool indeterminate(json_t *v)
-{
-	const char *s = json_string_value(v);
-	return !v || json_is_null(v) || (s && (!strcmp(s, "unknown") || !strcmp(s, "None")));
-}
-
 /* How FlashInfer at rules judges a file's _metadata (§2.3) when it runs on the plan's GPU
  * with the plan's version, the other fields from the environment read (env, may be NULL:
  * then a field neither "*" nor certainly wrong cannot be told). 0 accepted, 1 soft, 2 hard,
@@ -401,23 +396,17 @@ static int judge_metadata(const struct lookup_plan *p, json_t *doc, json_t *env,
 	for (unsigned i = 0; i < jr->metadata_count; i++) {
 		const char *f = jr->metadata[i];
 		json_t *sv = json_is_object(saved) ? json_object_get(saved, f) : NULL;
-		const char *ss = json_string_value(sv);
-		if (ss && !strcmp(ss, "*"))
-			continue;
 		const char *cur = !strcmp(f, "gpu") ? p->device
 				  : !strcmp(f, "flashinfer_version") ? p->job.flashinfer
 				  : json_string_value(json_object_get(env, f));
-		int level;
-		if (cur && ss && !strcmp(ss, cur))
-			continue;
-		if (!cur && !(!sv || json_is_null(sv) || !json_is_object(saved))) {
+		int level = fi_meta_level(fi_meta_field_json(sv, cur));
+		if (level < 0) {
 			if (!unknown)
 				snprintf(field, fieldn, "%s", f);
 			unknown = true; /* only the environment says */
 			continue;
 		}
-		level = indeterminate(sv) ? 1 : 2;
-		if (jr->mismatch == MISMATCH_STRICT)
+		if (level && jr->mismatch == MISMATCH_STRICT)
 			level = 3;
 		if (level > worst) {
 			worst = level;
