@@ -197,7 +197,7 @@ static int rank_written(const struct lookup_plan *p, const struct install_reques
 	if (j->cons->tuning_backends_count)
 		fprintf(stderr, "tunetab: wrote %zu file%s; start the server with %s=%s and "
 			"--moe-runner-backend %s%s%s\n", res->npaths, res->npaths == 1 ? "" : "s",
-			root_env, j->root, q->backend, env ? "; " : "", env ? env : "");
+			root_env, j->root, q->flags.backend, env ? "; " : "", env ? env : "");
 	else if (j->own_file)
 		fprintf(stderr, "tunetab: wrote %s; pass it to autotune(True, cache=...) or "
 			"AutoTuner.get().load_configs(...)\n", res->paths[0]);
@@ -267,8 +267,8 @@ static void print_server(const struct lookup_plan *p)
 	       p->device ? p->device : "GPU unknown", p->sm);
 	if (p->derived) {
 		printf("  launch (the flags)  ");
-		for (size_t i = 0; i < p->nflags_words; i++)
-			printf("%s%s", i ? " " : "", p->flags_words[i]);
+		for (size_t i = 0; i < p->own_serve.nwords; i++)
+			printf("%s%s", i ? " " : "", p->own_serve.words[i]);
 		printf("\n");
 	}
 	char *env = install_finalize_env(cons, j->ff);
@@ -300,8 +300,8 @@ void cli_plan_json(const struct lookup_plan *p, json_t *doc)
 	json_t *words = json_null();
 	if (p->derived) {
 		words = json_array();
-		for (size_t i = 0; i < p->nflags_words; i++)
-			json_array_append_new(words, json_string(p->flags_words[i]));
+		for (size_t i = 0; i < p->own_serve.nwords; i++)
+			json_array_append_new(words, json_string(p->own_serve.words[i]));
 	}
 	json_object_set_new(o, "launch_from_flags", words);
 	char *env = install_finalize_env(j->cons, j->ff);

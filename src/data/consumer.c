@@ -14,7 +14,7 @@
 const char *const consumer_vars[] = {
 	"root", "flashinfer", "sm", "key", "model_path", "torch_dtype", "quantization",
 	"moe_runner_backend", "tp", "pp", "dp", "attn_dp", "moe_ep", "hf_config_class", "skip_ops",
-	"tp_rank", "pp_rank", "dp_rank", "world_rank", "fi_arch", NULL,
+	"tp_rank", "pp_rank", "dp_rank", "world_rank", "fi_arch", "dp_size", NULL,
 };
 
 struct consumer_doc {

@@ -670,31 +670,31 @@ static int resolve_target(const struct install_request *q, const struct device_s
 		snprintf(j->arch, sizeof j->arch, "%s", strrchr(ws, '/') + 1);
 	else
 		fi_arch_of(j->sm, j->arch, sizeof j->arch);
-	j->torch_dtype = strncmp(q->torch_dtype, "torch.", 6) ? xasprintf("torch.%s", q->torch_dtype)
-							      : xstrdup(q->torch_dtype);
-	j->skip_sorted = sorted_list(q->skip_ops);
-	long nums[5] = { j->sm, q->tp, q->pp, q->attn_dp, q->ep };
+	j->torch_dtype = strncmp(q->flags.torch_dtype, "torch.", 6) ? xasprintf("torch.%s", q->flags.torch_dtype)
+							      : xstrdup(q->flags.torch_dtype);
+	j->skip_sorted = sorted_list(q->flags.skip_ops);
+	long nums[5] = { j->sm, q->flags.tp, q->flags.pp, q->flags.attn_dp, q->flags.ep };
 	for (int i = 0; i < 5; i++)
 		snprintf(j->num[i], sizeof j->num[i], "%ld", nums[i]);
 	set_var(j, "flashinfer", j->flashinfer);
 	set_var(j, "fi_arch", j->arch);
 	set_var(j, "sm", j->num[0]);
-	set_var(j, "model_path", q->model_path);
+	set_var(j, "model_path", q->flags.model_path);
 	set_var(j, "torch_dtype", j->torch_dtype);
-	set_var(j, "quantization", q->quantization);
-	set_var(j, "moe_runner_backend", q->backend);
+	set_var(j, "quantization", q->flags.quantization);
+	set_var(j, "moe_runner_backend", q->flags.backend);
 	set_var(j, "tp", j->num[1]);
 	set_var(j, "pp", j->num[2]);
 	set_var(j, "attn_dp", j->num[3]);
 	set_var(j, "moe_ep", j->num[4]);
-	set_var(j, "hf_config_class", q->hf_config_class);
+	set_var(j, "hf_config_class", q->flags.hf_config_class);
 	set_var(j, "skip_ops", j->skip_sorted);
 	/* the server tunes at start (and so reads the cache) with these backends on this SM */
 	bool tunes = j->cons->tuning_backends_count == 0;
 	for (unsigned i = 0; i < j->cons->tuning_backends_count; i++)
-		tunes |= !strcmp(j->cons->tuning_backends[i], q->backend);
+		tunes |= !strcmp(j->cons->tuning_backends[i], q->flags.backend);
 	j->tunes = tunes && j->sm >= (long)j->cons->min_sm;
-	j->backend = q->backend;
+	j->backend = q->flags.backend;
 	return TT_OK;
 }
 
@@ -771,7 +771,7 @@ static int plan_store(const struct install_request *q, const char *data_root,
 /* One JSON file per rank (or the one file named). */
 static int plan_files(const struct install_request *q, struct install_job *j, struct diags *d)
 {
-	int tp = (int)q->tp, pp = (int)q->pp, dp = (int)q->dp;
+	int tp = (int)q->flags.tp, pp = (int)q->flags.pp, dp = (int)q->flags.dp;
 	if (q->cache_file) {
 		j->own_dir = xstrdup(q->cache_file);
 		*strrchr(j->own_dir, '/') = '\0';
@@ -824,7 +824,7 @@ static int plan_files(const struct install_request *q, struct install_job *j, st
 	free(dir);
 	if (!rc) {
 		struct rank_layout l = { .tp = tp, .pp = pp, .dp = dp,
-					 .attn_dp = j->own_file ? 1 : q->attn_dp };
+					 .attn_dp = j->own_file ? 1 : q->flags.attn_dp };
 		struct server_rank *ranks;
 		size_t n = ranks_lay_out(&l, &ranks);
 		rc = install_plan(v, get_var, j, ranks, n, j->ours, j->env_meta, q->replace, &j->res, d);
@@ -862,7 +862,7 @@ int install_prepare(const struct install_request *q, const char *data_root,
 		return rc;
 	/* one rank on a FlashInfer with the managed store: there, unless a file is named */
 	j->managed = q->cache_file ? NULL
-				   : consumer_managed_for(j->v, (unsigned)(q->tp * q->pp * q->dp),
+				   : consumer_managed_for(j->v, (unsigned)(q->flags.tp * q->flags.pp * q->flags.dp),
 							  j->flashinfer);
 	return j->managed ? plan_store(q, data_root, j, d) : plan_files(q, j, d);
 }

@@ -13,6 +13,7 @@
 #include "data/firules.h"
 #include "base/diag.h"
 #include "deployment/ranks.h"
+#include "deployment/server.h"
 
 struct install_conflict {
 	char *key;
@@ -106,9 +107,8 @@ struct install_request {
 	const char *flashinfer;       /* NULL: the environment's version, else the cache's (not
 				       * a version: a usage error) */
 	long sm;                      /* 0: the SM of the cache's _metadata.gpu */
-	/* the deployment, as the server is started (the templates' variables) */
-	const char *model_path, *hf_config_class, *torch_dtype, *quantization, *backend, *skip_ops;
-	long tp, pp, dp, attn_dp, ep;
+	struct serve_flags flags;     /* the deployment, as the server is started (the
+				       * templates' variables) */
 	const char *cache_dir;        /* the root, instead of the consumer's */
 	const char *cache_file;       /* a file path with its folder (the server's own, or any) */
 	const char *metadata;         /* NULL (environment's when read), "env", "wildcard", "from" */

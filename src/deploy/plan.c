@@ -207,29 +207,6 @@ static json_t *wanted_cache(const struct lookup_plan *p, const char *fi)
 	return c;
 }
 
-static const char *flag_var(void *ctx, const char *name)
-{
-	const struct install_request *q = ctx;
-	static char num[5][24];
-	const long v[] = { q->tp, q->pp, q->dp, q->attn_dp, q->ep };
-	const char *names[] = { "tp", "pp", "dp", "attn_dp", "moe_ep" };
-	for (int i = 0; i < 5; i++)
-		if (!strcmp(name, names[i])) {
-			snprintf(num[i], sizeof num[i], "%ld", v[i] > 0 ? v[i] : 1);
-			return num[i];
-		}
-	if (!strcmp(name, "model_path"))
-		return q->model_path;
-	if (!strcmp(name, "torch_dtype"))
-		return q->torch_dtype && !strncmp(q->torch_dtype, "torch.", 6) ? q->torch_dtype + 6
-									 : q->torch_dtype;
-	if (!strcmp(name, "quantization"))
-		return q->quantization;
-	if (!strcmp(name, "moe_runner_backend"))
-		return q->backend;
-	return NULL;
-}
-
 /* install's flags as the launch command they describe (the consumer's flags_command), derived
  * as a pasted one would be: the plan's server. TT_OK with p->own_serve filled; else why not
  * in p->derive_why. */
@@ -237,27 +214,22 @@ static int derive_flags(const struct tt_data *data, const struct plan_request *r
 			struct lookup_plan *p)
 {
 	const struct install_job *j = &p->job;
-	if (!r->q->model_path) {
-		snprintf(p->derive_why, sizeof p->derive_why, "no --model-path given");
-		return TT_INVALID;
-	}
 	struct diags dd = DIAGS_INIT;
-	p->flags_words = consumer_flags_words(j->cons, flag_var, (void *)r->q, &p->nflags_words, &dd);
-	if (!p->flags_words) {
-		snprintf(p->derive_why, sizeof p->derive_why, "%s", dd.n ? dd.v[0].msg
-			 : "this consumer has no launch command of its flags");
-		diags_release(&dd);
-		return TT_INVALID;
-	}
 	const char *meta_gpu = json_string_value(json_object_get(j->meta, "gpu"));
 	struct serve_request sq = {
-		.consumer = r->q->consumer, .words = p->flags_words, .nwords = p->nflags_words,
-		.consumer_version = r->q->consumer_version, .flashinfer = j->flashinfer,
-		.python = r->q->python, .model_config = r->model_config,
+		.consumer = r->q->consumer, .consumer_version = r->q->consumer_version,
+		.flashinfer = j->flashinfer, .python = r->q->python, .model_config = r->model_config,
 		.device = r->device ? r->device : meta_gpu, .sm = r->q->sm,
 	};
-	int rc = sq.device ? serve_derive(&sq, data->root, &data->devices, &p->own_serve, &dd)
-			   : diag_error(&dd, TT_USAGE, "plan", NULL, 0, 0, "no GPU named: give --device");
+	int rc = !r->q->flags.model_path || sq.device
+			 ? serve_derive_flags(&sq, &r->q->flags, data->root, &data->devices,
+					      &p->own_serve, &dd)
+			 : diag_error(&dd, TT_USAGE, "plan", NULL, 0, 0, "no GPU named: give --device");
+	if (rc && dd.n && !strcmp(dd.v[dd.n - 1].id, "flags")) { /* no command of the flags */
+		snprintf(p->derive_why, sizeof p->derive_why, "%s", dd.v[dd.n - 1].msg);
+		diags_release(&dd);
+		return rc;
+	}
 	if (rc) {
 		/* the reason, not its remedy (the unknown names that): up to its first ": " */
 		const char *m = dd.n ? dd.v[dd.n - 1].msg : "?", *colon = strstr(m, ": ");
@@ -320,7 +292,7 @@ int plan_build(const struct tt_data *data, const struct plan_request *r, struct 
 		if (derived && serve_autotunes(&p->own_serve) && (rc = server_keys(data, p, d)))
 			return rc;
 		if (derived) { /* p->serve is the server the flags describe (derive_flags) */
-			const char *cls = r->q->hf_config_class;
+			const char *cls = r->q->flags.hf_config_class;
 			if (cls && strcmp(cls, p->own_serve.hf_config_class))
 				snprintf(p->flags_differ, sizeof p->flags_differ, "--hf-config-class %s, but "
 					 "the model's config.json is a %s: the server hashes that into its "
@@ -366,9 +338,6 @@ void plan_release(struct lookup_plan *p)
 	install_job_release(&p->job);
 	if (p->derived)
 		serve_release(&p->own_serve);
-	for (size_t i = 0; i < p->nflags_words; i++)
-		free(p->flags_words[i]);
-	free(p->flags_words);
 	for (size_t i = 0; i < p->nkeysets; i++)
 		install_keys_free(p->keysets[i].v, p->keysets[i].n);
 	free(p->keysets);

@@ -83,8 +83,6 @@ struct lookup_plan {
 	/* install's flags read as the launch command they describe (consumer flags_command) */
 	struct serve_deployment own_serve;
 	bool derived;
-	char **flags_words;
-	size_t nflags_words;
 	char derive_why[1200];          /* why they could not be (the first error) */
 	char flags_differ[400];        /* where the flags say other than the model does (its
 					* config class: a hash input), "" when they agree */

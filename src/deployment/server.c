@@ -324,6 +324,9 @@ int serve_derive(const struct serve_request *q, const char *data_root,
 {
 	memset(s, 0, sizeof *s);
 	s->consumer = xstrdup(q->consumer);
+	s->words = xcalloc(q->nwords ? q->nwords : 1, sizeof *s->words);
+	for (s->nwords = 0; s->nwords < q->nwords; s->nwords++)
+		s->words[s->nwords] = xstrdup(q->words[s->nwords]);
 	size_t i = 0;
 	if (i < q->nwords && !strcmp(q->words[i], "env"))
 		i++;
@@ -445,6 +448,9 @@ void serve_release(struct serve_deployment *s)
 		free(*strs[i]);
 	hf_model_release(&s->model);
 	script_fields_free(s->probed, s->nprobed);
+	for (size_t i = 0; i < s->nwords; i++)
+		free(s->words[i]);
+	free(s->words);
 	for (size_t i = 0; i < s->nnotes; i++)
 		free(s->notes[i]);
 	free(s->notes);
@@ -479,4 +485,120 @@ int serve_model_profile(const struct serve_deployment *s, struct model_profile *
 	m->top_k = (unsigned)(s->moe_top_k > 0 ? s->moe_top_k : s->model.top_k);
 	m->path = s->model.config_path;
 	return TT_OK;
+}
+
+/* The template variables of install's flags (configs/consumers flags_options). */
+struct flag_vars {
+	const struct serve_flags *f;
+	char num[6][24];
+};
+
+static const char *flag_var(void *ctx, const char *name)
+{
+	struct flag_vars *x = ctx;
+	const struct serve_flags *f = x->f;
+	/* dp_size: SGLang's --dp-size, the attention-DP size or the DP replicas (not both) */
+	const long v[] = { f->tp, f->pp, f->dp, f->attn_dp, f->ep, f->attn_dp > 1 ? f->attn_dp : f->dp };
+	const char *names[] = { "tp", "pp", "dp", "attn_dp", "moe_ep", "dp_size" };
+	for (int i = 0; i < 6; i++)
+		if (!strcmp(name, names[i])) {
+			snprintf(x->num[i], sizeof x->num[i], "%ld", v[i] > 0 ? v[i] : 1);
+			return x->num[i];
+		}
+	if (!strcmp(name, "model_path"))
+		return f->model_path;
+	if (!strcmp(name, "torch_dtype")) /* the launch option's spelling: no "torch." */
+		return f->torch_dtype && !strncmp(f->torch_dtype, "torch.", 6) ? f->torch_dtype + 6
+									       : f->torch_dtype;
+	if (!strcmp(name, "quantization"))
+		return f->quantization;
+	if (!strcmp(name, "moe_runner_backend"))
+		return f->backend;
+	return NULL;
+}
+
+int serve_derive_flags(const struct serve_request *q, const struct serve_flags *f,
+		       const char *data_root, const struct device_set *devices,
+		       struct serve_deployment *out, struct diags *d)
+{
+	memset(out, 0, sizeof *out);
+	if (!f->model_path)
+		return diag_error(d, TT_INVALID, "flags", NULL, 0, 0, "no --model-path given");
+	struct consumer *cons = NULL;
+	int rc = consumer_load(data_root, q->consumer, &cons, d);
+	if (rc)
+		return rc;
+	struct diags dd = DIAGS_INIT;
+	struct flag_vars x = { .f = f };
+	size_t n = 0;
+	char **words = consumer_flags_words(cons, flag_var, &x, &n, &dd);
+	consumer_free(cons);
+	if (!words) {
+		rc = diag_error(d, TT_INVALID, "flags", NULL, 0, 0, "%s", dd.n ? dd.v[0].msg
+				: "this consumer has no launch command of its flags");
+		diags_release(&dd);
+		return rc;
+	}
+	diags_release(&dd);
+	struct serve_request sq = *q;
+	sq.words = words;
+	sq.nwords = n;
+	rc = serve_derive(&sq, data_root, devices, out, d);
+	for (size_t i = 0; i < n; i++)
+		free(words[i]);
+	free(words);
+	return rc;
+}
+
+static bool str_same(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+/* The same fields with the same values, in any order (a Lua table's). */
+static bool call_same(const struct op_call *a, const struct op_call *b)
+{
+	if (a->n != b->n)
+		return false;
+	for (size_t i = 0; i < a->n; i++) {
+		const struct op_field *x = &a->f[i], *y = op_call_get(b, x->name);
+		if (!y || !str_same(x->s, y->s) || (!x->s && x->i != y->i))
+			return false;
+	}
+	return true;
+}
+
+bool serve_equal(const struct serve_deployment *a, const struct serve_deployment *b,
+		 const char **field)
+{
+#define SAME_STR(f) if (!str_same(a->f, b->f)) return *field = #f, false
+#define SAME_NUM(f) if (a->f != b->f) return *field = #f, false
+	SAME_STR(consumer); SAME_STR(consumer_version); SAME_STR(flashinfer);
+	SAME_STR(device); SAME_NUM(sm);
+	SAME_STR(model.config_path); SAME_STR(model.model_type); SAME_STR(model.architecture);
+	SAME_NUM(model.hidden); SAME_NUM(model.inter); SAME_NUM(model.experts);
+	SAME_NUM(model.top_k); SAME_STR(model.activation); SAME_NUM(model.biases);
+	SAME_STR(model.torch_dtype); SAME_NUM(model.quantized); SAME_STR(model.quant_method);
+	SAME_STR(model.quant_algo); SAME_NUM(model.weight_block);
+	SAME_STR(model_path); SAME_STR(torch_dtype); SAME_STR(quantization);
+	SAME_STR(moe_runner_backend); SAME_STR(skip_ops); SAME_STR(hf_config_class);
+	SAME_NUM(tp); SAME_NUM(pp); SAME_NUM(dp); SAME_NUM(attn_dp); SAME_NUM(moe_ep);
+	SAME_STR(dtype); SAME_STR(activation); SAME_STR(input_view); SAME_NUM(biases);
+	SAME_NUM(runner_tp); SAME_NUM(runner_ep); SAME_NUM(fused_finalize);
+	SAME_NUM(max_tokens); SAME_STR(moe_tune); SAME_NUM(moe_m); SAME_NUM(moe_experts);
+	SAME_NUM(moe_top_k); SAME_NUM(tunes); SAME_STR(why_not); SAME_NUM(nops);
+#undef SAME_STR
+#undef SAME_NUM
+	for (size_t i = 0; i < a->nops; i++) {
+		const struct op_use *x = &a->ops[i], *y = &b->ops[i];
+		if (!str_same(x->op, y->op) || !str_same(x->runner, y->runner) ||
+		    x->tunes != y->tunes || x->unknown != y->unknown || !str_same(x->why, y->why) ||
+		    x->ncalls != y->ncalls)
+			return *field = "ops", false;
+		for (size_t c = 0; c < x->ncalls; c++)
+			if (!call_same(&x->calls[c], &y->calls[c]))
+				return *field = "ops.calls", false;
+	}
+	*field = NULL;
+	return true;
 }
