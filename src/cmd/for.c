@@ -235,8 +235,7 @@ static int install_launch(struct for_args *a, struct tt_data *data,
 	fix = cli_launch_fix(a->consumer_id, sq, a->cache_dir, NULL);
 	if (!serve_autotunes(&s) && !a->dry && !a->check) {
 		char *why = serve_why_no_autotune(&s);
-		rc = cli_error(TT_INVALID, "%s does not tune FlashInfer at start for this command, so "
-			       "it reads no table: %s", s.consumer_name, why);
+		rc = cli_error(TT_INVALID, "%s", why);
 		free(why);
 		goto out;
 	}
@@ -254,8 +253,7 @@ static int install_launch(struct for_args *a, struct tt_data *data,
 		rc = apply(a, data, &p, &q, fix, o);
 	if (!rc && !a->check && !serve_autotunes(&s)) {
 		char *why = serve_why_no_autotune(&s);
-		rc = cli_error(TT_INVALID, "%s does not tune FlashInfer at start for this command, so "
-			       "it reads no table: %s", s.consumer_name, why);
+		rc = cli_error(TT_INVALID, "%s", why);
 		free(why);
 	}
 	if (!rc && a->dry && !a->from && !a->check && !o->quiet)

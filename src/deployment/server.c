@@ -280,7 +280,8 @@ bool serve_autotunes(const struct serve_deployment *s)
 char *serve_why_no_autotune(const struct serve_deployment *s)
 {
 	struct strbuf sb = STRBUF_INIT;
-	sb_addf(&sb, "the CUTLASS MoE: %s", s->why_not ? s->why_not : "not tuned");
+	sb_addf(&sb, "%s does not tune FlashInfer at start for this command, so it reads no table: "
+		"the CUTLASS MoE: %s", s->consumer_name, s->why_not ? s->why_not : "not tuned");
 	for (size_t i = 0; i < s->nops; i++)
 		sb_addf(&sb, "; %s: %s", s->ops[i].op, s->ops[i].why ? s->ops[i].why : "not tuned");
 	return sb_detach(&sb);

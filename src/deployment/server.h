@@ -110,8 +110,9 @@ bool serve_equal(const struct serve_deployment *a, const struct serve_deployment
 		 const char **field);
 /* Whether the server's start-up autotune runs at all: the CUTLASS MoE or another op tuned. */
 bool serve_autotunes(const struct serve_deployment *s);
-/* Why it does not: the CUTLASS MoE's reason, then each other op's ("fp4_gemm: ..."). Caller
- * frees. */
+/* That it does not, in words: "<consumer> does not tune FlashInfer at start for this command,
+ * so it reads no table: " the CUTLASS MoE's reason, then each other op's ("fp4_gemm: ...").
+ * Caller frees. */
 char *serve_why_no_autotune(const struct serve_deployment *s);
 
 /* The model as configs/models describes one (for generate's deployment): pointers into s. */
