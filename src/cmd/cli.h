@@ -160,7 +160,7 @@ void cli_print_plan_refusal(const struct plan_check *c, const struct lookup_plan
 void cli_plan_json(const struct lookup_plan *p, struct json_t *doc);
 /* install's files in words (the merge: entries, conflicts), before they are written; doc:
  * "entries", "conflicts" and the rest (docs/commands/install.md, --json). */
-void cli_print_install_plan(const struct lookup_plan *p, const struct install_request *q,
+void cli_print_install_merge(const struct lookup_plan *p, const struct install_request *q,
 			    const struct cli_install_out *o);
 /* After install_write returned wrote (its diagnostics in wd; dry: nothing was written): the
  * files, "written", and how to start the server. Returns the command's status. */

@@ -160,25 +160,19 @@ static void print_text(const struct doc_opts *o, const struct fi_rules *rules,
 		printf("next:\n%s", r->next);
 }
 
-/* The deployment's lookups in FlashInfer's order (doctor --model): its plan. */
-static int deployment_plan(const struct tt_data *data, const struct doc_opts *o, enum dtype dt,
-			   const struct doctor_report *r, const struct fi_rules *rules,
-			   struct dtype_set **dtypes, struct model_profile **own_model,
-			   struct lookup_list *plan, struct diags *d)
+/* The deployment's lookups in FlashInfer's order (doctor --model). */
+static int deployment_lookups(const struct tt_data *data, const struct doc_opts *o, enum dtype dt,
+			      const struct doctor_report *r, const struct fi_rules *rules,
+			      struct model_profile **own_model, struct lookup_list *lookups,
+			      struct diags *d)
 {
-	char *dpath = xasprintf("%s/configs/dtypes.yaml", data->root);
-	int rc = dtypes_load(dpath, dtypes, d);
-	free(dpath);
-	if (rc)
-		return rc;
 	struct deployment dep;
 	struct shape_args da = { .cmd = "doctor", .model = o->model, .weight_view = o->weight_view,
-				  .dt = dt, .tp = o->tp, .ep = o->ep, .tp_rank = o->tp_rank,
-				  .ep_rank = o->ep_rank, .top_k = o->top_k, .max_tokens = o->max_tokens };
+				 .dt = dt, .tp = o->tp, .ep = o->ep, .tp_rank = o->tp_rank,
+				 .ep_rank = o->ep_rank, .top_k = o->top_k, .max_tokens = o->max_tokens };
 	int sm = r->profile ? (int)device_sm(r->profile) : 0;
-	if ((rc = cli_deploy(data, *dtypes, &da, sm, rules, &dep, own_model, d)))
-		return rc;
-	return lookup_deploy(rules, &dep, plan, d);
+	int rc = cli_deploy(data, data->dtypes, &da, sm, rules, &dep, own_model, d);
+	return rc ? rc : lookup_deploy(rules, &dep, lookups, d);
 }
 
 /* doctor --backend flashinfer: the measurement backend's self-test (tune/selftest.h). */
@@ -338,9 +332,8 @@ int cmd_doctor(int argc, char **argv)
 	struct diags d = DIAGS_INIT;
 	struct doctor_request q = request_of(&o);
 	struct doctor_report r = { 0 };
-	struct dtype_set *dtypes = NULL;
 	struct model_profile *own_model = NULL;
-	struct lookup_list plan = { 0 };
+	struct lookup_list lookups = { 0 };
 	struct fi_version fv;
 	const struct fi_rules *rules;
 
@@ -350,10 +343,10 @@ int cmd_doctor(int argc, char **argv)
 	    (rc = doctor_device(&q, &data.devices, &r, &d)))
 		goto out;
 	if (o.model &&
-	    (rc = deployment_plan(&data, &o, dt, &r, rules, &dtypes, &own_model, &plan, &d)))
+	    (rc = deployment_lookups(&data, &o, dt, &r, rules, &own_model, &lookups, &d)))
 		goto out;
 	struct validate_data vd = { &data.devices, &data.catalogs, &data.rules, &data.ops };
-	doctor_examine(&q, rules, &vd, o.model ? &plan : NULL, &r);
+	doctor_examine(&q, rules, &vd, o.model ? &lookups : NULL, &r);
 	rc = r.all_hit ? TT_OK : TT_INVALID;
 	if (o.json) {
 		char *js = doctor_report_json(&q, rules, &r);
@@ -366,9 +359,8 @@ out:
 	cli_print_diags(&d);
 	diags_release(&d);
 	doctor_report_release(&r);
-	lookup_list_release(&plan);
+	lookup_list_release(&lookups);
 	model_free(own_model);
-	dtypes_free(dtypes);
 	cli_release_data(&data);
 	return rc;
 }

@@ -170,7 +170,7 @@ static int apply(const struct for_args *a, const struct tt_data *data, struct lo
 	for (size_t i = 0; i < p->nunknowns; i++) /* installed all the same: said, where it helps */
 		if (p->unknowns[i].give[0])
 			cli_warn("cannot tell %s — give %s", p->unknowns[i].what, p->unknowns[i].give);
-	cli_print_install_plan(p, q, o);
+	cli_print_install_merge(p, q, o);
 	struct diags wd = DIAGS_INIT;
 	int wrote = a->dry ? TT_OK : install_write(&p->job, &wd);
 	int rc = cli_print_install_written(p, q, a->dry, wrote, &wd, o);

@@ -209,7 +209,7 @@ static int rank_written(const struct lookup_plan *p, const struct install_reques
 	return TT_OK;
 }
 
-void cli_print_install_plan(const struct lookup_plan *p, const struct install_request *q,
+void cli_print_install_merge(const struct lookup_plan *p, const struct install_request *q,
 			    const struct cli_install_out *o)
 {
 	if (p->job.managed)

@@ -77,7 +77,7 @@ static void free_conflicts(struct install_conflict *v, size_t n)
 	free(v);
 }
 
-int install_plan(const struct consumer_version *v, consumer_var_fn var, void *ctx,
+int install_merge(const struct consumer_version *v, consumer_var_fn var, void *ctx,
 		 const struct server_rank *ranks, size_t nranks, json_t *ours, json_t *env_meta,
 		 bool replace, struct install_result *r, struct diags *d)
 {
@@ -827,7 +827,7 @@ static int plan_files(const struct install_request *q, struct install_job *j, st
 					 .attn_dp = j->own_file ? 1 : q->flags.attn_dp };
 		struct server_rank *ranks;
 		size_t n = ranks_lay_out(&l, &ranks);
-		rc = install_plan(v, get_var, j, ranks, n, j->ours, j->env_meta, q->replace, &j->res, d);
+		rc = install_merge(v, get_var, j, ranks, n, j->ours, j->env_meta, q->replace, &j->res, d);
 		free(ranks);
 	}
 	if (rc == TT_USAGE)

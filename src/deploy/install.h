@@ -55,7 +55,7 @@ int install_meta_mismatch(json_t *saved, json_t *current, const char **field);
  * tactic differs keeps theirs unless replace. The existing files' _metadata is kept when
  * there is one. TT_INVALID for an existing file that is not a JSON object (named with its
  * line and column). */
-int install_plan(const struct consumer_version *v, consumer_var_fn var, void *ctx,
+int install_merge(const struct consumer_version *v, consumer_var_fn var, void *ctx,
 		 const struct server_rank *ranks, size_t nranks, json_t *ours, json_t *env_meta,
 		 bool replace, struct install_result *r, struct diags *d);
 void install_result_release(struct install_result *r);

@@ -61,7 +61,7 @@ static size_t keyset_for(struct lookup_plan *p, long mtp, long mep)
 	return p->nkeysets++;
 }
 
-/* The server's ranks in the job's file order (deployment/ranks.h, as install_plan's) and
+/* The server's ranks in the job's file order (deployment/ranks.h, as install_merge's) and
  * the keyset of each. */
 static void lay_out_ranks(struct lookup_plan *p, const struct serve_deployment *s)
 {
