@@ -183,7 +183,7 @@ static int rank_written(const struct lookup_plan *p, const struct install_reques
 	const struct install_job *j = &p->job;
 	const struct install_result *res = &j->res;
 	int rc = print_files(dry, wrote, wd, res->paths, NULL, res->exists, res->npaths, o);
-	char *env = install_finalize_env(j->cons, j->ff);
+	char *env = install_finalize_env(j);
 	if (o->doc) {
 		json_object_set_new(o->doc, "root", str_or_null(j->root));
 		json_object_set_new(o->doc, "root_variable", str_or_null(j->root_env));
@@ -271,7 +271,7 @@ static void print_server(const struct lookup_plan *p)
 			printf("%s%s", i ? " " : "", p->own_serve.words[i]);
 		printf("\n");
 	}
-	char *env = install_finalize_env(cons, j->ff);
+	char *env = install_finalize_env(j);
 	if (env && !s)
 		printf("  server environment  %s\n", env);
 	free(env);
@@ -304,7 +304,7 @@ void cli_plan_json(const struct lookup_plan *p, json_t *doc)
 			json_array_append_new(words, json_string(p->own_serve.words[i]));
 	}
 	json_object_set_new(o, "launch_from_flags", words);
-	char *env = install_finalize_env(j->cons, j->ff);
+	char *env = install_finalize_env(j);
 	json_object_set_new(o, "environment", str_or_null(s ? NULL : env));
 	free(env);
 	char *tunes;

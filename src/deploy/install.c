@@ -550,8 +550,10 @@ static int usage_error(struct install_job *j, struct diags *d, const char *fmt, 
 	return TT_USAGE;
 }
 
-char *install_finalize_env(const struct consumer *cons, int ff)
+char *install_finalize_env(const struct install_job *j)
 {
+	const struct consumer *cons = j->cons;
+	int ff = j->rules ? install_keys_fused_finalize(j->ours, j->rules) : -1;
 	if (!cons->fused_finalize_env || ff < 0)
 		return NULL;
 	if (ff == (int)cons->fused_finalize_default)
@@ -656,7 +658,7 @@ static int resolve_target(const struct install_request *q, const struct device_s
 	bool newer;
 	const struct fi_rules *rules = version_parse(j->flashinfer, &fv) ? NULL
 					 : firules_find(all_rules, &fv, &newer);
-	j->ff = rules ? install_keys_fused_finalize(j->ours, rules) : -1;
+	j->rules = rules;
 	j->sm = q->sm;
 	if (!j->sm) {
 		const char *meta_gpu = json_string_value(json_object_get(j->meta, "gpu"));

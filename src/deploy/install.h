@@ -126,7 +126,7 @@ struct install_job {
 	struct consumer_version own_rule;
 	const char *flashinfer;       /* the version targeted */
 	long sm;
-	int ff;                       /* install_keys_fused_finalize of the cache, -1 unknown */
+	const struct fi_rules *rules; /* the key rules of that version, NULL: none */
 	bool tunes;                   /* the server tunes at start (so reads the cache) here */
 	const char *backend;          /* its MoE runner backend (the request's) */
 	json_t *ours;                 /* the cache, its _metadata as it will be written */
@@ -223,8 +223,9 @@ size_t install_missing(const struct fi_rules *rules, const char *const *want, si
 		       const char *const *have, size_t nhave, struct install_cause *causes,
 		       size_t *n, size_t *unmatched);
 
-/* What the server's environment must say for keys built with use_fused_finalize ff (1, 0,
- * or -1 unknown), in words, or NULL when nothing. Caller frees. */
-char *install_finalize_env(const struct consumer *cons, int ff);
+/* What the server's environment must say for the use_fused_finalize the cache's keys were
+ * built with (install_keys_fused_finalize), in words, or NULL when nothing (or it cannot be
+ * told). Caller frees. */
+char *install_finalize_env(const struct install_job *j);
 
 #endif
