@@ -416,6 +416,13 @@ int serve_derive(const struct serve_request *q, const char *data_root,
 		serve_add_field(&facts, &nfacts, &facts_alloc, s->probed[k].name, SK_BOOL, NULL,
 			  s->probed[k].b);
 	serve_add_field(&facts, &nfacts, &facts_alloc, "version", SK_STR, s->consumer_version, 0);
+	/* the consumer's data (configs/consumers/<id>.yaml) its script reads, one home each */
+	if (cons->fused_finalize_env) {
+		serve_add_field(&facts, &nfacts, &facts_alloc, "consumer.fused_finalize_env", SK_STR,
+				cons->fused_finalize_env, 0);
+		serve_add_field(&facts, &nfacts, &facts_alloc, "consumer.fused_finalize_default",
+				SK_BOOL, NULL, cons->fused_finalize_default);
+	}
 	rc = script_consumer_resolve(sc, facts, nfacts, &res, &nres, &s->notes, &s->nnotes, d);
 	if (!rc)
 		rc = take(script_path, res, nres, s, d);
