@@ -928,16 +928,16 @@ def check_version(verb, words, direction=REQUEST):
             break
         if w.startswith("v=") and w[2:].isascii() and w[2:].isdigit() and len(w) < 12 and v is None:
             v = w[2:]  # the first v= with a number (not a word of an older version's free text)
+    if (v == str(PROTO) and verb not in MESSAGES[direction]) or (v is None and verb not in VERBS):
+        line = " ".join([verb] + words)
+        raise ProtocolError(f"not a {direction} of the worker protocol: "
+                            f"'{line[:100]}{'...' if len(line) > 100 else ''}'")
     if v == str(PROTO):
-        if verb not in MESSAGES[direction]:
-            raise ProtocolError(f"not a {direction} of the worker protocol: '{' '.join([verb] + words)[:100]}'")
         return
-    if v is None and verb not in VERBS:
-        raise ProtocolError(f"not a {direction} of the worker protocol: '{' '.join([verb] + words)[:100]}'")
     theirs = v[:16] if v is not None else "2 or older"
     if direction == REQUEST:
         raise ProtocolError(f"tunetab speaks protocol {theirs}, this worker {PROTO} "
-                            f"(a {verb} line{'' if v is not None else ' without v='})")
+                            f"(its {verb} line{'' if v is not None else ', without v='})")
     raise ProtocolError(f"the worker speaks protocol {theirs}, tunetab {PROTO}")
 
 
@@ -1704,7 +1704,7 @@ def _us(v):
 
 
 def opprof(k, words):
-    """OPPROF v=2 <op job> bucket= reps= gate= cands= -- CAND...: one key of an op measured in
+    """OPPROF v=3 <op job> bucket= reps= gate= cands= cols= -- CAND...: one key of an op measured in
     one go (profile_op with FlashInfer's fallback), answered on one line (the header's words)."""
     import json
     job, _ = parse_op_job("OPPROF", words)
@@ -1755,7 +1755,7 @@ def opprof(k, words):
 
 
 def optest(base, words):
-    """OPTEST v=2 op=NAME runner=CLASS -- : can this GPU run the op's runner here?
+    """OPTEST v=3 op=NAME runner=CLASS: can this GPU run the op's runner here?
     (status, detail): works (a small job of the op profiled with profile_op: its winner and
     FlashInfer's default within 2% / 10% of the largest value of the fp32 reference;
     the MoE's bound 25%: GEMM2's input is requantized to fp4), not_in_build, cannot_run

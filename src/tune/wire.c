@@ -1,4 +1,4 @@
-/* wire.c: the worker protocol's one table of messages and its generic writer and reader (wire.h). */
+/* wire.c: the worker protocol's one table of messages, its generic writer and reader (wire.h). */
 #include "tune/wire.h"
 
 #include <errno.h>
@@ -194,7 +194,8 @@ const struct wire_msg *wire_msg(enum wire_id id)
 
 #define SPACE " \t\r\n"
 
-static int fail(char *why, size_t whylen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int fail(char *why, size_t whylen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 static int fail(char *why, size_t whylen, const char *fmt, ...)
 {
 	va_list ap;
@@ -228,7 +229,8 @@ static int find_version(const char *w, size_t len, void *ctx)
 {
 	struct version *x = ctx;
 	/* the first v= with a number (not a word of an older version's free text) */
-	if (!x->v && len > 2 && len < 12 && !strncmp(w, "v=", 2) && strspn(w + 2, "0123456789") == len - 2)
+	if (!x->v && len > 2 && len < 12 && !strncmp(w, "v=", 2) &&
+	    strspn(w + 2, "0123456789") == len - 2)
 		x->v = w + 2, x->len = len - 2;
 	return 0;
 }
@@ -267,8 +269,8 @@ static int version_error(const char *line, enum wire_dir dir, const struct versi
 		return fail(why, whylen, "the worker speaks protocol %s, tunetab %d (it answered "
 			    "'%.*s%s'%s)", theirs, WIRE_VERSION, (int)shown(verb), verb,
 			    strcspn(verb, "\r\n") > shown(verb) ? "..." : "", x->v ? "" : ", without v=");
-	return fail(why, whylen, "tunetab speaks protocol %s, this worker %d (a %.*s line%s)",
-		    theirs, WIRE_VERSION, verb_len, verb, x->v ? "" : " without v=");
+	return fail(why, whylen, "tunetab speaks protocol %s, this worker %d (its %.*s line%s)",
+		    theirs, WIRE_VERSION, verb_len, verb, x->v ? "" : ", without v=");
 }
 
 const struct wire_msg *wire_identify(const char *line, enum wire_dir dir, char *why,

@@ -19,11 +19,9 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <math.h>
 #include <poll.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -202,7 +200,8 @@ static int send_line(struct worker *w, const char *s)
 }
 
 /* Appends the request (or reply) m with obj's fields and items[0..n) (wire_write). */
-static void add_msg(struct strbuf *sb, enum wire_id id, const void *obj, const void *items, size_t n)
+static void add_msg(struct strbuf *sb, enum wire_id id, const void *obj, const void *items,
+		    size_t n)
 {
 	wire_write(sb, wire_msg(id), obj, NULL, items, n);
 }

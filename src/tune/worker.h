@@ -68,7 +68,8 @@ int worker_start_python(struct worker *w, int device, double timeout_s, const ch
  * order. Nonzero when the worker is already gone (the reads say so). */
 int worker_ask_ahead(struct worker *w, const char *dtype);
 /* What the worker measures with. TT_GPU with out->why when it cannot run (no FlashInfer, no
- * CUDA torch, ...): nothing is added to d then, the caller decides how to say it. */
+ * CUDA torch, a worker of another protocol version, ...): nothing is added to d then, the
+ * caller decides how to say it. */
 int worker_who(struct worker *w, struct worker_backend *out, struct diags *d);
 /* The flashinfer worker loads (the first time: compiles) FlashInfer's fused-MoE module for
  * dtype; note() gets each phase and progress line. */

@@ -154,15 +154,15 @@ TEST(request_refused)
 	static const struct {
 		const char *line, *why;
 	} cases[] = {
-		{ "JOB v=2 " REORDERED " n=0 --\n", "tunetab speaks protocol 2, this worker 3 (a JOB line)" },
+		{ "JOB v=2 " REORDERED " n=0 --\n", "tunetab speaks protocol 2, this worker 3 (its JOB line)" },
 		/* another version is refused before anything else on its line is read */
-		{ "JOB v=4 stage=x --\n", "tunetab speaks protocol 4, this worker 3 (a JOB line)" },
+		{ "JOB v=4 stage=x --\n", "tunetab speaks protocol 4, this worker 3 (its JOB line)" },
 		{ "JOB " REORDERED " cands=0 " COLS " --\n",
-		  "tunetab speaks protocol 2 or older, this worker 3 (a JOB line without v=)" },
+		  "tunetab speaks protocol 2 or older, this worker 3 (its JOB line, without v=)" },
 		/* the positional job line of version 1, and version 2's WHO */
 		{ "JOB bf16 8 1 1536 2048 5 32 0 1 1 2048 768 128 8 1 0 1 0 3 0 1 0\n",
-		  "tunetab speaks protocol 2 or older, this worker 3 (a JOB line without v=)" },
-		{ "WHO\n", "tunetab speaks protocol 2 or older, this worker 3 (a WHO line without v=)" },
+		  "tunetab speaks protocol 2 or older, this worker 3 (its JOB line, without v=)" },
+		{ "WHO\n", "tunetab speaks protocol 2 or older, this worker 3 (its WHO line, without v=)" },
 		{ "hello world\n", "not a request of the worker protocol: 'hello world'" },
 		{ "HELLO v=3\n", "not a request of the worker protocol: 'HELLO v=3'" },
 		{ "JOB v=3 fused_finalize=0 biases=1 act=3 ep_rank=3 ep=4 tp_rank=1 tp=2 top_k=8 "
