@@ -814,13 +814,21 @@ class Type:
         self.kind, self.read, self.write = kind, read, write
 
 
+def _word(v):
+    if v in (None, ""):
+        return "-"
+    if len(str(v).split()) != 1:
+        raise ValueError(f"not one word: {v!r}")
+    return str(v)
+
+
 INT = Type("int", int, lambda v: "%d" % v)
-WORD = Type("word", str, lambda v: str(v) if v not in (None, "") else "-")
+WORD = Type("word", str, _word)
 TEXT = Type("text", unhex, lambda v: "-" if v in (None, "") else str(v).encode("utf-8", "replace").hex())
 
 
 def REAL(fmt):
-    return Type("real", float, lambda v: fmt % v)
+    return Type("real(%s)" % fmt, float, lambda v: fmt % v)
 
 
 class Msg:
@@ -849,7 +857,7 @@ MESSAGES = {
         "JOB": Msg(JOB, "cands", [("id", INT), ("tile_m", INT), ("tile_n", INT), ("cluster_m", INT),
                                   ("cluster_n", INT), ("stages", INT), ("swap", INT), ("sm80", INT)]),
         "PREP": Msg(JOB + KEY, "cands", IDS),
-        "GATE": Msg([("bound", REAL("%g")), ("ref_bound", REAL("%g"))] + JOB + KEY, "cands", IDS),
+        "GATE": Msg([("bound", REAL("%.6g")), ("ref_bound", REAL("%.6g"))] + JOB + KEY, "cands", IDS),
         # reps: the calls of a candidate's sample, sized by the parent (0: the worker's)
         "ROUND": Msg([("method", INT), ("min_reps", INT)], "cands", [("id", INT), ("reps", INT, 0)]),
         "CAL": Msg([], "tiles", [("tile_m", INT), ("tile_n", INT)]),
@@ -1630,14 +1638,14 @@ def profile_op(k, job, tactics, reps=8, bounds=(0.02, 0.1), gate=True, fallback=
 # fields and its optional ones), then the verb's; the candidates ID, or ID and the tactic's JSON
 OP_CANDS = [("id", INT), ("tactic", TEXT, None)]
 OP_MESSAGES = {"PREP": Msg([("bucket", INT), ("reps", INT), ("method", INT)], "cands", OP_CANDS),
-               "GATE": Msg([("bucket", INT), ("reps", INT), ("method", INT), ("bound", REAL("%g")),
-                            ("ref_bound", REAL("%g"))], "cands", OP_CANDS),
+               "GATE": Msg([("bucket", INT), ("reps", INT), ("method", INT), ("bound", REAL("%.6g")),
+                            ("ref_bound", REAL("%.6g"))], "cands", OP_CANDS),
                "OPPROF": MESSAGES[REQUEST]["OPPROF"]}
 
 
 def _fields(spec):
     """{name: int or str} (an op's fields) as the protocol's fields."""
-    return [(name, INT if conv is int else REAL("%g") if conv is float else WORD)
+    return [(name, INT if conv is int else REAL("%.6g") if conv is float else WORD)
             for name, conv in spec.items()]
 
 

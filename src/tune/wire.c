@@ -652,17 +652,30 @@ static const char *kind(enum wire_type t)
 	}
 }
 
+/* "name:kind", a real's with the format it is written in: "median_us:real(%.4f)" */
+static void describe(struct strbuf *sb, const struct wire_field *f)
+{
+	sb_addf(sb, "%s:%s", f->name, kind(f->type));
+	if (f->type == WT_DOUBLE)
+		sb_addf(sb, "(%%.%d%c)", f->prec, f->conv);
+}
+
 void wire_describe(struct strbuf *sb)
 {
 	for (size_t i = 0; i < WIRE_MESSAGES; i++) {
 		const struct wire_msg *m = &messages[i];
 		sb_addf(sb, "%s %s", m->dir == WIRE_REQUEST ? "request" : "reply", m->verb);
-		for (size_t k = 0; k < m->nfields; k++)
-			sb_addf(sb, " %s:%s", m->fields[k].name, kind(m->fields[k].type));
+		for (size_t k = 0; k < m->nfields; k++) {
+			sb_addc(sb, ' ');
+			describe(sb, &m->fields[k]);
+		}
 		if (m->tail == WIRE_LIST) {
 			sb_addf(sb, " %s=[", m->count);
-			for (size_t k = 0; k < m->ncols; k++)
-				sb_addf(sb, "%s%s:%s", k ? "," : "", m->cols[k].name, kind(m->cols[k].type));
+			for (size_t k = 0; k < m->ncols; k++) {
+				if (k)
+					sb_addc(sb, ',');
+				describe(sb, &m->cols[k]);
+			}
 			sb_addc(sb, ']');
 		}
 		if (m->tail == WIRE_TEXT)
