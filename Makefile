@@ -97,7 +97,7 @@ FI_SRC      := src/flashinfer/pylit.c src/flashinfer/key.c src/flashinfer/table.
                src/flashinfer/explain.c src/flashinfer/keydiff.c src/flashinfer/fienv.c \
                src/flashinfer/metadata.c
 INSPECT_SRC := src/inspect/logscan.c src/inspect/doctor.c
-TUNE_SRC    := src/tune/choose.c src/tune/generate.c src/tune/worker.c src/tune/journal.c src/tune/backend_proxy.c \
+TUNE_SRC    := src/tune/choose.c src/tune/generate.c src/tune/worker.c src/tune/wire.c src/tune/journal.c src/tune/backend_proxy.c \
                src/tune/backend_fake.c src/tune/timing.c src/tune/fleet.c src/tune/selftest.c \
                src/tune/report.c src/tune/learn.c
 OPS_SRC     := src/ops/ops.c src/ops/fp4_gemm.c src/ops/trtllm_moe.c
