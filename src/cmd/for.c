@@ -53,7 +53,8 @@ int cli_for_check(struct for_args *a, int argc, char **argv, int optind_)
 }
 
 /* The deployment as install's flags give it: the request (q) the plan is built from. */
-static int flags_request(const struct for_args *a, struct install_request *q)
+static int flags_request(const struct for_args *a, const struct tt_data *data,
+			 struct install_request *q)
 {
 	long tp = 1, pp = 1, dp = 1, adp = 1, ep = 1, sm = 0;
 	int rc;
@@ -65,11 +66,26 @@ static int flags_request(const struct for_args *a, struct install_request *q)
 		return cli_usage_error(a->cmd, "--sm wants an SM version such as 90, not '%s'", a->sm_s);
 	if (tp * pp * dp > 4096)
 		return cli_usage_error(a->cmd, "%ld ranks is more than tunetab writes", tp * pp * dp);
-	if (adp > 1 && dp > 1)
-		return cli_usage_error(a->cmd, "--attn-dp and --dp together: SGLang refuses attention "
-				       "DP with DP replicas (parallel_hook.py:287-292)");
-	if (adp > 1 && tp % adp)
-		return cli_usage_error(a->cmd, "--attn-dp %ld does not divide --tp %ld", adp, tp);
+	if (adp > 1) { /* the consumer's attention-DP rules (configs/consumers/<id>.yaml attn_dp) */
+		struct consumer *cons = NULL;
+		struct diags d = DIAGS_INIT;
+		if (consumer_load(data->root, a->consumer_id, &cons, &d) == TT_OK) {
+			if (!cons->attn_dp)
+				rc = cli_usage_error(a->cmd, "--attn-dp: %s has no attention data "
+						     "parallelism", cons->name);
+			else if (dp > 1)
+				rc = cli_usage_error(a->cmd, "--attn-dp and --dp together: %s refuses "
+						     "attention DP with DP replicas (%s)", cons->name,
+						     cons->attn_dp);
+			else if (tp % adp)
+				rc = cli_usage_error(a->cmd, "--attn-dp %ld does not divide --tp %ld",
+						     adp, tp);
+		}
+		consumer_free(cons);
+		diags_release(&d); /* an unknown consumer: install_prepare says so */
+		if (rc)
+			return rc;
+	}
 	*q = (struct install_request){
 		.consumer = a->consumer_id, .from = a->from, .consumer_version = a->cversion,
 		.flashinfer = a->fiv, .sm = sm,
@@ -274,7 +290,7 @@ static int install_flags(struct for_args *a, struct tt_data *data, int argc, cha
 			 const struct cli_install_out *o)
 {
 	struct install_request q;
-	int rc = flags_request(a, &q);
+	int rc = flags_request(a, data, &q);
 	if (rc)
 		return rc;
 	struct diags d = DIAGS_INIT;

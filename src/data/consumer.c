@@ -111,6 +111,8 @@ static const cyaml_schema_field_t consumer_fields[] = {
 			       struct consumer, fused_finalize_env, 1, 128),
 	CYAML_FIELD_BOOL("fused_finalize_default", CYAML_FLAG_OPTIONAL, struct consumer,
 			 fused_finalize_default),
+	CYAML_FIELD_STRING_PTR("attn_dp", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL,
+			       struct consumer, attn_dp, 1, 256),
 	CYAML_FIELD_SEQUENCE("versions", CYAML_FLAG_POINTER, struct consumer, versions,
 			     &version_schema, 1, 64),
 	CYAML_FIELD_MAPPING_PTR("managed_store", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL,
