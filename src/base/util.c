@@ -95,6 +95,13 @@ char *xvasprintf(const char *fmt, va_list ap)
 	return p;
 }
 
+void free_strings(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
 char *xasprintf(const char *fmt, ...)
 {
 	va_list ap;

@@ -27,6 +27,8 @@ char *xstrndup(const char *s, size_t n);
 /* printf into a fresh string; caller frees. */
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 char *xvasprintf(const char *fmt, va_list ap);
+/* Frees the n strings of v, then v (an array of owned strings, such as ALLOC_GROW builds). */
+void free_strings(char **v, size_t n);
 
 /* Makes room for at least nr elements in the array x whose capacity (in elements) is the
  * size_t lvalue alloc: when nr > alloc, x is reallocated to max(nr, (alloc + 16) * 3 / 2)

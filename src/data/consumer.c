@@ -434,9 +434,7 @@ char **consumer_flags_words(const struct consumer *c, consumer_var_fn var, void 
 		free(v);
 	}
 	if (bad) {
-		for (size_t i = 0; i < *n; i++)
-			free(w[i]);
-		free(w);
+		free_strings(w, *n);
 		*n = 0;
 		return NULL;
 	}

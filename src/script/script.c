@@ -1221,9 +1221,7 @@ static int take_result(struct script *s, const char *what, struct field_list *fl
 	int rc = script_call(s, 2, 0, d, what);
 	if (rc) {
 		script_fields_free(fl->v, fl->n);
-		for (size_t i = 0; i < fl->nnotes; i++)
-			free(fl->notes[i]);
-		free(fl->notes);
+		free_strings(fl->notes, fl->nnotes);
 		memset(fl, 0, sizeof *fl);
 	}
 	return rc;
@@ -1267,9 +1265,7 @@ int script_consumer_parse(struct script *s, char *const *words, size_t nwords,
 	struct field_list fl = { 0 };
 	if ((rc = call_with_fields(s, env, nenv, "reading the launch command", &fl, d)))
 		return rc;
-	for (size_t i = 0; i < fl.nnotes; i++)
-		free(fl.notes[i]);
-	free(fl.notes);
+	free_strings(fl.notes, fl.nnotes);
 	if ((rc = script_ref(s, &s->opts_ref, d, "reading the launch command"))) {
 		script_fields_free(fl.v, fl.n);
 		return rc;

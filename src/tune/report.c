@@ -73,9 +73,7 @@ void report_release(struct report *r)
 	for (size_t i = 0; i < r->n; i++)
 		free(r->e[i].c);
 	free(r->e);
-	for (size_t i = 0; i < r->ninfo; i++)
-		free(r->info[i]);
-	free(r->info);
+	free_strings(r->info, r->ninfo);
 	free(r->title);
 	free(r->backend);
 	memset(r, 0, sizeof *r);
