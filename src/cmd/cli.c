@@ -125,19 +125,6 @@ void cli_print_usage(const char *cmd)
 		fprintf(stderr, "usage: tunetab %s %s\n", cmd, c->usage);
 }
 
-int cli_wants_help(int argc, char **argv)
-{
-	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--") == 0)
-			break;
-		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-			cli_print_help(argv[0], false);
-			return 1;
-		}
-	}
-	return 0;
-}
-
 void cli_script_print(const char *line)
 {
 	/* scripts talk to the user through stderr, prefixed, never stdout */

@@ -47,8 +47,6 @@ int cmd_calibrate(int argc, char **argv);
 int cmd_scan_log(int argc, char **argv);
 int cmd_doctor(int argc, char **argv);
 
-/* `tunetab help`'s list of commands (src/cmd/help.c). */
-void cli_print_overview(FILE *f);
 /* Prints "tunetab: error: <msg>" on stderr and returns status. */
 int cli_error(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -71,11 +69,6 @@ int cli_long_arg(const char *cmd, const char *what, const char *arg, long lo, lo
 	} while (0)
 /* "usage: tunetab CMD USAGE" on stderr (nothing for an unknown command). */
 void cli_print_usage(const char *cmd);
-/* Handles -h/--help for a command: prints its help (usage, options; not the reference page)
- * and returns 1 when asked. */
-int cli_wants_help(int argc, char **argv);
-/* A command's help; full: followed by its reference page (docs/commands/<name>.md). */
-void cli_print_help(const char *name, bool full);
 /* "tunetab ARG..." with each argument quoted for a POSIX shell when it needs it. */
 char *cli_command_line(int argc, char **argv);
 

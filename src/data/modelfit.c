@@ -57,40 +57,21 @@ static const cyaml_schema_field_t fit_fields[] = {
 			     measured, &group_schema, 0, 4096),
 	CYAML_FIELD_END
 };
-struct fit_doc {
-	struct model_fit *model_fit;
-};
-static const cyaml_schema_field_t doc_fields[] = {
-	CYAML_FIELD_MAPPING_PTR("model_fit", CYAML_FLAG_POINTER, struct fit_doc, model_fit, fit_fields),
-	CYAML_FIELD_END
-};
-static const cyaml_schema_value_t doc_schema = {
-	CYAML_VALUE_MAPPING(CYAML_FLAG_POINTER, struct fit_doc, doc_fields),
-};
-static const cyaml_schema_value_t one_schema = {
-	CYAML_VALUE_MAPPING(CYAML_FLAG_POINTER, struct model_fit, fit_fields),
-};
+static const struct yaml_kind doc_kind =
+	YAML_KIND(doc_kind, "model_fit", struct model_fit, fit_fields);
 
 void model_fit_free(struct model_fit *f)
 {
-	if (!f)
-		return;
-	free(f->path);
-	f->path = NULL;
-	yamldoc_free(&one_schema, f);
+	yaml_kind_free(&doc_kind, f);
 }
 
 int model_fit_load(const char *path, struct model_fit **out, struct diags *d)
 {
 	*out = NULL;
-	struct fit_doc *doc;
-	int rc = yamldoc_load(path, &doc_schema, (void **)&doc, d);
+	struct model_fit *f;
+	int rc = yaml_kind_load(path, &doc_kind, (void **)&f, d);
 	if (rc)
 		return rc;
-	struct model_fit *f = doc->model_fit;
-	doc->model_fit = NULL;
-	yamldoc_free(&doc_schema, doc);
-	f->path = xstrdup(path);
 	for (unsigned i = 0; i < f->params_count; i++) {
 		char yp[48];
 		snprintf(yp, sizeof yp, "model_fit.params[%u]", i);

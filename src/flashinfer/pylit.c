@@ -513,6 +513,21 @@ static void parse_number(struct parser *ps, struct pyv *out)
 	out->i = v;
 }
 
+void pylit_name(const char *s, size_t n, struct arena *a, struct pyv *out)
+{
+	if (n == 4 && !memcmp(s, "True", 4))
+		out->kind = PV_TRUE;
+	else if (n == 5 && !memcmp(s, "False", 5))
+		out->kind = PV_FALSE;
+	else if (n == 4 && !memcmp(s, "None", 4))
+		out->kind = PV_NONE;
+	else {
+		out->kind = PV_NAME;
+		out->s = arena_strndup(a, s, n);
+		out->len = n;
+	}
+}
+
 /* A name at ps->p: True, False, None, or a dotted name none of whose parts is a keyword. */
 static void parse_name(struct parser *ps, struct pyv *out)
 {
@@ -532,18 +547,7 @@ static void parse_name(struct parser *ps, struct pyv *out)
 			break;
 		advance(ps);
 	}
-	size_t n = (size_t)(ps->p - st);
-	if (n == 4 && !memcmp(st, "True", 4))
-		out->kind = PV_TRUE;
-	else if (n == 5 && !memcmp(st, "False", 5))
-		out->kind = PV_FALSE;
-	else if (n == 4 && !memcmp(st, "None", 4))
-		out->kind = PV_NONE;
-	else {
-		out->kind = PV_NAME;
-		out->s = arena_strndup(ps->a, st, n);
-		out->len = n;
-	}
+	pylit_name(st, (size_t)(ps->p - st), ps->a, out);
 }
 
 static void parse_expr(struct parser *ps, struct pyv *out)
