@@ -1016,3 +1016,14 @@ int sha256_hex(const void *data, size_t len, unsigned digits, char *out)
 	out[digits] = '\0';
 	return 0;
 }
+
+int hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}

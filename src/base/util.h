@@ -66,6 +66,9 @@ char *sb_detach(struct strbuf *sb);
 void sb_add_shell(struct strbuf *sb, const char *s);
 void sb_release(struct strbuf *sb);
 
+/* The value of hex digit c (either case), or -1. */
+int hex_digit(char c);
+
 /* The first `digits` (1 to 64) lowercase hex digits of the SHA-256 of data, NUL-terminated in
  * out (digits + 1 bytes). 0, or -1 when the digest fails. */
 int sha256_hex(const void *data, size_t len, unsigned digits, char *out);

@@ -230,13 +230,11 @@ static json_t *deployment_json(const struct serve_request *sq, const struct serv
 static int install_launch(struct for_args *a, struct tt_data *data,
 			  const struct cli_install_out *o)
 {
-	struct serve_request *sq = &a->launch;
-	sq->consumer = a->consumer_id;
-	sq->consumer_version = a->cversion;
-	sq->flashinfer = a->fiv;
-	sq->python = a->python;
-	sq->model_config = a->model_config;
-	sq->device = a->device;
+	struct serve_request *sq = &a->launch; /* its words: cli_for_check's */
+	*sq = (struct serve_request){ .consumer = a->consumer_id, .words = sq->words,
+				      .nwords = sq->nwords, .consumer_version = a->cversion,
+				      .flashinfer = a->fiv, .python = a->python,
+				      .model_config = a->model_config, .device = a->device };
 	struct serve_deployment s;
 	json_t *cache = NULL;
 	char *generated = NULL, *fix = NULL;

@@ -146,17 +146,6 @@ static void utf8_put(struct strbuf *sb, unsigned cp)
 	sb_add(sb, b, n);
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* One string literal (prefix already consumed) appended to ps->tmp. */
 static void parse_string_literal(struct parser *ps, int raw)
 {
@@ -263,7 +252,7 @@ static void parse_string_literal(struct parser *ps, int raw)
 			int digits = e == 'x' ? 2 : e == 'u' ? 4 : 8;
 			unsigned cp = 0;
 			for (int i = 0; i < digits; i++) {
-				int h = ps->p < ps->end ? hexval(*ps->p) : -1;
+				int h = ps->p < ps->end ? hex_digit(*ps->p) : -1;
 				if (h < 0) {
 					perr(ps, el, ec, "truncated \\%c escape", e);
 					return;
@@ -474,7 +463,7 @@ static void parse_number(struct parser *ps, struct pyv *out)
 			buf[n++] = *ps->p;
 		} else if (!us_col) {
 			char next = ps->p + 1 < ps->end ? ps->p[1] : '\0';
-			if (base == 16 ? hexval(next) < 0 : next < '0' || next > '9')
+			if (base == 16 ? hex_digit(next) < 0 : next < '0' || next > '9')
 				us_col = ps->col;
 		}
 		advance(ps);

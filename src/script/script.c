@@ -816,17 +816,26 @@ struct query {
 	long tokens, features, k;
 };
 
+/* A new query table of nfields on the stack, holding the context's device (and deployment,
+ * with deploy). */
+static void query_from_ctx(lua_State *L, int ctx_ref, int nfields, bool deploy)
+{
+	lua_createtable(L, 0, nfields);
+	lua_rawgeti(L, LUA_REGISTRYINDEX, ctx_ref);
+	lua_getfield(L, -1, "device");
+	lua_setfield(L, -3, "device");
+	if (deploy) {
+		lua_getfield(L, -1, "deploy");
+		lua_setfield(L, -3, "deploy");
+	}
+	lua_pop(L, 1);
+}
+
 /* rank()'s argument q, built protected: the script may have left no memory for it. */
 static int build_query(lua_State *L)
 {
 	const struct query *q = lua_touserdata(L, 1);
-	lua_createtable(L, 0, 10);
-	lua_rawgeti(L, LUA_REGISTRYINDEX, q->ctx_ref);
-	lua_getfield(L, -1, "device");
-	lua_setfield(L, -3, "device");
-	lua_getfield(L, -1, "deploy");
-	lua_setfield(L, -3, "deploy");
-	lua_pop(L, 1);
+	query_from_ctx(L, q->ctx_ref, 10, true);
 	set_int(L, "stage", q->stage);
 	set_int(L, "tokens", q->tokens);
 	set_int(L, "features", q->features);
@@ -971,11 +980,7 @@ struct op_query {
 static int build_op_query(lua_State *L)
 {
 	const struct op_query *q = lua_touserdata(L, 1);
-	lua_createtable(L, 0, 8);
-	lua_rawgeti(L, LUA_REGISTRYINDEX, q->ctx_ref);
-	lua_getfield(L, -1, "device");
-	lua_setfield(L, -3, "device");
-	lua_pop(L, 1);
+	query_from_ctx(L, q->ctx_ref, 8, false);
 	set_str(L, "op", q->g->op);
 	set_str(L, "runner", q->g->runner);
 	set_int(L, "m", q->g->m);

@@ -295,17 +295,6 @@ const struct wire_msg *wire_identify(const char *line, enum wire_dir dir, char *
 	return m;
 }
 
-static int hex_value(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* Hex text (len digits; "-": none) into out[0..n), cut to fit; -1 when it is not hex. */
 static int hex_decode(const char *h, size_t len, char *out, size_t n)
 {
@@ -317,7 +306,7 @@ static int hex_decode(const char *h, size_t len, char *out, size_t n)
 	if (len % 2)
 		return -1;
 	for (size_t j = 0; j < len; j += 2) {
-		int hi = hex_value(h[j]), lo = hex_value(h[j + 1]);
+		int hi = hex_digit(h[j]), lo = hex_digit(h[j + 1]);
 		if (hi < 0 || lo < 0)
 			return -1;
 		if (i + 1 < n)

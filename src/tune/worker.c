@@ -505,6 +505,32 @@ static bool job_reply(struct worker *w, struct attempt *a, union reply *u, enum 
 	return false;
 }
 
+/* A reply every job's answer may hold: START, RES, and the END, ERR (an error from `who`) or
+ * FAULT that ends it. False when the job is over. */
+static bool job_common(struct attempt *a, const union reply *u, enum wire_id id, const char *who,
+		       const struct prof_cand *c, size_t n, char *done, struct prof_result *out,
+		       struct diags *d)
+{
+	switch (id) {
+	case WR_START:
+		a->last = u->start.id;
+		return true;
+	case WR_RES:
+		take_res(&u->res, c, n, done, out);
+		return true;
+	case WR_ERR:
+		a->rc = diag_error(d, TT_GPU, who, NULL, 0, 0, "%s", u->text.text);
+		return false;
+	case WR_FAULT:
+		on_fault(a, u->text.text);
+		return false;
+	case WR_END:
+		return false;
+	default:
+		return true;
+	}
+}
+
 /* tunetab's own worker: one JOB, rounds included. */
 static void attempt_job(struct worker *w, const struct prof_shape *s, const struct prof_cand *c,
 			size_t n, char *done, struct prof_result *out, struct attempt *a,
@@ -513,21 +539,8 @@ static void attempt_job(struct worker *w, const struct prof_shape *s, const stru
 	send_job(w, "JOB", NULL, s, c, n, done, a);
 	union reply u;
 	enum wire_id id;
-	while (job_reply(w, a, &u, &id)) {
-		if (id == WR_START) {
-			a->last = u.start.id;
-		} else if (id == WR_END) {
-			break;
-		} else if (id == WR_ERR) {
-			a->rc = diag_error(d, TT_GPU, "gpu", NULL, 0, 0, "%s", u.text.text);
-			break;
-		} else if (id == WR_FAULT) {
-			on_fault(a, u.text.text);
-			break;
-		} else if (id == WR_RES) {
-			take_res(&u.res, c, n, done, out);
-		}
-	}
+	while (job_reply(w, a, &u, &id) && job_common(a, &u, id, "gpu", c, n, done, out, d))
+		;
 }
 
 /* The flashinfer worker: PREP, then measure.c's rounds, one ROUND request each. */
@@ -621,26 +634,17 @@ static void attempt_rounds(struct worker *w, const struct prof_shape *s, const s
 	union reply u;
 	enum wire_id id;
 	while (job_reply(w, a, &u, &id)) {
-		if (id == WR_START) {
-			a->last = u.start.id;
-		} else if (id == WR_READY) {
-			for (size_t i = 0; i < n; i++)
-				if (c[i].id == u.ready.id && !done[i]) {
-					at[nready] = i;
-					res[nready] = (struct prof_result){ .id = u.ready.id, .status = PROF_OK };
-					nready++;
-				}
-		} else if (id == WR_END) {
-			break;
-		} else if (id == WR_ERR) {
-			a->rc = diag_error(d, TT_GPU, "flashinfer", NULL, 0, 0, "%s", u.text.text);
-			break;
-		} else if (id == WR_FAULT) {
-			on_fault(a, u.text.text);
-			break;
-		} else if (id == WR_RES) {
-			take_res(&u.res, c, n, done, out);
+		if (id != WR_READY) {
+			if (!job_common(a, &u, id, "flashinfer", c, n, done, out, d))
+				break;
+			continue;
 		}
+		for (size_t i = 0; i < n; i++)
+			if (c[i].id == u.ready.id && !done[i]) {
+				at[nready] = i;
+				res[nready] = (struct prof_result){ .id = u.ready.id, .status = PROF_OK };
+				nready++;
+			}
 	}
 	if (a->r > 0 && !a->rc && nready) {
 		struct py_round x = { w, c, at, res, s->method, s->keep, a, d };
