@@ -94,7 +94,7 @@ SCRIPT_SRC  := src/script/script.c
 FI_SRC      := src/flashinfer/pylit.c src/flashinfer/key.c src/flashinfer/table.c \
                src/flashinfer/table_json.c src/flashinfer/validate.c src/flashinfer/provenance.c \
                src/flashinfer/merge.c src/flashinfer/lookup.c src/flashinfer/names.c \
-               src/flashinfer/explain.c src/flashinfer/keydiff.c
+               src/flashinfer/explain.c src/flashinfer/keydiff.c src/flashinfer/tableset.c
 INSPECT_SRC := src/inspect/logscan.c src/inspect/doctor.c
 TUNE_SRC    := src/tune/choose.c src/tune/generate.c src/tune/worker.c src/tune/journal.c src/tune/backend_proxy.c \
                src/tune/backend_fake.c src/tune/python.c src/tune/timing.c src/tune/fleet.c src/tune/selftest.c \

@@ -19,6 +19,7 @@
 #include "flashinfer/names.h"
 #include "flashinfer/provenance.h"
 #include "flashinfer/table.h"
+#include "flashinfer/tableset.h"
 #include "flashinfer/validate.h"
 #include "gpu/gpu.h"
 #include "inspect/doctor.h"
@@ -1502,6 +1503,11 @@ static int run_outputs(struct run *R, struct diags *d)
 	struct file_set set = { 0 };
 	int rc = build_outputs(R, &out, d);
 	bool pkg = doctor_is_tuning_configs(R->outdir);
+	if (!pkg) { /* a kill mid-commit leaves the journal the next run rolls back (tableset.h) */
+		char *journal = file_set_journal_path(R->outdir, TABLESET_GENERATE);
+		file_set_journal(&set, journal);
+		free(journal);
+	}
 	if (!rc && pkg && !o->into_flashinfer)
 		rc = diag_error(d, TT_USAGE, DIAG_SHOW_USAGE, NULL, 0, 0, "'%s' is FlashInfer's package folder "
 				"(flashinfer/tuning_configs): tunetab writes there only with "
@@ -1681,7 +1687,11 @@ int generate_table(const struct generate_request *rq, struct generate_session *S
 	R.outdir = outdir;
 	if (!rq->ops_only && dtype_parse(rq->dtype, &R.dt))
 		return diag_error(d, TT_USAGE, DIAG_SHOW_USAGE, NULL, 0, 0, "unknown dtype '%s'", rq->dtype);
-	int rc = run_version(&R, d);
+	/* the set a run killed mid-commit left in the folder, put back first (tableset.h) */
+	int rc = tableset_recover(outdir, d);
+	hear(S, d);
+	if (!rc)
+		rc = run_version(&R, d);
 	if (!rc)
 		rc = run_device(&R, d);
 	if (!rc && !rq->ops_only)
