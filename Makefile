@@ -95,9 +95,11 @@ FI_SRC      := src/flashinfer/pylit.c src/flashinfer/key.c src/flashinfer/table.
                src/flashinfer/table_json.c src/flashinfer/validate.c src/flashinfer/provenance.c \
                src/flashinfer/merge.c src/flashinfer/lookup.c src/flashinfer/names.c \
                src/flashinfer/explain.c src/flashinfer/keydiff.c src/flashinfer/fienv.c \
-               src/flashinfer/metadata.c
+               src/flashinfer/metadata.c src/flashinfer/tableset.c
 INSPECT_SRC := src/inspect/logscan.c src/inspect/doctor.c
-TUNE_SRC    := src/tune/choose.c src/tune/generate.c src/tune/worker.c src/tune/wire.c src/tune/journal.c src/tune/backend_proxy.c \
+TUNE_SRC    := src/tune/choose.c src/tune/generate.c src/tune/generate_session.c src/tune/generate_ops.c \
+               src/tune/generate_outputs.c src/tune/generate_fleet.c src/tune/generate_summary.c \
+               src/tune/worker.c src/tune/wire.c src/tune/journal.c src/tune/backend_proxy.c \
                src/tune/backend_fake.c src/tune/timing.c src/tune/fleet.c src/tune/selftest.c \
                src/tune/report.c src/tune/learn.c
 OPS_SRC     := src/ops/ops.c src/ops/fp4_gemm.c src/ops/trtllm_moe.c

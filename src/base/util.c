@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -658,6 +659,35 @@ static int journal_undo(const char *journal, const struct jfile *f, size_t n, si
 	return 0;
 }
 
+/* Takes the lock of the journal's folder (flock on the folder itself, so no lock file is
+ * left behind), which a journaled commit holds from its journal to its end and a recovery
+ * while it reads and undoes a journal: a recovery then never undoes a commit still under way,
+ * and two commits into one folder take turns. Returns the descriptor to close, or -1 where
+ * the folder cannot be locked (no such folder yet; a file system without flock on folders,
+ * as NFS: then unlocked, as before). */
+static int lock_folder(const char *journal)
+{
+	char *dir = dir_of(journal);
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	free(dir);
+	if (fd < 0)
+		return -1;
+	int r;
+	while ((r = flock(fd, LOCK_EX)) && errno == EINTR)
+		;
+	if (r) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static void unlock_folder(int fd)
+{
+	if (fd >= 0)
+		close(fd); /* the lock goes with the last descriptor */
+}
+
 /* Renames every staged temp file onto its target, in order; the first failure's errno (the
  * files before it are in place, the rest still staged). */
 static int rename_staged(struct file_set *s)
@@ -726,6 +756,8 @@ static int commit_journaled(struct file_set *s)
 
 int file_set_commit(struct file_set *s)
 {
+	/* the lock before the signals are held: a wait for another commit stays interruptible */
+	int lock = s->journal && s->n ? lock_folder(s->journal) : -1;
 	sigset_t old;
 	hold_signals(&old);
 	int err = 0;
@@ -740,8 +772,14 @@ int file_set_commit(struct file_set *s)
 			fsync_dir(s->path[i]);
 	}
 	file_set_abort(s);
+	unlock_folder(lock);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	return err;
+}
+
+char *file_set_journal_path(const char *dir, const char *who)
+{
+	return xasprintf("%s/.tunetab-%s.journal", dir, who);
 }
 
 void file_set_journal(struct file_set *s, const char *journal_path)
@@ -757,15 +795,22 @@ int file_set_recover(const char *journal_path, int *found, size_t *restored)
 		*found = 0;
 	if (restored)
 		*restored = 0;
+	if (access(journal_path, F_OK) && errno == ENOENT)
+		return 0; /* the common case, without the lock */
+	int lock = lock_folder(journal_path);
 	char *text;
 	size_t len;
 	int err = read_file(journal_path, 0, &text, &len);
-	if (err == ENOENT)
+	if (err == ENOENT) { /* a commit that ended while this waited for its lock */
+		unlock_folder(lock);
 		return 0;
+	}
 	if (found)
 		*found = 1;
-	if (err)
+	if (err) {
+		unlock_folder(lock);
 		return err;
+	}
 	char *jdir = dir_of(journal_path);
 	struct jfile *f = NULL;
 	size_t n = 0;
@@ -779,6 +824,7 @@ int file_set_recover(const char *journal_path, int *found, size_t *restored)
 		sigprocmask(SIG_SETMASK, &old, NULL);
 	}
 	jfiles_free(f, n);
+	unlock_folder(lock);
 	if (restored)
 		*restored = count;
 	return err;

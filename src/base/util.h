@@ -92,7 +92,8 @@ int write_file_atomic(const char *path, const void *data, size_t len, unsigned m
  * each to a synced temp file beside it; file_set_commit renames them all in place with
  * SIGINT and SIGTERM held off, so an interruption leaves the old files or the new ones, never
  * some of each (without a journal, SIGKILL or a power loss between two renames can; with
- * one, see file_set_journal). While files are staged, SIGINT/SIGTERM remove the temp files,
+ * one, see file_set_journal: install, generate and merge write every set of several files
+ * with one). While files are staged, SIGINT/SIGTERM remove the temp files,
  * print "tunetab: interrupted; nothing written" and exit 128 + the signal. file_set_abort
  * drops what is staged; commit ends the set either way. Functions return 0 or errno. */
 struct file_set {
@@ -115,13 +116,22 @@ void file_set_abort(struct file_set *s);
  * target renamed so far, removes the temp files, backups and journal, and returns that
  * step's errno; were that undo to fail too, the journal stays for file_set_recover. On
  * success the journal is removed (the commit point), then the backups. After SIGKILL or a
- * power loss mid-commit the journal is what file_set_recover undoes.
+ * power loss mid-commit the journal is what file_set_recover undoes. The commit holds an
+ * flock on the journal's folder from before the journal to its end, and file_set_recover
+ * takes it too, so a recovery never undoes a commit still under way and two commits into one
+ * folder take turns (where the file system has no flock on folders, as NFS, neither locks).
+ * A kill before the journal is published leaves the set's hidden temp files (no journal
+ * names them; nothing removes them, as a live commit's could be among them).
  *
  * The journal is text: the line "tunetab file-set journal 1", then per file
  * "file TARGET BACKUP TEMP" where each is the word none (BACKUP: the target did not exist)
  * or LEN:PATH (LEN bytes of path, spaces and newlines included; relative to the journal's
  * folder when under it), then "end N" (the number of files). */
 void file_set_journal(struct file_set *s, const char *journal_path);
+
+/* The journal of the sets command `who` ("install", "generate", "merge") commits in folder
+ * dir: "DIR/.tunetab-WHO.journal", the one rule for its name. Caller frees. */
+char *file_set_journal_path(const char *dir, const char *who);
 
 /* Undoes the commit a journal at journal_path records, if one is there (a commit killed
  * midway): every target back as it was before that commit (its backup renamed onto it; a

@@ -703,7 +703,7 @@ static int resolve_target(const struct install_request *q, const struct device_s
 /* The journal install_write keeps in the folder of the files it writes. Caller frees. */
 static char *journal_in(const char *dir)
 {
-	return xasprintf("%s/.tunetab-install.journal", dir);
+	return file_set_journal_path(dir, "install"); /* ".tunetab-install.journal" */
 }
 
 /* Before the plan reads dir: the journal of an install killed mid-write is rolled back, so

@@ -15,6 +15,7 @@
 #include "base/arena.h"
 #include "flashinfer/key.h"
 #include "flashinfer/names.h"
+#include "flashinfer/tableset.h"
 #include "flashinfer/table.h"
 #include "base/version.h"
 
@@ -93,6 +94,15 @@ static char *dir_of(const char *path)
 	if (!s)
 		return xstrdup(".");
 	return s == path ? xstrdup("/") : xstrndup(path, (size_t)(s - path));
+}
+
+/* OUT as the folder the outputs go to, without trailing slashes. Caller frees. */
+static char *out_folder(const char *dest)
+{
+	size_t n = strlen(dest);
+	while (n > 1 && dest[n - 1] == '/')
+		n--;
+	return xstrndup(dest, n);
 }
 
 static char *join(const char *dir, const char *base)
@@ -278,18 +288,38 @@ static int list_dir(struct mctx *m, const char *dir, bool prov_only, char ***out
 	return TT_OK;
 }
 
+/* An input's folder that holds the journal of an interrupted generate, merge or install is a
+ * set of files that may come from two runs: refused, as merging it would carry the mix on. */
+static int check_interrupted(struct mctx *m, const char *arg, bool is_dir)
+{
+	char *dir = is_dir ? xstrdup(arg) : dir_of(arg);
+	const char *who = NULL;
+	char *journal = tableset_interrupted(dir, &who);
+	int rc = TT_OK;
+	if (journal)
+		rc = diag_error(m->d, TT_INVALID, "merge", arg, 0, 0, "an interrupted %s left its journal "
+				"in '%s' (%s): the files there may come from two runs; run that %s again "
+				"(it restores them first), then merge", who, dir, base_of(journal), who);
+	free(journal);
+	free(dir);
+	return rc;
+}
+
 static int add_arg(struct mctx *m, const char *arg)
 {
 	struct stat st;
 	if (stat(arg, &st))
 		return io_error(m, arg, errno, "file");
+	int rc = check_interrupted(m, arg, S_ISDIR(st.st_mode));
+	if (rc)
+		return rc;
 	if (!S_ISDIR(st.st_mode)) {
 		add_file(m, arg, names_is_provenance(base_of(arg)));
 		return TT_OK;
 	}
 	char **names;
 	size_t n;
-	int rc = list_dir(m, arg, false, &names, &n);
+	rc = list_dir(m, arg, false, &names, &n);
 	for (size_t i = 0; i < n; i++) {
 		add_file(m, names[i], names_is_provenance(base_of(names[i])));
 		free(names[i]);
@@ -1269,12 +1299,8 @@ static int render(struct mctx *m, struct table *out, struct provenance *mp, stru
 	char *json_name = names_json_cache(m->device);
 	char *prov_name = names_provenance(m->device);
 	int rc = TT_OK;
-	if (!one_py && !one_json) {
-		size_t n = strlen(dest);
-		while (n > 1 && dest[n - 1] == '/')
-			n--;
-		r->outdir = xstrndup(dest, n);
-	}
+	if (!one_py && !one_json)
+		r->outdir = out_folder(dest);
 	struct strbuf sb = STRBUF_INIT;
 	if (want_py) {
 		table_write_py(out, &sb);
@@ -1374,7 +1400,16 @@ int merge_run(const struct validate_data *data, const struct merge_opts *o,
 	out.kind = TABLE_JSON;
 	struct provenance mp;
 	memset(&mp, 0, sizeof mp);
-	int rc = read_inputs(&m);
+	int rc = TT_OK;
+	if (!str_ends(o->out, ".py") && !str_ends(o->out, ".json")) {
+		/* a merge or generate killed mid-commit in OUT: its old set back before OUT is read
+		 * (it may be an input too) or written (tableset.h) */
+		char *dir = out_folder(o->out);
+		rc = tableset_recover(dir, d);
+		free(dir);
+	}
+	if (!rc)
+		rc = read_inputs(&m);
 	if (!rc) {
 		result_files(&m, r);
 		m.names = r->files;
@@ -1492,12 +1527,27 @@ int merge_write(const struct merge_result *r, size_t *nwritten, struct diags *d)
 	if (err)
 		return diag_error(d, TT_INTERNAL, "io", r->outdir, 0, 0, "cannot create folder: %s",
 				  strerror(err));
+	/* one set, all or nothing: in a folder under a rollback journal that the next merge or
+	 * generate into it rolls back after a kill mid-commit (tableset.h) */
+	struct file_set set = { 0 };
+	if (r->outdir) {
+		char *journal = file_set_journal_path(r->outdir, TABLESET_MERGE);
+		file_set_journal(&set, journal);
+		free(journal);
+	}
 	for (size_t i = 0; i < r->noutputs; i++) {
 		const struct merge_output *x = &r->outputs[i];
-		if ((err = write_file_atomic(x->path, x->bytes.buf, x->bytes.len, 0644)))
+		if ((err = file_set_stage(&set, x->path, x->bytes.buf, x->bytes.len, 0644))) {
+			file_set_abort(&set);
 			return diag_error(d, TT_INTERNAL, "io", x->path, 0, 0, "cannot write: %s",
 					  strerror(err));
-		(*nwritten)++;
+		}
 	}
+	err = file_set_commit(&set);
+	file_set_abort(&set);
+	if (err)
+		return diag_error(d, TT_INTERNAL, "io", r->outdir ? r->outdir : r->outputs[0].path, 0, 0,
+				  "cannot write: %s", strerror(err));
+	*nwritten = r->noutputs;
 	return TT_OK;
 }

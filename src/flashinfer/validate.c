@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "flashinfer/key.h"
+#include "flashinfer/tableset.h"
 #include "base/util.h"
 
 const struct check_info validate_checks[] = {
@@ -1234,6 +1235,33 @@ static int collect_tables(const char *dir, struct validate_files *out, int depth
 	return err;
 }
 
+/* A warning for each folder of the files that holds the journal of an interrupted generate,
+ * merge or install (tableset.h): the files there may come from two runs, and a provenance file
+ * from one checked against a table from the other fails for that reason alone. */
+static void warn_interrupted(const struct validate_files *f, struct diags *d)
+{
+	struct validate_files seen = { 0 };
+	for (size_t i = 0; i < f->n; i++) {
+		const char *slash = strrchr(f->v[i], '/');
+		char *dir = slash ? xstrndup(f->v[i], (size_t)(slash - f->v[i]) + (slash == f->v[i]))
+				  : xstrdup(".");
+		bool again = false;
+		for (size_t k = 0; k < seen.n && !again; k++)
+			again = !strcmp(seen.v[k], dir);
+		const char *who = NULL;
+		char *journal = again ? NULL : tableset_interrupted(dir, &who);
+		if (journal)
+			diags_add(d, SEV_WARNING, "io", journal, 0, 0, "an interrupted %s left this journal: "
+				  "the files beside it may come from two runs; run that %s again (it "
+				  "restores them first)", who, who);
+		if (!again)
+			files_add(&seen, dir);
+		free(journal);
+		free(dir);
+	}
+	validate_files_release(&seen);
+}
+
 int validate_collect(char *const *args, size_t n, struct validate_files *out, struct diags *d)
 {
 	for (size_t i = 0; i < n; i++) {
@@ -1251,6 +1279,7 @@ int validate_collect(char *const *args, size_t n, struct validate_files *out, st
 					  "under this folder");
 		qsort(out->v + before, out->n - before, sizeof *out->v, str_ptr_cmp);
 	}
+	warn_interrupted(out, d);
 	return TT_OK;
 }
 

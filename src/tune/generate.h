@@ -121,7 +121,7 @@ struct generate_session {
 	struct dtype_set *dtypes;
 	struct worker workers[GENERATE_MAX_WORKERS];
 	size_t nworkers;
-	struct worker *early;           /* further GPUs' workers started with the first (generate.c) */
+	struct worker *early;           /* further GPUs' workers started with the first (generate_session.c) */
 	size_t nearly;
 	struct worker_device wd;        /* the GPU of workers[0] */
 	int gpu_ids[GENERATE_MAX_WORKERS];

@@ -11,6 +11,7 @@
 #include "data/device.h"
 #include "data/firules.h"
 #include "flashinfer/merge.h"
+#include "flashinfer/tableset.h"
 #include "ttest.h"
 #include "unit_data.h"
 
@@ -508,17 +509,23 @@ TEST(merge_write_errors)
 	CHECK(d.n == 1 && !strcmp(d.v[0].msg, "cannot create folder: Not a directory"));
 	CHECK_STR(d.n ? d.v[0].file : NULL, r.outdir);
 	diags_release(&d);
-	/* an output that cannot be written: the ones before it are */
+	/* an output that cannot be written: none is, the ones before it included (one set) */
 	free(r.outdir);
 	r.outdir = NULL;
+	sb_reset(&r.outputs[0].bytes);
+	sb_adds(&r.outputs[0].bytes, "best_configs = {'new': (0, 1)}\n");
 	r.outputs = xrealloc(r.outputs, 2 * sizeof *r.outputs);
 	r.noutputs = 2;
 	r.outputs[1].path = xasprintf("%s/none/y.py", base);
 	sb_init(&r.outputs[1].bytes);
 	sb_adds(&r.outputs[1].bytes, "y");
 	CHECK_INT(merge_write(&r, &nw, &d), TT_INTERNAL);
-	CHECK_INT(nw, 1);
+	CHECK_INT(nw, 0);
 	CHECK(d.n == 1 && !strcmp(d.v[0].msg, "cannot write: No such file or directory"));
+	CHECK_STR(d.n ? d.v[0].file : NULL, r.outputs[1].path);
+	CHECK_INT(read_file(r.outputs[0].path, 0, &text, &len), 0);
+	CHECK_STR(text, "best_configs = {}\n");
+	free(text);
 	diags_release(&d);
 	merge_result_release(&r);
 	rm_rf(base);
@@ -560,11 +567,52 @@ TEST(merge_tactic_order_more)
 	CHECK_INT(tcmp("(5, 7)", "(5, 7)"), 0);
 }
 
+/* The set generate or merge was killed committing: the next writer rolls it back and says
+ * whose it was; readers see the journal (install's too), writers leave install's alone. */
+TEST(tableset_recovers_generate_and_merge)
+{
+	char *base = tmp_base();
+	char *n = xasprintf("%s/n.py", base), *j = xasprintf("%s/.tunetab-generate.journal", base);
+	char *ij = xasprintf("%s/.tunetab-install.journal", base);
+	const char *journal = "tunetab file-set journal 1\nfile 4:n.py none 15:.n.py.tmpNNNNNN\nend 1\n";
+	CHECK_INT(write_file_atomic(n, "x", 1, 0644), 0); /* renamed in before the kill */
+	CHECK_INT(write_file_atomic(j, journal, strlen(journal), 0644), 0);
+	const char *who = NULL;
+	char *found = tableset_interrupted(base, &who);
+	CHECK_STR(found, j);
+	CHECK_STR(who, "generate");
+	free(found);
+	struct diags d = DIAGS_INIT;
+	CHECK_INT(tableset_recover(base, &d), TT_OK);
+	char *want = xasprintf("restored '%s' to its state before an interrupted generate (1 file)", base);
+	CHECK(d.n == 1 && d.v[0].sev == SEV_WARNING);
+	CHECK_STR(d.n ? d.v[0].msg : NULL, want);
+	free(want);
+	diags_release(&d);
+	CHECK(access(n, F_OK) != 0 && access(j, F_OK) != 0);
+	CHECK(tableset_interrupted(base, NULL) == NULL);
+	/* install's journal: a reader sees it, generate and merge leave it to install */
+	CHECK_INT(write_file_atomic(ij, journal, strlen(journal), 0644), 0);
+	found = tableset_interrupted(base, &who);
+	CHECK_STR(found, ij);
+	CHECK_STR(who, "install");
+	free(found);
+	CHECK_INT(tableset_recover(base, &d), TT_OK);
+	CHECK_INT(d.n, 0);
+	CHECK(access(ij, F_OK) == 0);
+	free(n);
+	free(j);
+	free(ij);
+	rm_rf(base);
+	free(base);
+}
+
 TTEST_SUITE(merge_tests) = {
 	{ "merge_conflicts_settled", merge_conflicts_settled },
 	{ "merge_order_independent", merge_order_independent },
 	{ "merge_shards_and_identity", merge_shards_and_identity },
 	{ "merge_write_errors", merge_write_errors },
 	{ "merge_tactic_order_more", merge_tactic_order_more },
+	{ "tableset_recovers_generate_and_merge", tableset_recovers_generate_and_merge },
 	TTEST_END,
 };

@@ -2,9 +2,13 @@
  * rollback journal. */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "ttest.h"
@@ -361,6 +365,48 @@ TEST(file_set_recover_refuses_another_version)
 	free(j);
 }
 
+TEST(file_set_journal_path_names)
+{
+	char *p = file_set_journal_path("out/x", "merge");
+	CHECK_STR(p, "out/x/.tunetab-merge.journal");
+	free(p);
+}
+
+/* A recovery waits for the folder's lock, which a commit holds from its journal to its end:
+ * it never undoes a commit still under way. Here this test is that commit: it holds the lock
+ * with a journal in place while a child process recovers, then ends (journal gone) and lets
+ * go; the child finds nothing to undo and the new file stays. */
+TEST(file_set_recover_waits_for_a_live_commit)
+{
+	char dir[] = "/tmp/tunetab-unit-XXXXXX";
+	CHECK(mkdtemp(dir) != NULL);
+	char *j = xasprintf("%s/.j", dir);
+	put(dir, "c", "new c"); /* renamed in by the live commit */
+	put(dir, ".j", "tunetab file-set journal 1\nfile 1:c none 12:.c.tmpCCCCCC\nend 1\n");
+	int fd = open(dir, O_RDONLY | O_DIRECTORY);
+	CHECK(fd >= 0 && flock(fd, LOCK_EX) == 0);
+	pid_t pid = fork();
+	if (pid == 0) {
+		close(fd); /* the lock is the open file's: a copy would hold it for the child too */
+		alarm(20);  /* a test that fails, not one that hangs */
+		int found = -1;
+		int e = file_set_recover(j, &found, NULL);
+		_exit(e ? 10 : found == 0 ? 0 : 11);
+	}
+	CHECK(pid > 0);
+	nanosleep(&(struct timespec){ .tv_nsec = 200000000L }, NULL);
+	int status = 0;
+	CHECK_INT(waitpid(pid, &status, WNOHANG), 0); /* still waiting for the lock */
+	check_file(dir, "c", "new c");
+	CHECK_INT(unlink(j), 0); /* the commit point */
+	close(fd);
+	CHECK_INT(waitpid(pid, &status, 0), pid);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	check_listing(dir, "c");
+	remove_tree(dir);
+	free(j);
+}
+
 TTEST_SUITE(util_tests) = {
 	{ "strbuf_grows", strbuf_grows },
 	{ "alloc_grow_appends", alloc_grow_appends },
@@ -375,5 +421,7 @@ TTEST_SUITE(util_tests) = {
 	{ "file_set_recover_undoes_a_killed_commit", file_set_recover_undoes_a_killed_commit },
 	{ "file_set_recover_again_after_a_killed_recovery", file_set_recover_again_after_a_killed_recovery },
 	{ "file_set_recover_refuses_another_version", file_set_recover_refuses_another_version },
+	{ "file_set_journal_path_names", file_set_journal_path_names },
+	{ "file_set_recover_waits_for_a_live_commit", file_set_recover_waits_for_a_live_commit },
 	TTEST_END
 };
