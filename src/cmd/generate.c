@@ -94,7 +94,7 @@ struct args {
 	struct generate_request o;
 	const char *devices, *shard;
 	struct serve_request launch;   /* --for CONSUMER -- LAUNCH...: the deployment from it */
-	bool have_launch, ff_given;
+	bool have_launch;
 };
 
 static int parse_args(int argc, char **argv, struct args *a)
@@ -144,8 +144,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 				return cli_usage_error("generate", "--fused-finalize must be on or off, not "
 						       "'%s'", optarg);
 			}
-			o->no_fused_finalize = !strcmp(optarg, "off");
-			a->ff_given = o->fused_finalize_set = true;
+			o->fused_finalize = strcmp(optarg, "off") ? FF_ON : FF_OFF;
 			break;
 		case 'C': o->calibration = optarg; break;
 		case 'g': o->model_fit = optarg; break;
@@ -213,7 +212,7 @@ static int from_launch(struct args *a, const struct tt_data *data, struct serve_
 {
 	struct generate_request *o = &a->o;
 	if (o->model || o->keys || o->dtype || o->plan || o->tp != 1 || o->ep != 1 ||
-	    o->max_tokens || a->ff_given)
+	    o->max_tokens || o->fused_finalize != FF_UNSET)
 		return cli_usage_error("generate", "with a launch command the deployment is the "
 				       "server's: no --model, --keys, --dtype, --tp, --ep, --max-tokens, "
 				       "--fused-finalize or --plan");

@@ -62,7 +62,7 @@ int shape_build(const struct tt_data *data, const struct dtype_set *dtypes, cons
 			  : model && model->activation == ACT_SWIGLU_BIAS,
 		.tp = a->tp, .ep = a->ep, .tp_rank = a->tp_rank, .ep_rank = a->ep_rank,
 		.dt = dti, .dtype = a->dt, .wv = wv, .sm = sm,
-		.no_fused_finalize = a->no_fused_finalize,
+		.fused_finalize = a->fused_finalize,
 		.max_tokens = (unsigned)(a->max_tokens ? a->max_tokens
 					 : (long)rules->buckets.default_max_tokens),
 	};
@@ -80,7 +80,7 @@ int server_shape_args(const struct serve_deployment *s, const struct model_profi
 		.cmd = "install", .model_profile = m, .biases = s->biases,
 		.input_view = s->input_view, .out_torch = s->torch_dtype, .dt = dt,
 		.tp = s->runner_tp, .ep = s->runner_ep, .tp_rank = tp_rank, .ep_rank = ep_rank,
-		.max_tokens = s->max_tokens, .no_fused_finalize = !s->fused_finalize,
+		.max_tokens = s->max_tokens, .fused_finalize = s->fused_finalize,
 	};
 	return TT_OK;
 }

@@ -25,7 +25,7 @@ struct shape_args {
 	enum dtype dt;
 	long tp, ep, tp_rank, ep_rank, top_k, max_tokens;
 	long experts;           /* routed experts of all ranks; 0: the model's */
-	bool no_fused_finalize; /* the runner's use_fused_finalize off */
+	bool fused_finalize;    /* the runner's use_fused_finalize */
 };
 
 /* The shape a args describe, for a GPU of SM sm and the key rules of a FlashInfer version. A

@@ -83,7 +83,7 @@ static int extras_value(const char *field, const char *src, const struct deploym
 		return 0;
 	}
 	if (!strcmp(n, "fused_finalize")) {
-		v->kind = dep->no_fused_finalize ? PV_FALSE : PV_TRUE;
+		v->kind = dep->fused_finalize ? PV_TRUE : PV_FALSE;
 		return 0;
 	}
 	if (!strcmp(n, "pdl")) {

@@ -27,7 +27,8 @@ struct deployment {
 	const char *out_torch;    /* the output dtype ("torch.float16"); NULL: torch.float16 for
 				   * fp16, else torch.bfloat16 */
 	int sm;                   /* device SM version (pdl, catalog) */
-	bool no_fused_finalize;   /* the runner's use_fused_finalize is off (SGLang's default) */
+	bool fused_finalize;      /* the runner's use_fused_finalize (FlashInfer's default on;
+				   * SGLang's off) */
 	unsigned max_tokens;
 };
 

@@ -59,7 +59,7 @@ struct prof_shape {
 	long tp, tp_rank, ep, ep_rank;
 	int activation;   /* FlashInfer's ActivationType */
 	int biases;
-	int finalize;     /* the runner's use_fused_finalize: 1 on (FlashInfer's default), 0 off
+	int fused_finalize; /* the runner's use_fused_finalize: 1 on (FlashInfer's default), 0 off
 			   * (SGLang's default); GEMM2's tactic ids mean other configs with it off */
 	int keep;         /* screening (flashinfer backend): after one sample each, this many go on */
 	/* The entry's FlashInfer key and the names of its extras fields, comma-separated (the

@@ -60,7 +60,7 @@ void choose_shard(struct lookup_list *p, const struct deployment *dep, int round
 int choose_tactics(struct script *sc, const struct catalog *cat, const struct deployment *dep,
 	       struct lookup_list *p, struct diags *d)
 {
-	int rc = catalog_expand_finalize(cat, !dep->no_fused_finalize, &p->list, d);
+	int rc = catalog_expand_finalize(cat, dep->fused_finalize, &p->list, d);
 	if (rc)
 		return rc;
 	script_forget_candidates(sc); /* a fresh list, maybe at a freed one's address */

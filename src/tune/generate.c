@@ -82,7 +82,7 @@ struct shape_args generate_shape_args(const struct generate_request *o, enum dty
 		.model_profile = o->model_profile, .biases = o->biases, .input_view = o->input_view,
 		.out_torch = o->out_torch, .dt = dt, .tp = o->tp, .ep = o->ep, .tp_rank = o->tp_rank,
 		.ep_rank = o->ep_rank, .top_k = o->top_k, .max_tokens = o->max_tokens,
-		.experts = o->experts, .no_fused_finalize = o->no_fused_finalize,
+		.experts = o->experts, .fused_finalize = o->fused_finalize != FF_OFF,
 	};
 }
 
@@ -99,7 +99,7 @@ void generate_request_from_server(const struct serve_deployment *s, const struct
 	o->ep = s->runner_ep;
 	o->flashinfer = s->flashinfer;
 	o->max_tokens = s->max_tokens;
-	o->no_fused_finalize = !s->fused_finalize;
+	o->fused_finalize = s->fused_finalize ? FF_ON : FF_OFF;
 	o->ops = s->ops;
 	o->nops = s->nops;
 	o->consumer = s->consumer;
@@ -404,7 +404,7 @@ static int keys_runner(struct run *R, struct diags *d)
 	struct deployment *dep = &R->dep;
 	/* the options' values where given (--top-k, --tp, --ep, --fused-finalize), else -1 */
 	long given[KR_COUNT] = {
-		[KR_FINALIZE] = o->fused_finalize_set ? !o->no_fused_finalize : -1,
+		[KR_FINALIZE] = o->fused_finalize == FF_UNSET ? -1 : o->fused_finalize == FF_ON,
 		[KR_TOP_K] = o->top_k ? o->top_k : -1, [KR_TP] = o->tp != 1 ? o->tp : -1,
 		[KR_EP] = o->ep != 1 ? o->ep : -1, [KR_ACTIVATION] = -1,
 	};
@@ -435,7 +435,7 @@ static int keys_runner(struct run *R, struct diags *d)
 				  "activation_type %ld, an activation tunetab does not know (§3.3)",
 				  r[KR_ACTIVATION]);
 	if (r[KR_FINALIZE] >= 0)
-		dep->no_fused_finalize = r[KR_FINALIZE] == 0;
+		dep->fused_finalize = r[KR_FINALIZE] != 0;
 	if (r[KR_TOP_K] > 0)
 		dep->top_k = r[KR_TOP_K];
 	if (r[KR_TP] > 0)
@@ -555,13 +555,9 @@ static int run_rank(struct run *R, struct diags *d)
 static char *run_identity(const struct run *R, const char *shard)
 {
 	const struct generate_request *o = R->o;
-	const struct deployment *dep = &R->dep;
 	struct journal_run jr = {
-		.version = R->version, .device = R->sdev.name, .model = dep->model_name,
-		.dtype = dep->dt->name, .tp = dep->tp, .ep = dep->ep, .tp_rank = dep->tp_rank,
-		.ep_rank = dep->ep_rank, .top_k = dep->top_k, .no_fused_finalize = dep->no_fused_finalize,
-		.max_tokens = dep->max_tokens, .catalog = R->cat->id, .keys = o->keys, .top = o->top,
-		.method = o->method, .rounds = o->rounds, .heuristic = o->heuristic,
+		.version = R->version, .device = R->sdev.name, .shape = &R->dep, .catalog = R->cat->id,
+		.keys = o->keys, .top = o->top, .method = o->method, .rounds = o->rounds, .heuristic = o->heuristic,
 		.model_fit = R->fit ? R->fit->path : NULL,
 		.profile = o->profile, .backend = o->profile ? R->be.name : NULL, .shard = shard,
 	};

@@ -27,6 +27,9 @@
 
 #define GENERATE_MAX_WORKERS 16
 
+/* --fused-finalize: not given, on, off. */
+enum fused_finalize_opt { FF_UNSET, FF_ON, FF_OFF };
+
 /* What the command line asked (docs/commands/generate.md). */
 struct generate_request {
 	const char *device, *model, *dtype, *flashinfer, *format, *heuristic, *outdir, *keys;
@@ -43,8 +46,8 @@ struct generate_request {
 	long tp, ep, tp_rank, ep_rank, top_k, max_tokens;
 	long experts;                  /* routed experts of all ranks (0: the model's; ranking files) */
 	bool tp_rank_all, ep_rank_all; /* --tp-rank all, --ep-rank all */
-	bool no_fused_finalize;        /* --fused-finalize off */
-	bool fused_finalize_set;       /* --fused-finalize given (else --keys' keys decide) */
+	enum fused_finalize_opt fused_finalize; /* --fused-finalize (FF_UNSET: FlashInfer's
+						 * default, on, unless --keys' keys say) */
 	bool no_gate;                  /* --no-gate: the flashinfer backend's correctness gate off */
 	char **metas;                  /* --metadata KEY=VALUE */
 	int nmeta;

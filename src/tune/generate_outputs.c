@@ -79,7 +79,7 @@ static char *ops_json(const struct run *R)
 		json_object_set_new(call, "ep", json_integer(dep->ep));
 		json_object_set_new(call, "activation", json_string(model_activation_name(dep->activation)));
 		json_object_set_new(call, "biases", json_integer(dep->biases));
-		json_object_set_new(call, "finalize", json_integer(!dep->no_fused_finalize));
+		json_object_set_new(call, "finalize", json_integer(dep->fused_finalize));
 		json_t *calls = json_array();
 		json_array_append_new(calls, call);
 		json_object_set_new(x, "calls", calls);

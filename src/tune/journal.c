@@ -53,16 +53,17 @@ char *journal_identity(const struct journal_run *r)
 	struct strbuf b = STRBUF_INIT;
 	journal_identity_add(&b, "version", "%s", r->version);
 	journal_identity_add(&b, "device", "%s", r->device);
-	journal_identity_add(&b, "model", "%s", r->model);
-	journal_identity_add(&b, "dtype", "%s", r->dtype);
-	journal_identity_add(&b, "tp", "%ld", r->tp);
-	journal_identity_add(&b, "ep", "%ld", r->ep);
-	journal_identity_add(&b, "tp_rank", "%ld", r->tp_rank);
-	journal_identity_add(&b, "ep_rank", "%ld", r->ep_rank);
-	if (r->no_fused_finalize)
+	const struct deployment *s = r->shape;
+	journal_identity_add(&b, "model", "%s", s->model_name);
+	journal_identity_add(&b, "dtype", "%s", s->dt->name);
+	journal_identity_add(&b, "tp", "%ld", s->tp);
+	journal_identity_add(&b, "ep", "%ld", s->ep);
+	journal_identity_add(&b, "tp_rank", "%ld", s->tp_rank);
+	journal_identity_add(&b, "ep_rank", "%ld", s->ep_rank);
+	if (!s->fused_finalize)
 		journal_identity_add(&b, "fused_finalize", "0");
-	journal_identity_add(&b, "top_k", "%ld", r->top_k);
-	journal_identity_add(&b, "max", "%u", r->max_tokens);
+	journal_identity_add(&b, "top_k", "%ld", s->top_k);
+	journal_identity_add(&b, "max", "%u", s->max_tokens);
 	journal_identity_add(&b, "catalog", "%s", r->catalog);
 	journal_identity_add(&b, "keys", "%s", r->keys ? r->keys : "-");
 	journal_identity_add(&b, "top", "%ld", r->top ? r->top : 4);

@@ -51,10 +51,10 @@ char *journal_identity_value(const char *identity, const char *key);
 /* What decides a table, and so a journal's identity: a resume never mixes runs that differ in
  * any of these (generate fills it; this module alone knows the keys and their order). */
 struct journal_run {
-	const char *version, *device, *model, *dtype;
-	long tp, ep, tp_rank, ep_rank, top_k;
-	bool no_fused_finalize;       /* written only when set: older journals keep their identity */
-	unsigned max_tokens;
+	const char *version, *device;
+	const struct deployment *shape; /* the model, dtype, TP/EP and ranks, top-k, fused finalize
+					 * (written only when off: older journals keep their
+					 * identity) and largest bucket */
 	const char *catalog;
 	const char *keys;             /* generate --keys, or NULL */
 	long top;                     /* --top (0: the default, 4; -1: all) */

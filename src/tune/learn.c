@@ -113,7 +113,7 @@ static int journal_request(struct ljournal *j, struct diags *d)
 	q->ep_rank = num_of(t->ep_rank, 0);
 	q->top_k = num_of(t->top_k, 0);
 	q->max_tokens = num_of(t->max_tokens, 0);
-	q->no_fused_finalize = t->fused_finalize && !strcmp(t->fused_finalize, "0");
+	q->fused_finalize = t->fused_finalize && !strcmp(t->fused_finalize, "0") ? FF_OFF : FF_UNSET;
 	j->label = xasprintf("%s %s TP %ld EP %ld", t->model, t->dtype, q->tp, q->ep);
 	return TT_OK;
 }

@@ -310,7 +310,7 @@ static struct prof_shape entry_shape(const struct run *R, const struct lookup_en
 		.ep_rank = R->dep->ep_rank,
 		.activation = (int)R->dep->activation,
 		.biases = R->dep->biases,
-		.finalize = !R->dep->no_fused_finalize,
+		.fused_finalize = R->dep->fused_finalize,
 		.key = e->key,
 		.key_fields = o->key_fields,
 		.runner = o->runner,

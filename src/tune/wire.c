@@ -35,7 +35,7 @@ _Static_assert(sizeof(enum gate_verdict) == sizeof(int), "gate_verdict is an int
 	J("local_experts", WT_LONG, experts), J("top_k", WT_LONG, top_k),                       \
 	J("tp", WT_LONG, tp), J("tp_rank", WT_LONG, tp_rank), J("ep", WT_LONG, ep),             \
 	J("ep_rank", WT_LONG, ep_rank), J("act", WT_INT, activation),                           \
-	J("biases", WT_INT, biases), J("fused_finalize", WT_INT, finalize)
+	J("biases", WT_INT, biases), J("fused_finalize", WT_INT, fused_finalize)
 /* the entry's FlashInfer key, its extras' names and the runner's arguments (the flashinfer
  * worker's: tunetab's own does not take them) */
 #define KEY_FIELDS                                                                \

@@ -59,6 +59,7 @@ static void run_script(size_t size)
 		.top_k = model->top_k, .activation = model->activation,
 		.biases = model->activation == ACT_SWIGLU_BIAS, .tp = 8, .ep = 1, .dt = dti,
 		.dtype = dt, .wv = dtype_weight_view(dti, NULL), .sm = sm, .max_tokens = 256,
+		.fused_finalize = true,
 	};
 	struct diags d = DIAGS_INIT;
 	struct lookup_list plan = { 0 };

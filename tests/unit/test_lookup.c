@@ -56,6 +56,7 @@ static struct deployment deploy(const char *model, const char *dtype, long tp, l
 		.top_k = (long)m->top_k, .activation = m->activation,
 		.biases = m->activation == ACT_SWIGLU_BIAS, .tp = tp, .ep = ep, .dt = dt, .dtype = t,
 		.wv = dtype_weight_view(dt, NULL), .sm = sm, .max_tokens = max_tokens,
+		.fused_finalize = true,
 	};
 }
 
@@ -145,7 +146,7 @@ TEST(gen_deploy_keys_as_flashinfer)
 	s = rules_of("0.6.18");
 	dep = deploy("Qwen3-30B-A3B", "fp8", 2, 1, 90, 1);
 	dep.tp_rank = 1;
-	dep.no_fused_finalize = true;
+	dep.fused_finalize = false;
 	CHECK_INT(lookup_deploy(s, &dep, &p, &d), TT_OK);
 	CHECK_INT(p.n, 2);
 	CHECK_STR(p.n ? p.v[0].key : NULL, "('trtllm::fused_moe::gemm1', 'MoERunner', ((1, 2048), "

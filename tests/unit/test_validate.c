@@ -189,6 +189,7 @@ static char *generated_module(const char *version, const char **name)
 		.inter_total = (long)m->moe_intermediate_size, .experts_total = (long)m->routed_experts,
 		.top_k = (long)m->top_k, .activation = m->activation, .tp = 1, .ep = 1, .dt = dt,
 		.dtype = DT_BF16, .wv = dtype_weight_view(dt, NULL), .sm = 90, .max_tokens = 8192,
+		.fused_finalize = true,
 	};
 	struct lookup_list p;
 	CHECK_INT(lookup_deploy(s, &dep, &p, &d), TT_OK);

@@ -14,7 +14,7 @@ static const struct prof_shape SHAPE = {
 	.dtype = "fp8", .batch = 8, .tokens = 3, .features = 1536, .k = 2048, .rounds = 5,
 	.reps = 32, .method = 2, .stage = 2, .bucket = 4, .hidden = 2048, .inter = 768,
 	.experts = 128, .top_k = 8, .tp = 2, .tp_rank = 1, .ep = 4, .ep_rank = 3,
-	.activation = 3, .biases = 1, .finalize = 0,
+	.activation = 3, .biases = 1, .fused_finalize = 0,
 	.key = "('k', 1)", .key_fields = "a,b", .runner = "(1, 2)",
 };
 
@@ -49,7 +49,7 @@ static void check_shape(const struct prof_shape *s)
 	CHECK_INT(s->ep_rank, 3);
 	CHECK_INT(s->activation, 3);
 	CHECK_INT(s->biases, 1);
-	CHECK_INT(s->finalize, 0);
+	CHECK_INT(s->fused_finalize, 0);
 }
 
 /* reads line as the request or reply it is; -1 with why */
