@@ -56,7 +56,7 @@ void cli_print_plan_refusal(const struct plan_check *c, const struct lookup_plan
 
 /* Each conflict, then the counts of the merge; `theirs` names the entries only they had.
  * doc: "entries" and "conflicts". */
-static void print_merge(const struct install_conflict *c, size_t n, bool replace, size_t added,
+static void print_merge(const struct fi_conflict *c, size_t n, bool replace, size_t added,
 			size_t same, size_t replaced, size_t kept, size_t theirs_only,
 			const char *theirs, const struct cli_install_out *o)
 {
