@@ -115,16 +115,9 @@ int install_merge(const struct consumer_version *v, consumer_var_fn var, void *c
 	}
 	/* the existing files' keys: merged holds their union so far */
 	r->theirs_keys = fi_cache_keys(merged, &r->ntheirs);
-	struct fi_merge m;
-	fi_cache_merge(merged, ours, replace, &m);
-	r->added = m.added;
-	r->same = m.same;
-	r->kept_theirs = m.kept_theirs;
-	r->replaced = m.replaced;
-	r->conflicts = m.conflicts;
-	r->nconflicts = m.nconflicts;
-	r->conflicts_alloc = m.conflicts_alloc;
-	r->theirs_only = r->ntheirs - r->same - r->kept_theirs - r->replaced;
+	struct fi_merge *m = &r->merge;
+	fi_cache_merge(merged, ours, replace, m);
+	r->theirs_only = r->ntheirs - m->same - m->kept_theirs - m->replaced;
 	/* _metadata FlashInfer would reject in this environment: ours instead */
 	const struct fi_meta *saved = fi_cache_meta(merged), *mine = fi_cache_meta(ours);
 	const char *field;
@@ -161,8 +154,8 @@ void install_result_release(struct install_result *r)
 	free(r->paths);
 	free(r->exists);
 	free(r->bytes);
-	fi_cache_keys_free(r->theirs_keys, r->ntheirs);
-	fi_conflicts_free(r->conflicts, r->nconflicts);
+	free_strings(r->theirs_keys, r->ntheirs);
+	fi_conflicts_free(r->merge.conflicts, r->merge.nconflicts);
 	memset(r, 0, sizeof *r);
 }
 
@@ -219,18 +212,19 @@ int install_store_plan(const struct consumer_store *st, const char *root,
 		size_t i = r->n++;
 		r->paths[i] = xasprintf("%s/entries/%s.json", r->dir, eh);
 		char *there = read_if_there(r->paths[i], &r->exists[i]);
+		struct fi_merge *m = &r->merge;
 		struct fi_conflict x;
 		if (!r->exists[i]) {
-			r->added++;
+			m->added++;
 		} else if (fi_store_entry_same(ours, key, there, &x)) {
-			r->same++;
+			m->same++;
 		} else {
-			ALLOC_GROW(r->conflicts, r->nconflicts + 1, r->conflicts_alloc);
-			r->conflicts[r->nconflicts++] = x;
+			ALLOC_GROW(m->conflicts, m->nconflicts + 1, m->conflicts_alloc);
+			m->conflicts[m->nconflicts++] = x;
 			if (replace) {
-				r->replaced++;
+				m->replaced++;
 			} else {
-				r->kept_theirs++;
+				m->kept_theirs++;
 				free(content);
 				content = NULL; /* left as it is */
 			}
@@ -238,7 +232,7 @@ int install_store_plan(const struct consumer_store *st, const char *root,
 		free(there);
 		r->contents[i] = content;
 	}
-	fi_cache_keys_free(keys, n);
+	free_strings(keys, n);
 	/* entry files of this environment that are not ours */
 	char *edir = xasprintf("%s/entries", r->dir);
 	DIR *dh = opendir(edir);
@@ -269,7 +263,7 @@ void install_store_release(struct install_store *r)
 	free(r->paths);
 	free(r->contents);
 	free(r->exists);
-	fi_conflicts_free(r->conflicts, r->nconflicts);
+	fi_conflicts_free(r->merge.conflicts, r->merge.nconflicts);
 	memset(r, 0, sizeof *r);
 }
 
@@ -790,7 +784,7 @@ static void consider_folder(struct install_diagnosis *g, const char *dir, const 
 	char **keys = fi_cache_keys(doc, &n);
 	fi_cache_free(doc);
 	if (!n) {
-		fi_cache_keys_free(keys, n);
+		free_strings(keys, n);
 		return;
 	}
 	g->folders = xrealloc(g->folders, (g->nfolders + 1) * sizeof *g->folders);
@@ -801,7 +795,7 @@ static void consider_folder(struct install_diagnosis *g, const char *dir, const 
 	size_t unmatched = 0;
 	f->hits = nwant - install_missing(rules, want, nwant, (const char *const *)keys, n,
 					  f->causes, &f->ncauses, &unmatched);
-	fi_cache_keys_free(keys, n);
+	free_strings(keys, n);
 }
 
 /* Other key folders beside dir, and the same key under other FlashInfer versions
@@ -861,7 +855,7 @@ void install_diagnose(const struct install_job *j, const char *const *want, size
 	memset(g, 0, sizeof *g);
 	g->wanted = nwant;
 	if (j->managed) {
-		g->hits = j->store.same + j->store.nconflicts;
+		g->hits = j->store.merge.same + j->store.merge.nconflicts;
 		return;
 	}
 	const struct install_result *r = &j->res;

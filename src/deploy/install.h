@@ -24,14 +24,12 @@ struct install_result {
 	bool differ;         /* the existing rank files' contents are not all equal */
 	char *bytes;         /* the content every rank file gets */
 	size_t len;
-	size_t added, same, kept_theirs, replaced; /* our entries: new, equal, conflicts */
+	struct fi_merge merge; /* our entries: new, equal, conflicts (fi_cache_merge) */
 	size_t theirs_only;  /* entries of the existing files we do not have */
 	char **theirs_keys;  /* every entry key of the existing files */
 	size_t ntheirs;
 	char other_fi[64];   /* the first existing file's _metadata.flashinfer_version where it is
 			      * not ours' (nor "*"); "" otherwise */
-	struct fi_conflict *conflicts;
-	size_t nconflicts, conflicts_alloc;
 	char meta_field[64];  /* the existing files' _metadata field that differs from env_meta
 			       * ("" when none or not checked) */
 	int meta_mismatch;    /* 0 none, 1 soft, 2 hard: then ours replaces their _metadata
@@ -62,10 +60,8 @@ struct install_store {
 	char **paths, **contents;  /* one entry file per key */
 	bool *exists;
 	size_t n;
-	size_t added, same, kept_theirs, replaced;
+	struct fi_merge merge;     /* our entries: new, equal, conflicts */
 	size_t theirs_only;        /* entry files there that are not keys of ours */
-	struct fi_conflict *conflicts;
-	size_t nconflicts, conflicts_alloc;
 	size_t unencodable;        /* entries written without key_fields (served, not preloaded) */
 };
 

@@ -302,7 +302,7 @@ int plan_build(const struct tt_data *data, const struct plan_request *r, struct 
 					 p->own_serve.hf_config_class);
 		} else {
 			for (size_t i = 0; i < p->nkeysets; i++)
-				fi_cache_keys_free(p->keysets[i].v, p->keysets[i].n);
+				free_strings(p->keysets[i].v, p->keysets[i].n);
 			free(p->keysets);
 			free(p->ranks);
 			p->keysets = NULL;
@@ -341,10 +341,10 @@ void plan_release(struct lookup_plan *p)
 	if (p->derived)
 		serve_release(&p->own_serve);
 	for (size_t i = 0; i < p->nkeysets; i++)
-		fi_cache_keys_free(p->keysets[i].v, p->keysets[i].n);
+		free_strings(p->keysets[i].v, p->keysets[i].n);
 	free(p->keysets);
 	free(p->ranks);
-	fi_cache_keys_free(p->all_keys, p->nall);
+	free_strings(p->all_keys, p->nall);
 	memset(p, 0, sizeof *p);
 }
 
@@ -464,18 +464,19 @@ static void check_store(const struct lookup_plan *p, struct plan_check *c)
 {
 	const struct install_store *st = &p->job.store;
 	c->wanted = st->n;
-	c->hits = st->same + st->nconflicts;
+	const struct fi_merge *m = &st->merge;
+	c->hits = m->same + m->nconflicts;
 	if (!st->manifest_exists)
 		add_finding(c, "%s has no manifest.json: FlashInfer's managed store is not there for "
 			    "this environment (%s)", st->dir, st->env_hash);
 	if (c->hits < c->wanted)
 		add_finding(c, "%zu of %s%s %zu keys have no entry file in %s", c->wanted - c->hits,
 			    p->table ? p->table : "the server", p->table ? "'s" : "'s", c->wanted, st->dir);
-	if (p->table && st->nconflicts)
+	if (p->table && m->nconflicts)
 		add_finding(c, "%zu entr%s of %s hold%s another tactic in the store (the first: %s, "
-			    "there %s)", st->nconflicts, st->nconflicts == 1 ? "y" : "ies", p->table,
-			    st->nconflicts == 1 ? "s" : "",
-			    st->conflicts[0].key, st->conflicts[0].theirs);
+			    "there %s)", m->nconflicts, m->nconflicts == 1 ? "y" : "ies", p->table,
+			    m->nconflicts == 1 ? "s" : "",
+			    m->conflicts[0].key, m->conflicts[0].theirs);
 }
 
 void plan_check_disk(const struct lookup_plan *p, const void *vd, struct plan_check *c)
@@ -567,7 +568,7 @@ void plan_check_disk(const struct lookup_plan *p, const void *vd, struct plan_ch
 				miss_findings(p, c, base_name(r->path), "the file", ks->v, ks->n, have,
 					      nhave);
 		}
-		fi_cache_keys_free(have, nhave);
+		free_strings(have, nhave);
 		if (!first) {
 			first = doc;
 			first_buf = buf, first_len = len, first_i = i;
@@ -617,15 +618,15 @@ void plan_check_disk(const struct lookup_plan *p, const void *vd, struct plan_ch
 			    "and no FlashInfer was found here to read them%s%s", field,
 			    j->why[0] ? ": " : "", j->why);
 	}
-	const struct install_result *res = &j->res;
-	if (p->table && present && res->added)
-		add_finding(c, "%zu of the %zu entries of %s are not in the files", res->added,
-			    res->added + res->same + res->nconflicts, p->table);
-	if (p->table && present && res->nconflicts)
+	const struct fi_merge *m = &j->res.merge;
+	if (p->table && present && m->added)
+		add_finding(c, "%zu of the %zu entries of %s are not in the files", m->added,
+			    m->added + m->same + m->nconflicts, p->table);
+	if (p->table && present && m->nconflicts)
 		add_finding(c, "%zu entr%s of %s hold%s another tactic in the files (the first: %s, there "
-			    "%s)", res->nconflicts, res->nconflicts == 1 ? "y" : "ies", p->table,
-			    res->nconflicts == 1 ? "s" : "",
-			    res->conflicts[0].key, res->conflicts[0].theirs);
+			    "%s)", m->nconflicts, m->nconflicts == 1 ? "y" : "ies", p->table,
+			    m->nconflicts == 1 ? "s" : "",
+			    m->conflicts[0].key, m->conflicts[0].theirs);
 	if (p->keys_known && c->hits < c->wanted && !c->nfindings)
 		add_finding(c, "%zu of the server's %zu lookups are not in the files", c->wanted - c->hits,
 			    c->wanted);
@@ -664,7 +665,7 @@ void plan_check_table(const struct lookup_plan *p, const struct fi_cache *table,
 			miss_findings(p, c, where, "the table", p->keysets[i].v, p->keysets[i].n, have,
 				      nhave);
 		}
-		fi_cache_keys_free(have, nhave);
+		free_strings(have, nhave);
 	}
 	finish(c, p);
 }

@@ -99,13 +99,6 @@ char **fi_cache_keys(const struct fi_cache *c, size_t *n)
 	return v;
 }
 
-void fi_cache_keys_free(char **keys, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		free(keys[i]);
-	free(keys);
-}
-
 void fi_cache_set_entry(struct fi_cache *c, const char *key, const char *runner, long long tactic)
 {
 	json_object_set_new(doc_json(c), key, json_pack("[sI]", runner, (json_int_t)tactic));

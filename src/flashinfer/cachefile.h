@@ -45,9 +45,8 @@ const struct fi_meta *fi_cache_meta(const struct fi_cache *c);
 /* Sets (replaces) c's _metadata; takes ownership of m. */
 void fi_cache_set_meta(struct fi_cache *c, struct fi_meta *m);
 /* The entry keys (not the '_' fields) in document order, each a copy (*n of them; the array
- * is never NULL; c NULL: none); free with fi_cache_keys_free. */
+ * is never NULL; c NULL: none); free with free_strings (base/util.h). */
 char **fi_cache_keys(const struct fi_cache *c, size_t *n);
-void fi_cache_keys_free(char **keys, size_t n);
 /* Sets key's entry to [runner, tactic] (a placeholder: a key looked up, no tactic measured). */
 void fi_cache_set_entry(struct fi_cache *c, const char *key, const char *runner, long long tactic);
 

@@ -36,12 +36,12 @@ TEST(cachefile_parse_and_keys)
 	CHECK_INT(n, 2);
 	CHECK_STR(keys[0], "b"); /* document order */
 	CHECK_STR(keys[1], "a");
-	fi_cache_keys_free(keys, n);
+	free_strings(keys, n);
 	CHECK_STR(fi_meta_str(fi_cache_meta(c), "flashinfer_version"), "0.7.4");
 	CHECK(fi_meta_str(fi_cache_meta(c), "gpu") == NULL); /* not a string */
 	keys = fi_cache_keys(NULL, &n);
 	CHECK_INT(n, 0);
-	fi_cache_keys_free(keys, n);
+	free_strings(keys, n);
 	/* as FlashInfer saves it: _metadata first, entries sorted, _generation last */
 	struct strbuf sb = STRBUF_INIT;
 	fi_cache_canonical(c, &sb);
