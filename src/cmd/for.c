@@ -103,7 +103,8 @@ static int flags_request(const struct for_args *a, const struct tt_data *data,
 
 /* The deployment as the server's launch command gives it. */
 static void launch_request(const struct for_args *a, const struct serve_deployment *s,
-			   const char *from, json_t *cache, struct install_request *q)
+			   const char *from, const struct fi_cache *cache,
+			   struct install_request *q)
 {
 	*q = (struct install_request){
 		.consumer = a->consumer_id, .cache = cache, .from = from,
@@ -121,7 +122,7 @@ static void launch_request(const struct for_args *a, const struct serve_deployme
 /* The table to install: --from, or generated for the launch command (every rank's keys;
  * --dry-run generates nothing: the plan's keys stand in). */
 static int load_table(const struct for_args *a, struct tt_data *data,
-		      const struct serve_deployment *s, json_t **cache, char **generated)
+		      const struct serve_deployment *s, struct fi_cache **cache, char **generated)
 {
 	*cache = NULL;
 	if (a->check || (!a->from && (a->dry || !s || !serve_autotunes(s))))
@@ -133,15 +134,10 @@ static int load_table(const struct for_args *a, struct tt_data *data,
 			return rc;
 		from = *generated;
 	}
-	json_error_t err;
-	*cache = json_load_file(from, 0, &err);
-	if (json_is_object(*cache))
+	struct fi_cache_error err;
+	if ((*cache = fi_cache_load(from, &err)))
 		return TT_OK;
-	int rc = cli_error(TT_INVALID, "%s:%d:%d: %s", from, err.line > 0 ? err.line : 1,
-			   err.column > 0 ? err.column : 1, *cache ? "not a JSON object" : err.text);
-	json_decref(*cache);
-	*cache = NULL;
-	return rc;
+	return cli_error(TT_INVALID, "%s:%d:%d: %s", from, err.line, err.col, err.text);
 }
 
 /* install proper: the table against the plan (refused unless --force), then written. */
@@ -236,7 +232,7 @@ static int install_launch(struct for_args *a, struct tt_data *data,
 				      .flashinfer = a->fiv, .python = a->python,
 				      .model_config = a->model_config, .device = a->device };
 	struct serve_deployment s;
-	json_t *cache = NULL;
+	struct fi_cache *cache = NULL;
 	char *generated = NULL, *fix = NULL;
 	struct lookup_plan p;
 	memset(&p, 0, sizeof p);
@@ -277,7 +273,7 @@ out:
 	if (p.job.usage[0])
 		cli_usage_error(a->cmd, "%s", p.job.usage);
 	plan_release(&p);
-	json_decref(cache);
+	fi_cache_free(cache);
 	cli_launch_generated_release(a->outdir, generated);
 	free(fix);
 	serve_release(&s);

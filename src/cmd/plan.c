@@ -56,23 +56,25 @@ void cli_print_plan_refusal(const struct plan_check *c, const struct lookup_plan
 
 /* Each conflict, then the counts of the merge; `theirs` names the entries only they had.
  * doc: "entries" and "conflicts". */
-static void print_merge(const struct install_conflict *c, size_t n, bool replace, size_t added,
-			size_t same, size_t replaced, size_t kept, size_t theirs_only,
+static void print_merge(const struct fi_merge *m, bool replace, size_t theirs_only,
 			const char *theirs, const struct cli_install_out *o)
 {
+	const struct fi_conflict *c = m->conflicts;
+	size_t n = m->nconflicts;
 	for (size_t i = 0; !o->quiet && i < n; i++)
 		fprintf(stderr, "tunetab: conflict: %s: ours %s, there %s; %s\n", c[i].key, c[i].ours,
 			c[i].theirs, replace ? "replaced (--replace)" : "kept theirs (--replace to take ours)");
 	if (!o->quiet)
 		fprintf(stderr, "tunetab: %zu entries added, %zu already there, %zu conflicts %s, %zu %s "
-			"kept\n", added, same, n, replace ? "replaced" : "left as they were", theirs_only,
+			"kept\n", m->added, m->same, n, replace ? "replaced" : "left as they were", theirs_only,
 			theirs);
 	if (!o->doc)
 		return;
 	json_object_set_new(o->doc, "entries",
-			    json_pack("{s:I, s:I, s:I, s:I, s:I}", "added", (json_int_t)added,
-				      "already_there", (json_int_t)same, "replaced", (json_int_t)replaced,
-				      "conflicts_kept_theirs", (json_int_t)kept, "theirs_only_kept",
+			    json_pack("{s:I, s:I, s:I, s:I, s:I}", "added", (json_int_t)m->added,
+				      "already_there", (json_int_t)m->same, "replaced",
+				      (json_int_t)m->replaced, "conflicts_kept_theirs",
+				      (json_int_t)m->kept_theirs, "theirs_only_kept",
 				      (json_int_t)theirs_only));
 	json_t *a = json_array();
 	for (size_t i = 0; i < n; i++)
@@ -118,8 +120,7 @@ static void store_plan(const struct install_job *j, bool replace, const struct c
 		fprintf(stderr, "tunetab: %s (rule: %s): FlashInfer's managed store for this "
 			"environment (%s), %zu entries in %s\n", j->cons->name, j->managed->read,
 			st->env_hash, st->n, st->dir);
-	print_merge(st->conflicts, st->nconflicts, replace, st->added, st->same, st->replaced,
-		    st->kept_theirs, st->theirs_only, "other entries of the store", o);
+	print_merge(&st->merge, replace, st->theirs_only, "other entries of the store", o);
 	if (st->unencodable && !o->quiet)
 		fprintf(stderr, "tunetab: %zu entries without key_fields: served on lookup, not "
 			"preloaded\n", st->unencodable);
@@ -142,7 +143,7 @@ static int store_written(const struct install_job *j, bool dry, int wrote, struc
 		return rc;
 	if (!o->quiet)
 		fprintf(stderr, "tunetab: wrote %zu entries; start the server with %s=%s (or leave it "
-			"unset where that is the default)\n", st->added + st->replaced,
+			"unset where that is the default)\n", st->merge.added + st->merge.replaced,
 			j->root_env ? j->root_env : "?", j->root);
 	return TT_OK;
 }
@@ -172,8 +173,7 @@ static void rank_plan(const struct lookup_plan *p, const struct install_request 
 				    ? json_null() : json_pack("{s:s, s:s}", "kind",
 							      res->meta_mismatch == 1 ? "soft" : "hard",
 							      "field", res->meta_field));
-	print_merge(res->conflicts, res->nconflicts, q->replace, res->added, res->same,
-		    res->replaced, res->kept_theirs, res->theirs_only, res->existing == 1
+	print_merge(&res->merge, q->replace, res->theirs_only, res->existing == 1
 		    ? "entries of the existing file" : "entries of the existing files", o);
 }
 

@@ -21,6 +21,91 @@ struct scan_ctx {
 	json_t *events;         /* --json */
 };
 
+/* --- the JSON form of a scan (docs/commands/scan-log.md) ---------------------------------- */
+
+static void json_set_str(json_t *o, const char *k, const char *v)
+{
+	if (v)
+		json_object_set_new(o, k, json_string(v));
+}
+
+/* One event as a new JSON object: "line", "kind", and the fields the kind has. */
+static json_t *event_json(const struct ls_event *ev)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "line", json_integer((json_int_t)ev->line));
+	json_object_set_new(o, "kind", json_string(ls_kind_name(ev->kind)));
+	json_set_str(o, "op", ev->op);
+	json_set_str(o, "runner", ev->runner);
+	json_set_str(o, "tactic", ev->tactic);
+	json_set_str(o, "key", ev->key);
+	if (ev->key) {
+		json_object_set_new(o, "key_parsed", json_boolean(ev->key_parsed));
+		json_object_set_new(o, "key_had_runner_hash", json_boolean(ev->key_had_hash));
+		json_object_set_new(o, "fused_moe", json_boolean(ev->key_fused_moe));
+	}
+	json_set_str(o, "path", ev->path);
+	json_set_str(o, "shapes", ev->shapes);
+	json_set_str(o, "severity", ev->severity);
+	json_set_str(o, "detail", ev->detail);
+	if (ev->n >= 0)
+		json_object_set_new(o, "n", json_integer(ev->n));
+	if (ev->n_new >= 0)
+		json_object_set_new(o, ev->kind == LS_BLOCKLIST_LOADED ? "ops" : "new", json_integer(ev->n_new));
+	if (ev->n_prev >= 0)
+		json_object_set_new(o, "previous", json_integer(ev->n_prev));
+	if (ev->kind == LS_PROGRESS) {
+		json_object_set_new(o, "done", json_integer(ev->done));
+		json_object_set_new(o, "total", json_integer(ev->total));
+		json_object_set_new(o, "profiles_per_s", ev->rate > 0 ? json_real(ev->rate) : json_null());
+		json_object_set_new(o, "elapsed_s", ev->elapsed_s >= 0 ? json_integer(ev->elapsed_s) : json_null());
+	}
+	if (ev->kind == LS_PROFILE && ev->dim[0] >= 0)
+		json_object_set_new(o, "first_dynamic_dim", json_pack("[I,I,o]", (json_int_t)ev->dim[0],
+				    (json_int_t)ev->dim[1], ev->dim[2] < 0 ? json_string("inf") :
+				    json_integer(ev->dim[2])));
+	return o;
+}
+
+static json_t *op_json(const struct ls_op *op)
+{
+	json_t *passes = json_array(), *aff = json_array();
+	for (size_t j = 0; j < op->n_passes; j++) {
+		const struct ls_pass *p = &op->passes[j];
+		json_array_append_new(passes, json_pack("{s:I, s:I, s:I, s:I, s:i, s:o, s:o}",
+			"first_line", (json_int_t)p->first_line, "last_line", (json_int_t)p->last_line,
+			"done", (json_int_t)p->done, "total", (json_int_t)p->total, "updates", (int)p->updates,
+			"profiles_per_s", p->rate > 0 ? json_real(p->rate) : json_null(),
+			"elapsed_s", p->elapsed_s >= 0 ? json_integer(p->elapsed_s) : json_null()));
+	}
+	for (size_t j = 0; j < op->n_affected; j++)
+		json_array_append_new(aff, json_string(op->affected[j]));
+	return json_pack("{s:s, s:i, s:i, s:i, s:i, s:i, s:o, s:I, s:o}",
+		"op", op->name, "hits", (int)op->hits, "misses", (int)op->misses,
+		"fallbacks", (int)op->fallbacks, "failed_tactics", (int)op->failed,
+		"unsupported_tactics_skipped", (int)op->skipped_unsupported, "affected", aff,
+		"tuning_s", (json_int_t)op->tuning_s, "passes", passes);
+}
+
+/* One input's summary as a new JSON object: "file" (name), sizes, "totals", "counts", "ops". */
+static json_t *summary_json(const char *name, const struct ls_stats *st,
+			    const struct ls_summary *s)
+{
+	json_t *counts = json_object(), *ops = json_array();
+	for (int k = 0; k < LS_KIND_COUNT; k++)
+		if (s->count[k])
+			json_object_set_new(counts, ls_kind_name((enum ls_kind)k), json_integer(s->count[k]));
+	for (size_t i = 0; i < s->n_ops; i++)
+		json_array_append_new(ops, op_json(&s->ops[i]));
+	return json_pack("{s:s, s:I, s:I, s:b, s:b, s:{s:i, s:i, s:i, s:i, s:I, s:I}, s:o, s:o}",
+		"file", name, "bytes", (json_int_t)st->bytes, "lines", (json_int_t)st->lines,
+		"gzip", st->gzip, "truncated", st->truncated,
+		"totals", "hits", (int)s->hits, "misses", (int)s->misses, "fallbacks", (int)s->fallbacks,
+		"failed_tactics", (int)s->failed, "configs_loaded", (json_int_t)s->configs_loaded,
+		"configs_saved", (json_int_t)s->configs_saved,
+		"counts", counts, "ops", ops);
+}
+
 /* tqdm's rate as it printed it, plus the other unit (2 significant digits). */
 static void add_rate(struct strbuf *sb, double rate, bool inverse)
 {
@@ -89,7 +174,7 @@ static void on_event(const struct ls_event *ev, void *ctx)
 	struct scan_ctx *x = ctx;
 	ls_summary_add(&x->sum, ev);
 	if (x->json)
-		json_array_append_new(x->events, ls_event_json(ev));
+		json_array_append_new(x->events, event_json(ev));
 	else if (ev->kind != LS_PROGRESS) /* bars are summarised as passes */
 		text_event(x, ev);
 }
@@ -212,7 +297,7 @@ int cmd_scan_log(int argc, char **argv)
 		}
 		diags_release(&d);
 		if (json) {
-			json_t *o = ls_summary_json(x.name, &st, &x.sum);
+			json_t *o = summary_json(x.name, &st, &x.sum);
 			json_object_set_new(o, "events", x.events);
 			json_array_append_new(jfiles, o);
 		} else {

@@ -9,16 +9,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "base/arena.h"
 #include "deployment/ranks.h"
-#include "flashinfer/key.h"
-#include "flashinfer/metadata.h"
 #include "flashinfer/keydiff.h"
-#include "flashinfer/table.h"
 #include "base/util.h"
 #include "base/version.h"
 #include "deployment/python.h"
-#include "flashinfer/fienv.h"
 
 /* The rank variables over the caller's. */
 struct rank_ctx {
@@ -50,36 +45,10 @@ static char *rank0_dir(const struct consumer_version *v, consumer_var_fn var, vo
 	return consumer_render(v, v->dir, rank_var, &x, d);
 }
 
-/* The tactic of a cache entry ([runner, tactic, ...]) as compact JSON. Caller frees. */
-static char *tactic_text(json_t *e)
-{
-	json_t *t = json_is_array(e) ? json_array_get(e, 1) : e;
-	char *s = t ? json_dumps(t, JSON_COMPACT | JSON_ENCODE_ANY) : NULL;
-	return s ? s : xstrdup("?");
-}
-
-static void push_conflict(struct install_conflict **v, size_t *n, size_t *alloc, const char *key,
-			  json_t *ours, json_t *theirs)
-{
-	ALLOC_GROW(*v, *n + 1, *alloc);
-	(*v)[(*n)++] = (struct install_conflict){
-		.key = xstrdup(key), .ours = tactic_text(ours), .theirs = tactic_text(theirs),
-	};
-}
-
-static void free_conflicts(struct install_conflict *v, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		free(v[i].key);
-		free(v[i].ours);
-		free(v[i].theirs);
-	}
-	free(v);
-}
-
 int install_merge(const struct consumer_version *v, consumer_var_fn var, void *ctx,
-		 const struct server_rank *ranks, size_t nranks, json_t *ours, json_t *env_meta,
-		 bool replace, struct install_result *r, struct diags *d)
+		 const struct server_rank *ranks, size_t nranks, const struct fi_cache *ours,
+		 const struct fi_meta *env_meta, bool replace, struct install_result *r,
+		 struct diags *d)
 {
 	memset(r, 0, sizeof *r);
 	struct rank_ctx x = { .var = var, .ctx = ctx };
@@ -89,9 +58,8 @@ int install_merge(const struct consumer_version *v, consumer_var_fn var, void *c
 	snprintf(x.world_rank, sizeof x.world_rank, "0");
 	if (!(r->dir = rank0_dir(v, var, ctx, d)))
 		return TT_USAGE;
-	json_t *merged = json_object(), *first = NULL;
-	const char *ours_fi = json_string_value(json_object_get(json_object_get(ours, "_metadata"),
-								 "flashinfer_version"));
+	struct fi_cache *merged = fi_cache_new(), *first = NULL;
+	const char *ours_fi = fi_meta_str(fi_cache_meta(ours), "flashinfer_version");
 	int rc = TT_OK;
 	r->paths = xcalloc(nranks ? nranks : 1, sizeof *r->paths);
 	r->exists = xcalloc(nranks ? nranks : 1, sizeof *r->exists);
@@ -109,7 +77,6 @@ int install_merge(const struct consumer_version *v, consumer_var_fn var, void *c
 		char *path = xasprintf("%s/%s", r->dir, name);
 		free(name);
 		r->paths[r->npaths++] = path;
-		json_error_t err;
 		FILE *f = fopen(path, "r");
 		if (!f) {
 			if (errno != ENOENT)
@@ -117,101 +84,63 @@ int install_merge(const struct consumer_version *v, consumer_var_fn var, void *c
 						strerror(errno));
 			continue;
 		}
-		json_t *theirs = json_loadf(f, 0, &err);
+		struct fi_cache_error err;
+		struct fi_cache *theirs = fi_cache_loadf(f, &err);
 		fclose(f);
 		r->existing++;
 		r->exists[r->npaths - 1] = true;
-		if (!json_is_object(theirs)) {
-			rc = diag_error(d, TT_INVALID, "install", path,
-					theirs || err.line < 1 ? 1 : err.line,
-					theirs || err.column < 1 ? 1 : err.column, "%s",
-					theirs ? "not a JSON object: not a FlashInfer autotune "
-					"cache" : err.text);
-			json_decref(theirs);
+		if (!theirs) {
+			rc = diag_error(d, TT_INVALID, "install", path, err.line, err.col, "%s",
+					err.not_object ? "not a JSON object: not a FlashInfer "
+					"autotune cache" : err.text);
 			break;
 		}
 		/* the ranks' files become one: the first file's entry wins */
-		const char *key;
-		json_t *val;
-		json_object_foreach(theirs, key, val)
-			if (!json_object_get(merged, key))
-				json_object_set(merged, key, val);
+		fi_cache_absorb(merged, theirs);
 		/* the first file stamped for another FlashInfer than ours */
-		const char *fi = json_string_value(json_object_get(
-			json_object_get(theirs, "_metadata"), "flashinfer_version"));
+		const char *fi = fi_meta_str(fi_cache_meta(theirs), "flashinfer_version");
 		if (!r->other_fi[0] && fi && strcmp(fi, "*") && ours_fi && strcmp(fi, ours_fi))
 			snprintf(r->other_fi, sizeof r->other_fi, "%s", fi);
-		if (!first)
-			first = json_incref(theirs);
-		else if (!json_equal(first, theirs))
-			r->differ = true;
-		json_decref(theirs);
+		if (!first) {
+			first = theirs;
+			continue;
+		}
+		r->differ |= !fi_cache_equal(first, theirs);
+		fi_cache_free(theirs);
 	}
-	json_decref(first);
+	fi_cache_free(first);
 	if (rc) {
-		json_decref(merged);
+		fi_cache_free(merged);
 		return rc;
 	}
 	/* the existing files' keys: merged holds their union so far */
-	r->theirs_keys = install_entry_keys(merged, &r->ntheirs);
-	size_t before = 0;
-	const char *key;
-	json_t *val;
-	json_object_foreach(merged, key, val)
-		before += key[0] != '_';
-	json_object_foreach(ours, key, val) {
-		json_t *have = json_object_get(merged, key);
-		if (key[0] == '_') { /* _metadata, _records: theirs stay; _generation is redone */
-			if (!have)
-				json_object_set(merged, key, val);
-			continue;
-		}
-		if (!have) {
-			json_object_set(merged, key, val);
-			r->added++;
-			continue;
-		}
-		char *a = tactic_text(val), *b = tactic_text(have);
-		bool same = !strcmp(a, b);
-		free(a);
-		free(b);
-		if (same) {
-			r->same++;
-			continue;
-		}
-		push_conflict(&r->conflicts, &r->nconflicts, &r->conflicts_alloc, key, val, have);
-		if (replace) {
-			json_object_set(merged, key, val);
-			r->replaced++;
-		} else {
-			r->kept_theirs++;
-		}
-	}
-	r->theirs_only = before - r->same - r->kept_theirs - r->replaced;
+	r->theirs_keys = fi_cache_keys(merged, &r->ntheirs);
+	struct fi_merge *m = &r->merge;
+	fi_cache_merge(merged, ours, replace, m);
+	r->theirs_only = r->ntheirs - m->same - m->kept_theirs - m->replaced;
 	/* _metadata FlashInfer would reject in this environment: ours instead */
-	json_t *saved = json_object_get(merged, "_metadata"), *mine = json_object_get(ours, "_metadata");
+	const struct fi_meta *saved = fi_cache_meta(merged), *mine = fi_cache_meta(ours);
 	const char *field;
-	if (env_meta && saved && mine && (r->meta_mismatch = install_meta_mismatch(saved, env_meta, &field))) {
+	if (env_meta && saved && mine && (r->meta_mismatch = fi_meta_mismatch(saved, env_meta, &field))) {
 		snprintf(r->meta_field, sizeof r->meta_field, "%s", field);
-		json_object_set(merged, "_metadata", mine);
+		fi_cache_set_meta(merged, fi_meta_copy(mine));
 	} else if (!env_meta && saved && mine) {
 		/* no environment to judge by: the version ours is for is the server's, and a
 		 * file stamped for another is ignored whole there */
-		const char *b = json_string_value(json_object_get(mine, "flashinfer_version"));
-		int level = b && strcmp(b, "*") ? fi_meta_level(fi_meta_field_json(
-				json_is_object(saved) ? json_object_get(saved, "flashinfer_version") : NULL, b))
+		const char *b = fi_meta_str(mine, "flashinfer_version");
+		int level = b && strcmp(b, "*") ? fi_meta_level(fi_meta_judge(saved, "flashinfer_version", b))
 						: 0;
 		if (level > 0) {
 			r->meta_mismatch = level;
 			snprintf(r->meta_field, sizeof r->meta_field, "flashinfer_version");
-			json_object_set(merged, "_metadata", mine);
+			fi_cache_set_meta(merged, fi_meta_copy(mine));
 		}
 	}
 	/* as FlashInfer's save_configs writes it: its order, and a _generation of this content
 	 * (the files' own one is stale after the merge) */
 	struct strbuf sb = STRBUF_INIT;
-	table_json_canonical(merged, &sb);
-	json_decref(merged);
+	fi_cache_canonical(merged, &sb);
+	fi_cache_free(merged);
 	r->len = sb.len;
 	r->bytes = sb_detach(&sb);
 	return TT_OK;
@@ -225,73 +154,12 @@ void install_result_release(struct install_result *r)
 	free(r->paths);
 	free(r->exists);
 	free(r->bytes);
-	install_keys_free(r->theirs_keys, r->ntheirs);
-	free_conflicts(r->conflicts, r->nconflicts);
+	free_strings(r->theirs_keys, r->ntheirs);
+	fi_conflicts_free(r->merge.conflicts, r->merge.nconflicts);
 	memset(r, 0, sizeof *r);
 }
 
-int install_keys_fused_finalize(json_t *cache, const struct fi_rules *rules)
-{
-	struct arena a = ARENA_INIT;
-	int seen = -2; /* none yet */
-	const char *key;
-	json_t *val;
-	json_object_foreach(cache, key, val) {
-		if (key[0] == '_')
-			continue;
-		const struct pyv *t = key_parse_any(key, strlen(key), &a);
-		struct moe_key k;
-		int v = t && !key_decode(t, &k) ? key_fused_finalize(rules, &k) : -1;
-		if (v < 0 || (seen != -2 && seen != v)) {
-			seen = -1;
-			break;
-		}
-		seen = v;
-	}
-	arena_release(&a);
-	return seen == -2 ? -1 : seen;
-}
-
 /* --- FlashInfer's managed store ------------------------------------------ */
-
-/* The key's structural form as FlashInfer's _encode_key_fields writes it: tuples as
- * {"__tuple__": [...]}, torch dtypes as {"__dtype__": "bfloat16"}; NULL when the key holds
- * something it cannot encode. */
-static json_t *key_fields(const struct pyv *v)
-{
-	switch (v->kind) {
-	case PV_INT: return json_integer(v->i);
-	case PV_STR: return json_stringn(v->s, v->len);
-	case PV_TRUE: return json_true();
-	case PV_FALSE: return json_false();
-	case PV_NONE: return json_null();
-	case PV_NAME:
-		if (v->len > 6 && !strncmp(v->s, "torch.", 6)) {
-			json_t *o = json_object();
-			json_object_set_new(o, "__dtype__", json_stringn(v->s + 6, v->len - 6));
-			return o;
-		}
-		return NULL;
-	case PV_TUPLE:
-	case PV_LIST: {
-		json_t *a = json_array();
-		for (size_t i = 0; i < v->n; i++) {
-			json_t *x = key_fields(&v->items[i]);
-			if (!x) {
-				json_decref(a);
-				return NULL;
-			}
-			json_array_append_new(a, x);
-		}
-		if (v->kind == PV_LIST)
-			return a;
-		json_t *o = json_object();
-		json_object_set_new(o, "__tuple__", a);
-		return o;
-	}
-	default: return NULL;
-	}
-}
 
 /* Whether path exists, and its text (NULL when it does not or cannot be read). */
 static char *read_if_there(const char *path, bool *exists)
@@ -303,109 +171,68 @@ static char *read_if_there(const char *path, bool *exists)
 	return e ? NULL : text;
 }
 
-/* j as FlashInfer's json.dump(obj, f, indent=2, sort_keys=True) writes it. Caller frees. */
-static char *py_dump_sorted(json_t *j)
+/* The folder under root of the store whose env hash is hash. Caller frees. */
+static char *store_dir(const struct consumer_store *st, const char *root, const char *hash)
 {
-	struct strbuf sb = STRBUF_INIT;
-	table_py_json(j, 2, true, &sb);
-	return sb_detach(&sb);
-}
-
-/* The manifest of `manifest`'s store as FlashInfer writes it (cache_schema added; caller
- * decrefs), and the store's folder under root (*dir, caller frees), named by its env hash
- * (hash): sha256 of json.dumps(manifest, sort_keys=True, separators=(",", ":")). */
-static json_t *store_manifest(const struct consumer_store *st, const char *root, json_t *manifest,
-			      char hash[65], char **dir)
-{
-	json_t *m = json_deep_copy(manifest);
-	json_object_set_new(m, "cache_schema", json_string(st->cache_schema));
-	struct strbuf canon = STRBUF_INIT;
-	table_py_json(m, -1, true, &canon);
-	sha256_hex(canon.buf, canon.len, st->env_hash_hex, hash);
-	sb_release(&canon);
 	/* the store's dir template has one variable, {env_hash} */
 	const char *at = strstr(st->dir, "{env_hash}");
-	*dir = at ? xasprintf("%s/%.*s%s%s", root, (int)(at - st->dir), st->dir, hash, at + 10)
+	return at ? xasprintf("%s/%.*s%s%s", root, (int)(at - st->dir), st->dir, hash, at + 10)
 		  : xasprintf("%s/%s", root, st->dir);
-	return m;
 }
 
-int install_store_plan(const struct consumer_store *st, const char *root, json_t *manifest,
-		       json_t *ours, bool replace, struct install_store *r, struct diags *d)
+int install_store_plan(const struct consumer_store *st, const char *root,
+		       const struct fi_meta *manifest, const struct fi_cache *ours, bool replace,
+		       struct install_store *r, struct diags *d)
 {
 	memset(r, 0, sizeof *r);
-	char hash[65];
-	json_t *m = store_manifest(st, root, manifest, hash, &r->dir);
-	const char *k;
-	json_t *x;
-	json_object_foreach(m, k, x)
-		if (!json_is_string(x)) {
-			json_decref(m);
-			return diag_error(d, TT_INVALID, "install", NULL, 0, 0, "the environment's "
-					  "metadata holds a value that is not a string");
-		}
+	char hash[65], *text;
+	int bad = fi_store_manifest(manifest, st->cache_schema, st->env_hash_hex, hash, &text);
+	r->dir = store_dir(st, root, hash);
+	if (bad) {
+		free(text);
+		return diag_error(d, TT_INVALID, "install", NULL, 0, 0, "the environment's "
+				  "metadata holds a value that is not a string");
+	}
 	r->env_hash = xstrdup(hash);
 	r->manifest_path = xasprintf("%s/manifest.json", r->dir);
-	r->manifest = py_dump_sorted(m);
-	json_decref(m);
+	r->manifest = text;
 	free(read_if_there(r->manifest_path, &r->manifest_exists));
-	json_t *policy = json_loads(st->entry_policy, 0, NULL);
-	struct arena a = ARENA_INIT;
-	size_t n = json_object_size(ours);
+	size_t n;
+	char **keys = fi_cache_keys(ours, &n);
 	r->paths = xcalloc(n ? n : 1, sizeof *r->paths);
 	r->contents = xcalloc(n ? n : 1, sizeof *r->contents);
 	r->exists = xcalloc(n ? n : 1, sizeof *r->exists);
-	const char *key;
-	json_t *val;
-	json_object_foreach(ours, key, val) {
-		if (key[0] == '_')
-			continue;
+	for (size_t k = 0; k < n; k++) {
+		const char *key = keys[k];
 		char eh[65];
 		sha256_hex(key, strlen(key), st->entry_hash_hex, eh);
-		json_t *e = json_object();
-		json_object_set_new(e, "key", json_string(key));
-		json_object_set(e, "runner", json_array_get(val, 0));
-		json_object_set(e, "tactic", json_array_get(val, 1));
-		json_t *pol = json_array_get(val, 2);
-		json_object_set(e, "profiling_policy", json_is_array(pol) ? pol : policy);
-		const struct pyv *t = key_parse_canonical(key, strlen(key), &a);
-		json_t *kf = t ? key_fields(t) : NULL;
-		if (kf)
-			json_object_set_new(e, "key_fields", kf);
-		else
-			r->unencodable++;
+		bool encodable;
+		char *content = fi_store_entry(ours, key, st->entry_policy, &encodable);
+		r->unencodable += !encodable;
 		size_t i = r->n++;
 		r->paths[i] = xasprintf("%s/entries/%s.json", r->dir, eh);
 		char *there = read_if_there(r->paths[i], &r->exists[i]);
-		json_t *theirs = there ? json_loads(there, 0, NULL) : NULL;
-		free(there);
-		json_t *tt = json_object_get(theirs, "tactic");
-		bool same_key = json_is_object(theirs) &&
-				!strcmp(json_string_value(json_object_get(theirs, "key")) ?
-					json_string_value(json_object_get(theirs, "key")) : "", key);
+		struct fi_merge *m = &r->merge;
+		struct fi_conflict x;
 		if (!r->exists[i]) {
-			r->added++;
-		} else if (same_key && tt && json_equal(tt, json_array_get(val, 1))) {
-			r->same++;
+			m->added++;
+		} else if (fi_store_entry_same(ours, key, there, &x)) {
+			m->same++;
 		} else {
-			push_conflict(&r->conflicts, &r->nconflicts, &r->conflicts_alloc, key, val,
-				      tt ? tt : theirs);
+			ALLOC_GROW(m->conflicts, m->nconflicts + 1, m->conflicts_alloc);
+			m->conflicts[m->nconflicts++] = x;
 			if (replace) {
-				r->replaced++;
+				m->replaced++;
 			} else {
-				r->kept_theirs++;
-				json_decref(e);
-				json_decref(theirs);
-				r->contents[i] = NULL; /* left as it is */
-				continue;
+				m->kept_theirs++;
+				free(content);
+				content = NULL; /* left as it is */
 			}
 		}
-		r->contents[i] = py_dump_sorted(e);
-		json_decref(e);
-		json_decref(theirs);
+		free(there);
+		r->contents[i] = content;
 	}
-	arena_release(&a);
-	json_decref(policy);
+	free_strings(keys, n);
 	/* entry files of this environment that are not ours */
 	char *edir = xasprintf("%s/entries", r->dir);
 	DIR *dh = opendir(edir);
@@ -436,25 +263,8 @@ void install_store_release(struct install_store *r)
 	free(r->paths);
 	free(r->contents);
 	free(r->exists);
-	free_conflicts(r->conflicts, r->nconflicts);
+	fi_conflicts_free(r->merge.conflicts, r->merge.nconflicts);
 	memset(r, 0, sizeof *r);
-}
-
-int install_meta_mismatch(json_t *saved, json_t *current, const char **field)
-{
-	int worst = 0;
-	const char *k;
-	json_t *cur;
-	*field = NULL;
-	json_object_foreach(current, k, cur) {
-		json_t *sv = json_is_object(saved) ? json_object_get(saved, k) : NULL;
-		int level = fi_meta_level(fi_meta_field_json(sv, json_string_value(cur)));
-		if (level > worst) {
-			worst = level;
-			*field = k;
-		}
-	}
-	return worst;
 }
 
 char *install_find_key(const char *root, unsigned hex, size_t *n, char *list, size_t listn)
@@ -553,7 +363,7 @@ static int usage_error(struct install_job *j, struct diags *d, const char *fmt, 
 char *install_finalize_env(const struct install_job *j)
 {
 	const struct consumer *cons = j->cons;
-	int ff = j->rules ? install_keys_fused_finalize(j->ours, j->rules) : -1;
+	int ff = j->rules ? fi_cache_fused_finalize(j->ours, j->rules) : -1;
 	if (!cons->fused_finalize_env || ff < 0)
 		return NULL;
 	if (ff == (int)cons->fused_finalize_default)
@@ -568,16 +378,15 @@ char *install_finalize_env(const struct install_job *j)
 /* The cache (a JSON object), this environment's FlashInfer and the version targeted. */
 static int read_sources(const struct install_request *q, struct install_job *j, struct diags *d)
 {
-	json_error_t err;
-	j->ours = q->cache ? json_deep_copy(q->cache) : json_load_file(q->from, 0, &err);
-	if (!json_is_object(j->ours))
-		return j->ours ? diag_error(d, TT_INVALID, "install", NULL, 0, 0, "%s:1:1: not a JSON "
-					    "object: not a FlashInfer autotune cache", q->from)
-			       : diag_error(d, TT_INVALID, "install", NULL, 0, 0, "%s:%d:%d: %s", q->from,
-					    err.line > 0 ? err.line : 1, err.column > 0 ? err.column : 1,
-					    err.text);
-	j->meta = json_incref(json_object_get(j->ours, "_metadata")); /* the table's own */
-	const char *meta_fi = json_string_value(json_object_get(j->meta, "flashinfer_version"));
+	struct fi_cache_error err = { 0 };
+	j->ours = q->cache ? fi_cache_copy(q->cache) : fi_cache_load(q->from, &err);
+	if (!j->ours)
+		return err.not_object ? diag_error(d, TT_INVALID, "install", NULL, 0, 0, "%s:1:1: not a "
+						   "JSON object: not a FlashInfer autotune cache", q->from)
+				      : diag_error(d, TT_INVALID, "install", NULL, 0, 0, "%s:%d:%d: %s",
+						   q->from, err.line, err.col, err.text);
+	j->meta = fi_meta_copy(fi_cache_meta(j->ours)); /* the table's own */
+	const char *meta_fi = fi_meta_str(j->meta, "flashinfer_version");
 	if (meta_fi && !strcmp(meta_fi, "*"))
 		meta_fi = NULL;
 
@@ -586,9 +395,9 @@ static int read_sources(const struct install_request *q, struct install_job *j, 
 	if (!q->python && getenv("TUNETAB_TEST_IGNORE_INSTALLED")) /* tests: not this machine's */
 		snprintf(j->why, sizeof j->why, "TUNETAB_TEST_IGNORE_INSTALLED is set");
 	else if ((j->python = python_find(q->python, &pyfrom, j->why, sizeof j->why)))
-		j->fienv = fienv_flashinfer(j->python, j->why, sizeof j->why);
-	j->env_meta = json_object_get(j->fienv, "metadata");
-	const char *env_fi = json_string_value(json_object_get(j->fienv, "version"));
+		fienv_flashinfer(j->python, &j->fienv, j->why, sizeof j->why);
+	j->env_meta = j->fienv.metadata;
+	const char *env_fi = j->fienv.version;
 	if (j->env_meta)
 		snprintf(j->env_from, sizeof j->env_from, "%s (%s)", j->python, pyfrom);
 	if (!q->flashinfer && env_fi && meta_fi && strcmp(env_fi, meta_fi))
@@ -615,31 +424,25 @@ static int read_sources(const struct install_request *q, struct install_job *j, 
 static int stamp_metadata(const struct install_request *q, struct install_job *j, struct diags *d)
 {
 	const char *mode = q->metadata;
-	const char *meta_gpu = json_string_value(json_object_get(j->meta, "gpu"));
+	const char *meta_gpu = fi_meta_str(j->meta, "gpu");
 	if (mode && !strcmp(mode, "env") && !j->env_meta)
 		return diag_error(d, TT_INVALID, "install", NULL, 0, 0, "--metadata env: cannot read this "
 				  "environment's FlashInfer metadata: %s",
 				  j->why[0] ? j->why : "no FlashInfer found");
 	if ((!mode || !strcmp(mode, "env")) && j->env_meta) {
-		json_t *m = json_deep_copy(j->env_meta);
-		const char *g = json_string_value(json_object_get(m, "gpu"));
+		struct fi_meta *m = fi_meta_copy(j->env_meta);
+		const char *g = fi_meta_str(m, "gpu");
 		if ((!g || !strcmp(g, "unknown")) && meta_gpu) /* no GPU here: the table's own */
-			json_object_set_new(m, "gpu", json_string(meta_gpu));
-		json_object_set_new(j->ours, "_metadata", m);
+			fi_meta_set(m, "gpu", meta_gpu);
+		fi_cache_set_meta(j->ours, m);
 	} else if (mode && !strcmp(mode, "wildcard")) {
-		json_t *m = json_object();
-		const char *k;
-		json_t *x;
-		json_object_foreach(j->meta, k, x)
-			json_object_set_new(m, k, json_string("*"));
-		json_object_set_new(j->ours, "_metadata", m);
+		fi_cache_set_meta(j->ours, fi_meta_wildcard(j->meta));
 	} else if (!mode && !q->check) {
 		j->meta_as_is = true;
 	}
 	/* kept as the table says: FlashInfer compares flashinfer_version exactly, so a table
 	 * stamped for another version is ignored whole where the server imports this one */
-	const char *kept = json_string_value(json_object_get(json_object_get(j->ours, "_metadata"),
-							     "flashinfer_version"));
+	const char *kept = fi_meta_str(fi_cache_meta(j->ours), "flashinfer_version");
 	if (!q->check && kept && strcmp(kept, "*") && strcmp(kept, j->flashinfer))
 		return diag_error(d, TT_INVALID, "install", NULL, 0, 0, "%s's _metadata says FlashInfer "
 				  "%s, and the server imports %s: FlashInfer %s ignores the whole file "
@@ -661,13 +464,13 @@ static int resolve_target(const struct install_request *q, const struct device_s
 	j->rules = rules;
 	j->sm = q->sm;
 	if (!j->sm) {
-		const char *meta_gpu = json_string_value(json_object_get(j->meta, "gpu"));
+		const char *meta_gpu = fi_meta_str(j->meta, "gpu");
 		const struct device_profile *p = meta_gpu ? device_find(devices, meta_gpu) : NULL;
 		if (!p)
 			return usage_error(j, d, "%s names no known GPU (_metadata.gpu): give --sm", q->from);
 		j->sm = device_sm(p);
 	}
-	const char *ws = json_string_value(json_object_get(j->fienv, "workspace_dir"));
+	const char *ws = j->fienv.workspace_dir;
 	if (ws && strrchr(ws, '/'))
 		snprintf(j->arch, sizeof j->arch, "%s", strrchr(ws, '/') + 1);
 	else
@@ -759,15 +562,16 @@ static int plan_store(const struct install_request *q, const char *data_root,
 	if (q->metadata && strcmp(q->metadata, "env"))
 		return usage_error(j, d, "the managed store wants this environment's exact _metadata: "
 				   "--metadata %s does not apply", q->metadata);
-	char hash[65], *dir;
-	json_t *meta = json_object_get(j->ours, "_metadata");
-	json_decref(store_manifest(j->fi_cons->managed_store, j->root, meta, hash, &dir));
+	const struct consumer_store *st = j->fi_cons->managed_store;
+	const struct fi_meta *meta = fi_cache_meta(j->ours);
+	char hash[65];
+	fi_store_manifest(meta, st->cache_schema, st->env_hash_hex, hash, NULL);
+	char *dir = store_dir(st, j->root, hash);
 	rc = recover_folder(q, j, dir, d);
 	free(dir);
 	if (rc)
 		return rc;
-	return install_store_plan(j->fi_cons->managed_store, j->root,
-				  json_object_get(j->ours, "_metadata"), j->ours, q->replace, &j->store, d);
+	return install_store_plan(st, j->root, meta, j->ours, q->replace, &j->store, d);
 }
 
 /* One JSON file per rank (or the one file named). */
@@ -873,9 +677,9 @@ void install_job_release(struct install_job *j)
 {
 	install_result_release(&j->res);
 	install_store_release(&j->store);
-	json_decref(j->ours);
-	json_decref(j->meta);
-	json_decref(j->fienv);
+	fi_cache_free(j->ours);
+	fi_meta_free(j->meta);
+	fienv_fi_release(&j->fienv);
 	consumer_free(j->cons);
 	consumer_free(j->fi_cons);
 	free(j->root);
@@ -968,38 +772,19 @@ size_t install_missing(const struct fi_rules *rules, const char *const *want, si
 	return missing;
 }
 
-char **install_entry_keys(json_t *cache, size_t *n)
-{
-	char **v = xcalloc(json_object_size(cache) + 1, sizeof *v);
-	*n = 0;
-	const char *key;
-	json_t *val;
-	json_object_foreach(cache, key, val)
-		if (key[0] != '_')
-			v[(*n)++] = xstrdup(key);
-	return v;
-}
-
-void install_keys_free(char **keys, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		free(keys[i]);
-	free(keys);
-}
-
 /* A folder beside the server's that holds a file of the rank-0 name. */
 static void consider_folder(struct install_diagnosis *g, const char *dir, const char *file,
 			    const char *why, const char *const *want, size_t nwant,
 			    const struct fi_rules *rules)
 {
 	char *path = xasprintf("%s/%s", dir, file);
-	json_t *doc = json_load_file(path, 0, NULL); /* unreadable: no keys */
+	struct fi_cache *doc = fi_cache_load(path, NULL); /* unreadable: no keys */
 	free(path);
 	size_t n;
-	char **keys = install_entry_keys(doc, &n);
-	json_decref(doc);
+	char **keys = fi_cache_keys(doc, &n);
+	fi_cache_free(doc);
 	if (!n) {
-		install_keys_free(keys, n);
+		free_strings(keys, n);
 		return;
 	}
 	g->folders = xrealloc(g->folders, (g->nfolders + 1) * sizeof *g->folders);
@@ -1010,7 +795,7 @@ static void consider_folder(struct install_diagnosis *g, const char *dir, const 
 	size_t unmatched = 0;
 	f->hits = nwant - install_missing(rules, want, nwant, (const char *const *)keys, n,
 					  f->causes, &f->ncauses, &unmatched);
-	install_keys_free(keys, n);
+	free_strings(keys, n);
 }
 
 /* Other key folders beside dir, and the same key under other FlashInfer versions
@@ -1070,7 +855,7 @@ void install_diagnose(const struct install_job *j, const char *const *want, size
 	memset(g, 0, sizeof *g);
 	g->wanted = nwant;
 	if (j->managed) {
-		g->hits = j->store.same + j->store.nconflicts;
+		g->hits = j->store.merge.same + j->store.merge.nconflicts;
 		return;
 	}
 	const struct install_result *r = &j->res;

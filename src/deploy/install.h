@@ -4,7 +4,6 @@
 #ifndef TUNETAB_INSTALL_H
 #define TUNETAB_INSTALL_H
 
-#include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -14,11 +13,8 @@
 #include "base/diag.h"
 #include "deployment/ranks.h"
 #include "deployment/server.h"
-
-struct install_conflict {
-	char *key;
-	char *ours, *theirs; /* the tactics, as compact JSON */
-};
+#include "flashinfer/cachefile.h"
+#include "flashinfer/fienv.h"
 
 struct install_result {
 	char *dir;           /* the folder of the rank files */
@@ -28,24 +24,17 @@ struct install_result {
 	bool differ;         /* the existing rank files' contents are not all equal */
 	char *bytes;         /* the content every rank file gets */
 	size_t len;
-	size_t added, same, kept_theirs, replaced; /* our entries: new, equal, conflicts */
+	struct fi_merge merge; /* our entries: new, equal, conflicts (fi_cache_merge) */
 	size_t theirs_only;  /* entries of the existing files we do not have */
 	char **theirs_keys;  /* every entry key of the existing files */
 	size_t ntheirs;
 	char other_fi[64];   /* the first existing file's _metadata.flashinfer_version where it is
 			      * not ours' (nor "*"); "" otherwise */
-	struct install_conflict *conflicts;
-	size_t nconflicts, conflicts_alloc;
 	char meta_field[64];  /* the existing files' _metadata field that differs from env_meta
 			       * ("" when none or not checked) */
 	int meta_mismatch;    /* 0 none, 1 soft, 2 hard: then ours replaces their _metadata
 			       * (their entries are kept) */
 };
-
-/* How FlashInfer judges saved _metadata against the current one (load_configs,
- * _classify_metadata_mismatches): 0 every field equal or "*", 1 soft (missing, null,
- * "unknown", "None"), 2 hard (another value). *field gets the first field that differs. */
-int install_meta_mismatch(json_t *saved, json_t *current, const char **field);
 
 /* Plans the install of `ours` (a JSON autotune cache, _metadata and entries) on the ranks
  * given (deployment/ranks.h: file order and each rank's file-name variables): renders v's
@@ -56,8 +45,9 @@ int install_meta_mismatch(json_t *saved, json_t *current, const char **field);
  * there is one. TT_INVALID for an existing file that is not a JSON object (named with its
  * line and column). */
 int install_merge(const struct consumer_version *v, consumer_var_fn var, void *ctx,
-		 const struct server_rank *ranks, size_t nranks, json_t *ours, json_t *env_meta,
-		 bool replace, struct install_result *r, struct diags *d);
+		 const struct server_rank *ranks, size_t nranks, const struct fi_cache *ours,
+		 const struct fi_meta *env_meta, bool replace, struct install_result *r,
+		 struct diags *d);
 void install_result_release(struct install_result *r);
 
 /* FlashInfer's managed store for one environment (consumer_store): its manifest, and one
@@ -70,10 +60,8 @@ struct install_store {
 	char **paths, **contents;  /* one entry file per key */
 	bool *exists;
 	size_t n;
-	size_t added, same, kept_theirs, replaced;
+	struct fi_merge merge;     /* our entries: new, equal, conflicts */
 	size_t theirs_only;        /* entry files there that are not keys of ours */
-	struct install_conflict *conflicts;
-	size_t nconflicts, conflicts_alloc;
 	size_t unencodable;        /* entries written without key_fields (served, not preloaded) */
 };
 
@@ -82,8 +70,9 @@ struct install_store {
  * (Python's json.dumps(sort_keys=True, separators=(",", ":"))), entries named by sha256 of
  * their key, each {"key", "key_fields", "profiling_policy", "runner", "tactic"}. An entry file
  * already there with another tactic is kept unless replace. */
-int install_store_plan(const struct consumer_store *st, const char *root, json_t *manifest,
-		       json_t *ours, bool replace, struct install_store *r, struct diags *d);
+int install_store_plan(const struct consumer_store *st, const char *root,
+		       const struct fi_meta *manifest, const struct fi_cache *ours, bool replace,
+		       struct install_store *r, struct diags *d);
 void install_store_release(struct install_store *r);
 
 /* The folder under root named by `hex` hex digits: the one a server's first start made (a
@@ -91,17 +80,12 @@ void install_store_release(struct install_store *r);
  * when there are none or several: *n counts them, list names them (comma-separated). */
 char *install_find_key(const char *root, unsigned hex, size_t *n, char *list, size_t listn);
 
-/* The use_fused_finalize the cache's keys were built for, read as schema (the FlashInfer
- * version's key rules) reads them (key_fused_finalize): 1 all True, 0 all False, -1 mixed,
- * undecodable or keys without the field. */
-int install_keys_fused_finalize(json_t *cache, const struct fi_rules *rules);
-
 /* --- tunetab install as calls: install_prepare, then install_write ---------------------- */
 
 /* What install is asked (its options). */
 struct install_request {
 	const char *consumer, *from;  /* the consumer's id; the JSON autotune cache */
-	json_t *cache;                /* the cache itself when there is no file (from NULL): a
+	const struct fi_cache *cache; /* the cache itself when there is no file (from NULL): a
 				       * table just generated, or the keys a check looks for */
 	const char *consumer_version; /* NULL: the newest rule (not a version: a usage error) */
 	const char *flashinfer;       /* NULL: the environment's version, else the cache's (not
@@ -129,8 +113,9 @@ struct install_job {
 	const struct fi_rules *rules; /* the key rules of that version, NULL: none */
 	bool tunes;                   /* the server tunes at start (so reads the cache) here */
 	const char *backend;          /* its MoE runner backend (the request's) */
-	json_t *ours;                 /* the cache, its _metadata as it will be written */
-	json_t *env_meta;             /* this environment's _metadata (FlashInfer's own), or NULL */
+	struct fi_cache *ours;        /* the cache, its _metadata as it will be written */
+	const struct fi_meta *env_meta; /* this environment's _metadata (FlashInfer's own,
+				       * fienv's), or NULL */
 	char *python;                 /* the python that was asked, or NULL */
 	char env_from[600];           /* where env_meta came from; "" when not read */
 	char why[512];                /* why this environment was not read */
@@ -147,7 +132,8 @@ struct install_job {
 				       * there (check, dry run): its files may be mixed */
 	/* owned storage behind the template variables */
 	struct consumer *fi_cons;
-	json_t *meta, *fienv;
+	struct fi_meta *meta;         /* the cache's own _metadata, as given */
+	struct fienv_fi fienv;        /* this environment's FlashInfer, where it was read */
 	char *key, *torch_dtype, *skip_sorted, *own_dir, arch[32], num[5][24];
 	const char *var_names[32], *var_values[32];
 	size_t nvars;
@@ -212,11 +198,6 @@ void install_diagnose(const struct install_job *j, const char *const *want, size
 		      const struct fi_rules *rules, struct install_diagnosis *out);
 void install_diagnosis_release(struct install_diagnosis *g);
 
-/* The entry keys of a JSON cache (not _metadata and the like), each a copy (*n of them; the
- * array is never NULL); free with install_keys_free. */
-char **install_entry_keys(json_t *cache, size_t *n);
-void install_keys_free(char **keys, size_t n);
-
 /* The causes of the keys of want that `have` lacks: the fields in which each differs from its
  * nearest key there (added to causes, *n of them); returns how many want keys have lacks. */
 size_t install_missing(const struct fi_rules *rules, const char *const *want, size_t nwant,
@@ -224,7 +205,7 @@ size_t install_missing(const struct fi_rules *rules, const char *const *want, si
 		       size_t *n, size_t *unmatched);
 
 /* What the server's environment must say for the use_fused_finalize the cache's keys were
- * built with (install_keys_fused_finalize), in words, or NULL when nothing (or it cannot be
+ * built with (fi_cache_fused_finalize), in words, or NULL when nothing (or it cannot be
  * told). Caller frees. */
 char *install_finalize_env(const struct install_job *j);
 

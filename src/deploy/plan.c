@@ -11,6 +11,7 @@
 #include "base/version.h"
 #include "deployment/ranks.h"
 #include "deployment/shape.h"
+#include "flashinfer/cachefile.h"
 #include "flashinfer/metadata.h"
 #include "flashinfer/validate.h"
 
@@ -193,17 +194,18 @@ static int server_keys(const struct tt_data *data, struct lookup_plan *p, struct
 }
 
 /* A cache of the plan's keys (what a check looks for): placeholders, no tactic. */
-static json_t *wanted_cache(const struct lookup_plan *p, const char *fi)
+static struct fi_cache *wanted_cache(const struct lookup_plan *p, const char *fi)
 {
-	json_t *c = json_object(), *m = json_object();
-	json_object_set_new(m, "flashinfer_version", json_string(fi));
-	json_object_set_new(m, "gpu", json_string(p->device));
-	json_object_set_new(c, "_metadata", m);
+	struct fi_cache *c = fi_cache_new();
+	struct fi_meta *m = fi_meta_new();
+	fi_meta_set(m, "flashinfer_version", fi);
+	fi_meta_set(m, "gpu", p->device);
+	fi_cache_set_meta(c, m);
 	for (size_t i = 0; i < p->nall; i++)
-		json_object_set_new(c, p->all_keys[i], json_pack("[si]", "MoERunner", -1));
+		fi_cache_set_entry(c, p->all_keys[i], "MoERunner", -1);
 	for (size_t o = 1; o < p->nops; o++) /* the other ops' keys name their runner */
 		for (size_t k = 0; p->ops[o].known && k < p->ops[o].nkeys; k++)
-			json_object_set_new(c, p->ops[o].keys[k], json_pack("[si]", p->ops[o].runner, -1));
+			fi_cache_set_entry(c, p->ops[o].keys[k], p->ops[o].runner, -1);
 	return c;
 }
 
@@ -215,7 +217,7 @@ static int derive_flags(const struct tt_data *data, const struct plan_request *r
 {
 	const struct install_job *j = &p->job;
 	struct diags dd = DIAGS_INIT;
-	const char *meta_gpu = json_string_value(json_object_get(j->meta, "gpu"));
+	const char *meta_gpu = fi_meta_str(j->meta, "gpu");
 	struct serve_request sq = {
 		.consumer = r->q->consumer, .consumer_version = r->q->consumer_version,
 		.flashinfer = j->flashinfer, .python = r->q->python, .model_config = r->model_config,
@@ -258,7 +260,7 @@ int plan_build(const struct tt_data *data, const struct plan_request *r, struct 
 	const struct serve_deployment *s = r->serve;
 	p->serve = s;
 	struct install_request q = *r->q;
-	json_t *placeholder = NULL;
+	struct fi_cache *placeholder = NULL;
 	int rc = TT_OK;
 	if (s) {
 		p->device = s->device;
@@ -277,7 +279,7 @@ int plan_build(const struct tt_data *data, const struct plan_request *r, struct 
 	}
 	rc = install_prepare(&q, data->root, &data->devices, &data->rules, &p->job, d);
 	p->table = placeholder ? NULL : r->q->from;
-	json_decref(placeholder);
+	fi_cache_free(placeholder);
 	if (rc)
 		return rc;
 	struct install_job *j = &p->job;
@@ -285,7 +287,7 @@ int plan_build(const struct tt_data *data, const struct plan_request *r, struct 
 		p->rules = rules_of(data, j->flashinfer);
 		p->sm = (int)j->sm;
 		const struct device_profile *dp = r->device ? device_find(&data->devices, r->device) : NULL;
-		const char *gpu = json_string_value(json_object_get(j->meta, "gpu"));
+		const char *gpu = fi_meta_str(j->meta, "gpu");
 		p->device = dp ? dp->name : r->device ? r->device : gpu;
 		p->rank_keyed = p->rules && rules_rank_keyed(p->rules);
 		bool derived = p->rules && !derive_flags(data, r, p);
@@ -300,7 +302,7 @@ int plan_build(const struct tt_data *data, const struct plan_request *r, struct 
 					 p->own_serve.hf_config_class);
 		} else {
 			for (size_t i = 0; i < p->nkeysets; i++)
-				install_keys_free(p->keysets[i].v, p->keysets[i].n);
+				free_strings(p->keysets[i].v, p->keysets[i].n);
 			free(p->keysets);
 			free(p->ranks);
 			p->keysets = NULL;
@@ -339,10 +341,10 @@ void plan_release(struct lookup_plan *p)
 	if (p->derived)
 		serve_release(&p->own_serve);
 	for (size_t i = 0; i < p->nkeysets; i++)
-		install_keys_free(p->keysets[i].v, p->keysets[i].n);
+		free_strings(p->keysets[i].v, p->keysets[i].n);
 	free(p->keysets);
 	free(p->ranks);
-	install_keys_free(p->all_keys, p->nall);
+	free_strings(p->all_keys, p->nall);
 	memset(p, 0, sizeof *p);
 }
 
@@ -352,11 +354,11 @@ void plan_release(struct lookup_plan *p)
  * with the plan's version, the other fields from the environment read (env, may be NULL:
  * then a field neither "*" nor certainly wrong cannot be told). 0 accepted, 1 soft, 2 hard,
  * 3 rejected (strict versions), -1 cannot tell; *field names the field that decided. */
-static int judge_metadata(const struct lookup_plan *p, json_t *doc, json_t *env, char *field,
-			  size_t fieldn)
+static int judge_metadata(const struct lookup_plan *p, const struct fi_cache *doc,
+			  const struct fi_meta *env, char *field, size_t fieldn)
 {
 	field[0] = '\0';
-	json_t *saved = json_object_get(doc, "_metadata");
+	const struct fi_meta *saved = fi_cache_meta(doc);
 	if (!saved)
 		return 0; /* accepted with no checks */
 	const struct fr_json *jr = &p->rules->json_cache;
@@ -364,11 +366,10 @@ static int judge_metadata(const struct lookup_plan *p, json_t *doc, json_t *env,
 	bool unknown = false;
 	for (unsigned i = 0; i < jr->metadata_count; i++) {
 		const char *f = jr->metadata[i];
-		json_t *sv = json_is_object(saved) ? json_object_get(saved, f) : NULL;
 		const char *cur = !strcmp(f, "gpu") ? p->device
 				  : !strcmp(f, "flashinfer_version") ? p->job.flashinfer
-				  : json_string_value(json_object_get(env, f));
-		int level = fi_meta_level(fi_meta_field_json(sv, cur));
+				  : fi_meta_str(env, f);
+		int level = fi_meta_level(fi_meta_judge(saved, f, cur));
 		if (level < 0) {
 			if (!unknown)
 				snprintf(field, fieldn, "%s", f);
@@ -463,18 +464,19 @@ static void check_store(const struct lookup_plan *p, struct plan_check *c)
 {
 	const struct install_store *st = &p->job.store;
 	c->wanted = st->n;
-	c->hits = st->same + st->nconflicts;
+	const struct fi_merge *m = &st->merge;
+	c->hits = m->same + m->nconflicts;
 	if (!st->manifest_exists)
 		add_finding(c, "%s has no manifest.json: FlashInfer's managed store is not there for "
 			    "this environment (%s)", st->dir, st->env_hash);
 	if (c->hits < c->wanted)
 		add_finding(c, "%zu of %s%s %zu keys have no entry file in %s", c->wanted - c->hits,
 			    p->table ? p->table : "the server", p->table ? "'s" : "'s", c->wanted, st->dir);
-	if (p->table && st->nconflicts)
+	if (p->table && m->nconflicts)
 		add_finding(c, "%zu entr%s of %s hold%s another tactic in the store (the first: %s, "
-			    "there %s)", st->nconflicts, st->nconflicts == 1 ? "y" : "ies", p->table,
-			    st->nconflicts == 1 ? "s" : "",
-			    st->conflicts[0].key, st->conflicts[0].theirs);
+			    "there %s)", m->nconflicts, m->nconflicts == 1 ? "y" : "ies", p->table,
+			    m->nconflicts == 1 ? "s" : "",
+			    m->conflicts[0].key, m->conflicts[0].theirs);
 }
 
 void plan_check_disk(const struct lookup_plan *p, const void *vd, struct plan_check *c)
@@ -498,7 +500,7 @@ void plan_check_disk(const struct lookup_plan *p, const void *vd, struct plan_ch
 	}
 	c->nfiles = p->nranks;
 	c->files = xcalloc(c->nfiles ? c->nfiles : 1, sizeof *c->files);
-	json_t *first = NULL;
+	struct fi_cache *first = NULL;
 	char *first_buf = NULL; /* the first present file's bytes and its index */
 	size_t first_len = 0, first_i = 0;
 	size_t present = 0, missing_files = 0, unloaded = 0, cannot = 0;
@@ -520,13 +522,11 @@ void plan_check_disk(const struct lookup_plan *p, const void *vd, struct plan_ch
 		}
 		f->exists = true;
 		present++;
-		json_error_t err;
-		json_t *doc = json_loadb(buf, len, 0, &err);
-		if (!json_is_object(doc)) {
+		struct fi_cache_error err;
+		struct fi_cache *doc = fi_cache_parse(buf, len, &err);
+		if (!doc) {
 			add_finding(c, "%s:%d:%d: %s: FlashInfer's autotune() raises on it", r->path,
-				    doc || err.line < 1 ? 1 : err.line, doc || err.column < 1 ? 1 : err.column,
-				    doc ? "not a JSON object" : err.text);
-			json_decref(doc);
+				    err.line, err.col, err.text);
 			free(buf);
 			continue;
 		}
@@ -546,7 +546,7 @@ void plan_check_disk(const struct lookup_plan *p, const void *vd, struct plan_ch
 		unloaded += f->meta > 0;
 		cannot += f->meta < 0;
 		size_t nhave;
-		char **have = install_entry_keys(doc, &nhave);
+		char **have = fi_cache_keys(doc, &nhave);
 		if (ks) {
 			const char **sorted = xcalloc(nhave ? nhave : 1, sizeof *sorted);
 			memcpy(sorted, have, nhave * sizeof *have);
@@ -568,18 +568,17 @@ void plan_check_disk(const struct lookup_plan *p, const void *vd, struct plan_ch
 				miss_findings(p, c, base_name(r->path), "the file", ks->v, ks->n, have,
 					      nhave);
 		}
-		install_keys_free(have, nhave);
+		free_strings(have, nhave);
 		if (!first) {
-			first = json_incref(doc);
+			first = doc;
 			first_buf = buf, first_len = len, first_i = i;
-			buf = NULL;
-		} else if (!json_equal(first, doc)) {
-			c->differ = true;
+			continue;
 		}
-		json_decref(doc);
+		c->differ |= !fi_cache_equal(first, doc);
+		fi_cache_free(doc);
 		free(buf);
 	}
-	json_decref(first);
+	fi_cache_free(first);
 	free(first_buf);
 	for (size_t i = 0; missing_files && i < p->nranks; i++)
 		if (!c->files[i].exists) {
@@ -619,15 +618,15 @@ void plan_check_disk(const struct lookup_plan *p, const void *vd, struct plan_ch
 			    "and no FlashInfer was found here to read them%s%s", field,
 			    j->why[0] ? ": " : "", j->why);
 	}
-	const struct install_result *res = &j->res;
-	if (p->table && present && res->added)
-		add_finding(c, "%zu of the %zu entries of %s are not in the files", res->added,
-			    res->added + res->same + res->nconflicts, p->table);
-	if (p->table && present && res->nconflicts)
+	const struct fi_merge *m = &j->res.merge;
+	if (p->table && present && m->added)
+		add_finding(c, "%zu of the %zu entries of %s are not in the files", m->added,
+			    m->added + m->same + m->nconflicts, p->table);
+	if (p->table && present && m->nconflicts)
 		add_finding(c, "%zu entr%s of %s hold%s another tactic in the files (the first: %s, there "
-			    "%s)", res->nconflicts, res->nconflicts == 1 ? "y" : "ies", p->table,
-			    res->nconflicts == 1 ? "s" : "",
-			    res->conflicts[0].key, res->conflicts[0].theirs);
+			    "%s)", m->nconflicts, m->nconflicts == 1 ? "y" : "ies", p->table,
+			    m->nconflicts == 1 ? "s" : "",
+			    m->conflicts[0].key, m->conflicts[0].theirs);
 	if (p->keys_known && c->hits < c->wanted && !c->nfindings)
 		add_finding(c, "%zu of the server's %zu lookups are not in the files", c->wanted - c->hits,
 			    c->wanted);
@@ -642,11 +641,11 @@ void plan_check_disk(const struct lookup_plan *p, const void *vd, struct plan_ch
 	finish(c, p);
 }
 
-void plan_check_table(const struct lookup_plan *p, json_t *table, const char *name,
-		      const void *vd, struct plan_check *c)
+void plan_check_table(const struct lookup_plan *p, const struct fi_cache *table,
+		      const char *name, const void *vd, struct plan_check *c)
 {
 	memset(c, 0, sizeof *c);
-	char *buf = json_dumps(table, JSON_COMPACT);
+	char *buf = fi_cache_compact(table);
 	char first[320];
 	size_t n = invalid_for_gpu(p, vd, name, buf, strlen(buf), first, sizeof first);
 	free(buf);
@@ -654,7 +653,7 @@ void plan_check_table(const struct lookup_plan *p, json_t *table, const char *na
 		invalid_finding(c, p, name, n, first);
 	if (p->keys_known) {
 		size_t nhave;
-		char **have = install_entry_keys(table, &nhave);
+		char **have = fi_cache_keys(table, &nhave);
 		for (size_t i = 0; i < p->nkeysets; i++) {
 			c->wanted += p->keysets[i].n;
 			char where[300];
@@ -666,7 +665,7 @@ void plan_check_table(const struct lookup_plan *p, json_t *table, const char *na
 			miss_findings(p, c, where, "the table", p->keysets[i].v, p->keysets[i].n, have,
 				      nhave);
 		}
-		install_keys_free(have, nhave);
+		free_strings(have, nhave);
 	}
 	finish(c, p);
 }

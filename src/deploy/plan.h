@@ -15,7 +15,6 @@
 #ifndef TUNETAB_PLAN_H
 #define TUNETAB_PLAN_H
 
-#include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -150,8 +149,8 @@ void plan_check_release(struct plan_check *c);
 
 /* The table about to be installed against the plan: tactics the server's GPU cannot run
  * (validate), keys a rank looks up that it lacks. Findings in c (state PLAN_NO when any). */
-void plan_check_table(const struct lookup_plan *p, json_t *table, const char *name,
-		      const void *vd, struct plan_check *c);
+void plan_check_table(const struct lookup_plan *p, const struct fi_cache *table,
+		      const char *name, const void *vd, struct plan_check *c);
 
 
 #endif

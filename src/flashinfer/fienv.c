@@ -2,6 +2,7 @@
 #include "flashinfer/fienv.h"
 
 #include <fcntl.h>
+#include <jansson.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,21 +15,10 @@
 
 extern char **environ;
 
-json_t *fienv_flashinfer(const char *python, char *why, size_t n)
-{
-	json_t *out = fienv_probe(python, why, n);
-	if (!out)
-		return NULL;
-	const char *msg = json_string_value(json_object_get(out, "error"));
-	if (msg || !json_string_value(json_object_get(out, "version"))) {
-		snprintf(why, n, "FlashInfer does not import (%s)", msg ? msg : "no version");
-		json_decref(out);
-		return NULL;
-	}
-	return out;
-}
-
-json_t *fienv_probe(const char *python, char *why, size_t n)
+/* The script's whole answer, also when FlashInfer does not import (then "error" says why):
+ * {"version", "metadata": {...}, "workspace_dir", "managed_root", "consumers": {...},
+ * "modules": {...}}. NULL with the reason in why when it cannot run. Caller json_decref()s. */
+static json_t *fienv_probe(const char *python, char *why, size_t n)
 {
 	char *script = data_script_path("tunetab-fi-env.py");
 	if (!script) {
@@ -70,6 +60,36 @@ json_t *fienv_probe(const char *python, char *why, size_t n)
 		return NULL;
 	}
 	return out;
+}
+
+bool fienv_flashinfer(const char *python, struct fienv_fi *out, char *why, size_t n)
+{
+	memset(out, 0, sizeof *out);
+	json_t *env = fienv_probe(python, why, n);
+	if (!env)
+		return false;
+	const char *msg = json_string_value(json_object_get(env, "error"));
+	const char *version = json_string_value(json_object_get(env, "version"));
+	if (msg || !version) {
+		snprintf(why, n, "FlashInfer does not import (%s)", msg ? msg : "no version");
+		json_decref(env);
+		return false;
+	}
+	const char *ws = json_string_value(json_object_get(env, "workspace_dir"));
+	out->version = xstrdup(version);
+	out->workspace_dir = ws ? xstrdup(ws) : NULL;
+	/* a struct fi_meta is the JSON value itself (metadata.c) */
+	out->metadata = (struct fi_meta *)json_incref(json_object_get(env, "metadata"));
+	json_decref(env);
+	return true;
+}
+
+void fienv_fi_release(struct fienv_fi *f)
+{
+	free(f->version);
+	free(f->workspace_dir);
+	fi_meta_free(f->metadata);
+	memset(f, 0, sizeof *f);
 }
 
 bool fienv_summary(const char *python, const char *consumer, struct fienv_summary *out,

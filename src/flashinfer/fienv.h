@@ -5,17 +5,22 @@
 #ifndef TUNETAB_FIENV_H
 #define TUNETAB_FIENV_H
 
-#include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
 
-/* The script's whole answer, also when FlashInfer does not import (then "error" says why):
- * {"version", "metadata": {...}, "workspace_dir", "managed_root", "consumers": {...},
- * "modules": {...}}. NULL with the reason in why when it cannot run. Caller json_decref()s. */
-json_t *fienv_probe(const char *python, char *why, size_t n);
+#include "flashinfer/metadata.h"
 
-/* The same, NULL (with why) also when FlashInfer does not import. */
-json_t *fienv_flashinfer(const char *python, char *why, size_t n);
+/* FlashInfer as an environment imports it (the script's answer where it imports). */
+struct fienv_fi {
+	char *version;             /* flashinfer.__version__ */
+	char *workspace_dir;       /* its JIT workspace folder, NULL when not said */
+	struct fi_meta *metadata;  /* the _metadata its _collect_metadata stamps, NULL: none */
+};
+
+/* The probe of python: true with out filled when FlashInfer imports there, else false with
+ * the reason in why (out is then empty). Release out with fienv_fi_release. */
+bool fienv_flashinfer(const char *python, struct fienv_fi *out, char *why, size_t n);
+void fienv_fi_release(struct fienv_fi *f);
 
 /* What a serving stack's launch reads of the environment, as plain C: the FlashInfer version
  * (NULL when it does not import), the consumer's version (NULL: not installed there), and

@@ -1,7 +1,14 @@
 /* metadata.c: FlashInfer's _metadata comparison (metadata.h). */
 #include "flashinfer/metadata.h"
 
+#include <jansson.h>
 #include <string.h>
+
+/* A struct fi_meta is the JSON value itself. */
+static json_t *meta_json(const struct fi_meta *m)
+{
+	return (json_t *)m;
+}
 
 enum fi_meta_state fi_meta_field(bool present, bool null, const char *str, const char *current)
 {
@@ -18,11 +25,6 @@ enum fi_meta_state fi_meta_field(bool present, bool null, const char *str, const
 	return FI_META_HARD;
 }
 
-enum fi_meta_state fi_meta_field_json(json_t *saved, const char *current)
-{
-	return fi_meta_field(saved != NULL, json_is_null(saved), json_string_value(saved), current);
-}
-
 int fi_meta_level(enum fi_meta_state st)
 {
 	switch (st) {
@@ -31,4 +33,64 @@ int fi_meta_level(enum fi_meta_state st)
 	case FI_META_UNKNOWN: return -1;
 	default: return 0;
 	}
+}
+
+struct fi_meta *fi_meta_new(void)
+{
+	return (struct fi_meta *)json_object();
+}
+
+struct fi_meta *fi_meta_copy(const struct fi_meta *m)
+{
+	return (struct fi_meta *)json_deep_copy(meta_json(m));
+}
+
+struct fi_meta *fi_meta_wildcard(const struct fi_meta *m)
+{
+	json_t *w = json_object();
+	const char *k;
+	json_t *x;
+	json_object_foreach(meta_json(m), k, x)
+		json_object_set_new(w, k, json_string("*"));
+	return (struct fi_meta *)w;
+}
+
+void fi_meta_free(struct fi_meta *m)
+{
+	json_decref(meta_json(m));
+}
+
+const char *fi_meta_str(const struct fi_meta *m, const char *field)
+{
+	return json_string_value(json_object_get(meta_json(m), field));
+}
+
+void fi_meta_set(struct fi_meta *m, const char *field, const char *value)
+{
+	json_object_set_new(meta_json(m), field, json_string(value));
+}
+
+enum fi_meta_state fi_meta_judge(const struct fi_meta *saved, const char *field,
+				 const char *current)
+{
+	json_t *s = meta_json(saved);
+	json_t *sv = json_is_object(s) ? json_object_get(s, field) : NULL;
+	return fi_meta_field(sv != NULL, json_is_null(sv), json_string_value(sv), current);
+}
+
+int fi_meta_mismatch(const struct fi_meta *saved, const struct fi_meta *current,
+		     const char **field)
+{
+	int worst = 0;
+	const char *k;
+	json_t *cur;
+	*field = NULL;
+	json_object_foreach(meta_json(current), k, cur) {
+		int level = fi_meta_level(fi_meta_judge(saved, k, json_string_value(cur)));
+		if (level > worst) {
+			worst = level;
+			*field = k;
+		}
+	}
+	return worst;
 }

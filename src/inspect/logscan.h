@@ -138,15 +138,6 @@ void ls_summary_release(struct ls_summary *s);
 /* Whether the log shows lookups that missed, fell back or failed (scan-log exits 1). */
 bool ls_summary_found(const struct ls_summary *s);
 
-/* ---- the JSON form of a scan (docs/commands/scan-log.md) ---- */
-
-struct json_t;
-/* One event as a new JSON object: "line", "kind", and the fields the kind has. */
-struct json_t *ls_event_json(const struct ls_event *ev);
-/* One input's summary as a new JSON object: "file" (name), sizes, "totals", "counts", "ops". */
-struct json_t *ls_summary_json(const char *name, const struct ls_stats *st,
-			       const struct ls_summary *s);
-
 /* ---- missed keys across inputs, for `generate --keys` ---- */
 
 struct ls_keyset {
