@@ -113,7 +113,7 @@ CMD_SRC := src/main.c src/cmd.c src/cmd/options.c src/cmd/cli.c src/cmd/help.c \
            src/cmd/catalog.c src/cmd/check_data.c src/cmd/validate.c src/cmd/explain.c \
            src/cmd/convert.c src/cmd/generate.c src/cmd/calibrate.c src/cmd/scan_log.c \
            src/cmd/doctor.c src/cmd/merge.c src/cmd/report.c src/cmd/install.c \
-           src/cmd/learn.c src/cmd/launch.c src/cmd/plan.c src/cmd/for.c
+           src/cmd/learn.c src/cmd/launch.c src/cmd/plan.c src/cmd/check.c src/cmd/for.c
 
 ifeq ($(USE_CUDA),1)
 GPU_CU  := src/gpu/gpu_cuda.cu
