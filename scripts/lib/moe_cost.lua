@@ -262,49 +262,36 @@ end
 -- (tunetab learn picks the width by leave-one-deployment-out over
 -- its training journals; a width of 1 and PRIOR_WEIGHT are where a trial on six H200
 -- deployments started, docs/benchmarks.md.)
+-- (The weighted mean runs in C, tunetab.neighbours: it visits every measured point of a
+-- configuration for every query, which in Lua cost five times the rest of a table. The
+-- points of a stage sit at a few places, its "sites"; each query weighs a site once.)
 local PRIOR_WEIGHT = 0.1
-local LOG2 = math.log(2)
 
--- a group's points as logs, computed once per group (every query of every stage reads them)
-local logs_of = setmetatable({}, { __mode = "k" })
-
-local function group_logs(g)
-  local t = logs_of[g]
-  if not t then
-    t = { l = {}, f = {}, k = {}, b = {} }
-    for i = 1, #g do
-      local p = g[i]
-      t.l[i], t.f[i], t.k[i], t.b[i] = math.log(1 + p.l), math.log(p.f), math.log(p.k), math.log(p.b)
-    end
-    logs_of[g] = t
-  end
-  return t
-end
-
--- log(cluster round-up) at each of a group's points, for the group's configuration c
+-- log(cluster round-up) at each measured site, for one orientation of tiles and cluster;
+-- by neighbours object and orientation (every query of a stage reads them)
 local pads_of = setmetatable({}, { __mode = "k" })
 
-local function group_pads(g, c)
-  local t = pads_of[g]
+local function site_pads(nb, tok_tile, feat_tile, cl_tok, cl_feat)
+  local by = pads_of[nb]
+  if not by then
+    by = { sites = nb:sites() }
+    pads_of[nb] = by
+  end
+  local key = ((tok_tile * 4096 + feat_tile) * 16 + cl_tok) * 16 + cl_feat
+  local t = by[key]
   if not t then
     t = {}
-    local tok_tile, feat_tile, cl_tok, cl_feat = orient(c)
-    for i = 1, #g do
-      t[i] = math.log(cluster_pad(g[i].l, g[i].f, tok_tile, feat_tile, cl_tok, cl_feat))
+    for i, s in ipairs(by.sites) do
+      t[i] = math.log(cluster_pad(s.l, s.f, tok_tile, feat_tile, cl_tok, cl_feat))
     end
-    pads_of[g] = t
+    by[key] = t
   end
   return t
 end
 
-local function neighbour_score(pts, x, q, dep, c, mrel)
-  local g = pts and pts[c.config]
-  if not g then return mrel end
-  local ll, lf, lk, lb = math.log(1 + x.lambda), math.log(x.F), math.log(x.K), math.log(dep.weight_bits)
-  local inv = 1 / (x.p.neighbour_width * x.p.neighbour_width)
-  local num, den = PRIOR_WEIGHT * mrel, PRIOR_WEIGHT
-  local t = group_logs(g)
-  local L, F, K, B = t.l, t.f, t.k, t.b
+-- the neighbours' estimate of c's log(time / fastest); the model's own, mrel, when the fit
+-- measured no such configuration
+local function neighbour_score(nb, x, q, dep, c, mrel)
   -- a neighbour measured where its cluster rounded up to more (or fewer) idle CTAs than here
   -- is moved to here by the whole difference in the scheduler's CTA count (the measured
   -- kernels held those SMs), whatever share of it the model's own term counts
@@ -312,22 +299,12 @@ local function neighbour_score(pts, x, q, dep, c, mrel)
   if x.p.cluster_round > 0 then
     local tok_tile, feat_tile, cl_tok, cl_feat = orient(c)
     if cl_tok > 1 or cl_feat > 1 then
-      P = group_pads(g, c)
+      P = site_pads(nb, tok_tile, feat_tile, cl_tok, cl_feat)
       pq = math.log(cluster_pad(x.lambda, x.F, tok_tile, feat_tile, cl_tok, cl_feat))
     end
   end
-  for i = 1, #g do
-    local a = L[i] - ll
-    local b = F[i] - lf
-    local e = K[i] - lk
-    local h = (B[i] - lb) / LOG2
-    local w = math.exp(-(a * a + b * b + e * e + h * h) * inv)
-    local r = g[i].r
-    if P then r = r + (pq - P[i]) end
-    num = num + w * r
-    den = den + w
-  end
-  return num / den
+  return nb:mean(c.config, x.lambda, x.F, x.K, dep.weight_bits, x.p.neighbour_width,
+    PRIOR_WEIGHT, mrel, P, pq) or mrel
 end
 
 local M = {}
@@ -370,15 +347,15 @@ function M.rank(q)
   end
   -- with a fit's measurements, the neighbours' estimate ranks (as a time: the model's fastest
   -- times exp(score)); otherwise the model's time
-  local pts = q.device.fit_points and q.device.fit_points[q.stage]
-  if pts and #feasible > 0 then
+  local nb = q.device.fit_points and tunetab.neighbours(q.device.fit_points, q.stage)
+  if nb and #feasible > 0 then
     local tmin = math.huge
     for _, c in ipairs(feasible) do tmin = math.min(tmin, time_of[c.id]) end
     local score = {}
     for _, c in ipairs(feasible) do
       local s = score[c.config]
       if not s then
-        s = neighbour_score(pts, x, q, dep, c, math.log(time_of[c.id] / tmin))
+        s = neighbour_score(nb, x, q, dep, c, math.log(time_of[c.id] / tmin))
         score[c.config] = s
       end
       time_of[c.id] = tmin * math.exp(s)
