@@ -148,25 +148,33 @@ end
 -- tile), cluster along features) CTAs; the idle ones in a cluster hold their SMs as long as
 -- their partners. This is that count over the unrounded one, for lambda tokens per expert
 -- (Poisson: E[2 ceil(c / 2t)] / E[ceil(c / t)]) and F features. 1 without a cluster.
+-- The token side's factor (cl_tok > 1, lambda > 0), remembered by lambda, tile and cluster;
+-- the feature side's multiplies the factor f so far.
 local pad_memo = {}
 
-local function cluster_pad(lambda, F, tok_tile, feat_tile, cl_tok, cl_feat)
-  local f = 1
-  if cl_tok > 1 and lambda > 0 then
-    local key = lambda .. ":" .. tok_tile .. ":" .. cl_tok
-    local v = pad_memo[key]
-    if not v then
-      local one = waves.tiles_per_expert(lambda, tok_tile)
-      v = one > 0 and cl_tok * waves.tiles_per_expert(lambda, tok_tile * cl_tok) / one or 1
-      pad_memo[key] = v
-    end
-    f = v
+local function token_pad(lambda, tok_tile, cl_tok)
+  local key = lambda .. ":" .. tok_tile .. ":" .. cl_tok
+  local v = pad_memo[key]
+  if not v then
+    local one = waves.tiles_per_expert(lambda, tok_tile)
+    v = one > 0 and cl_tok * waves.tiles_per_expert(lambda, tok_tile * cl_tok) / one or 1
+    pad_memo[key] = v
   end
+  return v
+end
+
+local function feature_pad(f, F, feat_tile, cl_feat)
   if cl_feat > 1 then
     local nf = math.ceil(F / feat_tile)
     f = f * cl_feat * math.ceil(nf / cl_feat) / nf
   end
   return f
+end
+
+local function cluster_pad(lambda, F, tok_tile, feat_tile, cl_tok, cl_feat)
+  local f = 1
+  if cl_tok > 1 and lambda > 0 then f = token_pad(lambda, tok_tile, cl_tok) end
+  return feature_pad(f, F, feat_tile, cl_feat)
 end
 
 -- Which tile side runs over tokens, and how many CTAs a cluster lines up along each side
@@ -267,23 +275,43 @@ end
 -- points of a stage sit at a few places, its "sites"; each query weighs a site once.)
 local PRIOR_WEIGHT = 0.1
 
--- log(cluster round-up) at each measured site, for one orientation of tiles and cluster;
--- by neighbours object and orientation (every query of a stage reads them)
+-- The token side's factor at a measured site or a query, by its exact lambda: both stages
+-- (the same entries: the same lambdas) and every query read it, and token_pad's key is text.
+local tok_at = {}
+
+local function site_token_pad(lambda, tok_tile, cl_tok)
+  if not (cl_tok > 1 and lambda > 0) then return 1 end
+  local k = tok_tile * 16 + cl_tok
+  local t = tok_at[k]
+  if not t then
+    t = {}
+    tok_at[k] = t
+  end
+  local v = t[lambda]
+  if not v then
+    v = token_pad(lambda, tok_tile, cl_tok)
+    t[lambda] = v
+  end
+  return v
+end
+
+-- log(cluster round-up) at each measured site, for one orientation of tiles and cluster, as
+-- nb:shift; by neighbours object and orientation (every query of a stage reads them)
 local pads_of = setmetatable({}, { __mode = "k" })
 
-local function site_pads(nb, tok_tile, feat_tile, cl_tok, cl_feat)
+local function site_pads(nb, key, tok_tile, feat_tile, cl_tok, cl_feat)
   local by = pads_of[nb]
   if not by then
     by = { sites = nb:sites() }
     pads_of[nb] = by
   end
-  local key = ((tok_tile * 4096 + feat_tile) * 16 + cl_tok) * 16 + cl_feat
   local t = by[key]
   if not t then
-    t = {}
+    local v = {}
     for i, s in ipairs(by.sites) do
-      t[i] = math.log(cluster_pad(s.l, s.f, tok_tile, feat_tile, cl_tok, cl_feat))
+      v[i] = math.log(feature_pad(site_token_pad(s.l, tok_tile, cl_tok), s.f, feat_tile, cl_feat))
     end
+    t = nb:shift(v)
     by[key] = t
   end
   return t
@@ -299,8 +327,18 @@ local function neighbour_score(nb, x, q, dep, c, mrel)
   if x.p.cluster_round > 0 then
     local tok_tile, feat_tile, cl_tok, cl_feat = orient(c)
     if cl_tok > 1 or cl_feat > 1 then
-      P = site_pads(nb, tok_tile, feat_tile, cl_tok, cl_feat)
-      pq = math.log(cluster_pad(x.lambda, x.F, tok_tile, feat_tile, cl_tok, cl_feat))
+      -- a side without a cluster adds nothing: orientations that differ only there share
+      if cl_tok == 1 then tok_tile = 0 end
+      if cl_feat == 1 then feat_tile = 0 end
+      local key = ((tok_tile * 4096 + feat_tile) * 16 + cl_tok) * 16 + cl_feat
+      P = site_pads(nb, key, tok_tile, feat_tile, cl_tok, cl_feat)
+      -- log(cluster_pad) here, once per query and orientation
+      x.pq = x.pq or {}
+      pq = x.pq[key]
+      if not pq then
+        pq = math.log(feature_pad(site_token_pad(x.lambda, tok_tile, cl_tok), x.F, feat_tile, cl_feat))
+        x.pq[key] = pq
+      end
     end
   end
   return nb:mean(c.config, x.lambda, x.F, x.K, dep.weight_bits, x.p.neighbour_width,

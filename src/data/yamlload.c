@@ -178,6 +178,17 @@ int yamldoc_load(const char *path, const cyaml_schema_value_t *schema, void **ou
 	return TT_INVALID;
 }
 
+int yamldoc_parse(const char *text, size_t len, const cyaml_schema_value_t *schema, void **out)
+{
+	*out = NULL;
+	cyaml_config_t cfg = { .mem_fn = cyaml_mem, .log_level = CYAML_LOG_ERROR,
+			       .flags = CYAML_CFG_DEFAULT }; /* no log_fn: silent */
+	if (cyaml_load_data((const uint8_t *)text, len, &cfg, schema, out, NULL) == CYAML_OK && *out)
+		return 0;
+	*out = NULL;
+	return -1;
+}
+
 void yamldoc_free(const cyaml_schema_value_t *schema, void *doc)
 {
 	if (!doc)

@@ -12,6 +12,9 @@
  * TT_INVALID (or TT_INTERNAL for I/O) is returned; *out is NULL. */
 int yamldoc_load(const char *path, const cyaml_schema_value_t *schema, void **out, struct diags *d);
 void yamldoc_free(const cyaml_schema_value_t *schema, void *doc);
+/* The same strict load of text that is no file (a document composed by the caller): 0, or -1
+ * with *out NULL and nothing said (the caller reads the file itself to say what is wrong). */
+int yamldoc_parse(const char *text, size_t len, const cyaml_schema_value_t *schema, void **out);
 
 /* Position of the node at a dotted YAML path such as "catalog.base[3].cta" (line, col
  * 1-based). Returns 0 when found; else leaves *line = *col = 0 and returns -1. */

@@ -83,7 +83,6 @@ struct nb_index *nb_index_new(const struct fit_group *groups, size_t n, unsigned
 		x->lg[4 * i + 3] = log(s->b);
 	}
 	x->w = xcalloc(x->nsites + 1, sizeof *x->w);
-	x->shift = xcalloc(x->nsites + 1, sizeof *x->shift);
 	/* by config; of equal configs the last in the fit's order answers (as a Lua table
 	 * filled in order would) */
 	struct named *order = xcalloc(x->ngroups + 1, sizeof *order);
@@ -112,7 +111,6 @@ void nb_index_free(struct nb_index *x)
 	free(x->site);
 	free(x->lg);
 	free(x->w);
-	free(x->shift);
 	free(x->by_config);
 	free(x);
 }

@@ -43,7 +43,6 @@ struct nb_index {
 	double *w;                /* the weight of each site for the query in at[] */
 	double at[5];             /* lambda, features, reduction, bits, width of w; w unset: */
 	bool weighed;             /* false */
-	double *shift;            /* scratch: a caller's per-site shift */
 };
 
 /* The points of groups[0..n) at stage (1 or 2), copied; configs are copied too. Caller frees

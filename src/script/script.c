@@ -668,10 +668,43 @@ static int nb_gc(lua_State *L)
 	return 0;
 }
 
+/* nb:shift(list): a per-site shift for nb:mean (list[i] for site i of nb:sites()), copied once
+ * (a query's means read it for every configuration of that orientation). */
+#define SHIFT_TYPE "tunetab.neighbours.shift"
+
+struct nb_shift {
+	size_t n;
+	double v[];
+};
+
+static int nb_shift_lua(lua_State *L)
+{
+	struct nb_index *x = check_nb(L, 1);
+	luaL_checktype(L, 2, LUA_TTABLE);
+	struct nb_shift *sh = lua_newuserdatauv(L, sizeof *sh + x->nsites * sizeof(double), 1);
+	sh->n = x->nsites;
+	for (size_t i = 0; i < x->nsites; i++) {
+		int isnum;
+		lua_rawgeti(L, 2, (lua_Integer)i + 1);
+		sh->v[i] = lua_tonumberx(L, -1, &isnum);
+		lua_pop(L, 1);
+		if (!isnum)
+			return luaL_error(L, "shift: site %d has no number", (int)i + 1);
+	}
+	lua_pushvalue(L, 1);
+	lua_setiuservalue(L, -2, 1); /* whose sites these are */
+	if (luaL_newmetatable(L, SHIFT_TYPE)) {
+		lua_pushliteral(L, SHIFT_TYPE);
+		lua_setfield(L, -2, "__metatable");
+	}
+	lua_setmetatable(L, -2);
+	return 1;
+}
+
 /* nb:mean(config, lambda, features, k, bits, width, prior, prior_value [, shift, shift_at]):
  * the measured-neighbour estimate of config's log(time / fastest) (neighbours.h), nil when the
- * fit measured no such configuration. shift: a list by site (nb:sites()) moving each point's
- * r by shift_at - shift[site]. */
+ * fit measured no such configuration. shift (from nb:shift) moves each point's r by
+ * shift_at - shift[site]. */
 static int nb_mean_lua(lua_State *L)
 {
 	struct nb_index *x = check_nb(L, 1);
@@ -683,17 +716,13 @@ static int nb_mean_lua(lua_State *L)
 	const double *shift = NULL;
 	double shift_at = 0;
 	if (!lua_isnoneornil(L, 10)) {
-		luaL_checktype(L, 10, LUA_TTABLE);
+		const struct nb_shift *sh = luaL_checkudata(L, 10, SHIFT_TYPE);
+		lua_getiuservalue(L, 10, 1);
+		if (!lua_rawequal(L, -1, 1))
+			return luaL_error(L, "nb:mean: the shift was made by another neighbours object");
+		lua_pop(L, 1);
+		shift = sh->v;
 		shift_at = luaL_checknumber(L, 11);
-		for (size_t i = 0; i < x->nsites; i++) {
-			int isnum;
-			lua_rawgeti(L, 10, (lua_Integer)i + 1);
-			x->shift[i] = lua_tonumberx(L, -1, &isnum);
-			lua_pop(L, 1);
-			if (!isnum)
-				return luaL_error(L, "shift[%d] is not a number", (int)i + 1);
-		}
-		shift = x->shift;
 	}
 	long g = nb_find(x, config);
 	if (g < 0)
@@ -783,7 +812,8 @@ static void push_fit_points(lua_State *L, const struct fit_group *groups, size_t
 {
 	if (luaL_newmetatable(L, NB_TYPE)) {
 		static const luaL_Reg methods[] = {
-			{ "mean", nb_mean_lua }, { "sites", nb_sites_lua }, { NULL, NULL },
+			{ "mean", nb_mean_lua }, { "sites", nb_sites_lua }, { "shift", nb_shift_lua },
+			{ NULL, NULL },
 		};
 		luaL_newlib(L, methods);
 		lua_setfield(L, -2, "__index");
