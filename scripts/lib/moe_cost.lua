@@ -270,9 +270,10 @@ end
 -- (tunetab learn picks the width by leave-one-deployment-out over
 -- its training journals; a width of 1 and PRIOR_WEIGHT are where a trial on six H200
 -- deployments started, docs/benchmarks.md.)
--- (The weighted mean runs in C, tunetab.neighbours: it visits every measured point of a
--- configuration for every query, which in Lua cost five times the rest of a table. The
--- points of a stage sit at a few places, its "sites"; each query weighs a site once.)
+-- The weighted mean runs in C, tunetab.neighbours (scripts/README.md): it visits every
+-- measured point of a configuration for every query, which in Lua took most of a fitted
+-- table's time (docs/benchmarks.md, "The cost model at datasheet speed"). The points of a
+-- stage sit at a few places, its sites; each query weighs a site once.
 local PRIOR_WEIGHT = 0.1
 
 -- The token side's factor at a measured site or a query, by its exact lambda: both stages

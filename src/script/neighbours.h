@@ -3,11 +3,12 @@
  * that ranks by them. Plain C: tunetab.neighbours (script.c) is its Lua face.
  *
  * Why C: the mean visits every point of a configuration for every query (the shipped H200
- * fit: 16,907 points, 42 queries in one table), which in the sandboxed VM cost five times
- * the rest of generate. The points of one stage sit at a few places (a training entry's
- * tokens per expert, features, reduction and weight bits: 189 per stage in that fit), so a
- * query weighs each place once and each configuration only sums. The arithmetic is the Lua
- * estimate's, operation for operation, so tables stay byte for byte what they were. */
+ * fit: 16,907 points, 42 queries in one table), which in the sandboxed VM took most of a
+ * fitted table's time (docs/benchmarks.md). The points of one stage sit at a few places (a
+ * training entry's tokens per expert, features, reduction and weight bits: 189 per stage in
+ * that fit), so a query weighs each place once and each configuration only sums. The
+ * arithmetic is the Lua estimate's, operation for operation (tests/cli/025 compares every
+ * estimate with it to the last bit), so tables stay byte for byte what they were. */
 #ifndef TUNETAB_NEIGHBOURS_H
 #define TUNETAB_NEIGHBOURS_H
 
