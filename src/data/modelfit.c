@@ -177,10 +177,10 @@ static bool scan_measured(struct scan *s, struct fit_group **out, unsigned *nout
 		while (s->p < s->end && *s->p >= 0x20 && *s->p < 0x7f && *s->p != '"' && *s->p != '\\')
 			s->p++;
 		size_t len = (size_t)(s->p - c);
-		unsigned stage = 0;
-		if (!len || len > 256 || !lit(s, "\"\n      stage: ") ||
-		    !(lit(s, "1\n") ? (stage = 1) : lit(s, "2\n") ? (stage = 2) : 0) ||
-		    !lit(s, "      points:\n"))
+		if (!len || len > 256 || !lit(s, "\"\n      stage: "))
+			goto bad;
+		unsigned stage = lit(s, "1\n") ? 1 : lit(s, "2\n") ? 2 : 0;
+		if (!stage || !lit(s, "      points:\n"))
 			goto bad;
 		ALLOC_GROW(v, n + 1, alloc);
 		struct fit_group *g = &v[n++];
@@ -211,11 +211,6 @@ bad:
 	return false;
 }
 
-static bool same_point(const struct fit_point *a, const struct fit_point *b)
-{
-	return !memcmp(a, b, sizeof *a);
-}
-
 /* The fit in text, its measurements read by scan_measured; NULL when the text is not in
  * learn's layout (the caller loads the file with libcyaml). */
 static struct model_fit *load_fast(const char *text, size_t len)
@@ -225,7 +220,8 @@ static struct model_fit *load_fast(const char *text, size_t len)
 	if (!m)
 		return NULL;
 	size_t head = (size_t)(m - text) + 1; /* through the newline before "  measured:" */
-	/* one document: no marker that could end it above the measurements */
+	/* one document: no marker that could end it above the measurements (the lines above end
+	 * with the newline before "  measured:") */
 	for (const char *p = text; p < text + head; p = memchr(p, '\n', (size_t)(text + head - p)) + 1)
 		if ((size_t)(text + head - p) >= 3 && (!memcmp(p, "---", 3) || !memcmp(p, "...", 3)))
 			return NULL;
@@ -254,7 +250,7 @@ static struct model_fit *load_fast(const char *text, size_t len)
 	}
 	if (!f || f->measured_count != 1 || f->measured[0].points_count != 1 ||
 	    f->measured[0].stage != groups[0].stage || strcmp(f->measured[0].config, groups[0].config) ||
-	    !same_point(&f->measured[0].points[0], &groups[0].points[0])) {
+	    memcmp(&f->measured[0].points[0], &groups[0].points[0], sizeof(struct fit_point))) {
 		model_fit_free(f);
 		for (unsigned i = 0; i < ngroups; i++) {
 			free(groups[i].config);
@@ -276,20 +272,22 @@ int model_fit_load(const char *path, struct model_fit **out, struct diags *d)
 	*out = NULL;
 	char *text;
 	size_t len;
-	struct model_fit *f = NULL;
-	if (!read_file(path, 4u << 20, &text, &len)) {
-		f = load_fast(text, len);
-		free(text);
-	}
-	int rc;
+	int rc = yamldoc_read(path, &text, &len, d); /* once: the path may be a pipe */
+	if (rc)
+		return rc;
+	struct model_fit *f = load_fast(text, len);
 	if (!f) {
 		struct fit_doc *doc;
-		if ((rc = yamldoc_load(path, &doc_schema, (void **)&doc, d)))
+		rc = yamldoc_load_text(path, text, len, &doc_schema, (void **)&doc, d);
+		if (rc) {
+			free(text);
 			return rc;
+		}
 		f = doc->model_fit;
 		doc->model_fit = NULL;
 		yamldoc_free(&doc_schema, doc);
 	}
+	free(text);
 	f->path = xstrdup(path);
 	rc = TT_OK;
 	for (unsigned i = 0; i < f->params_count; i++) {

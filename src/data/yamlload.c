@@ -131,18 +131,35 @@ static void rewrite_message(struct strbuf *out, const char *raw, const char *fie
 		sb_addf(out, " (key '%s')", field);
 }
 
-int yamldoc_load(const char *path, const cyaml_schema_value_t *schema, void **out, struct diags *d)
+int yamldoc_read(const char *path, char **text, size_t *len, struct diags *d)
 {
-	*out = NULL;
-	char *text;
-	size_t len;
-	int err = read_file(path, YAML_MAX_BYTES, &text, &len);
+	int err = read_file(path, YAML_MAX_BYTES, text, len);
 	if (err == ENOBUFS)
 		return diag_error(d, TT_INVALID, "yaml-size", path, 0, 0,
 				  "file larger than %u bytes", YAML_MAX_BYTES);
 	if (err)
 		return diag_error(d, err == ENOENT || err == EISDIR ? TT_INVALID : TT_INTERNAL, "io",
 				  path, 0, 0, "cannot read file: %s", strerror(err));
+	return TT_OK;
+}
+
+int yamldoc_load(const char *path, const cyaml_schema_value_t *schema, void **out, struct diags *d)
+{
+	*out = NULL;
+	char *text;
+	size_t len;
+	int rc = yamldoc_read(path, &text, &len, d);
+	if (rc)
+		return rc;
+	rc = yamldoc_load_text(path, text, len, schema, out, d);
+	free(text);
+	return rc;
+}
+
+int yamldoc_load_text(const char *path, const char *text, size_t len,
+		      const cyaml_schema_value_t *schema, void **out, struct diags *d)
+{
+	*out = NULL;
 	struct log_capture cap = { .first = STRBUF_INIT };
 	cyaml_config_t cfg = {
 		.log_fn = capture_log,
@@ -152,7 +169,6 @@ int yamldoc_load(const char *path, const cyaml_schema_value_t *schema, void **ou
 		.flags = CYAML_CFG_DEFAULT,
 	};
 	cyaml_err_t e = cyaml_load_data((const uint8_t *)text, len, &cfg, schema, out, NULL);
-	free(text);
 	if (e == CYAML_OK && *out) {
 		sb_release(&cap.first);
 		return TT_OK;

@@ -11,6 +11,12 @@
  * error with the file, line and column libcyaml or libyaml reported is added to d and
  * TT_INVALID (or TT_INTERNAL for I/O) is returned; *out is NULL. */
 int yamldoc_load(const char *path, const cyaml_schema_value_t *schema, void **out, struct diags *d);
+/* yamldoc_load in two steps, for a loader that looks at the text first: the file's text
+ * (caller frees; the same errors), and the load of that text (path: where it was read, for
+ * the diagnostics). */
+int yamldoc_read(const char *path, char **text, size_t *len, struct diags *d);
+int yamldoc_load_text(const char *path, const char *text, size_t len,
+		      const cyaml_schema_value_t *schema, void **out, struct diags *d);
 void yamldoc_free(const cyaml_schema_value_t *schema, void *doc);
 /* The same strict load of text that is no file (a document composed by the caller): 0, or -1
  * with *out NULL and nothing said (the caller reads the file itself to say what is wrong). */
