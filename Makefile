@@ -94,21 +94,24 @@ SCRIPT_SRC  := src/script/script.c src/script/neighbours.c
 FI_SRC      := src/flashinfer/pylit.c src/flashinfer/key.c src/flashinfer/table.c \
                src/flashinfer/table_json.c src/flashinfer/validate.c src/flashinfer/provenance.c \
                src/flashinfer/merge.c src/flashinfer/lookup.c src/flashinfer/names.c \
-               src/flashinfer/explain.c src/flashinfer/keydiff.c
+               src/flashinfer/explain.c src/flashinfer/keydiff.c src/flashinfer/fienv.c \
+               src/flashinfer/metadata.c
 INSPECT_SRC := src/inspect/logscan.c src/inspect/doctor.c
-TUNE_SRC    := src/tune/choose.c src/tune/generate.c src/tune/worker.c src/tune/journal.c src/tune/backend_proxy.c \
-               src/tune/backend_fake.c src/tune/python.c src/tune/timing.c src/tune/fleet.c src/tune/selftest.c \
+TUNE_SRC    := src/tune/choose.c src/tune/generate.c src/tune/worker.c src/tune/wire.c src/tune/journal.c src/tune/backend_proxy.c \
+               src/tune/backend_fake.c src/tune/timing.c src/tune/fleet.c src/tune/selftest.c \
                src/tune/report.c src/tune/learn.c
 OPS_SRC     := src/ops/ops.c src/ops/fp4_gemm.c src/ops/trtllm_moe.c
-DEPLOY_SRC  := src/deploy/install.c src/deploy/serve.c src/deploy/plan.c
+DEPLOYMENT_SRC := src/deployment/server.c src/deployment/python.c src/deployment/shape.c \
+                  src/deployment/ranks.c
+DEPLOY_SRC  := src/deploy/install.c src/deploy/plan.c
 LIB_SRC := $(BASE_SRC) $(GPU_SRC) $(DATA_SRC) $(SCRIPT_SRC) $(FI_SRC) $(INSPECT_SRC) \
-           $(OPS_SRC) $(TUNE_SRC) $(DEPLOY_SRC)
+           $(OPS_SRC) $(DEPLOYMENT_SRC) $(TUNE_SRC) $(DEPLOY_SRC)
 CMD_SRC := src/main.c src/cmd.c src/cmd/options.c src/cmd/cli.c src/cmd/help.c \
            src/cmd/completion.c src/cmd/detect.c src/cmd/devices.c src/cmd/models.c \
            src/cmd/catalog.c src/cmd/check_data.c src/cmd/validate.c src/cmd/explain.c \
            src/cmd/convert.c src/cmd/generate.c src/cmd/calibrate.c src/cmd/scan_log.c \
            src/cmd/doctor.c src/cmd/merge.c src/cmd/report.c src/cmd/install.c \
-           src/cmd/learn.c src/cmd/launch.c src/cmd/plan.c
+           src/cmd/learn.c src/cmd/launch.c src/cmd/plan.c src/cmd/for.c
 
 ifeq ($(USE_CUDA),1)
 GPU_CU  := src/gpu/gpu_cuda.cu

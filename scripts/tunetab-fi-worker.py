@@ -3,35 +3,34 @@
 
 `tunetab generate --profile --backend flashinfer` starts this script with the Python it found
 (--python, $VIRTUAL_ENV, $CONDA_PREFIX, PATH) as `python3 tunetab-fi-worker.py DEVICE` and
-talks to it over stdin/stdout with the worker's line protocol (src/tune/worker.h). This side only
-prepares and times candidates; the rounds, intervals, racing and decisions stay in tunetab's C
-code, which asks for one round at a time.
+talks to it over stdin/stdout with the worker protocol (docs/development.md "The worker
+protocol", every message and field; MESSAGES below and src/tune/wire.c are its one table per
+language). This side only prepares and times candidates; the rounds, intervals, racing and
+decisions stay in tunetab's C code, which asks for one round at a time. Every line is
+"VERB v=3 NAME=VALUE ... [COUNT=N cols=COLUMN,... -- ITEM ...]": a name this worker does not know
+is ignored, a line of another protocol version or without a field it needs is answered ERR
+naming both versions or the field.
 
-  parent: WHO                  -> WHO flashinfer <version> <torch> <hex detail>
-                                  | WHO none - - <hex reason>   (no usable FlashInfer or CUDA)
-  parent: INFO                 -> DEV <hex name> <cc> ... (as tunetab's own worker)
-  parent: LOAD <dtype>         -> NOTE <hex text> ... (phases, progress), then OK <seconds>
-  The requests that carry a job or a round name their fields, with the protocol's version:
-  "VERB v=2 NAME=VALUE ... -- CAND ...", the names in any order (REQUESTS lists each verb's);
-  a name this worker does not know is ignored, a version other than PROTO or a missing field
-  is answered ERR naming it. <job> is dtype= batch= tokens= features= k= rounds= reps= method=
-  stage= bucket= hidden= inter= experts= top_k= tp= tp_rank= ep= ep_rank= act= biases=
-  finalize= (src/tune/worker.c job_fields), key= fields= runner= and n= (the candidates).
-  parent: PREP v=2 <job> -- <cand>...  (key: the entry's FlashInfer key, fields: the names of
-                                  its extras, comma-separated, or where the key has none of the
-                                  runner's arguments, runner: their values as a Python tuple;
-                                  all hex or "-")
-                               -> START <id>, then READY <id> or RES <id> <status> ... <why>,
+  WHO                          -> WHO backend=flashinfer|none version= torch= detail=
+                                  (none: no usable FlashInfer or CUDA, detail says why)
+  INFO                         -> DEV name= cc_major= ... (as tunetab's own worker)
+  LOAD dtype=                  -> NOTE text= ... (phases, progress), then OK seconds=
+  PREP <job> key= key_fields= runner_args= cands= cols=id -- ID...
+                                  (<job>: MESSAGES' JOB fields; key: the entry's FlashInfer key,
+                                  key_fields: the names of its extras, comma-separated, or where
+                                  the key has none of the runner's arguments, runner_args: their
+                                  values as a Python tuple; all hex or "-")
+                               -> START id=, then READY id= reps= or RES id= status= ... why=,
                                   per candidate; END
-  parent: GATE v=2 bound=<b> ref_bound=<b> <job> -- <cand>...  (as PREP; candidates in order
-                                  of preference; the dtype's bounds, configs/dtypes.yaml)
-                               -> START <id>, G <id> ok|bad|unchecked <max abs> <rel> <hex why>
-                                  per candidate until one is not bad; END (the correctness gate:
+  GATE bound= ref_bound= <job> ... (as PREP; candidates in order of preference; the dtype's
+                                  bounds, configs/dtypes.yaml)
+                               -> START, G id= verdict=ok|bad|unchecked max_abs= rel= why= per
+                                  candidate until one is not bad; END (the correctness gate:
                                   Kernels.gate)
-  parent: ROUND v=2 method=<mode> min_reps=<reps> n=<k> -- <id>[:<reps>]...
-                               -> START <id> per id, then T <id> <us per call> (F <id> <why>:
-                                  it raised) per id; END. The round runs as one batch: a
-                                  fault is not pinned on one of its candidates.
+  ROUND method= min_reps= cands= cols=id,reps -- ID,REPS...  (REPS 0: the worker sizes it)
+                               -> START per id, then T id= us= (per call; F id= why=: it raised)
+                                  per id; END. The round runs as one batch: a fault is not
+                                  pinned on one of its candidates.
   A job's reps of 1 asks for screening: no per-entry warm-up (a tactic's first launch in this
   process is warmed), and about 100 us of back-to-back calls per sample, or a whole routing
   cycle where that takes at most SCREEN_CYCLE_US. Every other sample
@@ -39,27 +38,25 @@ code, which asks for one round at a time.
   FlashInfer's 16 routing samples (Kernels.routing_cycle).
   Ops beside the fused MoE (issue #39; OPS: fp4_gemm with CutlassFp4GemmRunner or
   CuteDSLFp4GemmRunner, flashinfer::trtllm_fp4_block_scale_moe with MoERunner): a PREP or GATE
-  that names op= is an op's job, its fields by name (OP_COMMON, the op's fields, OP_VERB_FIELDS):
+  that names op= is an op's job, its fields by name (OP_COMMON, the op's fields, OP_MESSAGES):
     op= runner= consumer=sglang|vllm tune=at_m|buckets m= tune_max= bucket= reps= method=
-    cands= (the candidates' count: n= is fp4_gemm's N)
-    fp4_gemm: n= k= out=bfloat16|float16
+    fp4_gemm: n= k= out=bfloat16|float16   (n: the GEMM's N; the candidates' count is cands=)
     trtllm MoE: hidden= inter= experts= local_experts= local_expert_offset= top_k= shared=
       routing=logits|routed finalize= act_dtype= weight_dtype= activation= layout= shuffled=
       packed= per_token= hidden_output= [routing_method=1 n_group=0 topk_group=0
-      logits_dtype=bfloat16: not in the key, defaults as shown]
-  and its candidates ID or ID,HEX (HEX: the tactic's JSON text, e.g. [8,3] or
-  [[128,8],[1,1],true,false,"sm100",null]; a bare ID is the integer tactic ID). The replies are
-  PREP's, ROUND's and GATE's (the gate: against FlashInfer's default tactic, which is checked
-  against the op's dequantized fp32 reference).
-  parent: OPTEST v=2 op=<name> runner=<class> --
-                               -> OPTEST status=<works|not_in_build|cannot_run|wrong|failed>
-                                  detail=<hex text> (optest: a small job of the op timed with
-                                  profile_op and its winner checked against the reference;
-                                  cannot_run names the SMs the op's modules are built for and
-                                  where FlashInfer says so)
-  parent: OPPROF v=2 <op job> bucket=<T> reps=<r> gate=1|0 cands=<n> -- <cand>...
-                               -> OPPROF timed=<k> win=<hex> win_us=<us> fallback_us=<us>
-                                  gate=ok|wrong|unchecked|off detail=<hex text>
+      logits_dtype=bfloat16: not in the key, defaults as shown]   (finalize: the op's
+      do_finalize, not the fused MoE's fused_finalize)
+  and its candidates cols=id[,tactic] (tactic: the tactic's JSON text, hex, e.g. [8,3] or
+  [[128,8],[1,1],true,false,"sm100",null]; without it the id is the integer tactic). The
+  replies are PREP's, ROUND's and GATE's (the gate: against FlashInfer's default tactic, which
+  is checked against the op's dequantized fp32 reference).
+  OPTEST op= runner=           -> OPTEST status=works|not_in_build|cannot_run|wrong|failed detail=
+                                  (optest: a small job of the op timed with profile_op and its
+                                  winner checked against the reference; cannot_run names the SMs
+                                  the op's modules are built for and where FlashInfer says so)
+  OPPROF <op job> bucket= reps= gate=1|0 cands= cols=id[,tactic] -- ...
+                               -> OPPROF timed= win= win_us= fallback_us=
+                                  verdict=ok|wrong|unchecked|off detail=
                                   (one key of an op measured in one go: profile_op on the
                                   bucket's inputs, every candidate or, with cands=0 and none
                                   after '--', the runner's own get_valid_tactics for them, and
@@ -67,15 +64,15 @@ code, which asks for one round at a time.
                                   go through the gate fastest first until one passes: wrong
                                   says the fastest failed and win is the fastest that passed,
                                   else -1. win: the winner's JSON text as the request gave it
-                                  (ID,HEX's text, a bare ID's number; the runner's own tactics
-                                  and the fallback compact, e.g. [8,3], -1); -1 where the
-                                  fallback was fastest or nothing ran; us nan where not
-                                  measured; k counts the tactics timed, the fallback among
+                                  (the tactic's text, a bare ID's number; the runner's own
+                                  tactics and the fallback compact, e.g. [8,3], -1); -1 where
+                                  the fallback was fastest or nothing ran; us nan where not
+                                  measured; timed counts the tactics timed, the fallback among
                                   them; detail says how many were not valid or raised and
                                   which failed the gate. The gate's bounds are the op's
                                   (Op.bounds, as OPTEST's). ERR cannot run on SMxx: ... (OPTEST's
                                   words) where this GPU cannot run the op's runner)
-  errors: ERR <text>; FAULT <text> (CUDA context broken after START: exit, parent restarts)
+  errors: ERR -- TEXT; FAULT -- TEXT (CUDA context broken after START: exit, parent restarts)
 
 What is timed is what FlashInfer's autotuner times (flashinfer-formats.md §3.5, §5): the
 `MoERunner` of `get_cutlass_fused_moe_module(<sm>)`, built as the job's key names it: the key's
@@ -127,18 +124,13 @@ def out(line):
             os._exit(0)  # the parent is gone (killed, or it killed us): nothing to report to
 
 
-def hexs(text):
-    return (text or "-").encode("utf-8", "replace").hex() or "2d"
-
-
 def one_line(text, limit=120):
-    """A reason as the protocol carries it: one line, no spaces (the C side maps '_' back)."""
-    t = " ".join(str(text).split())[:limit] or "error"
-    return t.replace(" ", "_")
+    """A reason as the protocol carries it: one line, at most limit characters."""
+    return " ".join(str(text).split())[:limit] or "error"
 
 
 def note(text):
-    out("NOTE " + hexs(text))
+    send("NOTE", text=text)
 
 
 def env_id(name):
@@ -798,72 +790,241 @@ def compare(t, out, ref):
 
 SCREEN_CYCLE_US = 640.0
 
-# The requests that carry named fields (src/tune/worker.c): "VERB v=2 NAME=VALUE ... -- CAND ...",
-# the names in any order; a name not listed here is ignored, a version other than PROTO refused.
-PROTO = 2  # src/tune/worker.h WORKER_PROTO
+# The worker protocol (docs/development.md "The worker protocol"; src/tune/wire.c holds the same
+# table for tunetab's side): every message, both directions, is one line
+#   VERB v=3 NAME=VALUE ... [COUNT=N cols=COLUMN,... -- ITEM ...]   (a message with a list)
+#   VERB v=3 -- TEXT                                                (ERR and FAULT)
+# the names in any order; a reader ignores names (and list columns) it does not know, refuses a
+# line of another version (naming both) and one without a field it needs (naming the field). A
+# list's items are its columns' values joined by ",", in the order cols= names them. Free text is
+# hex ("-" for none); the text of ERR and FAULT, which a reader of any version may have to show,
+# is the rest of the line. write() and read() below are the only code that knows the format.
+PROTO = 3  # src/tune/wire.h WIRE_VERSION
+MAX_ITEMS = 4096
 
 
 def unhex(word):
     return None if word == "-" else bytes.fromhex(word).decode("utf-8")
 
 
-# a job's fields (src/tune/worker.c job_fields: the same names) and how each value reads; n is
-# the candidate count, key/fields/runner the entry's key, its extras' names and the runner's
-# arguments (hex, "-" for none)
-JOB_FIELDS = {name: int for name in (
-    "batch", "tokens", "features", "k", "rounds", "reps", "method", "stage", "bucket", "hidden",
-    "inter", "experts", "top_k", "tp", "tp_rank", "ep", "ep_rank", "act", "biases", "finalize",
-    "n")}
-JOB_FIELDS.update(dtype=str, key=unhex, fields=unhex, runner=unhex)
-REQUESTS = {
-    "PREP": JOB_FIELDS,
-    "GATE": dict(JOB_FIELDS, bound=float, ref_bound=float),  # and the dtype's bounds
-    "ROUND": {"method": int, "min_reps": int, "n": int},
+class Type:
+    """How a field's value is read from its word and written as one."""
+
+    def __init__(self, kind, read, write):
+        self.kind, self.read, self.write = kind, read, write
+
+
+def _word(v):
+    if v in (None, ""):
+        return "-"
+    if len(str(v).split()) != 1:
+        raise ValueError(f"not one word: {v!r}")
+    return str(v)
+
+
+INT = Type("int", int, lambda v: "%d" % v)
+WORD = Type("word", str, _word)
+TEXT = Type("text", unhex, lambda v: "-" if v in (None, "") else str(v).encode("utf-8", "replace").hex())
+
+
+def REAL(fmt):
+    return Type("real(%s)" % fmt, float, lambda v: fmt % v)
+
+
+class Msg:
+    """One message: its fields [(name, Type) or (name, Type, default): may be absent], and its
+    list (count: the field that counts the items, cols: their columns, as fields) or, with
+    text, the free text after "--"."""
+
+    def __init__(self, fields=(), count=None, cols=(), text=False):
+        self.fields, self.count, self.cols, self.text = list(fields), count, list(cols), text
+
+
+# a job of the CUTLASS fused MoE (JOB, PREP, GATE): one MoE stage's GEMM at one token bucket, per
+# rank; KEY: the entry's FlashInfer key, its extras' names and the runner's arguments
+JOB = [(n, WORD if n == "dtype" else INT) for n in (
+    "dtype", "batch", "tokens", "features", "k", "rounds", "reps", "method", "stage", "bucket",
+    "hidden", "inter", "local_experts", "top_k", "tp", "tp_rank", "ep", "ep_rank", "act", "biases",
+    "fused_finalize")]
+KEY = [("key", TEXT), ("key_fields", TEXT), ("runner_args", TEXT)]
+IDS = [("id", INT)]
+REQUEST, REPLY = "request", "reply"
+MESSAGES = {
+    REQUEST: {
+        "WHO": Msg(),
+        "INFO": Msg(),
+        "LOAD": Msg([("dtype", WORD)]),
+        "JOB": Msg(JOB, "cands", [("id", INT), ("tile_m", INT), ("tile_n", INT), ("cluster_m", INT),
+                                  ("cluster_n", INT), ("stages", INT), ("swap", INT), ("sm80", INT)]),
+        "PREP": Msg(JOB + KEY, "cands", IDS),
+        "GATE": Msg([("bound", REAL("%.6g")), ("ref_bound", REAL("%.6g"))] + JOB + KEY, "cands", IDS),
+        # reps: the calls of a candidate's sample, sized by the parent (0: the worker's)
+        "ROUND": Msg([("method", INT), ("min_reps", INT)], "cands", [("id", INT), ("reps", INT, 0)]),
+        "CAL": Msg([], "tiles", [("tile_m", INT), ("tile_n", INT)]),
+        "OPTEST": Msg([("op", WORD), ("runner", WORD)]),
+        # and the op's call fields (OP_COMMON, the op's own); tactic: its JSON text (none: the
+        # integer tactic id)
+        "OPPROF": Msg([("bucket", INT), ("reps", INT), ("gate", INT)], "cands",
+                      [("id", INT), ("tactic", TEXT, None)]),
+    },
+    REPLY: {
+        "WHO": Msg([("backend", WORD), ("version", WORD), ("torch", WORD), ("detail", TEXT)]),
+        "DEV": Msg([("name", TEXT), ("cc_major", INT), ("cc_minor", INT), ("sms", INT),
+                    ("smem_optin", INT), ("smem_sm", INT), ("l2", INT), ("mem", INT),
+                    ("clock_khz", INT), ("mem_bw_gbs", REAL("%.1f")), ("visible", INT),
+                    ("driver", INT), ("runtime", INT), ("blaslt", INT)]),
+        "NOTE": Msg([("text", TEXT)]),
+        "OK": Msg([("seconds", REAL("%.3f"))]),
+        "START": Msg(IDS),
+        "RES": Msg([("id", INT), ("status", INT), ("median_us", REAL("%.4f")), ("lo_us", REAL("%.4f")),
+                    ("hi_us", REAL("%.4f")), ("samples", INT), ("why", TEXT)]),
+        "READY": Msg([("id", INT), ("reps", INT)]),
+        "T": Msg([("id", INT), ("us", REAL("%.4f"))]),
+        "F": Msg([("id", INT), ("why", TEXT)]),
+        "G": Msg([("id", INT), ("verdict", WORD), ("max_abs", REAL("%.6g")), ("rel", REAL("%.6g")),
+                  ("why", TEXT)]),
+        "END": Msg(),
+        "CAL": Msg([("copy_gbs", REAL("%.2f")), ("tflops_bf16", REAL("%.2f")), ("tflops_fp8", REAL("%.2f"))],
+                   "tiles", [("tile_m", INT), ("tile_n", INT), ("eff_bf16", REAL("%.4f")),
+                             ("eff_fp8", REAL("%.4f"))]),
+        "OPTEST": Msg([("status", WORD), ("detail", TEXT)]),
+        "OPPROF": Msg([("timed", INT), ("win", TEXT), ("win_us", REAL("%.4f")),
+                       ("fallback_us", REAL("%.4f")), ("verdict", WORD), ("detail", TEXT)]),
+        "ERR": Msg(text=True),
+        "FAULT": Msg(text=True),
+    },
 }
+VERBS = set(MESSAGES[REQUEST]) | set(MESSAGES[REPLY])
 
 
 class ProtocolError(ValueError):
     """A request this worker cannot read: its text is the ERR line's."""
 
 
-def parse_request(verb, words, spec=None, optional=None):
-    """A request's words after its verb: name=value words in any order, then "--" and the
-    candidates. The fields REQUESTS[verb] (or spec) lists, read (every one must be there), and
-    those of optional ({name: (conv, default)}) where given; a name it does not list is
-    ignored; a protocol version (v=) other than PROTO is refused."""
-    kv, cands = {}, None
+def write(verb, direction=REPLY, items=(), extra=(), **fields):
+    """A message's line (without its newline): fields by name (ERR's and FAULT's text as
+    text=), extra name=value words beside them (an op's call fields), the list's items (dicts
+    by column)."""
+    m = MESSAGES[direction][verb]
+    words = [verb, "v=%d" % PROTO]
+    words += ["%s=%s" % (f[0], f[1].write(fields[f[0]])) for f in m.fields]
+    words += ["%s=%s" % kv for kv in extra]
+    if m.count:
+        words += ["%s=%d" % (m.count, len(items)), "cols=" + ",".join(c[0] for c in m.cols), "--"]
+        words += [",".join(c[1].write(it.get(c[0], c[2] if len(c) > 2 else None)) for c in m.cols)
+                  for it in items]
+    if m.text:
+        words += ["--", " ".join(str(fields["text"]).split())]
+    return " ".join(words)
+
+
+def send(verb, **kw):
+    out(write(verb, **kw))
+
+
+def res(c, status, why):
+    """RES of a candidate not timed: status 1 (not valid here) or 2 (failed), and why."""
+    send("RES", id=c, status=status, median_us=0, lo_us=0, hi_us=0, samples=0, why=why)
+
+
+def check_version(verb, words, direction=REQUEST):
+    """Refuses a line of another protocol version (the version first: such a line may mean other
+    things by its words), or one that is not the protocol's."""
+    v = None
+    for w in words:
+        if w == "--":
+            break
+        if w.startswith("v=") and w[2:].isascii() and w[2:].isdigit() and len(w) < 12 and v is None:
+            v = w[2:]  # the first v= with a number (not a word of an older version's free text)
+    if (v == str(PROTO) and verb not in MESSAGES[direction]) or (v is None and verb not in VERBS):
+        line = " ".join([verb] + words)
+        raise ProtocolError(f"not a {direction} of the worker protocol: "
+                            f"'{line[:100]}{'...' if len(line) > 100 else ''}'")
+    if v == str(PROTO):
+        return
+    theirs = v[:16] if v is not None else "2 or older"
+    if direction == REQUEST:
+        raise ProtocolError(f"tunetab speaks protocol {theirs}, this worker {PROTO} "
+                            f"(its {verb} line{'' if v is not None else ', without v='})")
+    raise ProtocolError(f"the worker speaks protocol {theirs}, tunetab {PROTO}")
+
+
+def read(verb, words, m=None, direction=REQUEST):
+    """A line's words after its verb, read as its message (MESSAGES[direction][verb], or m):
+    (fields, items): each field m lists (one with a default may be absent), names it does not
+    list ignored; the list's items as dicts by column (columns it does not list ignored), or
+    the text after "--" as fields["text"]."""
+    check_version(verb, words, direction)
+    m = m or MESSAGES[direction][verb]
+    kv, tail = {}, None
     for i, w in enumerate(words):
         if w == "--":
-            cands = words[i + 1:]
+            tail = words[i + 1:]
             break
         name, eq, value = w.partition("=")
-        kv[name] = value if eq else None
-    if kv.get("v") is None:
-        raise ProtocolError(f"{verb} without a protocol version (v=): this worker speaks v={PROTO}")
-    if kv["v"] != str(PROTO):
-        raise ProtocolError(f"{verb} of protocol version v={kv['v']}, which this worker does not "
-                            f"speak (it speaks v={PROTO})")
-    bare = [w for w, value in kv.items() if value is None]
-    if bare:
-        raise ProtocolError(f"{verb}: '{bare[0]}' is not name=value")
-    if cands is None:
-        raise ProtocolError(f"{verb} without '--' before its candidates")
+        if not eq:
+            raise ProtocolError(f"{verb}: '{w}' is not name=value")
+        kv[name] = value
+    if m.text:
+        return {"text": " ".join(tail or [])}, None
     got = {}
-    for name, (conv, dflt) in (optional or {}).items():
-        try:
-            got[name] = conv(kv[name]) if name in kv else dflt
-        except ValueError:
-            raise ProtocolError(f"{verb}: bad value '{name}={kv[name]}'") from None
-    for name, conv in (spec or REQUESTS[verb]).items():
+    for f in m.fields:
+        name, typ = f[0], f[1]
         if name not in kv:
+            if len(f) > 2:
+                got[name] = f[2]
+                continue
             raise ProtocolError(f"{verb} without '{name}'")
         try:
-            got[name] = conv(kv[name])
+            got[name] = typ.read(kv[name])
         except ValueError:
             raise ProtocolError(f"{verb}: bad value '{name}={kv[name]}'") from None
-    if spec is None and len(cands) != got["n"]:
-        raise ProtocolError(f"{verb}: n={got['n']} but {len(cands)} candidates after '--'")
-    return got, cands
+    if not m.count:
+        return got, None
+    for name in (m.count, "cols"):
+        if name not in kv:
+            raise ProtocolError(f"{verb} without '{name}'")
+    try:
+        n = int(kv[m.count])
+        if not 0 <= n <= MAX_ITEMS:
+            raise ValueError
+    except ValueError:
+        raise ProtocolError(f"{verb}: bad value '{m.count}={kv[m.count]}'") from None
+    if tail is None:
+        raise ProtocolError(f"{verb} without '--' before its items")
+    if len(tail) != n:
+        raise ProtocolError(f"{verb}: {m.count}={n} but {len(tail)} items after '--'")
+    names = kv["cols"].split(",")
+    cols = {c[0]: c for c in m.cols}
+    for c in m.cols:
+        if c[0] not in names and len(c) <= 2:
+            raise ProtocolError(f"{verb}: its items lack the column '{c[0]}'")
+    items = []
+    for it in tail:
+        vals = it.split(",")
+        if len(vals) != len(names):
+            raise ProtocolError(f"{verb}: bad item '{it}' (its columns: {kv['cols']})")
+        row = {c[0]: c[2] for c in m.cols if len(c) > 2}
+        try:
+            row.update((nm, cols[nm][1].read(v)) for nm, v in zip(names, vals) if nm in cols)
+        except ValueError:
+            raise ProtocolError(f"{verb}: bad item '{it}' (its columns: {kv['cols']})") from None
+        items.append(row)
+    return got, items
+
+
+def table():
+    """The messages as `tunetab __worker --table` prints tunetab's (tests/cli/190 compares them)."""
+    lines = []
+    for direction in (REQUEST, REPLY):
+        for verb, m in MESSAGES[direction].items():
+            words = [direction, verb] + ["%s:%s" % (f[0], f[1].kind) for f in m.fields]
+            if m.count:
+                words.append("%s=[%s]" % (m.count, ",".join("%s:%s" % (c[0], c[1].kind) for c in m.cols)))
+            if m.text:
+                words.append("--text")
+            lines.append(" ".join(words))
+    return lines
 
 
 class TorchName(str):
@@ -887,16 +1048,15 @@ def parse_key(text):
 
 
 def parse_job(verb, words):
-    """A PREP's or GATE's fields (parse_request): the job (JOB_FIELDS, the GATE's bounds, its
-    key and runner's arguments parsed, the names of its extras as key_fields) and the
-    candidates' ids."""
-    job, cands = parse_request(verb, words)
-    del job["n"]
-    key, fields, runner = job.pop("key"), job.pop("fields"), job.pop("runner")
+    """A PREP's or GATE's fields (read): the job (JOB, the GATE's bounds, its key and the
+    runner's arguments parsed, as key and runner, and the names of its extras as key_fields)
+    and the candidates' ids."""
+    job, cands = read(verb, words)
+    key, fields, runner = job.pop("key"), job.pop("key_fields"), job.pop("runner_args")
     job["key"] = parse_key(key) if key else None
     job["key_fields"] = fields.split(",") if fields else None
     job["runner"] = parse_key(runner) if runner else None
-    return job, [int(c.split(",")[0]) for c in cands]
+    return job, [c["id"] for c in cands]
 
 
 # --- ops beside the CUTLASS fused MoE (issue #39) --------------------------------------------
@@ -1474,11 +1634,19 @@ def profile_op(k, job, tactics, reps=8, bounds=(0.02, 0.1), gate=True, fallback=
     return res
 
 
-# an op's n is fp4_gemm's N: the candidates' count is cands=
-OP_VERB_FIELDS = {"PREP": {"bucket": int, "reps": int, "method": int, "cands": int},
-                  "GATE": {"bucket": int, "reps": int, "method": int, "cands": int, "bound": float,
-                           "ref_bound": float},
-                  "OPPROF": {"bucket": int, "reps": int, "gate": int, "cands": int}}
+# an op's job (PREP or GATE with op=, OPPROF): the common fields (OP_COMMON), the op's own (its
+# fields and its optional ones), then the verb's; the candidates ID, or ID and the tactic's JSON
+OP_CANDS = [("id", INT), ("tactic", TEXT, None)]
+OP_MESSAGES = {"PREP": Msg([("bucket", INT), ("reps", INT), ("method", INT)], "cands", OP_CANDS),
+               "GATE": Msg([("bucket", INT), ("reps", INT), ("method", INT), ("bound", REAL("%.6g")),
+                            ("ref_bound", REAL("%.6g"))], "cands", OP_CANDS),
+               "OPPROF": MESSAGES[REQUEST]["OPPROF"]}
+
+
+def _fields(spec):
+    """{name: int or str} (an op's fields) as the protocol's fields."""
+    return [(name, INT if conv is int else REAL("%.6g") if conv is float else WORD)
+            for name, conv in spec.items()]
 
 
 def op_of(words):
@@ -1500,22 +1668,23 @@ def parse_op_job(verb, words):
     op = OPS.get(name)
     if op is None:
         raise ProtocolError(f"{verb}: unknown op '{name}' (this worker knows {', '.join(OPS)})")
-    spec = dict(OP_COMMON, **op.fields, **OP_VERB_FIELDS[verb])
-    job, cands = parse_request(verb, words, spec, getattr(op, "optional", {}))
+    verb_msg = OP_MESSAGES[verb]
+    optional = [(f, _fields({f: conv})[0][1], dflt)
+                for f, (conv, dflt) in getattr(op, "optional", {}).items()]
+    m = Msg(_fields(OP_COMMON) + _fields(op.fields) + optional + verb_msg.fields, verb_msg.count,
+            verb_msg.cols)
+    job, cands = read(verb, words, m)
     if job["runner"] not in op.runners:
         raise ProtocolError(f"{verb}: {name} has no runner '{job['runner']}' "
                             f"(FlashInfer's are {', '.join(op.runners)})")
-    n = job.pop("cands")
-    if len(cands) != n:
-        raise ProtocolError(f"{verb}: cands={n} but {len(cands)} candidates after '--'")
     tactics, texts = {}, {}
     for c in cands:
-        cid, _, hx = c.partition(",")
+        cid = c["id"]
+        texts[cid] = c["tactic"] if c["tactic"] is not None else str(cid)
         try:
-            texts[int(cid)] = unhex(hx) if hx else str(int(cid))
-            tactics[int(cid)] = json.loads(texts[int(cid)])
+            tactics[cid] = json.loads(texts[cid])
         except ValueError:
-            raise ProtocolError(f"{verb}: bad candidate '{c}'") from None
+            raise ProtocolError(f"{verb}: bad candidate {cid}'s tactic '{texts[cid]}'") from None
     job["tactics"], job["texts"] = tactics, texts  # texts: each tactic's JSON as given
     return job, list(tactics)
 
@@ -1539,18 +1708,18 @@ def op_usable(base, op, runner):
 
 
 def _us(v):
-    return "nan" if v is None else f"{v:.4f}"
+    return math.nan if v is None else v
 
 
 def opprof(k, words):
-    """OPPROF v=2 <op job> bucket= reps= gate= cands= -- CAND...: one key of an op measured in
+    """OPPROF v=3 <op job> bucket= reps= gate= cands= cols= -- CAND...: one key of an op measured in
     one go (profile_op with FlashInfer's fallback), answered on one line (the header's words)."""
     import json
     job, _ = parse_op_job("OPPROF", words)
     op = OPS[job["op"]]
     why = k.usable(op.name, job["runner"])
     if why:
-        return f"ERR {' '.join(why.split())[:400]}"
+        return write("ERR", text=why[:400])
     if job["reps"] < 1:
         raise ProtocolError(f"OPPROF: bad value 'reps={job['reps']}'")
     # gate: OpKernels keeps the gate's reference in its job under that name
@@ -1589,18 +1758,18 @@ def opprof(k, words):
     if not res.us:
         parts.append("nothing ran")
     detail = " ".join("; ".join(parts).split())[:600]
-    return (f"OPPROF timed={len(res.us)} win={hexs(text)} win_us={_us(res.us.get(res.win))} "
-            f"fallback_us={_us(res.us.get(res.fallback))} gate={verdict} detail={hexs(detail)}")
+    return write("OPPROF", timed=len(res.us), win=text, win_us=_us(res.us.get(res.win)),
+                 fallback_us=_us(res.us.get(res.fallback)), verdict=verdict, detail=detail)
 
 
 def optest(base, words):
-    """OPTEST v=2 op=NAME runner=CLASS -- : can this GPU run the op's runner here?
+    """OPTEST v=3 op=NAME runner=CLASS: can this GPU run the op's runner here?
     (status, detail): works (a small job of the op profiled with profile_op: its winner and
     FlashInfer's default within 2% / 10% of the largest value of the fp32 reference;
     the MoE's bound 25%: GEMM2's input is requantized to fp4), not_in_build, cannot_run
     (the SM is not one its modules are built for), wrong (a result off the reference) or
     failed (it raised)."""
-    req, _ = parse_request("OPTEST", words, {"op": str, "runner": str})
+    req, _ = read("OPTEST", words)
     op = OPS.get(req["op"])
     if op is None:
         return "not_in_build", f"tunetab's worker knows no op '{req['op']}' (it knows {', '.join(OPS)})"
@@ -1685,13 +1854,13 @@ class Worker:
         restarts the worker and blames the candidate it started last)."""
         broken = self.k.broken() if self.k is not None else None
         if broken:
-            out(f"FAULT {one_line(broken, 300)}")
+            send("FAULT", text=one_line(broken, 300))
             sys.exit(3)
 
     def fault_or_fail(self, tactic, e):
         """A candidate's exception while prepared: FAULT (broken context) or RES failed."""
         self.exit_if_broken()
-        out(f"RES {tactic} 2 0 0 0 0 {one_line(f'{type(e).__name__}: {e}')}")
+        res(tactic, 2, one_line(f"{type(e).__name__}: {e}"))
 
     def use(self, words):
         """The kernels a PREP or GATE is for (an op's: op=NAME, else the fused MoE's), made the
@@ -1710,12 +1879,12 @@ class Worker:
         bad = env_id("TUNETAB_TEST_BAD_TACTIC")
         light = self.light = job["reps"] <= 1  # screening: see round()
         for c in cands:
-            out(f"START {c}")
+            send("START", id=c)
             hooks(c)
             if c not in valid and c != bad:
                 why = ("not a valid GEMM%d tactic here (FlashInfer get_valid_tactics)" % job["stage"]
                        if "op" not in job else "not a valid tactic here (FlashInfer get_valid_tactics)")
-                out(f"RES {c} 1 0 0 0 0 {one_line(why)}")
+                res(c, 1, one_line(why))
                 continue
             tactic = 1 << 20 if c == bad else c
             if light and tactic in self.seen:
@@ -1736,7 +1905,7 @@ class Worker:
             cap = max(1, job["reps"])
             self.ready[c] = [tactic, max(1, min(cap, math.ceil(300.0 / max(gpu_us, 1e-3))))]
             if not light:
-                out(f"READY {c} {self.ready[c][1]}")
+                send("READY", id=c, reps=self.ready[c][1])
         if light and self.ready:
             # one sample of each candidate is at least ~100 us of back-to-back calls: one
             # call of a 10 us kernel is below what an event pair times well
@@ -1758,8 +1927,8 @@ class Worker:
                 reps = max(reps, cycle)
             for c in self.ready:
                 self.ready[c][1] = reps
-                out(f"READY {c} {reps}")
-        out("END")
+                send("READY", id=c, reps=reps)
+        send("END")
 
     def round(self, words):
         """One sample of each candidate, queued in batches behind a delay kernel long enough
@@ -1771,26 +1940,23 @@ class Worker:
         race compares its finalists on the same routings, as the oracle does. A screen's
         ~100 us samples do not (a whole cycle of every tactic would cost 16 calls of each);
         its margin keeps near-ties."""
-        req, words = parse_request("ROUND", words)
+        req, items = read("ROUND", words)
         mode, min_reps = req["method"], req["min_reps"]
-        asked = {}  # id[:reps]: the parent may size a candidate's samples itself
-        for w in words:
-            c, _, r = w.partition(":")
-            asked[int(c)] = int(r) if r else 0
+        asked = {it["id"]: it["reps"] for it in items}  # the parent may size a sample itself
         ids = list(asked)
         for c in ids:
             if c not in self.ready:
-                out(f"ERR candidate {c} was not prepared")
+                send("ERR", text=f"candidate {c} was not prepared")
                 return
         if mode == 1:  # FlashInfer's own measurement, one candidate at a time
             for c in ids:
-                out(f"START {c}")
+                send("START", id=c)
                 hooks(c)
                 try:
-                    out(f"T {c} {self.k.fi_sample(self.ready[c][0]):.4f}")
+                    send("T", id=c, us=self.k.fi_sample(self.ready[c][0]))
                 except Exception as e:  # noqa: BLE001
                     self.fail_while_timed(c, e)
-            out("END")
+            send("END")
             return
         reps = {c: max(min_reps, asked[c] or self.ready[c][1]) for c in ids}
         cycle = getattr(self.k, "routing_cycle", 1)
@@ -1804,12 +1970,12 @@ class Worker:
         self.run_chunks(ids, reps, full, handles, failed)
         for c, h in handles.items():
             us = self.k.elapsed_us(h)
-            out(f"T {c} {us:.4f}")
+            send("T", id=c, us=us)
             self.stats["gpu_s"] += us * (reps[c] + 1) * 1e-6  # the timed calls and the lead-in
         self.stats["samples"] += len(handles)
         self.stats["round_s"] += time.perf_counter() - t0
         self.stats["rounds"] += 1
-        out("END")
+        send("END")
 
     def host_estimate(self, graph=False):
         """The host's enqueue time of one call (of one graph's sample with graph), in us: the
@@ -1876,7 +2042,7 @@ class Worker:
                 try:
                     self.k.wait(inflight.pop(0))
                 except Exception as e:  # noqa: BLE001
-                    out(f"FAULT {one_line(f'{type(e).__name__}: {e}', 300)}")
+                    send("FAULT", text=one_line(f"{type(e).__name__}: {e}", 300))
                     sys.exit(3)
                 self.stats["wait_s"] += time.perf_counter() - t0
             self.batch(chunk, reps, graphs, handles, failed, 1.0, again)
@@ -1895,7 +2061,7 @@ class Worker:
         try:
             self.k.sync()
         except Exception as e:  # noqa: BLE001
-            out(f"FAULT {one_line(f'{type(e).__name__}: {e}', 300)}")
+            send("FAULT", text=one_line(f"{type(e).__name__}: {e}", 300))
             sys.exit(3)
         self.stats["wait_s"] += time.perf_counter() - t0
 
@@ -1909,7 +2075,7 @@ class Worker:
         for c in chunk:
             if c in failed:
                 continue
-            out(f"START {c}")
+            send("START", id=c)
             hooks(c)
             try:
                 handles[c] = self.k.start(self.ready[c][0], reps[c])
@@ -1941,21 +2107,21 @@ class Worker:
         self.k.load(job.get("dtype"))
         self.k.prepare(job)
         for c in cands:
-            out(f"START {c}")
+            send("START", id=c)
             hooks(c)
             try:
                 v, d_abs, d_rel, why = self.k.gate(c, bounds)
             except Exception as e:  # noqa: BLE001
                 self.exit_if_broken()
                 v, d_abs, d_rel, why = "unchecked", 0.0, 0.0, f"the gate's call raised: {type(e).__name__}: {e}"
-            out(f"G {c} {v} {d_abs:.6g} {d_rel:.6g} {hexs(one_line(why, 300))}")
+            send("G", id=c, verdict=v, max_abs=d_abs, rel=d_rel, why=one_line(why, 300))
             if v != "bad":
                 break
-        out("END")
+        send("END")
 
     def fail_while_timed(self, c, e):
         self.exit_if_broken()
-        out(f"F {c} {one_line(f'{type(e).__name__}: {e}')}")
+        send("F", id=c, why=one_line(f"{type(e).__name__}: {e}"))
 
     def serve(self):
         done = None  # when the last answer was written: the parent's time until the next
@@ -1968,21 +2134,26 @@ class Worker:
             if done is not None and req in ("PREP", "ROUND", "GATE"):
                 self.stats["idle_s"] += t_req - done
             try:
+                check_version(req, args)
                 if req == "WHO":
+                    read(req, args)
                     if self.k is None:
-                        out(f"WHO none - - {hexs(self.why)}")
+                        send("WHO", backend="none", version="-", torch="-", detail=self.why)
                     else:
                         v, tv, detail = self.k.who()
-                        out(f"WHO flashinfer {v} {tv} {hexs(detail)}")
+                        send("WHO", backend="flashinfer", version=v, torch=tv, detail=detail)
                 elif self.k is None:
-                    out(f"ERR {self.why}")
+                    send("ERR", text=self.why)
                 elif req == "INFO":
+                    read(req, args)
                     i = self.k.info()
-                    out("DEV %s %d %d %d %d %d %d %d %.0f %.1f %d %d %d 0" % ((hexs(i[0]),) + tuple(i[1:])))
+                    send("DEV", name=i[0], cc_major=i[1], cc_minor=i[2], sms=i[3], smem_optin=i[4],
+                         smem_sm=i[5], l2=i[6], mem=i[7], clock_khz=round(i[8] * 1000),
+                         mem_bw_gbs=i[9], visible=i[10], driver=i[11], runtime=i[12], blaslt=0)
                 elif req == "LOAD":
                     t0 = time.monotonic()
-                    self.base.load(args[0])
-                    out(f"OK {time.monotonic() - t0:.3f}")
+                    self.base.load(read(req, args)[0]["dtype"])
+                    send("OK", seconds=time.monotonic() - t0)
                 elif req == "PREP":
                     t0 = time.perf_counter()
                     self.prep(args)
@@ -1997,16 +2168,17 @@ class Worker:
                     out(opprof(self.ops, args))
                 elif req == "OPTEST":
                     status, detail = optest(self.base, args)
-                    out(f"OPTEST status={status} detail={hexs(' '.join(str(detail).split())[:400])}")
-                else:
-                    out("ERR unknown request")
+                    send("OPTEST", status=status, detail=" ".join(str(detail).split())[:400])
+                else:  # JOB, CAL
+                    raise ProtocolError(f"{req} is tunetab's own worker's request, not the "
+                                        "flashinfer worker's")
             except SystemExit:
                 raise
             except ProtocolError as e:
-                out(f"ERR {str(e)[:400]}")
+                send("ERR", text=str(e)[:400])
             except Exception as e:  # noqa: BLE001
                 self.exit_if_broken()
-                out(f"ERR {' '.join(f'{type(e).__name__}: {e}'.split())[:400]}")
+                send("ERR", text=" ".join(f"{type(e).__name__}: {e}".split())[:400])
             if req in ("PREP", "ROUND", "GATE"):
                 done = time.perf_counter()
                 if req == "GATE":
@@ -2037,6 +2209,9 @@ class Worker:
 
 
 def main():
+    if sys.argv[1:] == ["--table"]:  # the protocol's table, as `tunetab __worker --table` prints it
+        print("\n".join(table()))
+        return
     device = int(sys.argv[1]) if len(sys.argv) > 1 else 0
     os.environ.setdefault("FLASHINFER_CONFIDENTIAL_COMPUTE", "0")  # keep the CUDA-event timer
     w = Worker(device)

@@ -306,19 +306,61 @@ static const struct cli_option merge_options[] = {
 	{ NULL },
 };
 
+/* install --for and doctor --for: the table, and the model's config.json */
+#define O_FOR_TABLE                                                                               \
+	{ .name = "from", .id = 'i', .arg = ARG_REQUIRED, .arg_name = "CACHE.json",               \
+	  .help = "the JSON autotune cache `tunetab generate` wrote",                             \
+	  .doc = "the JSON autotune cache `tunetab generate` wrote; with a launch command and no " \
+		 "`--from`, install generates the table for exactly the keys that server looks up " \
+		 "(heuristic, or `--profile`) and installs it" },                                 \
+	{ .name = "model-config", .id = 'G', .arg = ARG_REQUIRED, .arg_name = "FILE",             \
+	  .help = "the model's config.json (default: found as the server finds it)",              \
+	  .doc = "the model's `config.json`, with a launch command or with the flags (which install " \
+		 "reads as the launch command they describe, to know the server's keys); default: " \
+		 "`MODEL/config.json` for a folder, else the Hugging Face cache's snapshot: "     \
+		 "`$HF_HUB_CACHE`, `$HF_HOME/hub`, `~/.cache/huggingface/hub`" }
+
+/* install --for and doctor --for, the deployment as flags: the model as the server names it */
+#define O_FOR_MODEL                                                                               \
+	{ .name = "model-path", .id = 'm', .arg = ARG_REQUIRED, .arg_name = "P",                  \
+	  .help = "SGLang: the server's --model-path (a hash input)" },                           \
+	{ .name = "hf-config-class", .id = 'H', .arg = ARG_REQUIRED, .arg_name = "C",             \
+	  .help = "SGLang: the model config's class name (a hash input)" }
+
+/* ... the ranks besides TP and EP */
+#define O_FOR_PARALLEL                                                                            \
+	{ .name = "pp", .id = 'p', .arg = ARG_REQUIRED, .arg_name = "N",                          \
+	  .help = "pipeline-parallel size (default 1)" },                                         \
+	{ .name = "dp", .id = 'd', .arg = ARG_REQUIRED, .arg_name = "N",                          \
+	  .help = "data-parallel size (default 1)" },                                             \
+	{ .name = "attn-dp", .id = 'a', .arg = ARG_REQUIRED, .arg_name = "N",                     \
+	  .help = "SGLang: attention data-parallel size (default 1)" }
+
+/* ... how the server runs the model */
+#define O_FOR_RUNNER                                                                              \
+	{ .name = "torch-dtype", .id = 'T', .arg = ARG_REQUIRED, .arg_name = "D",                 \
+	  .help = "SGLang: the server's torch dtype (default bfloat16)" },                        \
+	{ .name = "quantization", .id = 'Q', .arg = ARG_REQUIRED, .arg_name = "Q",                \
+	  .help = "SGLang: the server's quantization (default None)" },                           \
+	{ .name = "moe-runner-backend", .id = 'b', .arg = ARG_REQUIRED, .arg_name = "B",          \
+	  .help = "SGLang: the MoE runner backend (default flashinfer_cutlass)" },                \
+	{ .name = "skip-ops", .id = 'k', .arg = ARG_REQUIRED, .arg_name = "A,B",                  \
+	  .help = "SGLang: the ops the server skips tuning (default none)" }
+
+/* install --for and doctor --for: where the files are and their _metadata */
+#define O_FOR_FILES                                                                               \
+	{ .name = "sm", .id = 's', .arg = ARG_REQUIRED, .arg_name = "N",                          \
+	  .help = "the GPU's SM version (default: from the cache's _metadata.gpu)" },             \
+	{ .name = "cache-dir", .id = 'C', .arg = ARG_REQUIRED, .arg_name = "DIR",                 \
+	  .help = "the root instead of the consumer's default" },                                 \
+	{ .name = "cache-file", .id = 'F', .arg = ARG_REQUIRED, .arg_name = "PATH",               \
+	  .help = "vLLM: the path it logged; FlashInfer: your cache=... file" },                  \
+	{ .name = "metadata", .id = 'M', .arg = ARG_REQUIRED, .arg_name = "env|wildcard|from",    \
+	  .help = "_metadata: this environment's (default), \"*\", or CACHE's" }
+
 static const struct cli_option install_options[] = {
 	O_LAUNCH_FOR('c'),
-	{ .name = "from", .id = 'i', .arg = ARG_REQUIRED, .arg_name = "CACHE.json",
-	  .help = "the JSON autotune cache `tunetab generate` wrote",
-	  .doc = "the JSON autotune cache `tunetab generate` wrote; with a launch command and no "
-		 "`--from`, install generates the table for exactly the keys that server looks up "
-		 "(heuristic, or `--profile`) and installs it" },
-	{ .name = "model-config", .id = 'G', .arg = ARG_REQUIRED, .arg_name = "FILE",
-	  .help = "the model's config.json (default: found as the server finds it)",
-	  .doc = "the model's `config.json`, with a launch command or with the flags (which install "
-		 "reads as the launch command they describe, to know the server's keys); default: "
-		 "`MODEL/config.json` for a folder, else the Hugging Face cache's snapshot: "
-		 "`$HF_HUB_CACHE`, `$HF_HOME/hub`, `~/.cache/huggingface/hub`" },
+	O_FOR_TABLE,
 	{ .name = "device", .id = 'D', .arg = ARG_REQUIRED, .arg_name = "auto|NAME",
 	  .help = "the server's GPU (launch command: default auto, GPU 0; flags: the cache's "
 		  "_metadata.gpu)" },
@@ -329,39 +371,16 @@ static const struct cli_option install_options[] = {
 	{ .name = "force", .id = 'x',
 	  .help = "install a table the server will not use (refused otherwise: keys a rank does "
 		  "not look up, tactics its GPU does not have, _metadata it rejects)" },
-	{ .name = "model-path", .id = 'm', .arg = ARG_REQUIRED, .arg_name = "P",
-	  .help = "SGLang: the server's --model-path (a hash input)" },
-	{ .name = "hf-config-class", .id = 'H', .arg = ARG_REQUIRED, .arg_name = "C",
-	  .help = "SGLang: the model config's class name (a hash input)" },
+	O_FOR_MODEL,
 	{ .name = "tp", .id = 't', .arg = ARG_REQUIRED, .arg_name = "N",
 	  .help = "tensor-parallel size (default 1): one file per rank" },
-	{ .name = "pp", .id = 'p', .arg = ARG_REQUIRED, .arg_name = "N",
-	  .help = "pipeline-parallel size (default 1)" },
-	{ .name = "dp", .id = 'd', .arg = ARG_REQUIRED, .arg_name = "N",
-	  .help = "data-parallel size (default 1)" },
-	{ .name = "attn-dp", .id = 'a', .arg = ARG_REQUIRED, .arg_name = "N",
-	  .help = "SGLang: attention data-parallel size (default 1)" },
+	O_FOR_PARALLEL,
 	{ .name = "ep", .id = 'e', .arg = ARG_REQUIRED, .arg_name = "N",
 	  .help = "MoE expert-parallel size (default 1)" },
-	{ .name = "torch-dtype", .id = 'T', .arg = ARG_REQUIRED, .arg_name = "D",
-	  .help = "SGLang: the server's torch dtype (default bfloat16)" },
-	{ .name = "quantization", .id = 'Q', .arg = ARG_REQUIRED, .arg_name = "Q",
-	  .help = "SGLang: the server's quantization (default None)" },
-	{ .name = "moe-runner-backend", .id = 'b', .arg = ARG_REQUIRED, .arg_name = "B",
-	  .help = "SGLang: the MoE runner backend (default flashinfer_cutlass)" },
-	{ .name = "skip-ops", .id = 'k', .arg = ARG_REQUIRED, .arg_name = "A,B",
-	  .help = "SGLang: the ops the server skips tuning (default none)" },
-	{ .name = "consumer-version", .id = 'V', .arg = ARG_REQUIRED, .arg_name = "V",
-	  .help = "the consumer's version (default: the newest rule)" },
+	O_FOR_RUNNER,
+	O_CONSUMER_VERSION('V', "the consumer's version (default: the newest rule)"),
 	O_FLASHINFER('f', "the FlashInfer version (default: the one --python imports)"),
-	{ .name = "sm", .id = 's', .arg = ARG_REQUIRED, .arg_name = "N",
-	  .help = "the GPU's SM version (default: from the cache's _metadata.gpu)" },
-	{ .name = "cache-dir", .id = 'C', .arg = ARG_REQUIRED, .arg_name = "DIR",
-	  .help = "the root instead of the consumer's default" },
-	{ .name = "cache-file", .id = 'F', .arg = ARG_REQUIRED, .arg_name = "PATH",
-	  .help = "vLLM: the path it logged; FlashInfer: your cache=... file" },
-	{ .name = "metadata", .id = 'M', .arg = ARG_REQUIRED, .arg_name = "env|wildcard|from",
-	  .help = "_metadata: this environment's (default), \"*\", or CACHE's" },
+	O_FOR_FILES,
 	{ .name = "python", .id = 'P', .arg = ARG_REQUIRED, .arg_name = "PY",
 	  .help = "the Python that imports FlashInfer (default: the venv's)" },
 	{ .name = "replace", .id = 'r', .help = "a key already there with another tactic takes ours" },
@@ -409,32 +428,32 @@ static const struct cli_option learn_options[] = {
 };
 
 static const struct cli_option doctor_options[] = {
-	{ .name = "flashinfer-dir", .id = 'd', .arg = ARG_REQUIRED, .arg_name = "DIR",
+	{ .name = "flashinfer-dir", .id = 0x201, .arg = ARG_REQUIRED, .arg_name = "DIR",
 	  .help = "the FlashInfer package folder (default: searched for)" },
 	O_FLASHINFER('f', "judge as this version instead of the installed one's"),
 	{ .name = "device", .id = 'D', .arg = ARG_REQUIRED, .arg_name = "auto|NAME",
 	  .help = "the GPU: auto (GPU 0, the default) or a name" },
-	{ .name = "cache", .id = 'c', .arg = ARG_REQUIRED, .arg_name = "FILE",
+	{ .name = "cache", .id = 0x202, .arg = ARG_REQUIRED, .arg_name = "FILE",
 	  .help = "a JSON cache: would this environment accept its _metadata?" },
-	{ .name = "model", .id = 'M', .arg = ARG_REQUIRED, .arg_name = "NAME|FILE",
+	{ .name = "model", .id = 0x203, .arg = ARG_REQUIRED, .arg_name = "NAME|FILE",
 	  .help = "a deployment: hit or fallback per GEMM stage and token bucket" },
-	{ .name = "dtype", .id = 't', .arg = ARG_REQUIRED, .arg_name = "D",
+	{ .name = "dtype", .id = 0x204, .arg = ARG_REQUIRED, .arg_name = "D",
 	  .help = "the deployment's dtype" },
-	{ .name = "tp", .id = 'T', .arg = ARG_REQUIRED, .arg_name = "N",
-	  .help = "tensor-parallel size (default 1)" },
-	{ .name = "ep", .id = 'E', .arg = ARG_REQUIRED, .arg_name = "N",
-	  .help = "expert-parallel size (default 1)" },
-	{ .name = "tp-rank", .id = 'r', .arg = ARG_REQUIRED, .arg_name = "R", .flags = OPT_BRIEF,
+	{ .name = "tp", .id = 't', .arg = ARG_REQUIRED, .arg_name = "N",
+	  .help = "tensor-parallel size (default 1; --for: the server's, one file per rank)" },
+	{ .name = "ep", .id = 'e', .arg = ARG_REQUIRED, .arg_name = "N",
+	  .help = "expert-parallel size (default 1; --for: the MoE's)" },
+	{ .name = "tp-rank", .id = 0x205, .arg = ARG_REQUIRED, .arg_name = "R", .flags = OPT_BRIEF,
 	  .help = "the TP rank (default 0)" },
-	{ .name = "ep-rank", .id = 'R', .arg = ARG_REQUIRED, .arg_name = "R", .flags = OPT_BRIEF,
+	{ .name = "ep-rank", .id = 0x206, .arg = ARG_REQUIRED, .arg_name = "R", .flags = OPT_BRIEF,
 	  .help = "the EP rank (default 0)" },
-	{ .name = "top-k", .id = 'k', .arg = ARG_REQUIRED, .arg_name = "N", .flags = OPT_BRIEF,
+	{ .name = "top-k", .id = 0x207, .arg = ARG_REQUIRED, .arg_name = "N", .flags = OPT_BRIEF,
 	  .help = "routing top-k (default: the model's)" },
-	{ .name = "max-tokens", .id = 'm', .arg = ARG_REQUIRED, .arg_name = "N",
+	{ .name = "max-tokens", .id = 0x208, .arg = ARG_REQUIRED, .arg_name = "N",
 	  .help = "the largest token bucket (default: the version's)" },
-	{ .name = "weight-view", .id = 'w', .arg = ARG_REQUIRED, .arg_name = "V", .flags = OPT_BRIEF,
+	{ .name = "weight-view", .id = 0x209, .arg = ARG_REQUIRED, .arg_name = "V", .flags = OPT_BRIEF,
 	  .help = "how the weights are viewed (as generate)" },
-	{ .name = "backend", .id = 'b', .arg = ARG_REQUIRED, .arg_name = "flashinfer",
+	{ .name = "backend", .id = 0x20a, .arg = ARG_REQUIRED, .arg_name = "flashinfer",
 	  .help = "the flashinfer backend's self-test on this GPU, one small entry per dtype",
 	  .doc = "`flashinfer`: the measurement backend's self-test on GPU 0: for every dtype of "
 		 "configs/dtypes.yaml, Qwen3-30B-A3B's two entries at 1 token (`--model` another) "
@@ -445,20 +464,25 @@ static const struct cli_option doctor_options[] = {
 		 "no tunetab catalog for the SM, or failed. Exit 1 when a dtype computed a wrong "
 		 "answer or failed. How a user on a GPU we cannot reach learns what the measured "
 		 "path does there" },
-	{ .name = "python", .id = 'p', .arg = ARG_REQUIRED, .arg_name = "PATH",
-	  .help = "with --backend flashinfer: the Python with torch and FlashInfer" },
+	{ .name = "python", .id = 'P', .arg = ARG_REQUIRED, .arg_name = "PATH",
+	  .help = "the Python with FlashInfer (--backend: and torch; --for: the server's)" },
 	O_JSON("print one JSON object"),
 	{ .name = "quiet", .id = 'q', .short_name = 'q',
 	  .help = "only the verdict and the commands that fix it (--for: and the findings)" },
-	/* seen before parsing: `doctor --for ...` is `install ... --check` */
-	{ .name = "for", .id = 0x100, .arg = ARG_REQUIRED, .arg_name = "sglang|vllm|flashinfer",
-	  .help = "a serving stack's chain: install --check (install's options, -- LAUNCH...)",
-	  .doc = "a serving stack's chain (= `install --check`, install's options): the "
-		 "deployment's lookup plan (from `-- LAUNCH...`, or install's flags read as the "
-		 "launch command they describe) against the files, with FlashInfer's own rules: "
+	{ .name = "for", .id = 'c', .arg = ARG_REQUIRED, .arg_name = "sglang|vllm|flashinfer",
+	  .help = "a serving stack: does it find its tactics? (-- LAUNCH..., or the flags below)",
+	  .doc = "a serving stack (configs/consumers/): the deployment's lookup plan, from `-- "
+		 "LAUNCH...` (the command that starts the server) or from the flags below (read as "
+		 "the launch command they describe), against the files, with FlashInfer's own rules: "
 		 "exit 0 every rank's lookups hit, 1 no (each cause, and the one command that fixes "
-		 "it), 6 cannot tell (what it cannot see, and the option that shows it); docs/commands/install.md "
-		 "`tunetab install`, \"One lookup plan\"" },
+		 "it), 6 cannot tell (what it cannot see, and the option that shows it); the plan "
+		 "`tunetab install` applies (docs/commands/install.md, \"One lookup plan\")" },
+	O_FOR_TABLE,
+	O_FOR_MODEL,
+	O_FOR_PARALLEL,
+	O_FOR_RUNNER,
+	O_CONSUMER_VERSION('V', "the consumer's version (default: the newest rule)"),
+	O_FOR_FILES,
 	{ NULL },
 };
 
@@ -648,10 +672,17 @@ const struct cli_command cmd_table[] = {
 	  "[--flashinfer-dir DIR | --flashinfer VERSION] [--device auto|NAME] [--cache FILE] "
 	  "[--model NAME|FILE --dtype D [--tp N] [--ep N] [--max-tokens N] ...] [--json] [-q] | "
 	  "--backend flashinfer [--python PATH] [--model NAME] | "
-	  "--for sglang INSTALL-OPTIONS [--json] [-q] [-- LAUNCH...]",
-	  "--for sglang ... is `tunetab install ... --check`: the cache path the server opens for\n"
-	  "the deployment, every rank, and whether it reads CACHE's entries (see install); with\n"
-	  "--json as one JSON document, with -q only the findings, the verdict and the fix.\n"
+	  "--for sglang|vllm|flashinfer [--from CACHE.json] [--model-config FILE] [--device NAME] "
+	  "[--python PY] [--cache-dir DIR] [--cache-file PATH] [--json] [-q] -- LAUNCH... | "
+	  "--for sglang|vllm|flashinfer [--from CACHE.json] --model-path P [--hf-config-class C] "
+	  "[--tp N] [--pp N] [--dp N] [--attn-dp N] [--ep N] [--torch-dtype D] [--quantization Q] "
+	  "[--moe-runner-backend B] [--skip-ops A,B] [--consumer-version V] [--flashinfer V] "
+	  "[--sm N] [--cache-dir DIR] [--cache-file PATH] [--metadata env|wildcard|from] "
+	  "[--python PY] [--device NAME] [--model-config FILE] [--json] [-q]",
+	  "--for: the plan `tunetab install` applies (see install), checked against the files: the\n"
+	  "cache path the server opens for the deployment, every rank, and whether every lookup\n"
+	  "hits; with --json as one JSON document, with -q only the findings, the verdict and the\n"
+	  "fix. Exit 0 hits, 1 no, 6 cannot tell.\n"
 	  "Finds the installed FlashInfer (its package files, no Python import) and the GPU, and\n"
 	  "reports the module FlashInfer will import and whether it exists and validates, whether\n"
 	  "FLASHINFER_AUTOTUNER_LOAD_FROM_FILE is exactly 1, whether a JSON cache would be\n"

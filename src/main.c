@@ -5,6 +5,7 @@
 
 #include "cmd.h"
 #include "cmd/cli.h"
+#include "cmd/help.h"
 #include "base/diag.h"
 
 int main(int argc, char **argv)

@@ -3,18 +3,26 @@
 program"), checked on the text of every .c, .h and .cu file. One line "FILE:LINE: rule: what"
 per breach, then "layers: N breaches"; exit 1 when there is any.
 
-  output   only src/cmd/ and src/main.c write to stdout/stderr
+  output   only the cmd layer (src/cmd/, src/cmd.c) and src/main.c write to stdout/stderr
   lua      only src/script/ includes <lua.h>, <lauxlib.h>, <lualib.h>
   yaml     only src/data/ includes <cyaml/cyaml.h> or data/yamlload.h (the libcyaml boundary)
   cuda     only src/gpu/ includes CUDA headers (cuda.h, cuda_runtime*.h, cublas*.h)
-  layer    a folder includes only from itself and the folders below it, in LAYERS' order
+  layer    a folder includes only from itself and the folders below it, in LAYERS' order;
+           every file under src/ belongs to a layer (a new folder must be placed in LAYERS)
+
+A file at src/'s top level named after a layer belongs to it (src/cmd.c and src/cmd.h, the
+command table, are the cmd layer); src/main.c sits above every layer. A quoted include is
+resolved as the compiler does (the including file's folder first, then -Isrc), so "cmd.h"
+names src/cmd.h.
 """
 import os
 import re
 import sys
 
-# lowest first; src/main.c sits above them all
-LAYERS = ["base", "gpu", "data", "script", "flashinfer", "ops", "inspect", "tune", "deploy", "cmd"]
+# lowest first; src/main.c sits above them all. deployment: what the server computes (#46), below
+# tune/ and deploy/, which build on it, and above ops/, which it may use.
+LAYERS = ["base", "gpu", "data", "script", "flashinfer", "ops", "deployment", "inspect", "tune",
+          "deploy", "cmd"]
 
 # Where library code may still write to stdout/stderr, each for its reason. (path, a regular
 # expression the line must match): a line that matches is allowed, nothing else in the file is.
@@ -75,14 +83,33 @@ def strip_code(text):
     return "".join(out)
 
 
+def folder_of(rel):
+    """The layer a file under src/ belongs to: its folder, or for a file at src/'s top level
+    the layer it is named after (src/cmd.c: "cmd"); "" for src/main.c and any other."""
+    parts = rel.split("/")
+    if len(parts) == 3:
+        return parts[1]
+    if len(parts) == 2 and parts[0] == "src":
+        stem = os.path.splitext(parts[1])[0]
+        return stem if stem in LAYERS else ""
+    return ""
+
+
 def layer_of(rel):
-    """Rank of the file's folder in LAYERS (main.c above them all), None outside them."""
+    """Rank of the file's layer in LAYERS (main.c above them all), None outside them."""
     if rel == "src/main.c":
         return len(LAYERS)
-    parts = rel.split("/")
-    if len(parts) == 3 and parts[1] in LAYERS:
-        return LAYERS.index(parts[1])
-    return None
+    folder = folder_of(rel)
+    return LAYERS.index(folder) if folder in LAYERS else None
+
+
+def included(root, rel, name):
+    """The src/-relative path a quoted include names: next to the including file when it is
+    there, else under src/ (-Isrc)."""
+    here = os.path.normpath(os.path.join(os.path.dirname(rel), name))
+    if os.path.isfile(os.path.join(root, here)):
+        return here
+    return os.path.normpath(os.path.join("src", name))
 
 
 def check_file(root, rel, breaches):
@@ -90,12 +117,16 @@ def check_file(root, rel, breaches):
         text = f.read()
     raw = text.split("\n")
     code = strip_code(text).split("\n")
-    folder = rel.split("/")[1] if rel.count("/") == 2 else ""
+    folder = folder_of(rel)
     printer = rel == "src/main.c" or folder == "cmd"
     rank = layer_of(rel)
 
     def breach(lineno, rule, what):
         breaches.append("%s:%d: %s: %s" % (rel, lineno, rule, what))
+
+    if rank is None:
+        breach(1, "layer", "%s is in no layer (place its folder in tests/layers.py's LAYERS)"
+               % rel)
 
     for k, line in enumerate(raw):
         lineno = k + 1
@@ -108,7 +139,7 @@ def check_file(root, rel, breaches):
                 breach(lineno, "yaml", "includes %s outside src/data/" % name)
             if CUDA.search(name) and folder != "gpu":
                 breach(lineno, "cuda", "includes %s outside src/gpu/" % name)
-            top = name.split("/")[0] if m.group(1) == '"' and "/" in name else None
+            top = folder_of(included(root, rel, name)) if m.group(1) == '"' else None
             if top in LAYERS and rank is not None and LAYERS.index(top) > rank:
                 breach(lineno, "layer", "%s includes %s from the layer above it (%s)"
                        % ("src/main.c" if rank == len(LAYERS) else folder, name, top))

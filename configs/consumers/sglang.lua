@@ -461,11 +461,12 @@ local function resolve(p, f)
     tunes, why_not = false, "activation '" .. m.activation .. "': tunetab does not know what SGLang " ..
       "passes FlashInfer for it"
   end
-  -- use_fused_finalize (flashinfer_cutlass.py:391; environ.py:1251, EnvBool: true/1/yes/y)
-  local ff_env = "SGLANG_FLASHINFER_MOE_FUSED_FINALIZE"
-  local ff = launch.env_bool(env, ff_env, false, { "true", "1", "yes", "y" })
+  -- use_fused_finalize (flashinfer_cutlass.py:391; environ.py:1251, EnvBool: true/1/yes/y): the
+  -- variable and its default are sglang.yaml's (fused_finalize_env, fused_finalize_default)
+  local ff_env, ff_default = f.consumer.fused_finalize_env, f.consumer.fused_finalize_default
+  local ff = launch.env_bool(env, ff_env, ff_default, { "true", "1", "yes", "y" })
   local ff_from = launch.env(env, ff_env) and (ff_env .. "=" .. env[ff_env])
-    or (ff_env .. " unset: SGLang's default, off")
+    or (ff_env .. " unset: SGLang's default, " .. (ff_default and "on" or "off"))
   local max_tokens, why = nil, nil
   if tunes then
     max_tokens, why = tune_max(version, o, gpu, tp, attn_dp)

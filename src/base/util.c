@@ -1,5 +1,6 @@
 /* util.c: memory, string buffers, files and small string helpers. */
 #include "base/util.h"
+#include "base/diag.h"
 
 #include <ctype.h>
 #include <openssl/evp.h>
@@ -93,6 +94,13 @@ char *xvasprintf(const char *fmt, va_list ap)
 	char *p = xmalloc((size_t)n + 1);
 	vsnprintf(p, (size_t)n + 1, fmt, ap);
 	return p;
+}
+
+void free_strings(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
 }
 
 char *xasprintf(const char *fmt, ...)
@@ -244,6 +252,18 @@ int read_file(const char *path, size_t max, char **out, size_t *len)
 		*len = sb.len;
 	*out = sb_detach(&sb);
 	return 0;
+}
+
+int read_file_diag(const char *path, size_t max, char **out, size_t *len, struct diags *d)
+{
+	int err = read_file(path, max, out, len);
+	if (err == ENOBUFS)
+		return diag_error(d, TT_INVALID, "size", path, 0, 0, "file larger than %zu MiB",
+				  max >> 20);
+	if (err)
+		return diag_error(d, err == ENOENT || err == EISDIR ? TT_INVALID : TT_INTERNAL, "io",
+				  path, 0, 0, "cannot read file: %s", strerror(err));
+	return TT_OK;
 }
 
 int path_is_dir(const char *path)
@@ -995,4 +1015,15 @@ int sha256_hex(const void *data, size_t len, unsigned digits, char *out)
 	memcpy(out, full, digits);
 	out[digits] = '\0';
 	return 0;
+}
+
+int hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
 }

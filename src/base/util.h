@@ -27,6 +27,8 @@ char *xstrndup(const char *s, size_t n);
 /* printf into a fresh string; caller frees. */
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 char *xvasprintf(const char *fmt, va_list ap);
+/* Frees the n strings of v, then v (an array of owned strings, such as ALLOC_GROW builds). */
+void free_strings(char **v, size_t n);
 
 /* Makes room for at least nr elements in the array x whose capacity (in elements) is the
  * size_t lvalue alloc: when nr > alloc, x is reallocated to max(nr, (alloc + 16) * 3 / 2)
@@ -64,6 +66,9 @@ char *sb_detach(struct strbuf *sb);
 void sb_add_shell(struct strbuf *sb, const char *s);
 void sb_release(struct strbuf *sb);
 
+/* The value of hex digit c (either case), or -1. */
+int hex_digit(char c);
+
 /* The first `digits` (1 to 64) lowercase hex digits of the SHA-256 of data, NUL-terminated in
  * out (digits + 1 bytes). 0, or -1 when the digest fails. */
 int sha256_hex(const void *data, size_t len, unsigned digits, char *out);
@@ -71,6 +76,12 @@ int sha256_hex(const void *data, size_t len, unsigned digits, char *out);
 /* Reads a whole file (at most max bytes; 0 = no limit). Returns 0 or an errno value;
  * ENOBUFS when the file is larger than max. *out is NUL-terminated; caller frees. */
 int read_file(const char *path, size_t max, char **out, size_t *len);
+/* read_file for a file the user named, what goes wrong said in d: larger than max (a whole
+ * number of MiB), a "size" error "file larger than N MiB"; unreadable, an "io" error "cannot
+ * read file: REASON", TT_INVALID when it is missing or a folder, else TT_INTERNAL. Returns
+ * TT_OK or that status. */
+struct diags;
+int read_file_diag(const char *path, size_t max, char **out, size_t *len, struct diags *d);
 
 /* Writes data to path crash-safely: a temp file in the same folder, fsync, rename,
  * then fsync of the folder. Keeps the mode of an existing target, else uses mode.

@@ -125,19 +125,6 @@ void cli_print_usage(const char *cmd)
 		fprintf(stderr, "usage: tunetab %s %s\n", cmd, c->usage);
 }
 
-int cli_wants_help(int argc, char **argv)
-{
-	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--") == 0)
-			break;
-		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-			cli_print_help(argv[0], false);
-			return 1;
-		}
-	}
-	return 0;
-}
-
 void cli_script_print(const char *line)
 {
 	/* scripts talk to the user through stderr, prefixed, never stdout */
@@ -210,11 +197,11 @@ int cli_pick_schema(const struct tt_data *data, const char *version, struct fi_v
 }
 
 int cli_deploy(const struct tt_data *data, const struct dtype_set *dtypes,
-	       const struct deploy_args *a, int sm, const struct fi_rules *rules,
+	       const struct shape_args *a, int sm, const struct fi_rules *rules,
 	       struct deployment *dep, struct model_profile **own_model, struct diags *d)
 {
 	struct diags mine = DIAGS_INIT;
-	int rc = generate_deploy(data, dtypes, a, sm, rules, dep, own_model, &mine);
+	int rc = shape_build(data, dtypes, a, sm, rules, dep, own_model, &mine);
 	cli_print_diags(&mine);
 	diags_release(&mine);
 	if (rc == TT_USAGE)

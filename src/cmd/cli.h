@@ -18,7 +18,7 @@
 #include "inspect/doctor.h"
 #include "data/model.h"
 #include "deploy/plan.h"
-#include "deploy/serve.h"
+#include "deployment/server.h"
 
 /* Upper limits of numeric options (docs/guide.md, "Limits"); above them: usage error, exit 2. */
 #define CLI_MAX_TOKENS_LIMIT 1048576L /* --max-tokens: buckets up to 2^20 tokens */
@@ -47,8 +47,6 @@ int cmd_calibrate(int argc, char **argv);
 int cmd_scan_log(int argc, char **argv);
 int cmd_doctor(int argc, char **argv);
 
-/* `tunetab help`'s list of commands (src/cmd/help.c). */
-void cli_print_overview(FILE *f);
 /* Prints "tunetab: error: <msg>" on stderr and returns status. */
 int cli_error(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -71,11 +69,6 @@ int cli_long_arg(const char *cmd, const char *what, const char *arg, long lo, lo
 	} while (0)
 /* "usage: tunetab CMD USAGE" on stderr (nothing for an unknown command). */
 void cli_print_usage(const char *cmd);
-/* Handles -h/--help for a command: prints its help (usage, options; not the reference page)
- * and returns 1 when asked. */
-int cli_wants_help(int argc, char **argv);
-/* A command's help; full: followed by its reference page (docs/commands/<name>.md). */
-void cli_print_help(const char *name, bool full);
 /* "tunetab ARG..." with each argument quoted for a POSIX shell when it needs it. */
 char *cli_command_line(int argc, char **argv);
 
@@ -115,10 +108,10 @@ bool cli_installed_fi(struct doctor_fi *fi);
 int cli_pick_schema(const struct tt_data *data, const char *version, struct fi_version *v,
 		    const struct fi_rules **rules, bool announce);
 
-/* generate_deploy (tune/generate.h) for a command: its errors printed, and the command's
+/* shape_build (deployment/shape.h) for a command: its errors printed, and the command's
  * usage for a bad weight view. */
 int cli_deploy(const struct tt_data *data, const struct dtype_set *dtypes,
-	       const struct deploy_args *a, int sm, const struct fi_rules *rules,
+	       const struct shape_args *a, int sm, const struct fi_rules *rules,
 	       struct deployment *dep, struct model_profile **own_model, struct diags *d);
 
 /* The server's launch command: when argv[optind_ - 1] is "--" (getopt stopped there), the
@@ -158,10 +151,14 @@ void cli_print_plan_refusal(const struct plan_check *c, const struct lookup_plan
 /* The server as the plan has it, and where its cache is: doc's "server", "cache_folder" or
  * "store", "rank_keyed" and "rank_sets" (install and check alike). */
 void cli_plan_json(const struct lookup_plan *p, struct json_t *doc);
-/* install's files in words, then written (or listed with dry): status. doc: "files",
- * "entries", "conflicts", "written" and the rest (README `tunetab install`, --json). */
-int cli_install_files(const struct lookup_plan *p, const struct install_request *q, bool dry,
-		      const struct cli_install_out *o);
+/* install's files in words (the merge: entries, conflicts), before they are written; doc:
+ * "entries", "conflicts" and the rest (docs/commands/install.md, --json). */
+void cli_print_install_merge(const struct lookup_plan *p, const struct install_request *q,
+			    const struct cli_install_out *o);
+/* After install_write returned wrote (its diagnostics in wd; dry: nothing was written): the
+ * files, "written", and how to start the server. Returns the command's status. */
+int cli_print_install_written(const struct lookup_plan *p, const struct install_request *q,
+			      bool dry, int wrote, struct diags *wd, const struct cli_install_out *o);
 /* doctor --for / install --check: the plan against the disk, its verdict and the fix. Exit
  * status: 0 hits, 1 no, 6 cannot tell. */
 int cli_print_plan_check(const struct lookup_plan *p, const struct tt_data *data, const char *fix,
@@ -172,5 +169,23 @@ int cli_print_plan_check(const struct lookup_plan *p, const struct tt_data *data
  * Caller frees. */
 char *cli_launch_fix(const char *consumer, const struct serve_request *q, const char *cache_dir,
 		     const char *extra);
+
+/* install --for and doctor --for (src/cmd/for.c): what the command line asked, parsed by each
+ * command's own option table. */
+struct for_args {
+	const char *cmd;              /* "install" or "doctor": whose usage a usage error shows */
+	const char *consumer_id, *from, *cversion, *fiv, *sm_s, *model_path, *hf, *tdtype, *quant;
+	const char *backend, *tp_s, *pp_s, *dp_s, *adp_s, *ep_s, *skip, *cache_dir, *cache_file;
+	const char *meta_mode, *python, *model_config, *device, *outdir;
+	int replace, dry, check, force, profile, json, quiet;
+	struct serve_request launch;
+	bool have_launch;
+};
+/* The launch command after "--" (argv from optind_), and the rules every --for command line
+ * keeps; a usage error (printed) when one is broken. */
+int cli_for_check(struct for_args *a, int argc, char **argv, int optind_);
+/* The deployment's plan, checked (a->check) or applied: the command's exit status. argv: the
+ * command line, for the fix a check prints. */
+int cli_for_run(struct for_args *a, int argc, char **argv);
 
 #endif

@@ -160,25 +160,19 @@ static void print_text(const struct doc_opts *o, const struct fi_rules *rules,
 		printf("next:\n%s", r->next);
 }
 
-/* The deployment's lookups in FlashInfer's order (doctor --model): its plan. */
-static int deployment_plan(const struct tt_data *data, const struct doc_opts *o, enum dtype dt,
-			   const struct doctor_report *r, const struct fi_rules *rules,
-			   struct dtype_set **dtypes, struct model_profile **own_model,
-			   struct lookup_list *plan, struct diags *d)
+/* The deployment's lookups in FlashInfer's order (doctor --model). */
+static int deployment_lookups(const struct tt_data *data, const struct doc_opts *o, enum dtype dt,
+			      const struct doctor_report *r, const struct fi_rules *rules,
+			      struct model_profile **own_model, struct lookup_list *lookups,
+			      struct diags *d)
 {
-	char *dpath = xasprintf("%s/configs/dtypes.yaml", data->root);
-	int rc = dtypes_load(dpath, dtypes, d);
-	free(dpath);
-	if (rc)
-		return rc;
 	struct deployment dep;
-	struct deploy_args da = { .cmd = "doctor", .model = o->model, .weight_view = o->weight_view,
-				  .dt = dt, .tp = o->tp, .ep = o->ep, .tp_rank = o->tp_rank,
-				  .ep_rank = o->ep_rank, .top_k = o->top_k, .max_tokens = o->max_tokens };
+	struct shape_args da = { .cmd = "doctor", .model = o->model, .weight_view = o->weight_view,
+				 .dt = dt, .tp = o->tp, .ep = o->ep, .tp_rank = o->tp_rank,
+				 .ep_rank = o->ep_rank, .top_k = o->top_k, .max_tokens = o->max_tokens };
 	int sm = r->profile ? (int)device_sm(r->profile) : 0;
-	if ((rc = cli_deploy(data, *dtypes, &da, sm, rules, &dep, own_model, d)))
-		return rc;
-	return lookup_deploy(rules, &dep, plan, d);
+	int rc = cli_deploy(data, data->dtypes, &da, sm, rules, &dep, own_model, d);
+	return rc ? rc : lookup_deploy(rules, &dep, lookups, d);
 }
 
 /* doctor --backend flashinfer: the measurement backend's self-test (tune/selftest.h). */
@@ -217,50 +211,106 @@ static int self_test(const struct doc_opts *o)
 	return rc;
 }
 
+/* "--NAME" of the option doctor's table gives id. */
+static const char *option_name(int id)
+{
+	static char buf[64];
+	for (const struct cli_option *o = cli_find_command("doctor")->options; o->name; o++)
+		if (o->id == id) {
+			snprintf(buf, sizeof buf, "--%s", o->name);
+			return buf;
+		}
+	return "?";
+}
+
+/* doctor --for CONSUMER: the serving stack's lookup plan against the files (src/cmd/for.c),
+ * with doctor's own options: those that describe the deployment, none that write. */
+static int doctor_for(int argc, char **argv)
+{
+	struct for_args a = { .cmd = "doctor", .check = 1 };
+	int c, plain = 0;
+	opterr = 0;
+	optind = 1;
+	while ((c = cli_getopt(argc, argv, "doctor")) != -1) {
+		switch (c) {
+		case 'c': a.consumer_id = optarg; break;
+		case 'i': a.from = optarg; break;
+		case 'V': a.cversion = optarg; break;
+		case 'f': a.fiv = optarg; break;
+		case 's': a.sm_s = optarg; break;
+		case 'm': a.model_path = optarg; break;
+		case 'H': a.hf = optarg; break;
+		case 'T': a.tdtype = optarg; break;
+		case 'Q': a.quant = optarg; break;
+		case 'b': a.backend = optarg; break;
+		case 't': a.tp_s = optarg; break;
+		case 'p': a.pp_s = optarg; break;
+		case 'd': a.dp_s = optarg; break;
+		case 'a': a.adp_s = optarg; break;
+		case 'e': a.ep_s = optarg; break;
+		case 'k': a.skip = optarg; break;
+		case 'C': a.cache_dir = optarg; break;
+		case 'F': a.cache_file = optarg; break;
+		case 'M': a.meta_mode = optarg; break;
+		case 'P': a.python = optarg; break;
+		case 'G': a.model_config = optarg; break;
+		case 'D': a.device = optarg; break;
+		case 'j': a.json = 1; break;
+		case 'q': a.quiet = 1; break;
+		case ':': return cli_usage_error("doctor", "option '%s' needs a value", argv[optind - 1]);
+		case '?': return cli_usage_error("doctor", "unknown option '%s'", argv[optind - 1]);
+		default: /* said once every option is read: an unknown one first */
+			if (!plain)
+				plain = c;
+		}
+	}
+	if (plain)
+		return cli_usage_error("doctor", "%s is not for --for: it describes a deployment by "
+				       "model and dtype (doctor without --for)", option_name(plain));
+	int rc = cli_for_check(&a, argc, argv, optind);
+	return rc ? rc : cli_for_run(&a, argc, argv);
+}
+
 int cmd_doctor(int argc, char **argv)
 {
-	/* doctor --for CONSUMER ...: the serving stack's chain, as install --check sees it */
-	for (int i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "--for") || !strncmp(argv[i], "--for=", 6)) {
-			/* --check before any "-- LAUNCH..." */
-			char **args = xcalloc((size_t)argc + 2, sizeof *args);
-			args[0] = argv[0];
-			args[1] = (char *)"--check";
-			for (int k = 1; k < argc; k++)
-				args[k + 1] = argv[k];
-			int rc = cmd_install(argc + 1, args);
-			free(args);
-			return rc;
-		}
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "--for") || !strncmp(argv[i], "--for=", 6))
+			return doctor_for(argc, argv);
 	struct doc_opts o = { .tp = 1, .ep = 1, .device = "auto" };
-	int c;
+	int c, for_only = 0;
 	opterr = 0;
 	optind = 1;
 #define NUM(field, what, lo, hi) CLI_LONG_OPT("doctor", o.field, what, lo, hi)
 	while ((c = cli_getopt(argc, argv, "doctor")) != -1) {
 		switch (c) {
-		case 'd': o.fidir = optarg; break;
+		case 0x201: o.fidir = optarg; break;
 		case 'f': o.flashinfer = optarg; break;
 		case 'D': o.device = optarg; break;
-		case 'c': o.cache = optarg; break;
-		case 'M': o.model = optarg; break;
-		case 't': o.dtype = optarg; break;
-		case 'w': o.weight_view = optarg; break;
+		case 0x202: o.cache = optarg; break;
+		case 0x203: o.model = optarg; break;
+		case 0x204: o.dtype = optarg; break;
+		case 0x209: o.weight_view = optarg; break;
 		case 'j': o.json = true; break;
 		case 'q': o.quiet = true; break;
-		case 'b': o.backend = optarg; break;
-		case 'p': o.python = optarg; break;
-		case 'T': NUM(tp, "--tp", 1, LONG_MAX); break;
-		case 'E': NUM(ep, "--ep", 1, LONG_MAX); break;
-		case 'r': NUM(tp_rank, "--tp-rank", 0, LONG_MAX); break;
-		case 'R': NUM(ep_rank, "--ep-rank", 0, LONG_MAX); break;
-		case 'k': NUM(top_k, "--top-k", 1, CLI_TOP_K_LIMIT); break;
-		case 'm': NUM(max_tokens, "--max-tokens", 1, CLI_MAX_TOKENS_LIMIT); break;
-		default:
+		case 0x20a: o.backend = optarg; break;
+		case 'P': o.python = optarg; break;
+		case 't': NUM(tp, "--tp", 1, LONG_MAX); break;
+		case 'e': NUM(ep, "--ep", 1, LONG_MAX); break;
+		case 0x205: NUM(tp_rank, "--tp-rank", 0, LONG_MAX); break;
+		case 0x206: NUM(ep_rank, "--ep-rank", 0, LONG_MAX); break;
+		case 0x207: NUM(top_k, "--top-k", 1, CLI_TOP_K_LIMIT); break;
+		case 0x208: NUM(max_tokens, "--max-tokens", 1, CLI_MAX_TOKENS_LIMIT); break;
+		case '?': case ':':
 			return cli_usage_error("doctor", "unknown option or missing value '%s'", argv[optind - 1]);
+		default: /* said once every option is read: an unknown one first */
+			if (!for_only)
+				for_only = c;
 		}
 	}
 #undef NUM
+	if (for_only)
+		return cli_usage_error("doctor", "%s describes a server's deployment: it goes with "
+				       "--for CONSUMER", option_name(for_only));
 	if (optind < argc)
 		return cli_usage_error("doctor", "unexpected argument '%s'", argv[optind]);
 	if (o.fidir && o.flashinfer)
@@ -282,9 +332,8 @@ int cmd_doctor(int argc, char **argv)
 	struct diags d = DIAGS_INIT;
 	struct doctor_request q = request_of(&o);
 	struct doctor_report r = { 0 };
-	struct dtype_set *dtypes = NULL;
 	struct model_profile *own_model = NULL;
-	struct lookup_list plan = { 0 };
+	struct lookup_list lookups = { 0 };
 	struct fi_version fv;
 	const struct fi_rules *rules;
 
@@ -294,10 +343,10 @@ int cmd_doctor(int argc, char **argv)
 	    (rc = doctor_device(&q, &data.devices, &r, &d)))
 		goto out;
 	if (o.model &&
-	    (rc = deployment_plan(&data, &o, dt, &r, rules, &dtypes, &own_model, &plan, &d)))
+	    (rc = deployment_lookups(&data, &o, dt, &r, rules, &own_model, &lookups, &d)))
 		goto out;
 	struct validate_data vd = { &data.devices, &data.catalogs, &data.rules, &data.ops };
-	doctor_examine(&q, rules, &vd, o.model ? &plan : NULL, &r);
+	doctor_examine(&q, rules, &vd, o.model ? &lookups : NULL, &r);
 	rc = r.all_hit ? TT_OK : TT_INVALID;
 	if (o.json) {
 		char *js = doctor_report_json(&q, rules, &r);
@@ -310,9 +359,8 @@ out:
 	cli_print_diags(&d);
 	diags_release(&d);
 	doctor_report_release(&r);
-	lookup_list_release(&plan);
+	lookup_list_release(&lookups);
 	model_free(own_model);
-	dtypes_free(dtypes);
 	cli_release_data(&data);
 	return rc;
 }

@@ -225,8 +225,7 @@ static int from_launch(struct args *a, const struct tt_data *data, struct serve_
 		return rc;
 	if (!serve_autotunes(s)) {
 		char *why = serve_why_no_autotune(s);
-		rc = cli_error(TT_INVALID, "%s does not tune FlashInfer at start for this command, "
-			       "so it reads no table: %s", s->consumer_name, why);
+		rc = cli_error(TT_INVALID, "%s", why);
 		free(why);
 		return rc;
 	}
@@ -236,7 +235,7 @@ static int from_launch(struct args *a, const struct tt_data *data, struct serve_
 	diags_release(&d);
 	if (rc)
 		return rc;
-	serve_generate_request(s, m, o);
+	generate_request_from_server(s, m, o);
 	return TT_OK;
 }
 

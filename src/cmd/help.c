@@ -12,6 +12,7 @@
 #include "base/util.h"
 #include "cmd/cli.h"
 #include "cmd/docs.h"
+#include "cmd/help.h"
 
 const char *embedded_doc(const char *name)
 {
@@ -151,6 +152,19 @@ static void print_command_help(const struct cli_command *c, bool full)
 void cli_print_help(const char *name, bool full)
 {
 	print_command_help(cli_find_command(name), full);
+}
+
+int cli_wants_help(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--") == 0)
+			break;
+		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+			cli_print_help(argv[0], false);
+			return 1;
+		}
+	}
+	return 0;
 }
 
 static void md_cell(const char *s)

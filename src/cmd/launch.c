@@ -146,7 +146,7 @@ int cli_launch_generate(struct tt_data *data, const struct serve_deployment *s, 
 				      .command = "tunetab install (its launch command's table)" };
 	generate_request_defaults(&o);
 	o.format = "json";
-	serve_generate_request(s, &m, &o);
+	generate_request_from_server(s, &m, &o);
 	/* where the version's keys carry the MoE rank, the keys of every rank (a no-op
 	 * elsewhere): each rank file holds them all, so the files stay alike */
 	o.tp_rank_all = o.ep_rank_all = true;

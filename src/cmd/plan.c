@@ -82,16 +82,15 @@ static void print_merge(const struct install_conflict *c, size_t n, bool replace
 	json_object_set_new(o->doc, "conflicts", a);
 }
 
-/* --dry-run: the paths that would be written; else writes them (all or nothing), then the
- * paths written (a NULL content is a file left as it is). doc: "files" (each with whether it
- * is there now and whether install writes it) and "written". */
-static int write_files(const struct install_job *j, bool dry, char **paths, char **contents,
+/* After the write (status wrote, its diagnostics in wd; dry: none): the paths written, or with
+ * dry those that would be (a NULL content is a file left as it is). doc: "files" (each with
+ * whether it is there now and whether install writes it) and "written". */
+static int print_files(bool dry, int wrote, struct diags *wd, char **paths, char **contents,
 		       const bool *exists, size_t n, const struct cli_install_out *o)
 {
-	struct diags d = DIAGS_INIT;
-	int rc = dry ? TT_OK : install_write(j, &d);
-	cli_print_diags(&d);
-	diags_release(&d);
+	int rc = dry ? TT_OK : wrote;
+	if (wd)
+		cli_print_diags(wd);
 	json_t *files = o->doc ? json_array() : NULL;
 	for (size_t i = 0; i < n; i++) {
 		bool writes = dry || !contents || contents[i];
@@ -112,8 +111,7 @@ static int write_files(const struct install_job *j, bool dry, char **paths, char
 	return rc;
 }
 
-static int store_files(const struct install_job *j, bool replace, bool dry,
-		       const struct cli_install_out *o)
+static void store_plan(const struct install_job *j, bool replace, const struct cli_install_out *o)
 {
 	const struct install_store *st = &j->store;
 	if (!o->quiet)
@@ -133,7 +131,13 @@ static int store_files(const struct install_job *j, bool replace, bool dry,
 		json_object_set_new(o->doc, "root", str_or_null(j->root));
 		json_object_set_new(o->doc, "root_variable", str_or_null(j->root_env));
 	}
-	int rc = write_files(j, dry, st->paths, st->contents, st->exists, st->n, o);
+}
+
+static int store_written(const struct install_job *j, bool dry, int wrote, struct diags *wd,
+			 const struct cli_install_out *o)
+{
+	const struct install_store *st = &j->store;
+	int rc = print_files(dry, wrote, wd, st->paths, st->contents, st->exists, st->n, o);
 	if (rc || dry)
 		return rc;
 	if (!o->quiet)
@@ -143,7 +147,7 @@ static int store_files(const struct install_job *j, bool replace, bool dry,
 	return TT_OK;
 }
 
-static int rank_files(const struct lookup_plan *p, const struct install_request *q, bool dry,
+static void rank_plan(const struct lookup_plan *p, const struct install_request *q,
 		      const struct cli_install_out *o)
 {
 	const struct install_job *j = &p->job;
@@ -171,8 +175,15 @@ static int rank_files(const struct lookup_plan *p, const struct install_request 
 	print_merge(res->conflicts, res->nconflicts, q->replace, res->added, res->same,
 		    res->replaced, res->kept_theirs, res->theirs_only, res->existing == 1
 		    ? "entries of the existing file" : "entries of the existing files", o);
-	int rc = write_files(j, dry, res->paths, NULL, res->exists, res->npaths, o);
-	char *env = install_finalize_env(j->cons, j->ff);
+}
+
+static int rank_written(const struct lookup_plan *p, const struct install_request *q, bool dry,
+			int wrote, struct diags *wd, const struct cli_install_out *o)
+{
+	const struct install_job *j = &p->job;
+	const struct install_result *res = &j->res;
+	int rc = print_files(dry, wrote, wd, res->paths, NULL, res->exists, res->npaths, o);
+	char *env = install_finalize_env(j);
 	if (o->doc) {
 		json_object_set_new(o->doc, "root", str_or_null(j->root));
 		json_object_set_new(o->doc, "root_variable", str_or_null(j->root_env));
@@ -186,7 +197,7 @@ static int rank_files(const struct lookup_plan *p, const struct install_request 
 	if (j->cons->tuning_backends_count)
 		fprintf(stderr, "tunetab: wrote %zu file%s; start the server with %s=%s and "
 			"--moe-runner-backend %s%s%s\n", res->npaths, res->npaths == 1 ? "" : "s",
-			root_env, j->root, q->backend, env ? "; " : "", env ? env : "");
+			root_env, j->root, q->flags.backend, env ? "; " : "", env ? env : "");
 	else if (j->own_file)
 		fprintf(stderr, "tunetab: wrote %s; pass it to autotune(True, cache=...) or "
 			"AutoTuner.get().load_configs(...)\n", res->paths[0]);
@@ -198,10 +209,20 @@ static int rank_files(const struct lookup_plan *p, const struct install_request 
 	return TT_OK;
 }
 
-int cli_install_files(const struct lookup_plan *p, const struct install_request *q, bool dry,
-		      const struct cli_install_out *o)
+void cli_print_install_merge(const struct lookup_plan *p, const struct install_request *q,
+			    const struct cli_install_out *o)
 {
-	return p->job.managed ? store_files(&p->job, q->replace, dry, o) : rank_files(p, q, dry, o);
+	if (p->job.managed)
+		store_plan(&p->job, q->replace, o);
+	else
+		rank_plan(p, q, o);
+}
+
+int cli_print_install_written(const struct lookup_plan *p, const struct install_request *q,
+			      bool dry, int wrote, struct diags *wd, const struct cli_install_out *o)
+{
+	return p->job.managed ? store_written(&p->job, dry, wrote, wd, o)
+			      : rank_written(p, q, dry, wrote, wd, o);
 }
 
 /* Whether the server tunes at start (and so reads the cache), and the words that follow
@@ -246,11 +267,11 @@ static void print_server(const struct lookup_plan *p)
 	       p->device ? p->device : "GPU unknown", p->sm);
 	if (p->derived) {
 		printf("  launch (the flags)  ");
-		for (size_t i = 0; i < p->nflags_words; i++)
-			printf("%s%s", i ? " " : "", p->flags_words[i]);
+		for (size_t i = 0; i < p->own_serve.nwords; i++)
+			printf("%s%s", i ? " " : "", p->own_serve.words[i]);
 		printf("\n");
 	}
-	char *env = install_finalize_env(cons, j->ff);
+	char *env = install_finalize_env(j);
 	if (env && !s)
 		printf("  server environment  %s\n", env);
 	free(env);
@@ -279,11 +300,11 @@ void cli_plan_json(const struct lookup_plan *p, json_t *doc)
 	json_t *words = json_null();
 	if (p->derived) {
 		words = json_array();
-		for (size_t i = 0; i < p->nflags_words; i++)
-			json_array_append_new(words, json_string(p->flags_words[i]));
+		for (size_t i = 0; i < p->own_serve.nwords; i++)
+			json_array_append_new(words, json_string(p->own_serve.words[i]));
 	}
 	json_object_set_new(o, "launch_from_flags", words);
-	char *env = install_finalize_env(j->cons, j->ff);
+	char *env = install_finalize_env(j);
 	json_object_set_new(o, "environment", str_or_null(s ? NULL : env));
 	free(env);
 	char *tunes;

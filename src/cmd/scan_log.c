@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cmd/cli.h"
+#include "cmd/help.h"
 #include "inspect/logscan.h"
 #include "base/util.h"
 

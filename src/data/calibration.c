@@ -34,40 +34,21 @@ static const cyaml_schema_field_t cal_fields[] = {
 	CYAML_FIELD_SEQUENCE("tiles", CYAML_FLAG_POINTER, struct calibration, tiles, &tile_schema, 0, 64),
 	CYAML_FIELD_END
 };
-struct cal_doc {
-	struct calibration *calibration;
-};
-static const cyaml_schema_field_t doc_fields[] = {
-	CYAML_FIELD_MAPPING_PTR("calibration", CYAML_FLAG_POINTER, struct cal_doc, calibration, cal_fields),
-	CYAML_FIELD_END
-};
-static const cyaml_schema_value_t doc_schema = {
-	CYAML_VALUE_MAPPING(CYAML_FLAG_POINTER, struct cal_doc, doc_fields),
-};
-static const cyaml_schema_value_t one_schema = {
-	CYAML_VALUE_MAPPING(CYAML_FLAG_POINTER, struct calibration, cal_fields),
-};
+static const struct yaml_kind doc_kind =
+	YAML_KIND(doc_kind, "calibration", struct calibration, cal_fields);
 
 void calibration_free(struct calibration *c)
 {
-	if (!c)
-		return;
-	free(c->path);
-	c->path = NULL;
-	yamldoc_free(&one_schema, c);
+	yaml_kind_free(&doc_kind, c);
 }
 
 int calibration_load(const char *path, struct calibration **out, struct diags *d)
 {
 	*out = NULL;
-	struct cal_doc *doc;
-	int rc = yamldoc_load(path, &doc_schema, (void **)&doc, d);
+	struct calibration *c;
+	int rc = yaml_kind_load(path, &doc_kind, (void **)&c, d);
 	if (rc)
 		return rc;
-	struct calibration *c = doc->calibration;
-	doc->calibration = NULL;
-	yamldoc_free(&doc_schema, doc);
-	c->path = xstrdup(path);
 	if (c->copy_gbs <= 0 || c->copy_gbs > 1e6)
 		rc = yaml_error_at(d, path, "calibration.copy_gbs", "bandwidth %g GB/s is out of range", c->copy_gbs);
 	if (c->dense_tflops.bf16 < 0 || c->dense_tflops.fp8 < 0)

@@ -84,36 +84,20 @@ static const cyaml_schema_field_t catalog_fields[] = {
 	CYAML_FIELD_END
 };
 
-struct catalog_doc {
-	struct catalog *catalog;
-};
-
-static const cyaml_schema_field_t doc_fields[] = {
-	CYAML_FIELD_MAPPING_PTR("catalog", CYAML_FLAG_POINTER, struct catalog_doc, catalog,
-				catalog_fields),
-	CYAML_FIELD_END
-};
-
-static const cyaml_schema_value_t doc_schema = {
-	CYAML_VALUE_MAPPING(CYAML_FLAG_POINTER, struct catalog_doc, doc_fields),
-};
-static const cyaml_schema_value_t catalog_schema = {
-	CYAML_VALUE_MAPPING(CYAML_FLAG_POINTER, struct catalog, catalog_fields),
-};
+static const struct yaml_kind doc_kind =
+	YAML_KIND(doc_kind, "catalog", struct catalog, catalog_fields);
 
 void catalog_free(struct catalog *c)
 {
 	if (!c)
 		return;
-	free(c->path);
-	c->path = NULL;
 	for (int k = 0; k < 2; k++) {
 		if (c->decoded[k])
 			tactic_list_release(c->decoded[k]);
 		free(c->decoded[k]);
 		c->decoded[k] = NULL;
 	}
-	yamldoc_free(&catalog_schema, c);
+	yaml_kind_free(&doc_kind, c);
 }
 
 /* "AxBxC" with an optional trailing 'B' (K in bytes). Returns 0 on success. */
@@ -216,14 +200,10 @@ static int decode_entry(const struct catalog *c, const struct cat_entry *e, int 
 int catalog_load_file(const char *path, struct catalog **out, struct diags *d)
 {
 	*out = NULL;
-	struct catalog_doc *doc;
-	int rc = yamldoc_load(path, &doc_schema, (void **)&doc, d);
+	struct catalog *c;
+	int rc = yaml_kind_load(path, &doc_kind, (void **)&c, d);
 	if (rc)
 		return rc;
-	struct catalog *c = doc->catalog;
-	doc->catalog = NULL;
-	yamldoc_free(&doc_schema, doc);
-	c->path = xstrdup(path);
 	const char *b = strrchr(path, '/');
 	b = b ? b + 1 : path;
 	if (strncmp(b, c->id, strlen(c->id)) || strcmp(b + strlen(c->id), ".yaml"))

@@ -14,11 +14,7 @@
 const char *const consumer_vars[] = {
 	"root", "flashinfer", "sm", "key", "model_path", "torch_dtype", "quantization",
 	"moe_runner_backend", "tp", "pp", "dp", "attn_dp", "moe_ep", "hf_config_class", "skip_ops",
-	"tp_rank", "pp_rank", "dp_rank", "world_rank", "fi_arch", NULL,
-};
-
-struct consumer_doc {
-	struct consumer *consumer;
+	"tp_rank", "pp_rank", "dp_rank", "world_rank", "fi_arch", "dp_size", NULL,
 };
 
 static const cyaml_schema_value_t string_schema = {
@@ -111,6 +107,8 @@ static const cyaml_schema_field_t consumer_fields[] = {
 			       struct consumer, fused_finalize_env, 1, 128),
 	CYAML_FIELD_BOOL("fused_finalize_default", CYAML_FLAG_OPTIONAL, struct consumer,
 			 fused_finalize_default),
+	CYAML_FIELD_STRING_PTR("attn_dp", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL,
+			       struct consumer, attn_dp, 1, 256),
 	CYAML_FIELD_SEQUENCE("versions", CYAML_FLAG_POINTER, struct consumer, versions,
 			     &version_schema, 1, 64),
 	CYAML_FIELD_MAPPING_PTR("managed_store", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL,
@@ -122,27 +120,12 @@ static const cyaml_schema_field_t consumer_fields[] = {
 	CYAML_FIELD_END
 };
 
-static const cyaml_schema_field_t doc_fields[] = {
-	CYAML_FIELD_MAPPING_PTR("consumer", CYAML_FLAG_POINTER, struct consumer_doc, consumer,
-				consumer_fields),
-	CYAML_FIELD_END
-};
-
-static const cyaml_schema_value_t doc_schema = {
-	CYAML_VALUE_MAPPING(CYAML_FLAG_POINTER, struct consumer_doc, doc_fields),
-};
-
-static const cyaml_schema_value_t consumer_schema = {
-	CYAML_VALUE_MAPPING(CYAML_FLAG_POINTER, struct consumer, consumer_fields),
-};
+static const struct yaml_kind doc_kind =
+	YAML_KIND(doc_kind, "consumer", struct consumer, consumer_fields);
 
 void consumer_free(struct consumer *c)
 {
-	if (!c)
-		return;
-	free(c->path);
-	c->path = NULL;
-	yamldoc_free(&consumer_schema, c);
+	yaml_kind_free(&doc_kind, c);
 }
 
 static bool known_var(const char *name, size_t len)
@@ -203,13 +186,9 @@ int consumer_load(const char *data_root, const char *id, struct consumer **out, 
 		goto done;
 	}
 	fclose(f);
-	struct consumer_doc *doc;
-	if ((rc = yamldoc_load(path, &doc_schema, (void **)&doc, d)))
+	struct consumer *c;
+	if ((rc = yaml_kind_load(path, &doc_kind, (void **)&c, d)))
 		goto done;
-	struct consumer *c = doc->consumer;
-	doc->consumer = NULL;
-	yamldoc_free(&doc_schema, doc);
-	c->path = xstrdup(path);
 	if (strcmp(c->id, id))
 		rc = yaml_error_at(d, path, "consumer.id", "id '%s' differs from the file name", c->id);
 	for (unsigned i = 0; i < c->versions_count && !rc; i++) {
@@ -457,9 +436,7 @@ char **consumer_flags_words(const struct consumer *c, consumer_var_fn var, void 
 		free(v);
 	}
 	if (bad) {
-		for (size_t i = 0; i < *n; i++)
-			free(w[i]);
-		free(w);
+		free_strings(w, *n);
 		*n = 0;
 		return NULL;
 	}

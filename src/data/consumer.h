@@ -71,6 +71,9 @@ struct consumer {
 	char *tuning_note;          /* when the server tunes, in words */
 	char *fused_finalize_env;   /* the variable that sets the server's use_fused_finalize */
 	bool fused_finalize_default; /* its value when the variable is unset */
+	char *attn_dp;              /* the server has attention DP (install's --attn-dp): where its
+				     * rules are read (N divides TP; no DP replicas beside it), or
+				     * NULL: it has none */
 	struct consumer_version *versions;
 	unsigned versions_count;
 	struct consumer_store *managed_store; /* flashinfer.yaml only */

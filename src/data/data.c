@@ -53,6 +53,10 @@ int data_load(struct tt_data *data, unsigned parts, struct diags *d)
 	}
 	if (parts & DATA_OPS)
 		worst(&rc, opdefs_load(data->root, &data->ops, d));
+	if (parts & DATA_DTYPES) {
+		worst(&rc, dtypes_load(p = part_dir(data->root, "configs/dtypes.yaml"), &data->dtypes, d));
+		free(p);
+	}
 	return rc;
 }
 
@@ -63,6 +67,8 @@ void data_release(struct tt_data *data)
 	catalog_set_release(&data->catalogs);
 	firules_set_release(&data->rules);
 	opdefs_release(&data->ops);
+	dtypes_free(data->dtypes);
+	data->dtypes = NULL;
 	free(data->root);
 	data->root = NULL;
 }

@@ -9,13 +9,14 @@
 #include "base/version.h"
 #include "data/catalog.h"
 #include "data/device.h"
+#include "data/dtypes.h"
 #include "data/firules.h"
 #include "data/model.h"
 #include "data/opdefs.h"
 
 enum data_part {
 	DATA_DEVICES = 1, DATA_MODELS = 2, DATA_CATALOGS = 4, DATA_SCHEMAS = 8, DATA_OPS = 16,
-	DATA_ALL = 31,
+	DATA_DTYPES = 32, DATA_ALL = 63,
 };
 
 struct tt_data {
@@ -25,6 +26,7 @@ struct tt_data {
 	struct catalog_set catalogs;
 	struct firules_set rules;
 	struct op_set ops;       /* configs/ops: the ops servers tune at start */
+	struct dtype_set *dtypes; /* configs/dtypes.yaml */
 };
 
 /* Finds the data folder (datadir.h) and loads the parts asked for. Returns the worst status;

@@ -138,3 +138,16 @@ int data_python_env(char *site, size_t site_n, char *python, size_t python_n)
 	free(exe);
 	return 1;
 }
+
+char *data_script_path(const char *name)
+{
+	char *dir = data_dir();
+	if (!dir)
+		return NULL;
+	char *p = xasprintf("%s/scripts/%s", dir, name);
+	free(dir);
+	if (access(p, R_OK) == 0)
+		return p;
+	free(p);
+	return NULL;
+}

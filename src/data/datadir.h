@@ -22,4 +22,7 @@ const char *data_dir_problem(void);
  * exists, python (else ""). Returns 0 when the binary is not installed in one. */
 int data_python_env(char *site, size_t site_n, char *python, size_t python_n);
 
+/* scripts/<name> of the data folder (caller frees); NULL when it is missing. */
+char *data_script_path(const char *name);
+
 #endif

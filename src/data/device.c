@@ -7,10 +7,6 @@
 #include "base/util.h"
 #include "data/yamlload.h"
 
-struct device_doc {
-	struct device_profile *device;
-};
-
 static const cyaml_schema_value_t alias_schema = {
 	CYAML_VALUE_STRING(CYAML_FLAG_POINTER, char, 1, 128),
 };
@@ -54,27 +50,12 @@ static const cyaml_schema_field_t device_fields[] = {
 	CYAML_FIELD_END
 };
 
-static const cyaml_schema_field_t doc_fields[] = {
-	CYAML_FIELD_MAPPING_PTR("device", CYAML_FLAG_POINTER, struct device_doc, device,
-				device_fields),
-	CYAML_FIELD_END
-};
-
-static const cyaml_schema_value_t doc_schema = {
-	CYAML_VALUE_MAPPING(CYAML_FLAG_POINTER, struct device_doc, doc_fields),
-};
-
-static const cyaml_schema_value_t profile_schema = {
-	CYAML_VALUE_MAPPING(CYAML_FLAG_POINTER, struct device_profile, device_fields),
-};
+static const struct yaml_kind doc_kind =
+	YAML_KIND(doc_kind, "device", struct device_profile, device_fields);
 
 void device_free(struct device_profile *p)
 {
-	if (!p)
-		return;
-	free(p->path);
-	p->path = NULL;
-	yamldoc_free(&profile_schema, p);
+	yaml_kind_free(&doc_kind, p);
 }
 
 static const char *file_stem(const char *path, char *buf, size_t n)
@@ -92,14 +73,10 @@ static const char *file_stem(const char *path, char *buf, size_t n)
 int device_load_file(const char *path, struct device_profile **out, struct diags *d)
 {
 	*out = NULL;
-	struct device_doc *doc;
-	int rc = yamldoc_load(path, &doc_schema, (void **)&doc, d);
+	struct device_profile *p;
+	int rc = yaml_kind_load(path, &doc_kind, (void **)&p, d);
 	if (rc)
 		return rc;
-	struct device_profile *p = doc->device;
-	doc->device = NULL;
-	yamldoc_free(&doc_schema, doc);
-	p->path = xstrdup(path);
 	char stem[128];
 	if (strcmp(p->id, file_stem(path, stem, sizeof stem)))
 		rc = yaml_error_at(d, path, "device.id", "id '%s' differs from the file name '%s'",

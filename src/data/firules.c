@@ -145,42 +145,21 @@ static const cyaml_schema_field_t schema_fields[] = {
 	CYAML_FIELD_END
 };
 
-struct schema_doc {
-	struct fi_rules *flashinfer_schema;
-};
-
-static const cyaml_schema_field_t doc_fields[] = {
-	CYAML_FIELD_MAPPING_PTR("flashinfer_schema", CYAML_FLAG_POINTER, struct schema_doc,
-				flashinfer_schema, schema_fields),
-	CYAML_FIELD_END
-};
-static const cyaml_schema_value_t doc_schema = {
-	CYAML_VALUE_MAPPING(CYAML_FLAG_POINTER, struct schema_doc, doc_fields),
-};
-static const cyaml_schema_value_t one_schema = {
-	CYAML_VALUE_MAPPING(CYAML_FLAG_POINTER, struct fi_rules, schema_fields),
-};
+static const struct yaml_kind doc_kind =
+	YAML_KIND(doc_kind, "flashinfer_schema", struct fi_rules, schema_fields);
 
 void firules_free(struct fi_rules *s)
 {
-	if (!s)
-		return;
-	free(s->path);
-	s->path = NULL;
-	yamldoc_free(&one_schema, s);
+	yaml_kind_free(&doc_kind, s);
 }
 
 int firules_load_file(const char *path, struct fi_rules **out, struct diags *d)
 {
 	*out = NULL;
-	struct schema_doc *doc;
-	int rc = yamldoc_load(path, &doc_schema, (void **)&doc, d);
+	struct fi_rules *s;
+	int rc = yaml_kind_load(path, &doc_kind, (void **)&s, d);
 	if (rc)
 		return rc;
-	struct fi_rules *s = doc->flashinfer_schema;
-	doc->flashinfer_schema = NULL;
-	yamldoc_free(&doc_schema, doc);
-	s->path = xstrdup(path);
 	if (version_parse(s->versions.min, &s->lo))
 		rc = yaml_error_at(d, path, "flashinfer_schema.versions.min", "'%s' is not a version",
 				   s->versions.min);

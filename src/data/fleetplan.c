@@ -15,10 +15,6 @@
 #include "data/firules.h"
 #include "data/yamlload.h"
 
-struct plan_doc {
-	struct fleet_plan *plan;
-};
-
 static const cyaml_schema_value_t device_schema = {
 	CYAML_VALUE_STRING(CYAML_FLAG_POINTER, char, 1, 256),
 };
@@ -50,39 +46,21 @@ static const cyaml_schema_field_t plan_fields[] = {
 	CYAML_FIELD_END
 };
 
-static const cyaml_schema_field_t doc_fields[] = {
-	CYAML_FIELD_MAPPING_PTR("plan", CYAML_FLAG_POINTER, struct plan_doc, plan, plan_fields),
-	CYAML_FIELD_END
-};
-
-static const cyaml_schema_value_t doc_schema = {
-	CYAML_VALUE_MAPPING(CYAML_FLAG_POINTER, struct plan_doc, doc_fields),
-};
-
-static const cyaml_schema_value_t plan_schema = {
-	CYAML_VALUE_MAPPING(CYAML_FLAG_POINTER, struct fleet_plan, plan_fields),
-};
+static const struct yaml_kind doc_kind =
+	YAML_KIND(doc_kind, "plan", struct fleet_plan, plan_fields);
 
 void fleetplan_free(struct fleet_plan *p)
 {
-	if (!p)
-		return;
-	free(p->path);
-	p->path = NULL;
-	yamldoc_free(&plan_schema, p);
+	yaml_kind_free(&doc_kind, p);
 }
 
 int fleetplan_load(const char *path, const struct device_set *devices, struct fleet_plan **out, struct diags *d)
 {
 	*out = NULL;
-	struct plan_doc *doc;
-	int rc = yamldoc_load(path, &doc_schema, (void **)&doc, d);
+	struct fleet_plan *p;
+	int rc = yaml_kind_load(path, &doc_kind, (void **)&p, d);
 	if (rc)
 		return rc;
-	struct fleet_plan *p = doc->plan;
-	doc->plan = NULL;
-	yamldoc_free(&doc_schema, doc);
-	p->path = xstrdup(path);
 	char yp[96];
 	for (unsigned i = 0; i < p->devices_count && !rc; i++) {
 		const struct device_profile *dp = device_find(devices, p->devices[i]);

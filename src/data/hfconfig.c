@@ -370,9 +370,7 @@ void hf_model_release(struct hf_model *m)
 	free(m->quant_algo);
 	free(m->quant_from);
 	free(m->activation_scheme);
-	for (size_t i = 0; i < m->nexclude; i++)
-		free(m->exclude[i]);
-	free(m->exclude);
+	free_strings(m->exclude, m->nexclude);
 	free(m->exclude_from);
 	for (size_t i = 0; i < m->nscalars; i++) {
 		free(m->scalars[i].name);

@@ -7,10 +7,6 @@
 #include "base/util.h"
 #include "data/yamlload.h"
 
-struct model_doc {
-	struct model_profile *model;
-};
-
 static const cyaml_strval_t activation_strings[] = {
 	{ "gelu", ACT_GELU }, { "relu", ACT_RELU }, { "silu", ACT_SILU },
 	{ "swiglu", ACT_SWIGLU }, { "geglu", ACT_GEGLU }, { "swiglu_bias", ACT_SWIGLU_BIAS },
@@ -40,26 +36,12 @@ static const cyaml_schema_field_t model_fields[] = {
 	CYAML_FIELD_END
 };
 
-static const cyaml_schema_field_t doc_fields[] = {
-	CYAML_FIELD_MAPPING_PTR("model", CYAML_FLAG_POINTER, struct model_doc, model, model_fields),
-	CYAML_FIELD_END
-};
-
-static const cyaml_schema_value_t doc_schema = {
-	CYAML_VALUE_MAPPING(CYAML_FLAG_POINTER, struct model_doc, doc_fields),
-};
-
-static const cyaml_schema_value_t profile_schema = {
-	CYAML_VALUE_MAPPING(CYAML_FLAG_POINTER, struct model_profile, model_fields),
-};
+static const struct yaml_kind doc_kind =
+	YAML_KIND(doc_kind, "model", struct model_profile, model_fields);
 
 void model_free(struct model_profile *m)
 {
-	if (!m)
-		return;
-	free(m->path);
-	m->path = NULL;
-	yamldoc_free(&profile_schema, m);
+	yaml_kind_free(&doc_kind, m);
 }
 
 const char *model_activation_name(enum model_activation a)
@@ -88,14 +70,10 @@ int model_activation_gated(enum model_activation a)
 int model_load_file(const char *path, struct model_profile **out, struct diags *d)
 {
 	*out = NULL;
-	struct model_doc *doc;
-	int rc = yamldoc_load(path, &doc_schema, (void **)&doc, d);
+	struct model_profile *m;
+	int rc = yaml_kind_load(path, &doc_kind, (void **)&m, d);
 	if (rc)
 		return rc;
-	struct model_profile *m = doc->model;
-	doc->model = NULL;
-	yamldoc_free(&doc_schema, doc);
-	m->path = xstrdup(path);
 	const char *b = strrchr(path, '/');
 	b = b ? b + 1 : path;
 	if (strncmp(b, m->id, strlen(m->id)) || strcmp(b + strlen(m->id), ".yaml"))

@@ -59,26 +59,13 @@ static const cyaml_schema_field_t fit_fields[] = {
 			     measured, &group_schema, 0, 4096),
 	CYAML_FIELD_END
 };
-struct fit_doc {
-	struct model_fit *model_fit;
-};
-static const cyaml_schema_field_t doc_fields[] = {
-	CYAML_FIELD_MAPPING_PTR("model_fit", CYAML_FLAG_POINTER, struct fit_doc, model_fit, fit_fields),
-	CYAML_FIELD_END
-};
-static const cyaml_schema_value_t doc_schema = {
-	CYAML_VALUE_MAPPING(CYAML_FLAG_POINTER, struct fit_doc, doc_fields),
-};
-static const cyaml_schema_value_t one_schema = {
-	CYAML_VALUE_MAPPING(CYAML_FLAG_POINTER, struct model_fit, fit_fields),
-};
+static const struct yaml_kind doc_kind =
+	YAML_KIND(doc_kind, "model_fit", struct model_fit, fit_fields);
 
 void model_fit_free(struct model_fit *f)
 {
 	if (!f)
 		return;
-	free(f->path);
-	f->path = NULL;
 	/* the measurements by hand (cyaml_mem is realloc and free): libcyaml's free visits, and
 	 * logs, each of their numbers */
 	for (unsigned i = 0; i < f->measured_count; i++) {
@@ -88,7 +75,7 @@ void model_fit_free(struct model_fit *f)
 	free(f->measured);
 	f->measured = NULL;
 	f->measured_count = 0;
-	yamldoc_free(&one_schema, f);
+	yaml_kind_free(&doc_kind, f);
 }
 
 /* --- the measurements, read without libyaml ----------------------------------------------
@@ -235,16 +222,16 @@ static struct model_fit *load_fast(const char *text, size_t len)
 	const char *one = strstr(first, "        - {");
 	const char *eol = one ? strchr(one, '\n') : NULL;
 	struct model_fit *f = NULL;
-	struct fit_doc *doc = NULL;
 	if (eol) {
 		size_t n = (size_t)(eol + 1 - text);
 		char *part = xmalloc(n + 1);
 		memcpy(part, text, n);
 		part[n] = '\0';
-		if (!yamldoc_parse(part, n, &doc_schema, (void **)&doc)) {
-			f = doc->model_fit;
-			doc->model_fit = NULL;
-			yamldoc_free(&doc_schema, doc);
+		void **doc;
+		if (!yamldoc_parse(part, n, &doc_kind.doc, (void **)&doc)) {
+			f = doc[0]; /* the kind's object (yaml_kind_load's unwrap; no path yet) */
+			doc[0] = NULL;
+			yamldoc_free(&doc_kind.doc, doc);
 		}
 		free(part);
 	}
@@ -276,20 +263,13 @@ int model_fit_load(const char *path, struct model_fit **out, struct diags *d)
 	if (rc)
 		return rc;
 	struct model_fit *f = load_fast(text, len);
-	if (!f) {
-		struct fit_doc *doc;
-		rc = yamldoc_load_text(path, text, len, &doc_schema, (void **)&doc, d);
-		if (rc) {
-			free(text);
-			return rc;
-		}
-		f = doc->model_fit;
-		doc->model_fit = NULL;
-		yamldoc_free(&doc_schema, doc);
-	}
+	if (f)
+		f->path = xstrdup(path);
+	else
+		rc = yaml_kind_load_text(path, text, len, &doc_kind, (void **)&f, d);
 	free(text);
-	f->path = xstrdup(path);
-	rc = TT_OK;
+	if (rc)
+		return rc;
 	for (unsigned i = 0; i < f->params_count; i++) {
 		char yp[48];
 		snprintf(yp, sizeof yp, "model_fit.params[%u]", i);

@@ -101,27 +101,11 @@ static const cyaml_schema_field_t op_fields[] = {
 	CYAML_FIELD_END
 };
 
-struct op_doc {
-	struct op_def *op;
-};
-static const cyaml_schema_field_t doc_fields[] = {
-	CYAML_FIELD_MAPPING_PTR("op", CYAML_FLAG_POINTER, struct op_doc, op, op_fields),
-	CYAML_FIELD_END
-};
-static const cyaml_schema_value_t doc_schema = {
-	CYAML_VALUE_MAPPING(CYAML_FLAG_POINTER, struct op_doc, doc_fields),
-};
-static const cyaml_schema_value_t op_schema = {
-	CYAML_VALUE_MAPPING(CYAML_FLAG_POINTER, struct op_def, op_fields),
-};
+static const struct yaml_kind doc_kind = YAML_KIND(doc_kind, "op", struct op_def, op_fields);
 
 static void op_free(struct op_def *op)
 {
-	if (!op)
-		return;
-	free(op->path);
-	op->path = NULL;
-	yamldoc_free(&op_schema, op);
+	yaml_kind_free(&doc_kind, op);
 }
 
 /* What libcyaml cannot say: each extra names a field or a literal, an enum extra's names
@@ -175,14 +159,10 @@ static int check_op(struct op_def *op, const struct op_set *set, struct diags *d
 static int load_one(void *ctx, const char *path, size_t nfiles, struct diags *d)
 {
 	struct op_set *set = ctx;
-	struct op_doc *doc = NULL;
-	int rc = yamldoc_load(path, &doc_schema, (void **)&doc, d);
+	struct op_def *op;
+	int rc = yaml_kind_load(path, &doc_kind, (void **)&op, d);
 	if (rc)
 		return rc;
-	struct op_def *op = doc->op;
-	doc->op = NULL;
-	yamldoc_free(&doc_schema, doc);
-	op->path = xstrdup(path);
 	const char *rel = strstr(op->path, "configs/ops/");
 	op->rel = rel ? rel : op->path;
 	if ((rc = check_op(op, set, d))) {

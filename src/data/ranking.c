@@ -42,20 +42,8 @@ static const cyaml_schema_field_t ranking_fields[] = {
 			     &string_schema, 1, RANKING_MAX_ONLY),
 	CYAML_FIELD_END
 };
-struct ranking_doc {
-	struct ranking *ranking;
-};
-static const cyaml_schema_field_t doc_fields[] = {
-	CYAML_FIELD_MAPPING_PTR("ranking", CYAML_FLAG_POINTER, struct ranking_doc, ranking,
-				ranking_fields),
-	CYAML_FIELD_END
-};
-static const cyaml_schema_value_t doc_schema = {
-	CYAML_VALUE_MAPPING(CYAML_FLAG_POINTER, struct ranking_doc, doc_fields),
-};
-static const cyaml_schema_value_t one_schema = {
-	CYAML_VALUE_MAPPING(CYAML_FLAG_POINTER, struct ranking, ranking_fields),
-};
+static const struct yaml_kind doc_kind =
+	YAML_KIND(doc_kind, "ranking", struct ranking, ranking_fields);
 
 bool ranking_file_is(const char *path)
 {
@@ -69,10 +57,9 @@ void ranking_free(struct ranking *r)
 {
 	if (!r)
 		return;
-	free(r->path);
 	free(r->table_path);
-	r->path = r->table_path = NULL;
-	yamldoc_free(&one_schema, r);
+	r->table_path = NULL;
+	yaml_kind_free(&doc_kind, r);
 }
 
 int ranking_error_at(struct diags *d, const struct ranking *r, const char *ypath,
@@ -101,14 +88,10 @@ static int check_range(struct diags *d, const char *path, unsigned i, const char
 int ranking_load(const char *path, struct ranking **out, struct diags *d)
 {
 	*out = NULL;
-	struct ranking_doc *doc;
-	int rc = yamldoc_load(path, &doc_schema, (void **)&doc, d);
+	struct ranking *r;
+	int rc = yaml_kind_load(path, &doc_kind, (void **)&r, d);
 	if (rc)
 		return rc;
-	struct ranking *r = doc->ranking;
-	doc->ranking = NULL;
-	yamldoc_free(&doc_schema, doc);
-	r->path = xstrdup(path);
 	const char *slash = strrchr(path, '/');
 	r->table_path = r->table[0] == '/' || !slash
 				? xstrdup(r->table)

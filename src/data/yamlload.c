@@ -213,6 +213,45 @@ void yamldoc_free(const cyaml_schema_value_t *schema, void *doc)
 	cyaml_free(&cfg, schema, doc, 0);
 }
 
+int yaml_kind_load(const char *path, const struct yaml_kind *k, void **obj, struct diags *d)
+{
+	char *text;
+	size_t len;
+	*obj = NULL;
+	int rc = yamldoc_read(path, &text, &len, d);
+	if (rc)
+		return rc;
+	rc = yaml_kind_load_text(path, text, len, k, obj, d);
+	free(text);
+	return rc;
+}
+
+int yaml_kind_load_text(const char *path, const char *text, size_t len, const struct yaml_kind *k,
+			void **obj, struct diags *d)
+{
+	void **doc;
+	*obj = NULL;
+	int rc = yamldoc_load_text(path, text, len, &k->doc, (void **)&doc, d);
+	if (rc)
+		return rc;
+	*obj = doc[0];
+	doc[0] = NULL;
+	yamldoc_free(&k->doc, doc);
+	char *copy = xstrdup(path);
+	memcpy((char *)*obj + k->path_at, &copy, sizeof copy);
+	return TT_OK;
+}
+
+void yaml_kind_free(const struct yaml_kind *k, void *obj)
+{
+	if (!obj)
+		return;
+	char **path = (char **)((char *)obj + k->path_at);
+	free(*path);
+	*path = NULL;
+	yamldoc_free(&k->object, obj);
+}
+
 /* --- path lookup ---------------------------------------------------------- */
 
 struct frame {

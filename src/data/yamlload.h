@@ -4,6 +4,7 @@
 #define TUNETAB_YAMLLOAD_H
 
 #include <cyaml/cyaml.h>
+#include <stddef.h>
 
 #include "base/diag.h"
 
@@ -21,6 +22,39 @@ void yamldoc_free(const cyaml_schema_value_t *schema, void *doc);
 /* The same strict load of text that is no file (a document composed by the caller): 0, or -1
  * with *out NULL and nothing said (the caller reads the file itself to say what is wrong). */
 int yamldoc_parse(const char *text, size_t len, const cyaml_schema_value_t *schema, void **out);
+
+/* A document kind of the data folder: one top-level key holding the object ("device:
+ * {...}"), an object that keeps the path of its file (char *path). object is the object's
+ * schema; doc the whole document's, a mapping whose one field is the object (a pointer,
+ * stored at offset 0); path_at where the object keeps the path. */
+struct yaml_kind {
+	cyaml_schema_value_t object;
+	cyaml_schema_field_t doc_fields[2];
+	cyaml_schema_value_t doc;
+	size_t path_at;
+};
+/* The initializer of the struct yaml_kind NAME (its own name: doc points into it): documents
+ * "TOP: {...}" whose object is a TYPE with the libcyaml fields FIELDS. */
+#define YAML_KIND(name, top, type, fields)                                                    \
+	{                                                                                     \
+		.object = { CYAML_VALUE_MAPPING(CYAML_FLAG_POINTER, type, fields) },          \
+		.doc_fields = {                                                               \
+			{ .key = (top), .data_offset = 0,                                     \
+			  .value = { CYAML_VALUE_MAPPING(CYAML_FLAG_POINTER, type, fields) } }, \
+			CYAML_FIELD_END,                                                      \
+		},                                                                            \
+		.doc = { CYAML_VALUE_MAPPING(CYAML_FLAG_POINTER, void *, (name).doc_fields) }, \
+		.path_at = offsetof(type, path),                                              \
+	}
+/* Loads a document of kind k (yamldoc_load) and hands out its object as *obj, its path set to
+ * a copy of path (free it with yaml_kind_free); on failure *obj is NULL and the error is in
+ * d. */
+int yaml_kind_load(const char *path, const struct yaml_kind *k, void **obj, struct diags *d);
+/* The same for text already read from path (yamldoc_read). */
+int yaml_kind_load_text(const char *path, const char *text, size_t len, const struct yaml_kind *k,
+			void **obj, struct diags *d);
+/* Frees an object of kind k and its path; NULL is allowed. */
+void yaml_kind_free(const struct yaml_kind *k, void *obj);
 
 /* Position of the node at a dotted YAML path such as "catalog.base[3].cta" (line, col
  * 1-based). Returns 0 when found; else leaves *line = *col = 0 and returns -1. */

@@ -10,12 +10,15 @@
 #include <unistd.h>
 
 #include "base/arena.h"
+#include "deployment/ranks.h"
 #include "flashinfer/key.h"
+#include "flashinfer/metadata.h"
 #include "flashinfer/keydiff.h"
 #include "flashinfer/table.h"
 #include "base/util.h"
 #include "base/version.h"
-#include "tune/python.h"
+#include "deployment/python.h"
+#include "flashinfer/fienv.h"
 
 /* The rank variables over the caller's. */
 struct rank_ctx {
@@ -74,9 +77,9 @@ static void free_conflicts(struct install_conflict *v, size_t n)
 	free(v);
 }
 
-int install_plan(const struct consumer_version *v, consumer_var_fn var, void *ctx, int tp, int pp,
-		 int dp, int attn_dp, json_t *ours, json_t *env_meta, bool replace,
-		 struct install_result *r, struct diags *d)
+int install_merge(const struct consumer_version *v, consumer_var_fn var, void *ctx,
+		 const struct server_rank *ranks, size_t nranks, json_t *ours, json_t *env_meta,
+		 bool replace, struct install_result *r, struct diags *d)
 {
 	memset(r, 0, sizeof *r);
 	struct rank_ctx x = { .var = var, .ctx = ctx };
@@ -90,62 +93,60 @@ int install_plan(const struct consumer_version *v, consumer_var_fn var, void *ct
 	const char *ours_fi = json_string_value(json_object_get(json_object_get(ours, "_metadata"),
 								 "flashinfer_version"));
 	int rc = TT_OK;
-	r->paths = xcalloc((size_t)tp * pp * dp, sizeof *r->paths);
-	r->exists = xcalloc((size_t)tp * pp * dp, sizeof *r->exists);
-	for (int di = 0; di < dp && !rc; di++)
-		for (int pi = 0; pi < pp && !rc; pi++)
-			for (int ti = 0; ti < tp && !rc; ti++) {
-				snprintf(x.tp_rank, sizeof x.tp_rank, "%d", ti);
-				snprintf(x.pp_rank, sizeof x.pp_rank, "%d", pi);
-				snprintf(x.dp_rank, sizeof x.dp_rank, "%d",
-					 attn_dp > 1 ? ti / (tp / attn_dp) : di);
-				snprintf(x.world_rank, sizeof x.world_rank, "%d", (di * pp + pi) * tp + ti);
-				char *name = consumer_render(v, v->file, rank_var, &x, d);
-				if (!name) {
-					rc = TT_USAGE;
-					break;
-				}
-				char *path = xasprintf("%s/%s", r->dir, name);
-				free(name);
-				r->paths[r->npaths++] = path;
-				json_error_t err;
-				FILE *f = fopen(path, "r");
-				if (!f) {
-					if (errno != ENOENT)
-						rc = diag_error(d, TT_INTERNAL, "io", path, 0, 0, "cannot read: %s",
-								strerror(errno));
-					continue;
-				}
-				json_t *theirs = json_loadf(f, 0, &err);
-				fclose(f);
-				r->existing++;
-				r->exists[r->npaths - 1] = true;
-				if (!json_is_object(theirs)) {
-					rc = diag_error(d, TT_INVALID, "install", path,
-							theirs || err.line < 1 ? 1 : err.line,
-							theirs || err.column < 1 ? 1 : err.column, "%s",
-							theirs ? "not a JSON object: not a FlashInfer autotune "
-							"cache" : err.text);
-					json_decref(theirs);
-					break;
-				}
-				/* the ranks' files become one: the first file's entry wins */
-				const char *key;
-				json_t *val;
-				json_object_foreach(theirs, key, val)
-					if (!json_object_get(merged, key))
-						json_object_set(merged, key, val);
-				/* the first file stamped for another FlashInfer than ours */
-				const char *fi = json_string_value(json_object_get(
-					json_object_get(theirs, "_metadata"), "flashinfer_version"));
-				if (!r->other_fi[0] && fi && strcmp(fi, "*") && ours_fi && strcmp(fi, ours_fi))
-					snprintf(r->other_fi, sizeof r->other_fi, "%s", fi);
-				if (!first)
-					first = json_incref(theirs);
-				else if (!json_equal(first, theirs))
-					r->differ = true;
-				json_decref(theirs);
-			}
+	r->paths = xcalloc(nranks ? nranks : 1, sizeof *r->paths);
+	r->exists = xcalloc(nranks ? nranks : 1, sizeof *r->exists);
+	for (size_t ri = 0; ri < nranks && !rc; ri++) {
+		const struct server_rank *sr = &ranks[ri];
+		snprintf(x.tp_rank, sizeof x.tp_rank, "%ld", sr->tp_rank);
+		snprintf(x.pp_rank, sizeof x.pp_rank, "%ld", sr->pp_rank);
+		snprintf(x.dp_rank, sizeof x.dp_rank, "%ld", sr->dp_rank);
+		snprintf(x.world_rank, sizeof x.world_rank, "%ld", sr->world_rank);
+		char *name = consumer_render(v, v->file, rank_var, &x, d);
+		if (!name) {
+			rc = TT_USAGE;
+			break;
+		}
+		char *path = xasprintf("%s/%s", r->dir, name);
+		free(name);
+		r->paths[r->npaths++] = path;
+		json_error_t err;
+		FILE *f = fopen(path, "r");
+		if (!f) {
+			if (errno != ENOENT)
+				rc = diag_error(d, TT_INTERNAL, "io", path, 0, 0, "cannot read: %s",
+						strerror(errno));
+			continue;
+		}
+		json_t *theirs = json_loadf(f, 0, &err);
+		fclose(f);
+		r->existing++;
+		r->exists[r->npaths - 1] = true;
+		if (!json_is_object(theirs)) {
+			rc = diag_error(d, TT_INVALID, "install", path,
+					theirs || err.line < 1 ? 1 : err.line,
+					theirs || err.column < 1 ? 1 : err.column, "%s",
+					theirs ? "not a JSON object: not a FlashInfer autotune "
+					"cache" : err.text);
+			json_decref(theirs);
+			break;
+		}
+		/* the ranks' files become one: the first file's entry wins */
+		const char *key;
+		json_t *val;
+		json_object_foreach(theirs, key, val)
+			if (!json_object_get(merged, key))
+				json_object_set(merged, key, val);
+		/* the first file stamped for another FlashInfer than ours */
+		const char *fi = json_string_value(json_object_get(
+			json_object_get(theirs, "_metadata"), "flashinfer_version"));
+		if (!r->other_fi[0] && fi && strcmp(fi, "*") && ours_fi && strcmp(fi, ours_fi))
+			snprintf(r->other_fi, sizeof r->other_fi, "%s", fi);
+		if (!first)
+			first = json_incref(theirs);
+		else if (!json_equal(first, theirs))
+			r->differ = true;
+		json_decref(theirs);
+	}
 	json_decref(first);
 	if (rc) {
 		json_decref(merged);
@@ -196,10 +197,12 @@ int install_plan(const struct consumer_version *v, consumer_var_fn var, void *ct
 	} else if (!env_meta && saved && mine) {
 		/* no environment to judge by: the version ours is for is the server's, and a
 		 * file stamped for another is ignored whole there */
-		const char *a = json_string_value(json_object_get(saved, "flashinfer_version"));
 		const char *b = json_string_value(json_object_get(mine, "flashinfer_version"));
-		if (a && b && strcmp(a, "*") && strcmp(b, "*") && strcmp(a, b)) {
-			r->meta_mismatch = 2;
+		int level = b && strcmp(b, "*") ? fi_meta_level(fi_meta_field_json(
+				json_is_object(saved) ? json_object_get(saved, "flashinfer_version") : NULL, b))
+						: 0;
+		if (level > 0) {
+			r->meta_mismatch = level;
 			snprintf(r->meta_field, sizeof r->meta_field, "flashinfer_version");
 			json_object_set(merged, "_metadata", mine);
 		}
@@ -445,11 +448,7 @@ int install_meta_mismatch(json_t *saved, json_t *current, const char **field)
 	*field = NULL;
 	json_object_foreach(current, k, cur) {
 		json_t *sv = json_is_object(saved) ? json_object_get(saved, k) : NULL;
-		const char *s = json_string_value(sv);
-		if (s && (!strcmp(s, "*") || (json_string_value(cur) && !strcmp(s, json_string_value(cur)))))
-			continue;
-		int level = !sv || json_is_null(sv) || (s && (!strcmp(s, "unknown") || !strcmp(s, "None")))
-				    ? 1 : 2;
+		int level = fi_meta_level(fi_meta_field_json(sv, json_string_value(cur)));
 		if (level > worst) {
 			worst = level;
 			*field = k;
@@ -551,8 +550,10 @@ static int usage_error(struct install_job *j, struct diags *d, const char *fmt, 
 	return TT_USAGE;
 }
 
-char *install_finalize_env(const struct consumer *cons, int ff)
+char *install_finalize_env(const struct install_job *j)
 {
+	const struct consumer *cons = j->cons;
+	int ff = j->rules ? install_keys_fused_finalize(j->ours, j->rules) : -1;
 	if (!cons->fused_finalize_env || ff < 0)
 		return NULL;
 	if (ff == (int)cons->fused_finalize_default)
@@ -585,7 +586,7 @@ static int read_sources(const struct install_request *q, struct install_job *j, 
 	if (!q->python && getenv("TUNETAB_TEST_IGNORE_INSTALLED")) /* tests: not this machine's */
 		snprintf(j->why, sizeof j->why, "TUNETAB_TEST_IGNORE_INSTALLED is set");
 	else if ((j->python = python_find(q->python, &pyfrom, j->why, sizeof j->why)))
-		j->fienv = python_fi_env(j->python, j->why, sizeof j->why);
+		j->fienv = fienv_flashinfer(j->python, j->why, sizeof j->why);
 	j->env_meta = json_object_get(j->fienv, "metadata");
 	const char *env_fi = json_string_value(json_object_get(j->fienv, "version"));
 	if (j->env_meta)
@@ -657,7 +658,7 @@ static int resolve_target(const struct install_request *q, const struct device_s
 	bool newer;
 	const struct fi_rules *rules = version_parse(j->flashinfer, &fv) ? NULL
 					 : firules_find(all_rules, &fv, &newer);
-	j->ff = rules ? install_keys_fused_finalize(j->ours, rules) : -1;
+	j->rules = rules;
 	j->sm = q->sm;
 	if (!j->sm) {
 		const char *meta_gpu = json_string_value(json_object_get(j->meta, "gpu"));
@@ -671,31 +672,31 @@ static int resolve_target(const struct install_request *q, const struct device_s
 		snprintf(j->arch, sizeof j->arch, "%s", strrchr(ws, '/') + 1);
 	else
 		fi_arch_of(j->sm, j->arch, sizeof j->arch);
-	j->torch_dtype = strncmp(q->torch_dtype, "torch.", 6) ? xasprintf("torch.%s", q->torch_dtype)
-							      : xstrdup(q->torch_dtype);
-	j->skip_sorted = sorted_list(q->skip_ops);
-	long nums[5] = { j->sm, q->tp, q->pp, q->attn_dp, q->ep };
+	j->torch_dtype = strncmp(q->flags.torch_dtype, "torch.", 6) ? xasprintf("torch.%s", q->flags.torch_dtype)
+							      : xstrdup(q->flags.torch_dtype);
+	j->skip_sorted = sorted_list(q->flags.skip_ops);
+	long nums[5] = { j->sm, q->flags.tp, q->flags.pp, q->flags.attn_dp, q->flags.ep };
 	for (int i = 0; i < 5; i++)
 		snprintf(j->num[i], sizeof j->num[i], "%ld", nums[i]);
 	set_var(j, "flashinfer", j->flashinfer);
 	set_var(j, "fi_arch", j->arch);
 	set_var(j, "sm", j->num[0]);
-	set_var(j, "model_path", q->model_path);
+	set_var(j, "model_path", q->flags.model_path);
 	set_var(j, "torch_dtype", j->torch_dtype);
-	set_var(j, "quantization", q->quantization);
-	set_var(j, "moe_runner_backend", q->backend);
+	set_var(j, "quantization", q->flags.quantization);
+	set_var(j, "moe_runner_backend", q->flags.backend);
 	set_var(j, "tp", j->num[1]);
 	set_var(j, "pp", j->num[2]);
 	set_var(j, "attn_dp", j->num[3]);
 	set_var(j, "moe_ep", j->num[4]);
-	set_var(j, "hf_config_class", q->hf_config_class);
+	set_var(j, "hf_config_class", q->flags.hf_config_class);
 	set_var(j, "skip_ops", j->skip_sorted);
 	/* the server tunes at start (and so reads the cache) with these backends on this SM */
 	bool tunes = j->cons->tuning_backends_count == 0;
 	for (unsigned i = 0; i < j->cons->tuning_backends_count; i++)
-		tunes |= !strcmp(j->cons->tuning_backends[i], q->backend);
+		tunes |= !strcmp(j->cons->tuning_backends[i], q->flags.backend);
 	j->tunes = tunes && j->sm >= (long)j->cons->min_sm;
-	j->backend = q->backend;
+	j->backend = q->flags.backend;
 	return TT_OK;
 }
 
@@ -772,7 +773,7 @@ static int plan_store(const struct install_request *q, const char *data_root,
 /* One JSON file per rank (or the one file named). */
 static int plan_files(const struct install_request *q, struct install_job *j, struct diags *d)
 {
-	int tp = (int)q->tp, pp = (int)q->pp, dp = (int)q->dp;
+	int tp = (int)q->flags.tp, pp = (int)q->flags.pp, dp = (int)q->flags.dp;
 	if (q->cache_file) {
 		j->own_dir = xstrdup(q->cache_file);
 		*strrchr(j->own_dir, '/') = '\0';
@@ -823,9 +824,14 @@ static int plan_files(const struct install_request *q, struct install_job *j, st
 	char *dir = rank0_dir(v, get_var, j, d);
 	int rc = dir ? recover_folder(q, j, dir, d) : TT_USAGE;
 	free(dir);
-	if (!rc)
-		rc = install_plan(v, get_var, j, tp, pp, dp, (int)q->attn_dp, j->ours, j->env_meta,
-				  q->replace, &j->res, d);
+	if (!rc) {
+		struct rank_layout l = { .tp = tp, .pp = pp, .dp = dp,
+					 .attn_dp = j->own_file ? 1 : q->flags.attn_dp };
+		struct server_rank *ranks;
+		size_t n = ranks_lay_out(&l, &ranks);
+		rc = install_merge(v, get_var, j, ranks, n, j->ours, j->env_meta, q->replace, &j->res, d);
+		free(ranks);
+	}
 	if (rc == TT_USAGE)
 		usage_error(j, d, "%s needs that value: --model-path (as the server is started), "
 			    "--hf-config-class (the model config's class, e.g. Qwen3MoeConfig)",
@@ -858,7 +864,7 @@ int install_prepare(const struct install_request *q, const char *data_root,
 		return rc;
 	/* one rank on a FlashInfer with the managed store: there, unless a file is named */
 	j->managed = q->cache_file ? NULL
-				   : consumer_managed_for(j->v, (unsigned)(q->tp * q->pp * q->dp),
+				   : consumer_managed_for(j->v, (unsigned)(q->flags.tp * q->flags.pp * q->flags.dp),
 							  j->flashinfer);
 	return j->managed ? plan_store(q, data_root, j, d) : plan_files(q, j, d);
 }

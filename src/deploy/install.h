@@ -12,6 +12,8 @@
 #include "data/device.h"
 #include "data/firules.h"
 #include "base/diag.h"
+#include "deployment/ranks.h"
+#include "deployment/server.h"
 
 struct install_conflict {
 	char *key;
@@ -45,19 +47,17 @@ struct install_result {
  * "unknown", "None"), 2 hard (another value). *field gets the first field that differs. */
 int install_meta_mismatch(json_t *saved, json_t *current, const char **field);
 
-/* Plans the install of `ours` (a JSON autotune cache, _metadata and entries) for a
- * deployment of tp x pp x dp ranks: renders v's folder and per-rank file names with var (the
- * rank variables are filled here), reads the rank files already there (all of them, so every
- * rank gets the same content: SGLang drops files that differ), merges: an entry we do not
- * have is kept, ours is added, a key whose tactic differs keeps theirs unless replace. The
- * existing files' _metadata is kept when there is one. Ranks: tp fastest, then pp, then dp
- * (replicas); {world_rank} counts over all three (vLLM offsets it by the DP rank); with
- * attention DP (attn_dp > 1, SGLang) a rank's {dp_rank} is its attention-DP group,
- * tp_rank / (tp / attn_dp). TT_INVALID for an existing file that
- * is not a JSON object (named with its line and column). */
-int install_plan(const struct consumer_version *v, consumer_var_fn var, void *ctx, int tp, int pp,
-		 int dp, int attn_dp, json_t *ours, json_t *env_meta, bool replace,
-		 struct install_result *r, struct diags *d);
+/* Plans the install of `ours` (a JSON autotune cache, _metadata and entries) on the ranks
+ * given (deployment/ranks.h: file order and each rank's file-name variables): renders v's
+ * folder and per-rank file names with var (the rank variables are filled here), reads the
+ * rank files already there (all of them, so every rank gets the same content: SGLang drops
+ * files that differ), merges: an entry we do not have is kept, ours is added, a key whose
+ * tactic differs keeps theirs unless replace. The existing files' _metadata is kept when
+ * there is one. TT_INVALID for an existing file that is not a JSON object (named with its
+ * line and column). */
+int install_merge(const struct consumer_version *v, consumer_var_fn var, void *ctx,
+		 const struct server_rank *ranks, size_t nranks, json_t *ours, json_t *env_meta,
+		 bool replace, struct install_result *r, struct diags *d);
 void install_result_release(struct install_result *r);
 
 /* FlashInfer's managed store for one environment (consumer_store): its manifest, and one
@@ -107,9 +107,8 @@ struct install_request {
 	const char *flashinfer;       /* NULL: the environment's version, else the cache's (not
 				       * a version: a usage error) */
 	long sm;                      /* 0: the SM of the cache's _metadata.gpu */
-	/* the deployment, as the server is started (the templates' variables) */
-	const char *model_path, *hf_config_class, *torch_dtype, *quantization, *backend, *skip_ops;
-	long tp, pp, dp, attn_dp, ep;
+	struct serve_flags flags;     /* the deployment, as the server is started (the
+				       * templates' variables) */
 	const char *cache_dir;        /* the root, instead of the consumer's */
 	const char *cache_file;       /* a file path with its folder (the server's own, or any) */
 	const char *metadata;         /* NULL (environment's when read), "env", "wildcard", "from" */
@@ -127,7 +126,7 @@ struct install_job {
 	struct consumer_version own_rule;
 	const char *flashinfer;       /* the version targeted */
 	long sm;
-	int ff;                       /* install_keys_fused_finalize of the cache, -1 unknown */
+	const struct fi_rules *rules; /* the key rules of that version, NULL: none */
 	bool tunes;                   /* the server tunes at start (so reads the cache) here */
 	const char *backend;          /* its MoE runner backend (the request's) */
 	json_t *ours;                 /* the cache, its _metadata as it will be written */
@@ -224,8 +223,9 @@ size_t install_missing(const struct fi_rules *rules, const char *const *want, si
 		       const char *const *have, size_t nhave, struct install_cause *causes,
 		       size_t *n, size_t *unmatched);
 
-/* What the server's environment must say for keys built with use_fused_finalize ff (1, 0,
- * or -1 unknown), in words, or NULL when nothing. Caller frees. */
-char *install_finalize_env(const struct consumer *cons, int ff);
+/* What the server's environment must say for the use_fused_finalize the cache's keys were
+ * built with (install_keys_fused_finalize), in words, or NULL when nothing (or it cannot be
+ * told). Caller frees. */
+char *install_finalize_env(const struct install_job *j);
 
 #endif

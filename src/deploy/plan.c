@@ -9,9 +9,10 @@
 
 #include "base/util.h"
 #include "base/version.h"
-#include "data/dtypes.h"
+#include "deployment/ranks.h"
+#include "deployment/shape.h"
+#include "flashinfer/metadata.h"
 #include "flashinfer/validate.h"
-#include "tune/generate.h"
 
 static void add_unknown(struct plan_unknown *v, size_t *n, const char *give, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
@@ -50,50 +51,6 @@ static bool rules_rank_keyed(const struct fi_rules *s)
 	return false;
 }
 
-int plan_server_keys(const struct tt_data *data, const struct serve_deployment *s,
-		     const struct fi_rules *rules, long tp_rank, long ep_rank,
-		     struct lookup_list *keys, struct diags *d)
-{
-	memset(keys, 0, sizeof *keys);
-	struct model_profile m;
-	struct dtype_set *dtypes = NULL;
-	char *path = xasprintf("%s/configs/dtypes.yaml", data->root);
-	enum dtype dt;
-	int rc = serve_model_profile(s, &m, d);
-	if (!rc)
-		rc = dtypes_load(path, &dtypes, d);
-	free(path);
-	if (!rc && dtype_parse(s->dtype, &dt))
-		rc = diag_error(d, TT_SCRIPT, "script", NULL, 0, 0, "resolve() named dtype '%s', which "
-				"tunetab does not know", s->dtype);
-	struct deployment dep;
-	if (!rc) {
-		struct generate_request o = { 0 };
-		serve_generate_request(s, &m, &o); /* the request generate --for gets */
-		o.tp_rank = tp_rank;
-		o.ep_rank = ep_rank;
-		struct deploy_args a = generate_deploy_args(&o, dt, "install");
-		struct model_profile *own = NULL; /* stays NULL: the model is m */
-		rc = generate_deploy(data, dtypes, &a, s->sm, rules, &dep, &own, d);
-	}
-	if (!rc)
-		rc = lookup_deploy(rules, &dep, keys, d);
-	dtypes_free(dtypes);
-	return rc;
-}
-
-/* The MoE runner's ranks of the server's rank (tp_rank, dp_rank): the MoE group holds
- * runner_tp x runner_ep ranks, TP fastest (SGLang: moe_ep_rank = tp_rank // moe_tp_size;
- * vLLM's FusedMoEParallelConfig flattens DP x TP, dp_rank * tp + tp_rank). */
-static void moe_ranks(const struct serve_deployment *s, long tp_rank, long dp_rank, long *mtp,
-		      long *mep)
-{
-	long tp = s->runner_tp > 0 ? s->runner_tp : 1, ep = s->runner_ep > 0 ? s->runner_ep : 1;
-	long g = (dp_rank * s->tp + tp_rank) % (tp * ep);
-	*mtp = g % tp;
-	*mep = g / tp;
-}
-
 static size_t keyset_for(struct lookup_plan *p, long mtp, long mep)
 {
 	for (size_t i = 0; i < p->nkeysets; i++)
@@ -104,22 +61,22 @@ static size_t keyset_for(struct lookup_plan *p, long mtp, long mep)
 	return p->nkeysets++;
 }
 
-/* The server's ranks in the job's file order (install_plan: tp fastest, then pp, then dp;
- * with attention DP one dp group) and the keyset of each. */
+/* The server's ranks in the job's file order (deployment/ranks.h, as install_merge's) and
+ * the keyset of each. */
 static void lay_out_ranks(struct lookup_plan *p, const struct serve_deployment *s)
 {
-	long tp = s->tp, pp = s->pp, dp = s->attn_dp > 1 ? 1 : s->dp;
-	p->nranks = (size_t)(tp * pp * dp);
-	p->ranks = xcalloc(p->nranks, sizeof *p->ranks);
-	size_t i = 0;
-	for (long di = 0; di < dp; di++)
-		for (long pi = 0; pi < pp; pi++)
-			for (long ti = 0; ti < tp; ti++, i++) {
-				struct plan_rank *r = &p->ranks[i];
-				moe_ranks(s, ti, di, &r->moe_tp_rank, &r->moe_ep_rank);
-				r->keys = p->rank_keyed ? keyset_for(p, r->moe_tp_rank, r->moe_ep_rank)
-							: keyset_for(p, 0, 0);
-			}
+	struct server_rank *sr;
+	p->nranks = ranks_lay_out(&(struct rank_layout){ s->tp, s->pp, s->dp, s->attn_dp,
+							 s->runner_tp, s->runner_ep }, &sr);
+	p->ranks = xcalloc(p->nranks ? p->nranks : 1, sizeof *p->ranks);
+	for (size_t i = 0; i < p->nranks; i++) {
+		struct plan_rank *r = &p->ranks[i];
+		r->moe_tp_rank = sr[i].moe_tp_rank;
+		r->moe_ep_rank = sr[i].moe_ep_rank;
+		r->keys = p->rank_keyed ? keyset_for(p, r->moe_tp_rank, r->moe_ep_rank)
+					: keyset_for(p, 0, 0);
+	}
+	free(sr);
 }
 
 /* The key rules of FlashInfer `version`, or NULL (not a version, or older than every schema). */
@@ -206,7 +163,7 @@ static int server_keys(const struct tt_data *data, struct lookup_plan *p, struct
 		struct plan_keyset *ks = &p->keysets[i];
 		struct lookup_list keys = { 0 };
 		if (p->serve->tunes)
-			rc = plan_server_keys(data, p->serve, p->rules, ks->moe_tp_rank, ks->moe_ep_rank,
+			rc = server_moe_keys(data, p->serve, p->rules, ks->moe_tp_rank, ks->moe_ep_rank,
 					      &keys, d);
 		if (rc) {
 			lookup_list_release(&keys);
@@ -250,29 +207,6 @@ static json_t *wanted_cache(const struct lookup_plan *p, const char *fi)
 	return c;
 }
 
-static const char *flag_var(void *ctx, const char *name)
-{
-	const struct install_request *q = ctx;
-	static char num[5][24];
-	const long v[] = { q->tp, q->pp, q->dp, q->attn_dp, q->ep };
-	const char *names[] = { "tp", "pp", "dp", "attn_dp", "moe_ep" };
-	for (int i = 0; i < 5; i++)
-		if (!strcmp(name, names[i])) {
-			snprintf(num[i], sizeof num[i], "%ld", v[i] > 0 ? v[i] : 1);
-			return num[i];
-		}
-	if (!strcmp(name, "model_path"))
-		return q->model_path;
-	if (!strcmp(name, "torch_dtype"))
-		return q->torch_dtype && !strncmp(q->torch_dtype, "torch.", 6) ? q->torch_dtype + 6
-									 : q->torch_dtype;
-	if (!strcmp(name, "quantization"))
-		return q->quantization;
-	if (!strcmp(name, "moe_runner_backend"))
-		return q->backend;
-	return NULL;
-}
-
 /* install's flags as the launch command they describe (the consumer's flags_command), derived
  * as a pasted one would be: the plan's server. TT_OK with p->own_serve filled; else why not
  * in p->derive_why. */
@@ -280,27 +214,22 @@ static int derive_flags(const struct tt_data *data, const struct plan_request *r
 			struct lookup_plan *p)
 {
 	const struct install_job *j = &p->job;
-	if (!r->q->model_path) {
-		snprintf(p->derive_why, sizeof p->derive_why, "no --model-path given");
-		return TT_INVALID;
-	}
 	struct diags dd = DIAGS_INIT;
-	p->flags_words = consumer_flags_words(j->cons, flag_var, (void *)r->q, &p->nflags_words, &dd);
-	if (!p->flags_words) {
-		snprintf(p->derive_why, sizeof p->derive_why, "%s", dd.n ? dd.v[0].msg
-			 : "this consumer has no launch command of its flags");
-		diags_release(&dd);
-		return TT_INVALID;
-	}
 	const char *meta_gpu = json_string_value(json_object_get(j->meta, "gpu"));
 	struct serve_request sq = {
-		.consumer = r->q->consumer, .words = p->flags_words, .nwords = p->nflags_words,
-		.consumer_version = r->q->consumer_version, .flashinfer = j->flashinfer,
-		.python = r->q->python, .model_config = r->model_config,
+		.consumer = r->q->consumer, .consumer_version = r->q->consumer_version,
+		.flashinfer = j->flashinfer, .python = r->q->python, .model_config = r->model_config,
 		.device = r->device ? r->device : meta_gpu, .sm = r->q->sm,
 	};
-	int rc = sq.device ? serve_derive(&sq, data->root, &data->devices, &p->own_serve, &dd)
-			   : diag_error(&dd, TT_USAGE, "plan", NULL, 0, 0, "no GPU named: give --device");
+	int rc = !r->q->flags.model_path || sq.device
+			 ? serve_derive_flags(&sq, &r->q->flags, data->root, &data->devices,
+					      &p->own_serve, &dd)
+			 : diag_error(&dd, TT_USAGE, "plan", NULL, 0, 0, "no GPU named: give --device");
+	if (rc && dd.n && !strcmp(dd.v[dd.n - 1].id, "flags")) { /* no command of the flags */
+		snprintf(p->derive_why, sizeof p->derive_why, "%s", dd.v[dd.n - 1].msg);
+		diags_release(&dd);
+		return rc;
+	}
 	if (rc) {
 		/* the reason, not its remedy (the unknown names that): up to its first ": " */
 		const char *m = dd.n ? dd.v[dd.n - 1].msg : "?", *colon = strstr(m, ": ");
@@ -363,7 +292,7 @@ int plan_build(const struct tt_data *data, const struct plan_request *r, struct 
 		if (derived && serve_autotunes(&p->own_serve) && (rc = server_keys(data, p, d)))
 			return rc;
 		if (derived) { /* p->serve is the server the flags describe (derive_flags) */
-			const char *cls = r->q->hf_config_class;
+			const char *cls = r->q->flags.hf_config_class;
 			if (cls && strcmp(cls, p->own_serve.hf_config_class))
 				snprintf(p->flags_differ, sizeof p->flags_differ, "--hf-config-class %s, but "
 					 "the model's config.json is a %s: the server hashes that into its "
@@ -409,9 +338,6 @@ void plan_release(struct lookup_plan *p)
 	install_job_release(&p->job);
 	if (p->derived)
 		serve_release(&p->own_serve);
-	for (size_t i = 0; i < p->nflags_words; i++)
-		free(p->flags_words[i]);
-	free(p->flags_words);
 	for (size_t i = 0; i < p->nkeysets; i++)
 		install_keys_free(p->keysets[i].v, p->keysets[i].n);
 	free(p->keysets);
@@ -421,12 +347,6 @@ void plan_release(struct lookup_plan *p)
 }
 
 /* --- the plan against the disk ------------------------------------------------------------ */
-
-static bool indeterminate(json_t *v)
-{
-	const char *s = json_string_value(v);
-	return !v || json_is_null(v) || (s && (!strcmp(s, "unknown") || !strcmp(s, "None")));
-}
 
 /* How FlashInfer at rules judges a file's _metadata (§2.3) when it runs on the plan's GPU
  * with the plan's version, the other fields from the environment read (env, may be NULL:
@@ -445,23 +365,17 @@ static int judge_metadata(const struct lookup_plan *p, json_t *doc, json_t *env,
 	for (unsigned i = 0; i < jr->metadata_count; i++) {
 		const char *f = jr->metadata[i];
 		json_t *sv = json_is_object(saved) ? json_object_get(saved, f) : NULL;
-		const char *ss = json_string_value(sv);
-		if (ss && !strcmp(ss, "*"))
-			continue;
 		const char *cur = !strcmp(f, "gpu") ? p->device
 				  : !strcmp(f, "flashinfer_version") ? p->job.flashinfer
 				  : json_string_value(json_object_get(env, f));
-		int level;
-		if (cur && ss && !strcmp(ss, cur))
-			continue;
-		if (!cur && !(!sv || json_is_null(sv) || !json_is_object(saved))) {
+		int level = fi_meta_level(fi_meta_field_json(sv, cur));
+		if (level < 0) {
 			if (!unknown)
 				snprintf(field, fieldn, "%s", f);
 			unknown = true; /* only the environment says */
 			continue;
 		}
-		level = indeterminate(sv) ? 1 : 2;
-		if (jr->mismatch == MISMATCH_STRICT)
+		if (level && jr->mismatch == MISMATCH_STRICT)
 			level = 3;
 		if (level > worst) {
 			worst = level;

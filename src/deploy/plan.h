@@ -22,7 +22,7 @@
 #include "base/diag.h"
 #include "data/data.h"
 #include "deploy/install.h"
-#include "deploy/serve.h"
+#include "deployment/server.h"
 #include "flashinfer/lookup.h"
 
 /* Something the plan cannot know: "cannot tell: <what> — give <give>". */
@@ -83,8 +83,6 @@ struct lookup_plan {
 	/* install's flags read as the launch command they describe (consumer flags_command) */
 	struct serve_deployment own_serve;
 	bool derived;
-	char **flags_words;
-	size_t nflags_words;
 	char derive_why[1200];          /* why they could not be (the first error) */
 	char flags_differ[400];        /* where the flags say other than the model does (its
 					* config class: a hash input), "" when they agree */
@@ -106,10 +104,6 @@ int plan_build(const struct tt_data *data, const struct plan_request *r, struct 
 	       struct diags *d);
 void plan_release(struct lookup_plan *p);
 
-/* The keys FlashInfer builds for s's server at MoE ranks (tp_rank, ep_rank), by rules. */
-int plan_server_keys(const struct tt_data *data, const struct serve_deployment *s,
-		     const struct fi_rules *rules, long tp_rank, long ep_rank,
-		     struct lookup_list *keys, struct diags *d);
 
 /* --- the plan against the disk ------------------------------------------------------------ */
 

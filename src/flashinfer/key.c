@@ -135,19 +135,9 @@ static int fast_value(struct fast *f, struct pyv *v)
 					   f->p[1] == '_'))))
 			f->p++;
 		size_t n = (size_t)(f->p - st);
-		if (n == 4 && !memcmp(st, "True", 4))
-			v->kind = PV_TRUE;
-		else if (n == 5 && !memcmp(st, "False", 5))
-			v->kind = PV_FALSE;
-		else if (n == 4 && !memcmp(st, "None", 4))
-			v->kind = PV_NONE;
-		else {
-			if (st[n - 1] == '.')
-				return -1;
-			v->kind = PV_NAME;
-			v->s = arena_strndup(f->a, st, n);
-			v->len = n;
-		}
+		if (st[n - 1] == '.')
+			return -1;
+		pylit_name(st, n, f->a, v);
 		return 0;
 	}
 	return -1;

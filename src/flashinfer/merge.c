@@ -803,9 +803,7 @@ static void note_backends(struct mctx *m)
 			  "settled by the same rules", sb.buf);
 		sb_release(&sb);
 	}
-	for (size_t i = 0; i < n; i++)
-		free(lines[i]);
-	free(lines);
+	free_strings(lines, n);
 }
 
 /* Shards of one run (same id and count) must be the whole set 0..N-1. */
@@ -1131,9 +1129,7 @@ static void merge_field(struct mctx *m, const struct mtable *const *js, size_t n
 	diags_add(m->d, SEV_NOTE, "metadata", NULL, 0, 0, "_metadata.%s differs between the inputs "
 		  "(%s): merged as \"*\"", name, sb.buf ? sb.buf : "");
 	sb_release(&sb);
-	for (size_t i = 0; i < nj; i++)
-		free(lines[i]);
-	free(lines);
+	free_strings(lines, nj);
 }
 
 static int merge_json_parts(struct mctx *m, struct table *out)
@@ -1343,9 +1339,7 @@ static void release_ctx(struct mctx *m)
 		table_release(&m->tabs[i].t);
 	}
 	free(m->tabs);
-	for (size_t i = 0; i < m->nscanned; i++)
-		free(m->scanned[i]);
-	free(m->scanned);
+	free_strings(m->scanned, m->nscanned);
 	free(m->runs);
 	free(m->device);
 	free(m->version);
@@ -1468,9 +1462,7 @@ void merge_result_release(struct merge_result *r)
 {
 	free(r->device);
 	free(r->version);
-	for (size_t i = 0; i < r->nfiles; i++)
-		free(r->files[i]);
-	free(r->files);
+	free_strings(r->files, r->nfiles);
 	for (size_t i = 0; i < r->nconflicts; i++) {
 		struct merge_conflict *cf = &r->conflicts[i];
 		for (size_t s = 0; s < cf->nsides; s++) {

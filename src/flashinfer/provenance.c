@@ -810,13 +810,9 @@ int prov_read(const char *path, struct provenance *p, struct diags *d)
 	memset(p, 0, sizeof *p);
 	char *text;
 	size_t len;
-	int err = read_file(path, PROV_MAX_BYTES, &text, &len);
-	if (err == ENOBUFS)
-		return diag_error(d, TT_INVALID, "size", path, 0, 0, "file larger than %u MiB",
-				  PROV_MAX_BYTES >> 20);
+	int err = read_file_diag(path, PROV_MAX_BYTES, &text, &len, d);
 	if (err)
-		return diag_error(d, err == ENOENT || err == EISDIR ? TT_INVALID : TT_INTERNAL, "io",
-				  path, 0, 0, "cannot read file: %s", strerror(err));
+		return err;
 	json_error_t jerr;
 	json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
 	int rc;

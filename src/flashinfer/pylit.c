@@ -146,17 +146,6 @@ static void utf8_put(struct strbuf *sb, unsigned cp)
 	sb_add(sb, b, n);
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* One string literal (prefix already consumed) appended to ps->tmp. */
 static void parse_string_literal(struct parser *ps, int raw)
 {
@@ -263,7 +252,7 @@ static void parse_string_literal(struct parser *ps, int raw)
 			int digits = e == 'x' ? 2 : e == 'u' ? 4 : 8;
 			unsigned cp = 0;
 			for (int i = 0; i < digits; i++) {
-				int h = ps->p < ps->end ? hexval(*ps->p) : -1;
+				int h = ps->p < ps->end ? hex_digit(*ps->p) : -1;
 				if (h < 0) {
 					perr(ps, el, ec, "truncated \\%c escape", e);
 					return;
@@ -474,7 +463,7 @@ static void parse_number(struct parser *ps, struct pyv *out)
 			buf[n++] = *ps->p;
 		} else if (!us_col) {
 			char next = ps->p + 1 < ps->end ? ps->p[1] : '\0';
-			if (base == 16 ? hexval(next) < 0 : next < '0' || next > '9')
+			if (base == 16 ? hex_digit(next) < 0 : next < '0' || next > '9')
 				us_col = ps->col;
 		}
 		advance(ps);
@@ -513,6 +502,21 @@ static void parse_number(struct parser *ps, struct pyv *out)
 	out->i = v;
 }
 
+void pylit_name(const char *s, size_t n, struct arena *a, struct pyv *out)
+{
+	if (n == 4 && !memcmp(s, "True", 4))
+		out->kind = PV_TRUE;
+	else if (n == 5 && !memcmp(s, "False", 5))
+		out->kind = PV_FALSE;
+	else if (n == 4 && !memcmp(s, "None", 4))
+		out->kind = PV_NONE;
+	else {
+		out->kind = PV_NAME;
+		out->s = arena_strndup(a, s, n);
+		out->len = n;
+	}
+}
+
 /* A name at ps->p: True, False, None, or a dotted name none of whose parts is a keyword. */
 static void parse_name(struct parser *ps, struct pyv *out)
 {
@@ -532,18 +536,7 @@ static void parse_name(struct parser *ps, struct pyv *out)
 			break;
 		advance(ps);
 	}
-	size_t n = (size_t)(ps->p - st);
-	if (n == 4 && !memcmp(st, "True", 4))
-		out->kind = PV_TRUE;
-	else if (n == 5 && !memcmp(st, "False", 5))
-		out->kind = PV_FALSE;
-	else if (n == 4 && !memcmp(st, "None", 4))
-		out->kind = PV_NONE;
-	else {
-		out->kind = PV_NAME;
-		out->s = arena_strndup(ps->a, st, n);
-		out->len = n;
-	}
+	pylit_name(st, (size_t)(ps->p - st), ps->a, out);
 }
 
 static void parse_expr(struct parser *ps, struct pyv *out)

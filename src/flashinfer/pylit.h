@@ -59,6 +59,10 @@ void pylit_release_cache(void);
 struct pyv *pylit_parse_expr(const char *text, size_t len, struct arena *a, const char *file,
 			     int line, int col, struct diags *d);
 
+/* A Python name n bytes long at s (dotted ones too) as a value: True, False and None are those
+ * constants, any other name a PV_NAME whose text is copied into arena a. */
+void pylit_name(const char *s, size_t n, struct arena *a, struct pyv *out);
+
 /* Byte offset of the first NUL byte or invalid UTF-8 sequence in s as Python's decoder
  * sees it (overlong forms, encoded surrogates and code points above U+10FFFF are invalid),
  * or len when there is none. */

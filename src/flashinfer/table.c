@@ -124,13 +124,9 @@ int table_read(const char *path, struct table *t, struct diags *d)
 	memset(t, 0, sizeof *t);
 	char *text;
 	size_t len;
-	int err = read_file(path, TABLE_MAX_BYTES, &text, &len);
-	if (err == ENOBUFS)
-		return diag_error(d, TT_INVALID, "size", path, 0, 0, "file larger than %u MiB",
-				  TABLE_MAX_BYTES >> 20);
+	int err = read_file_diag(path, TABLE_MAX_BYTES, &text, &len, d);
 	if (err)
-		return diag_error(d, err == ENOENT || err == EISDIR ? TT_INVALID : TT_INTERNAL, "io",
-				  path, 0, 0, "cannot read file: %s", strerror(err));
+		return err;
 	int rc = table_read_mem(path, text, len, t, d);
 	t->text = text; /* the module's strings point into it */
 	return rc;

@@ -1204,9 +1204,7 @@ static void files_add(struct validate_files *f, const char *s)
 
 void validate_files_release(struct validate_files *f)
 {
-	for (size_t i = 0; i < f->n; i++)
-		free(f->v[i]);
-	free(f->v);
+	free_strings(f->v, f->n);
 	memset(f, 0, sizeof *f);
 }
 

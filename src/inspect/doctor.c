@@ -12,6 +12,7 @@
 
 #include "base/util.h"
 #include "data/datadir.h"
+#include "flashinfer/metadata.h"
 #include "flashinfer/validate.h"
 #include "gpu/gpu.h"
 
@@ -354,13 +355,6 @@ void doctor_module_release(struct doctor_module *m)
 	free(m->wrong_prefix);
 }
 
-/* JSON null, "unknown" and "None" are indeterminate (formats §2.3) */
-static bool indeterminate(const struct table_meta *x)
-{
-	return !strcmp(x->json, "null") || (x->value && (!strcmp(x->value, "unknown") ||
-							 !strcmp(x->value, "None")));
-}
-
 int doctor_cache(const struct doctor_fi *fi, const struct fi_rules *s, const char *version,
 		 const char *device, const void *vd, const char *path, struct doctor_cache *c,
 		 struct table *t, struct diags *d)
@@ -409,16 +403,14 @@ int doctor_cache(const struct doctor_fi *fi, const struct fi_rules *s, const cha
 				x = &t->meta[k];
 		if (x)
 			snprintf(f->saved, sizeof f->saved, "%s", x->json);
-		if (x && x->value && !strcmp(x->value, "*"))
-			f->status = FIELD_WILDCARD;
-		else if (x && x->value && f->current[0] && !strcmp(x->value, f->current))
-			f->status = FIELD_MATCH; /* equal strings; a number never equals (type-sensitive) */
-		else if (!x || indeterminate(x))
-			f->status = FIELD_SOFT;
-		else if (!f->current[0])
-			f->status = FIELD_UNKNOWN;
-		else
-			f->status = FIELD_HARD;
+		/* a number never equals a string (type-sensitive): x->value is set for strings */
+		static const enum field_status of[] = {
+			[FI_META_MATCH] = FIELD_MATCH, [FI_META_WILDCARD] = FIELD_WILDCARD,
+			[FI_META_SOFT] = FIELD_SOFT, [FI_META_HARD] = FIELD_HARD,
+			[FI_META_UNKNOWN] = FIELD_UNKNOWN,
+		};
+		f->status = of[fi_meta_field(x != NULL, x && !strcmp(x->json, "null"), x ? x->value : NULL,
+					     f->current[0] ? f->current : NULL)];
 		hard |= f->status == FIELD_HARD;
 		soft |= f->status == FIELD_SOFT;
 		unknown |= f->status == FIELD_UNKNOWN;

@@ -1072,15 +1072,11 @@ void ls_summary_release(struct ls_summary *s)
 	for (size_t i = 0; i < s->n_ops; i++) {
 		struct ls_op *op = &s->ops[i];
 		free(op->name);
-		for (size_t j = 0; j < op->n_affected; j++)
-			free(op->affected[j]);
-		free(op->affected);
+		free_strings(op->affected, op->n_affected);
 		free(op->passes);
 	}
 	free(s->ops);
-	for (size_t i = 0; i < s->n_keys; i++)
-		free(s->keys[i]);
-	free(s->keys);
+	free_strings(s->keys, s->n_keys);
 	free(s->keys_moe);
 	free(s->loads);
 	free(s->saves);
@@ -1209,8 +1205,6 @@ void ls_keyset_write(const struct ls_keyset *k, struct strbuf *out)
 
 void ls_keyset_release(struct ls_keyset *k)
 {
-	for (size_t i = 0; i < k->n; i++)
-		free(k->keys[i]);
-	free(k->keys);
+	free_strings(k->keys, k->n);
 	memset(k, 0, sizeof *k);
 }

@@ -1021,17 +1021,26 @@ struct query {
 	long tokens, features, k;
 };
 
+/* A new query table of nfields on the stack, holding the context's device (and deployment,
+ * with deploy). */
+static void query_from_ctx(lua_State *L, int ctx_ref, int nfields, bool deploy)
+{
+	lua_createtable(L, 0, nfields);
+	lua_rawgeti(L, LUA_REGISTRYINDEX, ctx_ref);
+	lua_getfield(L, -1, "device");
+	lua_setfield(L, -3, "device");
+	if (deploy) {
+		lua_getfield(L, -1, "deploy");
+		lua_setfield(L, -3, "deploy");
+	}
+	lua_pop(L, 1);
+}
+
 /* rank()'s argument q, built protected: the script may have left no memory for it. */
 static int build_query(lua_State *L)
 {
 	const struct query *q = lua_touserdata(L, 1);
-	lua_createtable(L, 0, 10);
-	lua_rawgeti(L, LUA_REGISTRYINDEX, q->ctx_ref);
-	lua_getfield(L, -1, "device");
-	lua_setfield(L, -3, "device");
-	lua_getfield(L, -1, "deploy");
-	lua_setfield(L, -3, "deploy");
-	lua_pop(L, 1);
+	query_from_ctx(L, q->ctx_ref, 10, true);
 	set_int(L, "stage", q->stage);
 	set_int(L, "tokens", q->tokens);
 	set_int(L, "features", q->features);
@@ -1095,6 +1104,39 @@ static int read_ranking(lua_State *L)
 	return 0;
 }
 
+/* Calls the heuristic's function at registry ref (fn: its name, for the error) with the query
+ * table build makes from q, both protected, and reads the list it returns into r (read_ranking;
+ * r->seen is its own). Returns the status; r->bad says whether an entry was no candidate. */
+static int call_ranking(struct script *s, int ref, lua_CFunction build, void *q, const char *fn,
+			const char *what, struct ranking *r, struct diags *d)
+{
+	lua_State *L = s->L;
+	lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
+	lua_pushcfunction(L, build);
+	lua_pushlightuserdata(L, q);
+	int rc = script_call(s, 1, 1, d, what);
+	if (rc) {
+		lua_pop(L, 1); /* the rank function */
+		return rc;
+	}
+	if ((rc = script_call(s, 1, 1, d, what)))
+		return rc;
+	if (!lua_istable(L, -1)) {
+		const char *type = luaL_typename(L, -1); /* a static string: still valid after the pop */
+		lua_pop(L, 1);
+		return diag_error(d, TT_SCRIPT, "script", s->path, 0, 0, "%s() must return a list of "
+				  "candidates (ids or {id=, time=}), not %s", fn, type);
+	}
+	r->seen = xcalloc(r->n ? r->n : 1, 1);
+	lua_pushcfunction(L, read_ranking);
+	lua_insert(L, -2);
+	lua_pushlightuserdata(L, r);
+	rc = script_call(s, 2, 0, d, what);
+	free(r->seen);
+	r->seen = NULL;
+	return rc;
+}
+
 void script_forget_candidates(struct script *s)
 {
 	s->cached_cands = NULL;
@@ -1119,27 +1161,8 @@ int script_rank(struct script *s, int stage, long tokens, long features, long k,
 	char what[96];
 	snprintf(what, sizeof what, "ranking GEMM%d at %ld tokens", stage, tokens);
 	struct query q = { s->ctx_ref, s->cands_ref, stage, fallback_id, tokens, features, k };
-	lua_rawgeti(L, LUA_REGISTRYINDEX, s->rank_ref);
-	lua_pushcfunction(L, build_query);
-	lua_pushlightuserdata(L, &q);
-	if ((rc = script_call(s, 1, 1, d, what))) {
-		lua_pop(L, 1); /* the rank function */
-		return rc;
-	}
-	if ((rc = script_call(s, 1, 1, d, what)))
-		return rc;
-	if (!lua_istable(L, -1)) {
-		const char *type = luaL_typename(L, -1); /* a static string: still valid after the pop */
-		lua_pop(L, 1);
-		return diag_error(d, TT_SCRIPT, "script", s->path, 0, 0, "rank() must return a list of "
-				  "candidates (ids or {id=, time=}), not %s", type);
-	}
-	struct ranking r = { cands, n, 0, out, xcalloc(n ? n : 1, 1), 0, 0 };
-	lua_pushcfunction(L, read_ranking);
-	lua_insert(L, -2);
-	lua_pushlightuserdata(L, &r);
-	rc = script_call(s, 2, 0, d, what);
-	free(r.seen);
+	struct ranking r = { cands, n, 0, out, NULL, 0, 0 };
+	rc = call_ranking(s, s->rank_ref, build_query, &q, "rank", what, &r, d);
 	*nout = r.nout;
 	if (rc)
 		return rc;
@@ -1162,11 +1185,7 @@ struct op_query {
 static int build_op_query(lua_State *L)
 {
 	const struct op_query *q = lua_touserdata(L, 1);
-	lua_createtable(L, 0, 8);
-	lua_rawgeti(L, LUA_REGISTRYINDEX, q->ctx_ref);
-	lua_getfield(L, -1, "device");
-	lua_setfield(L, -3, "device");
-	lua_pop(L, 1);
+	query_from_ctx(L, q->ctx_ref, 8, false);
 	set_str(L, "op", q->g->op);
 	set_str(L, "runner", q->g->runner);
 	set_int(L, "m", q->g->m);
@@ -1207,7 +1226,6 @@ int script_rank_op(struct script *s, const struct script_op_gemm *g, const struc
 		   size_t n, int fallback_id, struct script_rank *out, size_t *nout,
 		   struct diags *d)
 {
-	lua_State *L = s->L;
 	*nout = 0;
 	if (s->rank_op_ref == LUA_NOREF)
 		return diag_error(d, TT_SCRIPT, "script", s->path, 0, 0, "the heuristic has no rank_op "
@@ -1215,32 +1233,12 @@ int script_rank_op(struct script *s, const struct script_op_gemm *g, const struc
 	char what[160];
 	snprintf(what, sizeof what, "ranking %s %ldx%ldx%ld", g->op, g->m, g->n, g->k);
 	struct op_query q = { s->ctx_ref, g, cands, n, fallback_id };
-	lua_rawgeti(L, LUA_REGISTRYINDEX, s->rank_op_ref);
-	lua_pushcfunction(L, build_op_query);
-	lua_pushlightuserdata(L, &q);
-	int rc = script_call(s, 1, 1, d, what);
-	if (rc) {
-		lua_pop(L, 1);
-		return rc;
-	}
-	if ((rc = script_call(s, 1, 1, d, what)))
-		return rc;
-	if (!lua_istable(L, -1)) {
-		const char *type = luaL_typename(L, -1);
-		lua_pop(L, 1);
-		return diag_error(d, TT_SCRIPT, "script", s->path, 0, 0, "rank_op() must return a list "
-				  "of candidates (ids or {id=, time=}), not %s", type);
-	}
-	/* read it as rank()'s list: the ids are 0..n-1 */
+	/* its list read as rank()'s: the ids are 0..n-1 */
 	struct tactic *ids = xcalloc(n ? n : 1, sizeof *ids);
 	for (size_t i = 0; i < n; i++)
 		ids[i].id = (int)cands[i].id;
-	struct ranking r = { ids, n, 0, out, xcalloc(n ? n : 1, 1), 0, 0 };
-	lua_pushcfunction(L, read_ranking);
-	lua_insert(L, -2);
-	lua_pushlightuserdata(L, &r);
-	rc = script_call(s, 2, 0, d, what);
-	free(r.seen);
+	struct ranking r = { ids, n, 0, out, NULL, 0, 0 };
+	int rc = call_ranking(s, s->rank_op_ref, build_op_query, &q, "rank_op", what, &r, d);
 	free(ids);
 	*nout = r.nout;
 	if (!rc && r.bad)
@@ -1426,9 +1424,7 @@ static int take_result(struct script *s, const char *what, struct field_list *fl
 	int rc = script_call(s, 2, 0, d, what);
 	if (rc) {
 		script_fields_free(fl->v, fl->n);
-		for (size_t i = 0; i < fl->nnotes; i++)
-			free(fl->notes[i]);
-		free(fl->notes);
+		free_strings(fl->notes, fl->nnotes);
 		memset(fl, 0, sizeof *fl);
 	}
 	return rc;
@@ -1472,9 +1468,7 @@ int script_consumer_parse(struct script *s, char *const *words, size_t nwords,
 	struct field_list fl = { 0 };
 	if ((rc = call_with_fields(s, env, nenv, "reading the launch command", &fl, d)))
 		return rc;
-	for (size_t i = 0; i < fl.nnotes; i++)
-		free(fl.notes[i]);
-	free(fl.notes);
+	free_strings(fl.notes, fl.nnotes);
 	if ((rc = script_ref(s, &s->opts_ref, d, "reading the launch command"))) {
 		script_fields_free(fl.v, fl.n);
 		return rc;

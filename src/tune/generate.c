@@ -25,7 +25,7 @@
 #include "script/script.h"
 #include "tune/backend.h"
 #include "tune/journal.h"
-#include "tune/python.h"
+#include "deployment/python.h"
 #include "tune/report.h"
 #include "ops/ops.h"
 
@@ -375,79 +375,40 @@ static const char *method_name(int m)
 
 /* ---------------------------------------------------------------- deployment and device */
 
-int generate_deploy(const struct tt_data *data, const struct dtype_set *dtypes,
-		    const struct deploy_args *a, int sm, const struct fi_rules *rules,
-		    struct deployment *dep, struct model_profile **own_model, struct diags *d)
+struct shape_args generate_shape_args(const struct generate_request *o, enum dtype dt,
+				      const char *cmd)
 {
-	const struct model_profile *model = NULL;
-	int rc;
-	*own_model = NULL;
-	if (a->model_profile) {
-		model = a->model_profile;
-	} else if (a->model) {
-		if (str_ends(a->model, ".yaml")) {
-			if ((rc = model_load_file(a->model, own_model, d)))
-				return rc;
-			model = *own_model;
-		} else if (!(model = model_find(&data->models, a->model))) {
-			const char *near[3];
-			size_t k = model_nearest(&data->models, a->model, near, 3);
-			char *nt = nearest_text(near, k);
-			rc = diag_error(d, TT_INVALID, "model", NULL, 0, 0, "no model '%s'%s (see "
-					"'tunetab models')", a->model, nt);
-			free(nt);
-			return rc;
-		}
-	}
-	const struct dtype_info *dti = dtypes_find(dtypes, dtype_name(a->dt));
-	if (!dti)
-		return diag_error(d, TT_INVALID, "dtype", NULL, 0, 0, "configs/dtypes.yaml does not "
-				  "describe '%s'", dtype_name(a->dt));
-	const struct weight_view *wv = dtype_weight_view(dti, a->weight_view);
-	if (!wv)
-		return diag_error(d, TT_USAGE, DIAG_SHOW_USAGE, NULL, 0, 0, "dtype %s has no weight view '%s'",
-				  dti->name, a->weight_view);
-	if (model && model->fp8_block && a->dt == DT_FP8)
-		diags_add(d, SEV_WARNING, "dtype", NULL, 0, 0, "%s's FP8 checkpoint is "
-			  "block-scaled: servers run it as fp8_block (bf16 input, "
-			  "use_deepseek_fp8_block_scale), whose keys share none with --dtype fp8's (for a "
-			  "per-tensor re-quantized checkpoint); give --dtype fp8_block, or derive it from "
-			  "the server's command (--for CONSUMER -- LAUNCH)", model->name);
-	int unknown_view;
-	const struct weight_view *iv = dtype_input_view(dti, a->input_view, &unknown_view);
-	if (unknown_view)
-		return diag_error(d, TT_USAGE, DIAG_SHOW_USAGE, NULL, 0, 0, "dtype %s has no input view "
-				  "'%s'%s", dti->name, a->input_view, dti->input_views_count ? ""
-				  : " (it has only its default input)");
-	*dep = (struct deployment){
-		.iv = iv, .out_torch = a->out_torch,
-		.model_name = model ? model->name : "(keys)",
-		.hidden = model ? (long)model->hidden_size : 0,
-		.inter_total = model ? (long)model->moe_intermediate_size : 0,
-		.experts_total = a->experts ? a->experts : model ? (long)model->routed_experts : 0,
-		.top_k = a->top_k ? a->top_k : model ? (long)model->top_k : 8,
-		.activation = model ? model->activation : ACT_SWIGLU,
-		.biases = a->model_profile && a->biases >= 0 ? a->biases != 0
-			  : model && model->activation == ACT_SWIGLU_BIAS,
-		.tp = a->tp, .ep = a->ep, .tp_rank = a->tp_rank, .ep_rank = a->ep_rank,
-		.dt = dti, .dtype = a->dt, .wv = wv, .sm = sm,
-		.no_fused_finalize = a->no_fused_finalize,
-		.max_tokens = (unsigned)(a->max_tokens ? a->max_tokens
-					 : (long)rules->buckets.default_max_tokens),
-	};
-	return TT_OK;
-}
-
-struct deploy_args generate_deploy_args(const struct generate_request *o, enum dtype dt,
-					const char *cmd)
-{
-	return (struct deploy_args){
+	return (struct shape_args){
 		.cmd = cmd, .model = o->model, .weight_view = o->weight_view,
 		.model_profile = o->model_profile, .biases = o->biases, .input_view = o->input_view,
 		.out_torch = o->out_torch, .dt = dt, .tp = o->tp, .ep = o->ep, .tp_rank = o->tp_rank,
 		.ep_rank = o->ep_rank, .top_k = o->top_k, .max_tokens = o->max_tokens,
 		.experts = o->experts, .no_fused_finalize = o->no_fused_finalize,
 	};
+}
+
+void generate_request_from_server(const struct serve_deployment *s, const struct model_profile *m,
+				   struct generate_request *o)
+{
+	o->device = s->device;
+	o->model_profile = m;
+	o->biases = s->biases;
+	o->dtype = s->dtype;
+	o->input_view = s->input_view;
+	o->out_torch = s->torch_dtype;
+	o->tp = s->runner_tp;
+	o->ep = s->runner_ep;
+	o->flashinfer = s->flashinfer;
+	o->max_tokens = s->max_tokens;
+	o->no_fused_finalize = !s->fused_finalize;
+	o->ops = s->ops;
+	o->nops = s->nops;
+	o->consumer = s->consumer;
+	o->moe_tune = s->moe_tune;
+	o->moe_m = s->moe_m;
+	o->ops_only = !s->tunes;
+	if (o->ops_only) /* only the CUTLASS MoE has a bundled module */
+		o->format = "json";
 }
 
 static double prof_u(const uint64_t *v)
@@ -856,8 +817,8 @@ static int run_rank(struct run *R, struct diags *d)
 	const struct generate_request *o = R->o;
 	struct generate_session *S = R->S;
 	const struct tt_data *data = S->data;
-	struct deploy_args da = generate_deploy_args(o, R->dt, "generate");
-	int rc = generate_deploy(data, S->dtypes, &da, R->sdev.sm, R->rules, &R->dep, &R->own_model, d);
+	struct shape_args sa = generate_shape_args(o, R->dt, "generate");
+	int rc = shape_build(data, S->dtypes, &sa, R->sdev.sm, R->rules, &R->dep, &R->own_model, d);
 	if (rc)
 		return rc;
 	const struct deployment *dep = &R->dep;

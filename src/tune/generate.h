@@ -23,6 +23,7 @@
 #include "tune/timing.h"
 #include "tune/worker.h"
 #include "ops/ops.h"
+#include "deployment/shape.h"
 
 #define GENERATE_MAX_WORKERS 16
 
@@ -171,26 +172,13 @@ void generate_summary(const struct generate_result *r, struct strbuf *out);
 /* The files written and where each goes (lines ending in '\n'). */
 void generate_written(const struct generate_result *r, struct strbuf *out);
 
-/* A deployment from generate-style options (model, dtype, parallelism), shared by generate
- * and doctor. model may be NULL (generate --keys). A model YAML is loaded into *own_model
- * (free with model_free). */
-struct deploy_args {
-	const char *cmd;        /* the command, for its usage line */
-	const char *model, *weight_view;
-	const struct model_profile *model_profile; /* instead of model, when set */
-	const char *input_view, *out_torch; /* generate_request's */
-	int biases;             /* the experts' biases; -1 (or 0 in a zeroed struct with no
-				 * profile): as the model's activation says */
-	enum dtype dt;
-	long tp, ep, tp_rank, ep_rank, top_k, max_tokens;
-	long experts;           /* routed experts of all ranks; 0: the model's */
-	bool no_fused_finalize; /* generate --fused-finalize off */
-};
-/* The deployment a request asks for (its dtype parsed: dt), as generate_deploy takes it. */
-struct deploy_args generate_deploy_args(const struct generate_request *o, enum dtype dt,
-					const char *cmd);
-int generate_deploy(const struct tt_data *data, const struct dtype_set *dtypes,
-		    const struct deploy_args *a, int sm, const struct fi_rules *rules,
-		    struct deployment *dep, struct model_profile **own_model, struct diags *d);
+/* The generate request that writes the table of s's keys (m: serve_model_profile's): what
+ * generate --for and install generate. Its shape is server_shape_args' (shape.h). */
+void generate_request_from_server(const struct serve_deployment *s, const struct model_profile *m,
+				  struct generate_request *o);
+
+/* The shape a request asks for (its dtype parsed: dt), as shape_build takes it. */
+struct shape_args generate_shape_args(const struct generate_request *o, enum dtype dt,
+				      const char *cmd);
 
 #endif

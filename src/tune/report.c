@@ -73,9 +73,7 @@ void report_release(struct report *r)
 	for (size_t i = 0; i < r->n; i++)
 		free(r->e[i].c);
 	free(r->e);
-	for (size_t i = 0; i < r->ninfo; i++)
-		free(r->info[i]);
-	free(r->info);
+	free_strings(r->info, r->ninfo);
 	free(r->title);
 	free(r->backend);
 	memset(r, 0, sizeof *r);
@@ -274,6 +272,26 @@ struct speedup {
 	bool known, measured;
 	double s, lo, hi;
 };
+
+/* The first entry of GEMM stage at index i or after, or NULL. */
+static const struct rep_entry *stage_from(const struct report *r, int stage, size_t i)
+{
+	for (; i < r->n; i++)
+		if (r->e[i].stage == stage)
+			return &r->e[i];
+	return NULL;
+}
+
+/* for_each_of_stage(e, r, stage) { ... }: e runs over the entries of GEMM stage, in order. */
+#define for_each_of_stage(e, r, stage)                                 \
+	for (const struct rep_entry *e = stage_from(r, stage, 0); e; \
+	     e = stage_from(r, stage, (size_t)(e - (r)->e) + 1))
+
+/* A candidate's role in its entry (the CSS class of its marks): chosen, fallback or other. */
+static const char *role_of(const struct rep_entry *e, const struct rep_cand *c)
+{
+	return c->id == e->chosen ? "chosen" : c->id == e->fallback ? "fallback" : "other";
+}
 
 static bool ok(const struct rep_cand *c)
 {
@@ -628,10 +646,7 @@ static void chart_times(struct strbuf *o, const struct report *r, int stage, int
 	struct axis xa;
 	size_t nb = chart_buckets(r, stage, buckets, &xa);
 	double lo = INFINITY, hi = 0;
-	for (size_t i = 0; i < r->n; i++) {
-		const struct rep_entry *e = &r->e[i];
-		if (e->stage != stage)
-			continue;
+	for_each_of_stage(e, r, stage) {
 		for (size_t k = 0; k < e->nc; k++) {
 			const struct rep_cand *c = &e->c[k];
 			double v[3] = { ok(c) ? c->med_us : -1, ok(c) ? c->lo_us : -1, c->pred_us };
@@ -656,14 +671,11 @@ static void chart_times(struct strbuf *o, const struct report *r, int stage, int
 	x_axis(o, &xa, buckets, nb);
 	/* other candidates first, the fallback and the chosen on top */
 	struct strbuf chosen = STRBUF_INIT, fbk = STRBUF_INIT;
-	for (size_t i = 0; i < r->n; i++) {
-		const struct rep_entry *e = &r->e[i];
-		if (e->stage != stage)
-			continue;
+	for_each_of_stage(e, r, stage) {
 		double x = px(&xa, (double)e->tokens);
 		for (size_t k = 0; k < e->nc; k++) {
 			const struct rep_cand *c = &e->c[k];
-			const char *role = c->id == e->chosen ? "chosen" : c->id == e->fallback ? "fallback" : "other";
+			const char *role = role_of(e, c);
 			char m[32], l[32], h[32], p[32];
 			fmt_us(m, sizeof m, c->med_us), fmt_us(l, sizeof l, c->lo_us);
 			fmt_us(h, sizeof h, c->hi_us), fmt_us(p, sizeof p, c->pred_us);
@@ -728,10 +740,7 @@ static void chart_speedup(struct strbuf *o, const struct report *r, int stage, i
 	struct axis xa;
 	size_t nb = chart_buckets(r, stage, buckets, &xa);
 	double lo = 1, hi = 1;
-	for (size_t i = 0; i < r->n; i++) {
-		const struct rep_entry *e = &r->e[i];
-		if (e->stage != stage)
-			continue;
+	for_each_of_stage(e, r, stage) {
 		struct speedup s = speedup_of(e);
 		if (s.known) {
 			lo = fmin(lo, s.lo);
@@ -763,10 +772,7 @@ static void chart_speedup(struct strbuf *o, const struct report *r, int stage, i
 	sb_addf(o, "<text class=\"al\" transform=\"rotate(-90)\" x=\"%.1f\" y=\"16\" text-anchor=\"middle\">"
 		"speed-up over the fallback (×)</text>\n", -(MT + H - MB) / 2);
 	x_axis(o, &xa, buckets, nb);
-	for (size_t i = 0; i < r->n; i++) {
-		const struct rep_entry *e = &r->e[i];
-		if (e->stage != stage)
-			continue;
+	for_each_of_stage(e, r, stage) {
 		struct speedup s = speedup_of(e);
 		if (!s.known)
 			continue;
@@ -813,10 +819,7 @@ static void table_times(struct strbuf *o, const struct report *r, int stage)
 	};
 	begin_table(o, cols, "GEMM%d: the choice per token bucket (the values of the chart above)",
 		    stage);
-	for (size_t i = 0; i < r->n; i++) {
-		const struct rep_entry *e = &r->e[i];
-		if (e->stage != stage)
-			continue;
+	for_each_of_stage(e, r, stage) {
 		const struct rep_cand *ch = find_cand(e, e->chosen), *fb = find_cand(e, e->fallback);
 		char a[32], b[32], c[32], f1[32], f2[32], f3[32], p[32];
 		fmt_us(a, sizeof a, ok(ch) ? ch->med_us : -1), fmt_us(b, sizeof b, ok(ch) ? ch->lo_us : -1);
@@ -852,10 +855,7 @@ static void table_speedup(struct strbuf *o, const struct report *r, int stage)
 	static const char *const cols[] = { "tokens", "speed-up", "low", "high", "from", NULL };
 	begin_table(o, cols, "GEMM%d: speed-up over the fallback (the values of the chart above)",
 		    stage);
-	for (size_t i = 0; i < r->n; i++) {
-		const struct rep_entry *e = &r->e[i];
-		if (e->stage != stage)
-			continue;
+	for_each_of_stage(e, r, stage) {
 		struct speedup s = speedup_of(e);
 		if (s.known)
 			sb_addf(o, "<tr><th scope=\"row\">%ld</th><td>%.3f×</td><td>%.3f×</td><td>%.3f×</td>"
@@ -920,14 +920,10 @@ static void chart_fit(struct strbuf *o, const struct report *r, int stage, int *
 		py(&a, d0), px(&a, d1), py(&a, d1));
 	/* the other candidates first, the fallback and the chosen on top */
 	for (int pass = 0; pass < 2; pass++)
-		for (size_t i = 0; i < r->n; i++) {
-			const struct rep_entry *e = &r->e[i];
-			if (e->stage != stage)
-				continue;
+		for_each_of_stage(e, r, stage) {
 			for (size_t k = 0; k < e->nc; k++) {
 				const struct rep_cand *c = &e->c[k];
-				const char *role = c->id == e->chosen ? "chosen" : c->id == e->fallback
-					? "fallback" : "other";
+				const char *role = role_of(e, c);
 				bool other = !strcmp(role, "other");
 				if (!fit_point(c) || other != (pass == 0))
 					continue;
@@ -968,10 +964,7 @@ static void chart_fit(struct strbuf *o, const struct report *r, int stage, int *
 	};
 	begin_table(o, cols, "GEMM%d: predicted against measured per token bucket (the figures of "
 		    "the chart above)", stage);
-	for (size_t i = 0; i < r->n; i++) {
-		const struct rep_entry *e = &r->e[i];
-		if (e->stage != stage)
-			continue;
+	for_each_of_stage(e, r, stage) {
 		struct rep_fit b;
 		report_fit(r, stage, e->tokens, &b);
 		fit_text(&b, rho, sizeof rho, ratio, sizeof ratio);

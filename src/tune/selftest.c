@@ -12,7 +12,7 @@
 #include "data/catalog.h"
 #include "data/dtypes.h"
 #include "tune/generate.h"
-#include "tune/python.h"
+#include "deployment/python.h"
 #include "tune/worker.h"
 
 const char *selftest_status_name(enum selftest_status s)

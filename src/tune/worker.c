@@ -1,53 +1,27 @@
-/* worker.c: the profiling worker processes, their line protocol and the parent's watchdog.
+/* worker.c: the profiling worker processes, the parent's side of their line protocol and its
+ * watchdog, and tunetab's own worker (`tunetab __worker`).
  *
- * Protocol (text lines). The requests that carry a job or a round name their fields and
- * their protocol version, "VERB v=2 NAME=VALUE ... -- CANDIDATE ...": the name=value words
- * come in any order, a reader ignores the names it does not know and refuses a version it
- * does not speak (ERR naming it) or a line without a field it needs (ERR naming the field);
- * the candidates follow "--". <job> is the fields of job_fields below, then n=<candidates>
- * (worker_job_line writes them, worker_parse_job and scripts/tunetab-fi-worker.py's
- * parse_request read them):
- *   dtype= batch= tokens= features= k= rounds= reps= method= stage= bucket= hidden= inter=
- *   experts= top_k= tp= tp_rank= ep= ep_rank= act= biases= finalize= [key= fields= runner=] n=
- *   parent: WHO
- *   worker: WHO <backend> <version|-> <torch|-> <detail hex>    (WHO none ... : not usable)
- *   parent: INFO
- *   worker: DEV <name hex> <cc major> <minor> <sms> ... <GPUs visible>
- * tunetab's own worker (proxy and fake backends) runs whole jobs, rounds included:
- *   parent: JOB v=2 <job> -- id,tm,tn,cm,cn,st,swap,sm80 ...
- *   worker: START <id>            before a candidate's first launch
- *           RES <id> <status> <median> <lo> <hi> <n> <why>
- *           END
- *   parent: CAL <n> m,n ...
- *   worker: CAL <copy_gbs> <tf_bf16> <tf_fp8> <n> m,n,eb,ef ...
- * the flashinfer worker (scripts/tunetab-fi-worker.py) is driven a round at a time, so the
- * rounds, intervals and racing stay measure.c's:
- *   parent: LOAD <dtype>          worker: NOTE <hex text> ... then OK <seconds>
- *   parent: PREP v=2 <job> -- id ...  (<job> with key=: the entry's FlashInfer key, fields=:
- *                                 its extras' names, comma-separated, or where the key has
- *                                 none the runner's arguments' names, runner=: their values
- *                                 as a Python tuple; all hex, "-" for none)
- *                                 worker: START <id>, then READY <id> <reps> or RES ..., END
- *   parent: GATE v=2 bound=<tactic's> ref_bound=<reference's> <job> -- id ...  (as PREP)
- *                                 worker: START <id>, G <id> ok|bad|unchecked <max abs> <rel>
- *                                 <hex why> until one is not bad, END
- *   parent: ROUND v=2 method=<method> min_reps=<reps> n=<k> -- <id>[:<reps>] ...
- *                                 worker: START <id>, T <id> <us> (or F <id> <why>:
- *                                 FlashInfer raised), ..., END
- * Any worker:
- *           FAULT <text>           a CUDA error after START: that candidate broke the
- *                                  context; the worker exits and the parent restarts it
- * Errors: ERR <text>. */
+ * The protocol's messages, both directions, are one table (wire.c, the generic writer and
+ * reader; scripts/tunetab-fi-worker.py's MESSAGES for the flashinfer worker), listed in
+ * docs/development.md "The worker protocol". In short, every line is "VERB v=3 NAME=VALUE ...
+ * [-- ITEM ...]":
+ *   start-up   WHO -> WHO; INFO -> DEV; LOAD (flashinfer worker) -> NOTE ..., OK
+ *   tunetab's own worker (proxy and fake backends) runs whole jobs, rounds included:
+ *              JOB -> START, RES per candidate, END; CAL -> CAL
+ *   the flashinfer worker is driven a round at a time, so the rounds, intervals and racing
+ *   stay measure.c's: PREP -> START, READY or RES per candidate, END; ROUND -> START, T (or
+ *   F: FlashInfer raised) per candidate, END; GATE -> START, G ... until one is not bad, END;
+ *   the other ops' OPTEST -> OPTEST and OPPROF -> OPPROF
+ *   any request -> ERR (refused; the text after "--") or FAULT (a CUDA error after START: that
+ *   candidate broke the context; the worker exits and the parent restarts it) */
 #include "tune/worker.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <math.h>
 #include <poll.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,6 +31,7 @@
 #include <unistd.h>
 
 #include "tune/backend.h"
+#include "tune/wire.h"
 #include "gpu/measure.h"
 #include "base/util.h"
 
@@ -224,35 +199,87 @@ static int send_line(struct worker *w, const char *s)
 	return 0;
 }
 
-static void hex_decode(const char *h, char *out, size_t n)
+/* Appends the request (or reply) m with obj's fields and items[0..n) (wire_write). */
+static void add_msg(struct strbuf *sb, enum wire_id id, const void *obj, const void *items,
+		    size_t n)
 {
-	size_t i = 0;
-	for (; h[0] && h[1] && i + 1 < n; h += 2) {
-		unsigned v;
-		if (sscanf(h, "%2x", &v) != 1)
-			break;
-		out[i++] = (char)v;
+	wire_write(sb, wire_msg(id), obj, NULL, items, n);
+}
+
+/* Sends a request: 0 sent, -1 the worker is gone. */
+static int send_msg(struct worker *w, enum wire_id id, const void *obj, const char *extra,
+		    const void *items, size_t n)
+{
+	struct strbuf sb = STRBUF_INIT;
+	wire_write(&sb, wire_msg(id), obj, extra, items, n);
+	int rc = send_line(w, sb.buf);
+	sb_release(&sb);
+	return rc;
+}
+
+/* What a reply says, by message (get_reply). */
+union reply {
+	struct wire_cand start;
+	struct prof_result res;     /* RES, F */
+	struct wire_ready ready;
+	struct wire_time t;
+	struct gate_result g;
+	struct wire_text text;      /* NOTE, ERR, FAULT */
+	struct wire_ok ok;
+	struct wire_optest optest;
+	struct worker_opprof opprof;
+	struct worker_backend who;
+	struct worker_device dev;
+	struct gpu_calibration cal;
+};
+
+enum { REPLY_UNREADABLE = 2 };
+
+/* One reply read: 1 with its message in *id and its fields in *u (a list's items in *items,
+ * allocated, where items is not NULL), 0 the worker is gone, -1 it hung, REPLY_UNREADABLE a
+ * line this side cannot read: why says what (another protocol version, a line that is not the
+ * protocol's, a field missing). A job's loops pass over unreadable lines, as a library's
+ * stray output on the worker's stdout; the one-line replies do not. */
+static int get_reply(struct worker *w, union reply *u, enum wire_id *id, void **items, size_t *n,
+		     char *why, size_t whylen)
+{
+	char line[16384], err[512];
+	memset(u, 0, sizeof *u);
+	int r = read_line(w, line, sizeof line);
+	if (r <= 0)
+		return r;
+	const struct wire_msg *m = wire_identify(line, WIRE_REPLY, why, whylen);
+	if (!m)
+		return REPLY_UNREADABLE;
+	if (wire_read(line, m, u, items, n, err, sizeof err)) {
+		snprintf(why, whylen, "bad worker reply '%.200s': %s", line, err);
+		return REPLY_UNREADABLE;
 	}
-	out[i] = '\0';
+	*id = m->id;
+	return 1;
 }
 
 enum { ASK_WHO = 1, ASK_INFO = 2, ASK_LOAD = 4 };
 
 int worker_ask_ahead(struct worker *w, const char *dtype)
 {
-	char req[96];
+	struct strbuf req = STRBUF_INIT;
+	struct wire_load load = { dtype ? dtype : "bf16" };
 	if (w->python)
-		snprintf(req, sizeof req, "WHO\nINFO\nLOAD %s\n", dtype ? dtype : "bf16");
-	else
-		snprintf(req, sizeof req, "INFO\n");
+		add_msg(&req, WQ_WHO, NULL, NULL, 0);
+	add_msg(&req, WQ_INFO, NULL, NULL, 0);
+	if (w->python)
+		add_msg(&req, WQ_LOAD, &load, NULL, 0);
 	w->ahead = w->python ? ASK_WHO | ASK_INFO | ASK_LOAD : ASK_INFO;
-	return send_line(w, req);
+	int rc = send_line(w, req.buf);
+	sb_release(&req);
+	return rc;
 }
 
-/* Sends req unless worker_ask_ahead sent it already: 0 sent, -1 the worker is gone. The
- * one-line answers to requests sent ahead of it and not read (a further GPU's WHO) are read
- * and dropped first. */
-static int ask(struct worker *w, unsigned which, const char *req)
+/* Sends the request id (obj its fields) unless worker_ask_ahead sent it already: 0 sent, -1
+ * the worker is gone. The one-line answers to requests sent ahead of it and not read (a
+ * further GPU's WHO) are read and dropped first. */
+static int ask(struct worker *w, unsigned which, enum wire_id id, const void *obj)
 {
 	char line[4096];
 	for (unsigned before = 1; before < which; before <<= 1)
@@ -262,56 +289,74 @@ static int ask(struct worker *w, unsigned which, const char *req)
 		w->ahead &= ~which;
 		return 0;
 	}
-	return send_line(w, req);
+	return send_msg(w, id, obj, NULL, NULL, 0);
 }
 
 int worker_who(struct worker *w, struct worker_backend *o, struct diags *d)
 {
 	memset(o, 0, sizeof *o);
-	char line[4096], hex[2048];
-	int r = ask(w, ASK_WHO, "WHO\n") ? 0 : read_line(w, line, sizeof line);
+	union reply u;
+	enum wire_id id;
+	char why[sizeof o->why];
+	int r = ask(w, ASK_WHO, WQ_WHO, NULL) ? 0 : get_reply(w, &u, &id, NULL, NULL, why, sizeof why);
 	if (r <= 0) {
 		snprintf(o->why, sizeof o->why, "the worker %s before it said what it is (%s)",
 			 r < 0 ? "hung" : "exited", w->python ? w->python : "tunetab");
 		return TT_GPU;
 	}
-	if (sscanf(line, "WHO %31s %63s %63s %2047s", o->name, o->version, o->torch, hex) != 4)
-		return diag_error(d, TT_INTERNAL, "worker", NULL, 0, 0, "bad worker reply '%s'", line);
-	hex_decode(hex, o->why, sizeof o->why);
+	/* a worker of another protocol version, or one that refused tunetab's: not usable */
+	if (r == REPLY_UNREADABLE || id == WR_ERR) {
+		snprintf(o->why, sizeof o->why, "%.*s", (int)sizeof o->why - 1,
+			 r == REPLY_UNREADABLE ? why : u.text.text);
+		return TT_GPU;
+	}
+	if (id != WR_WHO)
+		return diag_error(d, TT_INTERNAL, "worker", NULL, 0, 0, "bad worker reply to WHO: %s",
+				  wire_msg(id)->verb);
+	*o = u.who;
 	if (!strcmp(o->name, "none"))
 		return TT_GPU;
 	return TT_OK;
 }
 
-/* One request answered by one line (the other ops' OPTEST and OPPROF): the reply in line;
- * TT_GPU when the worker is gone, hung or died `during` it, an ERR reply as err_rc/err_id. */
-static int request_line(struct worker *w, const char *req, char *line, size_t n, int err_rc,
-			const char *err_id, const char *during, struct diags *d)
+/* One request answered by one reply (the other ops' OPTEST and OPPROF): the reply in *u;
+ * TT_GPU when the worker is gone, hung or died `during` it, an ERR reply as err_rc/err_id, a
+ * reply other than want's TT_INTERNAL. */
+static int request_reply(struct worker *w, enum wire_id req, const void *obj, const char *extra,
+			 const void *items, size_t n, enum wire_id want, union reply *u,
+			 int err_rc, const char *err_id, const char *during, struct diags *d)
 {
-	if (send_line(w, req))
+	if (send_msg(w, req, obj, extra, items, n))
 		return diag_error(d, TT_GPU, "worker", NULL, 0, 0, "the GPU worker is gone");
-	int r = read_line(w, line, n);
+	enum wire_id id;
+	char why[1024];
+	int r = get_reply(w, u, &id, NULL, NULL, why, sizeof why);
 	if (r <= 0)
 		return diag_error(d, TT_GPU, "worker", NULL, 0, 0, "the GPU worker %s %s",
 				  r < 0 ? "hung" : "died", during);
-	if (str_starts(line, "ERR "))
-		return diag_error(d, err_rc, err_id, NULL, 0, 0, "%s", line + 4);
+	if (r == REPLY_UNREADABLE)
+		return diag_error(d, TT_INTERNAL, "worker", NULL, 0, 0, "%s", why);
+	if (id == WR_ERR)
+		return diag_error(d, err_rc, err_id, NULL, 0, 0, "%s", u->text.text);
+	if (id != want)
+		return diag_error(d, TT_INTERNAL, "worker", NULL, 0, 0, "bad worker reply to %s: %s",
+				  wire_msg(req)->verb, wire_msg(id)->verb);
 	return TT_OK;
 }
 
 int worker_optest(struct worker *w, const char *op, const char *runner, char *status,
 		  size_t nstatus, char *detail, size_t ndetail, struct diags *d)
 {
-	char req[512], line[4096], st[32], hex[2048], during[160];
-	snprintf(req, sizeof req, "OPTEST v=%d op=%s runner=%s --\n", WORKER_PROTO, op, runner);
+	char during[160];
 	snprintf(during, sizeof during, "during the self-test of %s", op);
-	int rc = request_line(w, req, line, sizeof line, TT_INTERNAL, "worker", during, d);
+	struct wire_optest_req req = { op, runner };
+	union reply u;
+	int rc = request_reply(w, WQ_OPTEST, &req, NULL, NULL, 0, WR_OPTEST, &u, TT_INTERNAL,
+			       "worker", during, d);
 	if (rc)
 		return rc;
-	if (sscanf(line, "OPTEST status=%31s detail=%2047s", st, hex) != 2)
-		return diag_error(d, TT_INTERNAL, "worker", NULL, 0, 0, "bad worker reply '%s'", line);
-	snprintf(status, nstatus, "%s", st);
-	hex_decode(hex, detail, ndetail);
+	snprintf(status, nstatus, "%s", u.optest.status);
+	snprintf(detail, ndetail, "%s", u.optest.detail);
 	return TT_OK;
 }
 
@@ -319,109 +364,82 @@ int worker_opprof(struct worker *w, const char *job_words, long bucket, int reps
 		  const int *cands, size_t n, struct worker_opprof *o, struct diags *d)
 {
 	memset(o, 0, sizeof *o);
-	struct strbuf req = STRBUF_INIT;
-	sb_addf(&req, "OPPROF v=%d %s bucket=%ld reps=%d gate=%d cands=%zu --", WORKER_PROTO,
-		job_words, bucket, reps, gate ? 1 : 0, n);
+	struct wire_opprof_req req = { bucket, reps, gate ? 1 : 0 };
+	struct wire_op_cand *ids = xcalloc(n ? n : 1, sizeof *ids);
 	for (size_t i = 0; i < n; i++)
-		sb_addf(&req, " %d", cands[i]);
-	sb_addc(&req, '\n');
-	char line[8192], win[1100], wus[64], fus[64], g[16], det[1000], during[96];
+		ids[i].id = cands[i];
+	char during[96];
 	snprintf(during, sizeof during, "while measuring %ld tokens of an op", bucket);
-	int rc = request_line(w, req.buf, line, sizeof line, TT_GPU, "op", during, d);
-	sb_release(&req);
-	if (rc)
-		return rc;
-	if (sscanf(line, "OPPROF timed=%d win=%1099s win_us=%63s fallback_us=%63s gate=%15s "
-		   "detail=%999s", &o->timed, win, wus, fus, g, det) != 6)
-		return diag_error(d, TT_INTERNAL, "worker", NULL, 0, 0, "bad worker reply '%s'", line);
-	hex_decode(win, o->win, sizeof o->win);
-	hex_decode(det, o->detail, sizeof o->detail);
-	o->win_us = strtod(wus, NULL);
-	o->fallback_us = strtod(fus, NULL);
-	snprintf(o->gate, sizeof o->gate, "%s", g);
-	return TT_OK;
+	union reply u;
+	int rc = request_reply(w, WQ_OPPROF, &req, job_words, ids, n, WR_OPPROF, &u, TT_GPU, "op",
+			       during, d);
+	free(ids);
+	if (!rc)
+		*o = u.opprof;
+	return rc;
 }
 
 int worker_info(struct worker *w, struct worker_device *o, struct diags *d)
 {
 	memset(o, 0, sizeof *o);
-	if (ask(w, ASK_INFO, "INFO\n"))
+	if (ask(w, ASK_INFO, WQ_INFO, NULL))
 		return diag_error(d, TT_GPU, "worker", NULL, 0, 0, "the GPU worker is gone");
-	char line[4096], hex[600];
-	int r = read_line(w, line, sizeof line);
+	union reply u;
+	enum wire_id id;
+	char why[1024];
+	int r = get_reply(w, &u, &id, NULL, NULL, why, sizeof why);
 	if (r <= 0)
 		return diag_error(d, TT_GPU, "worker", NULL, 0, 0, "the GPU worker %s before it "
 				  "reported its device", r < 0 ? "hung" : "died");
-	if (str_starts(line, "ERR "))
-		return diag_error(d, TT_GPU, "gpu", NULL, 0, 0, "%s", line + 4);
-	struct gpu_info *g = &o->gpu;
-	double smem_optin, smem_sm, l2, mem, clock_mhz;
-	if (sscanf(line, "DEV %599s %d %d %d %lf %lf %lf %lf %lf %lf %d %d %d %ld", hex, &g->cc_major,
-		   &g->cc_minor, &g->sm_count, &smem_optin, &smem_sm, &l2, &mem, &clock_mhz,
-		   &o->mem_bw_gbs, &o->visible, &o->env.driver_version, &o->env.runtime_version,
-		   &o->env.blaslt_version) != 14)
-		return diag_error(d, TT_INTERNAL, "worker", NULL, 0, 0, "bad worker reply '%s'", line);
-	hex_decode(hex, g->name, sizeof g->name);
-	g->smem_per_block_optin = (size_t)smem_optin;
-	g->smem_per_sm = (size_t)smem_sm;
-	g->l2_bytes = (size_t)l2;
-	g->total_mem = (size_t)mem;
-	g->clock_khz = (int)(clock_mhz * 1000);
+	if (r == REPLY_UNREADABLE)
+		return diag_error(d, TT_INTERNAL, "worker", NULL, 0, 0, "%s", why);
+	if (id == WR_ERR)
+		return diag_error(d, TT_GPU, "gpu", NULL, 0, 0, "%s", u.text.text);
+	if (id != WR_DEV)
+		return diag_error(d, TT_INTERNAL, "worker", NULL, 0, 0, "bad worker reply to INFO: %s",
+				  wire_msg(id)->verb);
+	*o = u.dev;
 	return TT_OK;
 }
 
 int worker_load(struct worker *w, const char *dtype, void (*note)(void *ctx, const char *text),
 		void *ctx, double *seconds, struct diags *d)
 {
-	char line[4096], text[2048];
-	snprintf(line, sizeof line, "LOAD %s\n", dtype);
-	int r = ask(w, ASK_LOAD, line) ? 0 : 1;
-	while (r > 0 && (r = read_line(w, line, sizeof line)) > 0) {
-		if (str_starts(line, "NOTE ")) {
-			hex_decode(line + 5, text, sizeof text);
+	struct wire_load load = { dtype };
+	union reply u;
+	enum wire_id id;
+	char why[1024];
+	int r = ask(w, ASK_LOAD, WQ_LOAD, &load) ? 0 : 1;
+	while (r > 0 && (r = get_reply(w, &u, &id, NULL, NULL, why, sizeof why)) > 0) {
+		if (r == REPLY_UNREADABLE)
+			return diag_error(d, TT_INTERNAL, "worker", NULL, 0, 0, "%s", why);
+		if (id == WR_NOTE) {
 			if (note)
-				note(ctx, text);
+				note(ctx, u.text.text);
 			continue;
 		}
-		if (str_starts(line, "ERR "))
-			return diag_error(d, TT_GPU, "flashinfer", NULL, 0, 0, "%s", line + 4);
-		if (sscanf(line, "OK %lf", seconds) == 1)
+		if (id == WR_ERR)
+			return diag_error(d, TT_GPU, "flashinfer", NULL, 0, 0, "%s", u.text.text);
+		if (id == WR_OK) {
+			*seconds = u.ok.seconds;
 			return TT_OK;
-		return diag_error(d, TT_INTERNAL, "worker", NULL, 0, 0, "bad worker reply '%s'", line);
+		}
+		return diag_error(d, TT_INTERNAL, "worker", NULL, 0, 0, "bad worker reply to LOAD: %s",
+				  wire_msg(id)->verb);
 	}
 	return diag_error(d, TT_GPU, "worker", NULL, 0, 0, "the worker %s while it loaded "
 			  "FlashInfer's fused-MoE module (no word for %.0f s)", r < 0 ? "hung" : "died",
 			  w->timeout_s);
 }
 
-static void set_why(struct prof_result *r, const char *why)
+/* A RES reply into the result of the candidate it names, if still pending. */
+static void take_res(const struct prof_result *res, const struct prof_cand *c, size_t n,
+		     char *done, struct prof_result *out)
 {
-	char tmp[128];
-	snprintf(tmp, sizeof tmp, "%s", why);
-	for (char *p = tmp; *p; p++)
-		if (*p == '_')
-			*p = ' ';
-	snprintf(r->why, sizeof r->why, "%s", strcmp(tmp, "-") ? tmp : "");
-}
-
-/* A RES line into the result of the candidate it names, if still pending. */
-static void take_res(const char *line, const struct prof_cand *c, size_t n, char *done,
-		     struct prof_result *out)
-{
-	int id, st, cnt;
-	double med, lo, hi;
-	char why[128] = "";
-	if (sscanf(line, "RES %d %d %lf %lf %lf %d %127s", &id, &st, &med, &lo, &hi, &cnt, why) < 6)
-		return;
 	for (size_t i = 0; i < n; i++)
-		if (c[i].id == id && !done[i]) {
+		if (c[i].id == res->id && !done[i]) {
 			done[i] = 1;
-			out[i].status = (enum prof_status)st;
-			out[i].median_us = med;
-			out[i].lo_us = lo;
-			out[i].hi_us = hi;
-			out[i].n = cnt;
-			set_why(&out[i], why);
+			out[i] = *res;
 		}
 }
 
@@ -436,104 +454,81 @@ struct attempt {
 	char fault[96];
 };
 
-static void on_fault(struct attempt *a, const char *line)
+static void on_fault(struct attempt *a, const char *text)
 {
 	/* the started candidate broke the context; keep the CUDA error's name */
-	const char *e = strstr(line, "cudaError");
+	const char *e = strstr(text, "cudaError");
 	if (!e)
-		e = strstr(line, "CUDA");
+		e = strstr(text, "CUDA");
 	snprintf(a->fault, sizeof a->fault, ": %.*s", e ? (int)strcspn(e, " (_") : 0, e ? e : "");
 	a->r = 0;
 }
 
-/* s as hex digits ("-" for none): a field of a job line that may hold spaces */
-static void add_hex(struct strbuf *sb, const char *s)
-{
-	if (!s || !*s) {
-		sb_addc(sb, '-');
-		return;
-	}
-	for (; *s; s++)
-		sb_addf(sb, "%02x", (unsigned char)*s);
-}
-
-/* The fields of a job line, in the order written: the one list of names worker_job_line
- * writes and worker_parse_job reads (scripts/tunetab-fi-worker.py's JOB_FIELDS reads the
- * same names). JOB_HEX fields go to the flashinfer worker only (every verb but JOB) and
- * tunetab's own worker does not keep them. */
-enum job_type { JOB_STR, JOB_INT, JOB_LONG, JOB_HEX };
-
-static const struct job_field {
-	const char *name;
-	enum job_type type;
-	size_t off; /* in struct prof_shape */
-} job_fields[] = {
-#define F(name, type, member) { name, type, offsetof(struct prof_shape, member) }
-	F("dtype", JOB_STR, dtype),      F("batch", JOB_LONG, batch),
-	F("tokens", JOB_LONG, tokens),   F("features", JOB_LONG, features),
-	F("k", JOB_LONG, k),             F("rounds", JOB_INT, rounds),
-	F("reps", JOB_INT, reps),        F("method", JOB_INT, method),
-	F("stage", JOB_INT, stage),      F("bucket", JOB_LONG, bucket),
-	F("hidden", JOB_LONG, hidden),   F("inter", JOB_LONG, inter),
-	F("experts", JOB_LONG, experts), F("top_k", JOB_LONG, top_k),
-	F("tp", JOB_LONG, tp),           F("tp_rank", JOB_LONG, tp_rank),
-	F("ep", JOB_LONG, ep),           F("ep_rank", JOB_LONG, ep_rank),
-	F("act", JOB_INT, activation),   F("biases", JOB_INT, biases),
-	F("finalize", JOB_INT, finalize),
-	F("key", JOB_HEX, key),          F("fields", JOB_HEX, key_fields),
-	F("runner", JOB_HEX, runner),
-#undef F
-};
-
-void worker_job_line(struct strbuf *sb, const char *verb, const char *extra,
-		     const struct prof_shape *s, const struct prof_cand *c, size_t ncand,
+void worker_job_line(struct strbuf *sb, const char *verb, const struct prof_shape *s,
+		     const double bounds[2], const struct prof_cand *c, size_t ncand,
 		     const char *done)
 {
-	bool whole = !strcmp(verb, "JOB");
-	bool keyed = s->key && s->key_fields; /* else none of the three goes */
+	enum wire_id id = !strcmp(verb, "JOB") ? WQ_JOB : !strcmp(verb, "GATE") ? WQ_GATE : WQ_PREP;
+	struct wire_job job = { .s = *s };
+	if (!s->key || !s->key_fields) /* the three go together, or none */
+		job.s.key = job.s.key_fields = job.s.runner = NULL;
+	if (bounds)
+		job.bound = bounds[0], job.ref_bound = bounds[1];
+	struct prof_cand *todo = xcalloc(ncand ? ncand : 1, sizeof *todo);
 	size_t n = 0; /* the candidates still to time */
 	for (size_t i = 0; i < ncand; i++)
-		n += !done || !done[i];
-	sb_addf(sb, "%s v=%d", verb, WORKER_PROTO);
-	if (extra)
-		sb_addf(sb, " %s", extra);
-	for (size_t i = 0; i < ARRAY_SIZE(job_fields); i++) {
-		const struct job_field *f = &job_fields[i];
-		const char *at = (const char *)s + f->off;
-		if (f->type == JOB_HEX && whole)
-			continue;
-		sb_addf(sb, " %s=", f->name);
-		if (f->type == JOB_STR)
-			sb_adds(sb, *(const char *const *)at ? *(const char *const *)at : "-");
-		else if (f->type == JOB_INT)
-			sb_addf(sb, "%d", *(const int *)at);
-		else if (f->type == JOB_LONG)
-			sb_addf(sb, "%ld", *(const long *)at);
-		else
-			add_hex(sb, keyed ? *(const char *const *)at : NULL);
-	}
-	sb_addf(sb, " n=%zu --", n);
-	for (size_t i = 0; i < ncand; i++) {
-		if (done && done[i])
-			continue;
-		if (whole)
-			sb_addf(sb, " %d,%d,%d,%d,%d,%d,%d,%d", c[i].id, c[i].tile_m, c[i].tile_n,
-				c[i].cluster_m, c[i].cluster_n, c[i].stages, c[i].swap, c[i].sm80);
-		else
-			sb_addf(sb, " %d", c[i].id);
-	}
-	sb_addc(sb, '\n');
+		if (!done || !done[i])
+			todo[n++] = c[i];
+	add_msg(sb, id, &job, todo, n);
+	free(todo);
 }
 
 /* Sends worker_job_line's line. a->r: 0 when the worker is gone. */
-static void send_job(struct worker *w, const char *verb, const char *extra,
+static void send_job(struct worker *w, const char *verb, const double bounds[2],
 		     const struct prof_shape *s, const struct prof_cand *c, size_t ncand,
 		     const char *done, struct attempt *a)
 {
 	struct strbuf job = STRBUF_INIT;
-	worker_job_line(&job, verb, extra, s, c, ncand, done);
+	worker_job_line(&job, verb, s, bounds, c, ncand, done);
 	a->r = send_line(w, job.buf) ? 0 : 1;
 	sb_release(&job);
+}
+
+/* A job's replies, one at a time: the reply's message and fields (a->r: 0 the worker died,
+ * -1 it hung); lines this side cannot read are passed over. */
+static bool job_reply(struct worker *w, struct attempt *a, union reply *u, enum wire_id *id)
+{
+	char why[1024];
+	while (a->r > 0 && (a->r = get_reply(w, u, id, NULL, NULL, why, sizeof why)) > 0)
+		if (a->r != REPLY_UNREADABLE)
+			return true;
+	return false;
+}
+
+/* A reply every job's answer may hold: START, RES, and the END, ERR (an error from `who`) or
+ * FAULT that ends it. False when the job is over. */
+static bool job_common(struct attempt *a, const union reply *u, enum wire_id id, const char *who,
+		       const struct prof_cand *c, size_t n, char *done, struct prof_result *out,
+		       struct diags *d)
+{
+	switch (id) {
+	case WR_START:
+		a->last = u->start.id;
+		return true;
+	case WR_RES:
+		take_res(&u->res, c, n, done, out);
+		return true;
+	case WR_ERR:
+		a->rc = diag_error(d, TT_GPU, who, NULL, 0, 0, "%s", u->text.text);
+		return false;
+	case WR_FAULT:
+		on_fault(a, u->text.text);
+		return false;
+	case WR_END:
+		return false;
+	default:
+		return true;
+	}
 }
 
 /* tunetab's own worker: one JOB, rounds included. */
@@ -542,25 +537,10 @@ static void attempt_job(struct worker *w, const struct prof_shape *s, const stru
 			struct diags *d)
 {
 	send_job(w, "JOB", NULL, s, c, n, done, a);
-	char line[4096];
-	while (a->r > 0 && (a->r = read_line(w, line, sizeof line)) > 0) {
-		int id;
-		if (sscanf(line, "START %d", &id) == 1) {
-			a->last = id;
-			continue;
-		}
-		if (!strcmp(line, "END"))
-			break;
-		if (str_starts(line, "ERR ")) {
-			a->rc = diag_error(d, TT_GPU, "gpu", NULL, 0, 0, "%s", line + 4);
-			break;
-		}
-		if (str_starts(line, "FAULT ")) {
-			on_fault(a, line);
-			break;
-		}
-		take_res(line, c, n, done, out);
-	}
+	union reply u;
+	enum wire_id id;
+	while (job_reply(w, a, &u, &id) && job_common(a, &u, id, "gpu", c, n, done, out, d))
+		;
 }
 
 /* The flashinfer worker: PREP, then measure.c's rounds, one ROUND request each. */
@@ -582,50 +562,49 @@ static int py_round_batch(struct py_round *x, int r, const size_t *idx, size_t k
 	 * untimed call before every sample, so each is timed back to back with its own tactic as
 	 * FlashInfer's autotuner and the oracle time them (a lone call after another tactic's
 	 * timed up to 30% slower on the H200 with PDL on: docs/benchmarks.md) */
-	struct strbuf b = STRBUF_INIT;
-	sb_addf(&b, "ROUND v=%d method=%d min_reps=1 n=%zu --", WORKER_PROTO, x->method, k);
+	struct wire_round req = { x->method, 1 };
+	struct wire_round_item *items = xcalloc(k ? k : 1, sizeof *items);
 	for (size_t j = 0; j < k; j++) {
-		sb_addf(&b, " %d", x->c[x->at[idx[j]]].id);
+		items[j].id = x->c[x->at[idx[j]]].id;
 		/* a finalist's samples: about 100 us of calls, sized by its own screening time */
 		double t = x->res[idx[j]].median_us;
 		if (x->keep > 0 && r > 0 && t > 0)
-			sb_addf(&b, ":%d", (int)fmin(16, fmax(1, ceil(100.0 / t))));
+			items[j].reps = (int)fmin(16, fmax(1, ceil(100.0 / t)));
 	}
-	sb_addc(&b, '\n');
 	struct attempt *a = x->a;
-	a->r = send_line(x->w, b.buf) ? 0 : 1;
+	a->r = send_msg(x->w, WQ_ROUND, &req, NULL, items, k) ? 0 : 1;
 	a->batch = k;
-	sb_release(&b);
+	free(items);
 	size_t got = 0;
-	char line[4096], why[128];
-	while (a->r > 0 && (a->r = read_line(x->w, line, sizeof line)) > 0) {
-		int id;
-		double t;
-		if (sscanf(line, "START %d", &id) == 1) {
-			a->last = id;
-		} else if (sscanf(line, "T %d %lf", &id, &t) == 2) {
+	union reply u;
+	enum wire_id id;
+	while (job_reply(x->w, a, &u, &id)) {
+		if (id == WR_START) {
+			a->last = u.start.id;
+		} else if (id == WR_T) {
 			for (size_t j = 0; j < k; j++)
-				if (x->c[x->at[idx[j]]].id == id)
-					us[j] = t, got++;
-		} else if (sscanf(line, "F %d %127s", &id, why) == 2) {
+				if (x->c[x->at[idx[j]]].id == u.t.id)
+					us[j] = u.t.us, got++;
+		} else if (id == WR_F) {
 			/* FlashInfer raised for this candidate while it was timed */
 			for (size_t j = 0; j < k; j++)
-				if (x->c[x->at[idx[j]]].id == id) {
+				if (x->c[x->at[idx[j]]].id == u.res.id) {
 					us[j] = -1;
 					got++;
-					set_why(&x->res[idx[j]], why);
+					snprintf(x->res[idx[j]].why, sizeof x->res[idx[j]].why, "%s",
+						 u.res.why);
 				}
-		} else if (!strcmp(line, "END")) {
+		} else if (id == WR_END) {
 			if (got == k)
 				return 0;
 			a->rc = diag_error(x->d, TT_INTERNAL, "worker", NULL, 0, 0, "the worker timed "
 					   "%zu of %zu candidates in a round", got, k);
 			return 1;
-		} else if (str_starts(line, "ERR ")) {
-			a->rc = diag_error(x->d, TT_GPU, "flashinfer", NULL, 0, 0, "%s", line + 4);
+		} else if (id == WR_ERR) {
+			a->rc = diag_error(x->d, TT_GPU, "flashinfer", NULL, 0, 0, "%s", u.text.text);
 			return 1;
-		} else if (str_starts(line, "FAULT ")) {
-			on_fault(a, line);
+		} else if (id == WR_FAULT) {
+			on_fault(a, u.text.text);
 			return 1;
 		}
 	}
@@ -652,29 +631,20 @@ static void attempt_rounds(struct worker *w, const struct prof_shape *s, const s
 	/* ready[] are the prepared candidates, measured together below */
 	size_t *at = xcalloc(n + 1, sizeof *at), nready = 0;
 	struct prof_result *res = xcalloc(n + 1, sizeof *res);
-	char line[4096];
-	while (a->r > 0 && (a->r = read_line(w, line, sizeof line)) > 0) {
-		int id, reps;
-		if (sscanf(line, "START %d", &id) == 1) {
-			a->last = id;
-		} else if (sscanf(line, "READY %d %d", &id, &reps) == 2) {
-			for (size_t i = 0; i < n; i++)
-				if (c[i].id == id && !done[i]) {
-					at[nready] = i;
-					res[nready] = (struct prof_result){ .id = id, .status = PROF_OK };
-					nready++;
-				}
-		} else if (!strcmp(line, "END")) {
-			break;
-		} else if (str_starts(line, "ERR ")) {
-			a->rc = diag_error(d, TT_GPU, "flashinfer", NULL, 0, 0, "%s", line + 4);
-			break;
-		} else if (str_starts(line, "FAULT ")) {
-			on_fault(a, line);
-			break;
-		} else {
-			take_res(line, c, n, done, out);
+	union reply u;
+	enum wire_id id;
+	while (job_reply(w, a, &u, &id)) {
+		if (id != WR_READY) {
+			if (!job_common(a, &u, id, "flashinfer", c, n, done, out, d))
+				break;
+			continue;
 		}
+		for (size_t i = 0; i < n; i++)
+			if (c[i].id == u.ready.id && !done[i]) {
+				at[nready] = i;
+				res[nready] = (struct prof_result){ .id = u.ready.id, .status = PROF_OK };
+				nready++;
+			}
 	}
 	if (a->r > 0 && !a->rc && nready) {
 		struct py_round x = { w, c, at, res, s->method, s->keep, a, d };
@@ -764,29 +734,21 @@ int worker_gate(struct worker *w, const struct prof_shape *s, const struct prof_
 		return diag_error(d, TT_USAGE, "worker", NULL, 0, 0, "the correctness gate runs on "
 				  "the flashinfer backend's worker");
 	struct attempt a = { .last = NOT_STARTED };
-	char extra[96];
-	snprintf(extra, sizeof extra, "bound=%g ref_bound=%g", bounds[0], bounds[1]);
-	send_job(w, "GATE", extra, s, c, n, NULL, &a);
-	char line[4096];
-	while (a.r > 0 && (a.r = read_line(w, line, sizeof line)) > 0) {
-		int id, used = 0;
-		char verdict[16], why[700];
-		struct gate_result g = { 0 };
-		if (sscanf(line, "START %d", &id) == 1) {
-			a.last = id;
-		} else if (sscanf(line, "G %d %15s %lf %lf %699s%n", &g.id, verdict, &g.max_abs, &g.rel,
-				  why, &used) == 5 && *k < n) {
-			g.verdict = !strcmp(verdict, "ok") ? GATE_OK : !strcmp(verdict, "bad") ? GATE_BAD
-										  : GATE_UNCHECKED;
-			hex_decode(why, g.why, sizeof g.why);
-			out[(*k)++] = g;
-		} else if (!strcmp(line, "END")) {
+	send_job(w, "GATE", bounds, s, c, n, NULL, &a);
+	union reply u;
+	enum wire_id id;
+	while (job_reply(w, &a, &u, &id)) {
+		if (id == WR_START) {
+			a.last = u.start.id;
+		} else if (id == WR_G && *k < n) {
+			out[(*k)++] = u.g;
+		} else if (id == WR_END) {
 			return TT_OK;
-		} else if (str_starts(line, "ERR ")) {
+		} else if (id == WR_ERR) {
 			return diag_error(d, TT_GPU, "flashinfer", NULL, 0, 0, "the correctness gate: %s",
-					  line + 4);
-		} else if (str_starts(line, "FAULT ")) {
-			on_fault(&a, line);
+					  u.text.text);
+		} else if (id == WR_FAULT) {
+			on_fault(&a, u.text.text);
 			break;
 		}
 	}
@@ -809,179 +771,70 @@ int worker_calibrate(struct worker *w, const int (*tiles)[2], int ntiles,
 	if (w->python)
 		return diag_error(d, TT_USAGE, "worker", NULL, 0, 0, "calibration runs on tunetab's "
 				  "own worker, not the flashinfer backend");
-	struct strbuf job = STRBUF_INIT;
-	sb_addf(&job, "CAL %d", ntiles);
+	struct wire_tile *req = xcalloc(ntiles > 0 ? (size_t)ntiles : 1, sizeof *req);
 	for (int i = 0; i < ntiles; i++)
-		sb_addf(&job, " %d,%d", tiles[i][0], tiles[i][1]);
-	sb_addc(&job, '\n');
-	int bad = send_line(w, job.buf);
-	sb_release(&job);
-	char line[16384];
+		req[i].tile_m = tiles[i][0], req[i].tile_n = tiles[i][1];
+	int bad = send_msg(w, WQ_CAL, NULL, NULL, req, ntiles > 0 ? (size_t)ntiles : 0);
+	free(req);
 	double keep = w->timeout_s;
 	w->timeout_s = keep < 300 ? 300 : keep; /* calibration takes seconds, not milliseconds */
-	int r = bad ? 0 : read_line(w, line, sizeof line);
+	union reply u;
+	enum wire_id id;
+	char why[1024];
+	struct wire_tile *got = NULL;
+	size_t n = 0;
+	int r = bad ? 0 : get_reply(w, &u, &id, (void **)&got, &n, why, sizeof why);
 	w->timeout_s = keep;
 	if (r <= 0)
 		return diag_error(d, TT_GPU, "worker", NULL, 0, 0, "the GPU worker %s during calibration",
 				  r < 0 ? "hung" : "died");
-	if (str_starts(line, "ERR "))
-		return diag_error(d, TT_GPU, "gpu", NULL, 0, 0, "%s", line + 4);
-	int n, off = 0;
-	if (sscanf(line, "CAL %lf %lf %lf %d%n", &cal->copy_gbs, &cal->tflops_bf16, &cal->tflops_fp8,
-		   &n, &off) != 4 || n > 32)
+	if (r == REPLY_UNREADABLE)
+		return diag_error(d, TT_INTERNAL, "worker", NULL, 0, 0, "bad calibration reply: %s", why);
+	if (id == WR_ERR)
+		return diag_error(d, TT_GPU, "gpu", NULL, 0, 0, "%s", u.text.text);
+	if (id != WR_CAL || n > ARRAY_SIZE(cal->tiles)) {
+		free(got);
 		return diag_error(d, TT_INTERNAL, "worker", NULL, 0, 0, "bad calibration reply");
-	cal->ntiles = n;
-	const char *p = line + off;
-	for (int i = 0; i < n; i++) {
-		int used = 0;
-		if (sscanf(p, " %d,%d,%lf,%lf%n", &cal->tiles[i].m, &cal->tiles[i].n, &cal->tiles[i].eff_bf16,
-			   &cal->tiles[i].eff_fp8, &used) != 4)
-			return diag_error(d, TT_INTERNAL, "worker", NULL, 0, 0, "bad calibration reply");
-		p += used;
 	}
+	cal->copy_gbs = u.cal.copy_gbs;
+	cal->tflops_bf16 = u.cal.tflops_bf16;
+	cal->tflops_fp8 = u.cal.tflops_fp8;
+	cal->ntiles = (int)n;
+	for (size_t i = 0; i < n; i++) {
+		cal->tiles[i].m = got[i].tile_m;
+		cal->tiles[i].n = got[i].tile_n;
+		cal->tiles[i].eff_bf16 = got[i].eff_bf16;
+		cal->tiles[i].eff_fp8 = got[i].eff_fp8;
+	}
+	free(got);
 	return TT_OK;
 }
 
 /* --- worker side ----------------------------------------------------------------------- */
 
+/* A reply on stdout, the worker's end of the pipe. */
+static void reply(enum wire_id id, const void *obj, const void *items, size_t n)
+{
+	struct strbuf sb = STRBUF_INIT;
+	add_msg(&sb, id, obj, items, n);
+	fputs(sb.buf, stdout);
+	fflush(stdout);
+	sb_release(&sb);
+}
+
+/* ERR or FAULT with text */
+static void reply_text(enum wire_id id, const char *text)
+{
+	struct wire_text t;
+	snprintf(t.text, sizeof t.text, "%s", text);
+	reply(id, &t, NULL, 0);
+}
+
 static void on_start(int id, void *ctx)
 {
 	int *started = ctx;
 	*started = 1;
-	printf("START %d\n", id);
-	fflush(stdout);
-}
-
-static int job_error(char *why, size_t whylen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static int job_error(char *why, size_t whylen, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(why, whylen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
-/* A whole word as a number: 0, or -1 when it is not one. */
-static int word_long(const char *w, size_t len, long *out)
-{
-	char tmp[32], *end;
-	if (!len || len >= sizeof tmp)
-		return -1;
-	memcpy(tmp, w, len);
-	tmp[len] = '\0';
-	errno = 0;
-	*out = strtol(tmp, &end, 10);
-	return *end || errno ? -1 : 0;
-}
-
-#define WORD_END " \t\r\n"
-
-/* The value of one name=value word of a job line into s (f: its field; NULL and not is_n: a
- * name this worker does not know, ignored), dtype (the caller's 16 bytes) or *n (is_n): -1
- * when it does not parse. */
-static int job_value(const struct job_field *f, bool is_n, const char *value, size_t len,
-		     struct prof_shape *s, char *dtype, size_t *n)
-{
-	long num;
-	if (f && f->type == JOB_STR) {
-		if (!len || len > 15)
-			return -1;
-		memcpy(dtype, value, len);
-		dtype[len] = '\0';
-		return 0;
-	}
-	if ((!f && !is_n) || (f && f->type == JOB_HEX)) /* the key's: the flashinfer worker's */
-		return 0;
-	if (word_long(value, len, &num) || (is_n && (num < 0 || num > 4096)) ||
-	    (f && f->type == JOB_INT && (num < INT_MIN || num > INT_MAX)))
-		return -1;
-	if (is_n)
-		*n = (size_t)num;
-	else if (f->type == JOB_INT)
-		*(int *)((char *)s + f->off) = (int)num;
-	else
-		*(long *)((char *)s + f->off) = num;
-	return 0;
-}
-
-int worker_parse_job(const char *line, struct prof_shape *s, char *dtype, size_t *n, int *off,
-		     char *why, size_t whylen)
-{
-	memset(s, 0, sizeof *s);
-	*n = 0;
-	*off = 0;
-	const char *verb = line + strspn(line, WORD_END);
-	int verb_len = (int)strcspn(verb, WORD_END);
-	const char *first = verb + verb_len;
-	/* the version first: a line of another version may mean other things by its fields */
-	const char *version = NULL, *cands = NULL;
-	size_t version_len = 0;
-	for (const char *w = first + strspn(first, WORD_END); *w; w += strspn(w, WORD_END)) {
-		size_t len = strcspn(w, WORD_END);
-		if (len == 2 && !strncmp(w, "--", 2)) {
-			cands = w + 2;
-			break;
-		}
-		if (len >= 2 && !strncmp(w, "v=", 2))
-			version = w + 2, version_len = len - 2;
-		w += len;
-	}
-	char spoken[16];
-	snprintf(spoken, sizeof spoken, "%d", WORKER_PROTO);
-	if (!version)
-		return job_error(why, whylen, "%.*s without a protocol version (v=): this worker "
-				 "speaks v=%d", verb_len, verb, WORKER_PROTO);
-	if (version_len != strlen(spoken) || strncmp(version, spoken, version_len))
-		return job_error(why, whylen, "%.*s of protocol version v=%.*s, which this worker "
-				 "does not speak (it speaks v=%d)", verb_len, verb, (int)version_len,
-				 version, WORKER_PROTO);
-	if (!cands)
-		return job_error(why, whylen, "%.*s without '--' before its candidates", verb_len,
-				 verb);
-	bool seen[ARRAY_SIZE(job_fields)] = { false }, seen_n = false;
-	for (const char *w = first + strspn(first, WORD_END); w < cands - 2;
-	     w += strspn(w, WORD_END)) {
-		size_t len = strcspn(w, WORD_END);
-		const char *eq = memchr(w, '=', len);
-		if (!eq)
-			return job_error(why, whylen, "%.*s: '%.*s' is not name=value", verb_len, verb,
-					 (int)len, w);
-		size_t name_len = (size_t)(eq - w);
-		const struct job_field *f = NULL;
-		for (size_t i = 0; i < ARRAY_SIZE(job_fields) && !f; i++)
-			if (strlen(job_fields[i].name) == name_len &&
-			    !strncmp(job_fields[i].name, w, name_len))
-				f = &job_fields[i], seen[i] = true;
-		bool is_n = name_len == 1 && *w == 'n';
-		seen_n |= is_n;
-		if (job_value(f, is_n, eq + 1, len - name_len - 1, s, dtype, n))
-			return job_error(why, whylen, "%.*s: bad value '%.*s'", verb_len, verb,
-					 (int)len, w);
-		w += len;
-	}
-	for (size_t i = 0; i < ARRAY_SIZE(job_fields); i++)
-		if (!seen[i] && job_fields[i].type != JOB_HEX)
-			return job_error(why, whylen, "%.*s without '%s'", verb_len, verb,
-					 job_fields[i].name);
-	if (!seen_n)
-		return job_error(why, whylen, "%.*s without 'n'", verb_len, verb);
-	s->dtype = dtype;
-	*off = (int)(cands - line);
-	return 0;
-}
-
-static void print_dev(const struct worker_device *o)
-{
-	struct strbuf hex = STRBUF_INIT;
-	const struct gpu_info *g = &o->gpu;
-	add_hex(&hex, g->name);
-	printf("DEV %s %d %d %d %.0f %.0f %.0f %.0f %.0f %.1f %d %d %d %ld\n", hex.buf, g->cc_major,
-	       g->cc_minor, g->sm_count, (double)g->smem_per_block_optin, (double)g->smem_per_sm,
-	       (double)g->l2_bytes, (double)g->total_mem, g->clock_khz / 1000.0, o->mem_bw_gbs,
-	       o->visible, o->env.driver_version, o->env.runtime_version, o->env.blaslt_version);
-	sb_release(&hex);
+	reply(WR_START, &(struct wire_cand){ id }, NULL, 0);
 }
 
 /* The GPU layer's debugging lines (gpu_trace): the worker's stderr, which the parent passes
@@ -1019,109 +872,116 @@ int worker_visible_guess(void)
 	return n ? n : 1;
 }
 
+/* JOB: the candidates timed, rounds included; 1 when the worker must exit (a sticky CUDA
+ * error: the parent restarts it). */
+static int serve_job(const struct backend *b, int device, const char *line)
+{
+	const struct wire_msg *m = wire_msg(WQ_JOB);
+	struct wire_job job;
+	struct prof_cand *c = NULL;
+	size_t n = 0;
+	char err[512];
+	memset(&job, 0, sizeof job);
+	if (wire_read(line, m, &job, (void **)&c, &n, err, sizeof err)) {
+		reply_text(WR_ERR, err);
+		wire_release(m, &job);
+		return 0;
+	}
+	struct prof_result *r = xcalloc(n ? n : 1, sizeof *r);
+	int started = 0;
+	int rc = b->run(device, &job.s, c, n, r, on_start, &started, err, sizeof err);
+	if (rc && started) {
+		/* a CUDA error after a candidate started is that candidate's fault (an illegal
+		 * address is sticky): report it and exit, the parent restarts */
+		reply_text(WR_FAULT, err);
+	} else if (rc) {
+		reply_text(WR_ERR, err);
+	} else {
+		for (size_t i = 0; i < n; i++)
+			reply(WR_RES, &r[i], NULL, 0);
+		reply(WR_END, NULL, NULL, 0);
+	}
+	wire_release(m, &job);
+	free(c);
+	free(r);
+	return rc && b != &backend_fake;
+}
+
+/* CAL: the calibration of the tiles asked for. */
+static void serve_cal(const struct backend *b, int device, const char *line)
+{
+	struct wire_tile *t = NULL;
+	size_t n = 0;
+	char err[512];
+	if (wire_read(line, wire_msg(WQ_CAL), NULL, (void **)&t, &n, err, sizeof err)) {
+		reply_text(WR_ERR, err);
+		return;
+	}
+	int tiles[32][2];
+	struct gpu_calibration cal;
+	if (n > ARRAY_SIZE(tiles)) {
+		reply_text(WR_ERR, "bad calibration job: more than 32 tiles");
+	} else {
+		for (size_t i = 0; i < n; i++)
+			tiles[i][0] = t[i].tile_m, tiles[i][1] = t[i].tile_n;
+		if (b->calibrate(device, (const int (*)[2])tiles, (int)n, &cal, err, sizeof err)) {
+			reply_text(WR_ERR, err);
+		} else {
+			struct wire_tile out[32];
+			for (int i = 0; i < cal.ntiles; i++)
+				out[i] = (struct wire_tile){ cal.tiles[i].m, cal.tiles[i].n,
+							     cal.tiles[i].eff_bf16, cal.tiles[i].eff_fp8 };
+			reply(WR_CAL, &cal, out, (size_t)cal.ntiles);
+		}
+	}
+	free(t);
+}
+
 int worker_main(int argc, char **argv)
 {
+	if (argc > 1 && !strcmp(argv[1], "--table")) { /* the protocol's table (tests/cli/190) */
+		struct strbuf sb = STRBUF_INIT;
+		wire_describe(&sb);
+		fputs(sb.buf, stdout);
+		sb_release(&sb);
+		return 0;
+	}
 	int device = argc > 1 ? atoi(argv[1]) : 0;
 	const struct backend *b = worker_is_fake() ? &backend_fake : &backend_proxy;
 	gpu_set_trace(trace_stderr);
 	char *line = NULL;
 	size_t cap = 0;
-	ssize_t len;
 	char err[512];
-	while ((len = getline(&line, &cap, stdin)) > 0) {
-		if (str_starts(line, "WHO")) {
-			struct strbuf hex = STRBUF_INIT;
-			add_hex(&hex, b == &backend_fake ? "synthetic timings (TUNETAB_FAKE_GPU=1)"
-				: "cuBLASLt stand-in GEMM");
-			printf("WHO %s - - %s\n", b->name, hex.buf);
-			sb_release(&hex);
-		} else if (str_starts(line, "INFO")) {
+	while (getline(&line, &cap, stdin) > 0) {
+		if (!line[strspn(line, " \t\r\n")])
+			continue;
+		const struct wire_msg *m = wire_identify(line, WIRE_REQUEST, err, sizeof err);
+		if (!m) {
+			reply_text(WR_ERR, err);
+			continue;
+		}
+		if (m->id == WQ_WHO) {
+			struct worker_backend who = { .version = "-", .torch = "-" };
+			snprintf(who.name, sizeof who.name, "%s", b->name);
+			snprintf(who.why, sizeof who.why, "%s", b == &backend_fake ?
+				 "synthetic timings (TUNETAB_FAKE_GPU=1)" : "cuBLASLt stand-in GEMM");
+			reply(WR_WHO, &who, NULL, 0);
+		} else if (m->id == WQ_INFO) {
 			struct worker_device o;
 			if (b->query(device, &o, err, sizeof err))
-				printf("ERR %s\n", err);
+				reply_text(WR_ERR, err);
 			else
-				print_dev(&o);
-		} else if (str_starts(line, "JOB ")) {
-			struct prof_shape s;
-			char dtype[16];
-			size_t n;
-			int off = 0;
-			if (worker_parse_job(line, &s, dtype, &n, &off, err, sizeof err)) {
-				printf("ERR %s\n", err);
-				fflush(stdout);
-				continue;
-			}
-			struct prof_cand *c = xcalloc(n ? n : 1, sizeof *c);
-			struct prof_result *r = xcalloc(n ? n : 1, sizeof *r);
-			const char *p = line + off;
-			size_t got = 0;
-			for (int used = 0; got < n; got++, p += used)
-				if (sscanf(p, " %d,%d,%d,%d,%d,%d,%d,%d%n", &c[got].id, &c[got].tile_m,
-					   &c[got].tile_n, &c[got].cluster_m, &c[got].cluster_n,
-					   &c[got].stages, &c[got].swap, &c[got].sm80, &used) != 8)
-					break;
-			if (got != n || p[strspn(p, WORD_END)]) {
-				printf("ERR JOB: the candidates after '--' are not n=%zu words "
-				       "id,tm,tn,cm,cn,st,swap,sm80\n", n);
-				fflush(stdout);
-				free(c);
-				free(r);
-				continue;
-			}
-			int started = 0;
-			int rc = b->run(device, &s, c, n, r, on_start, &started, err, sizeof err);
-			if (rc && started) {
-				/* a CUDA error after a candidate started is that candidate's fault (an
-				 * illegal address is sticky): report it and exit, the parent restarts */
-				printf("FAULT %s\n", err);
-			} else if (rc) {
-				printf("ERR %s\n", err);
-			} else {
-				for (size_t i = 0; i < n; i++) {
-					char why[128];
-					snprintf(why, sizeof why, "%s", r[i].why[0] ? r[i].why : "-");
-					for (char *q = why; *q; q++)
-						if (*q == ' ')
-							*q = '_';
-					printf("RES %d %d %.4f %.4f %.4f %d %s\n", r[i].id, (int)r[i].status,
-					       r[i].median_us, r[i].lo_us, r[i].hi_us, r[i].n, why);
-				}
-				printf("END\n");
-			}
-			fflush(stdout);
-			free(c);
-			free(r);
-			if (rc && b != &backend_fake)
+				reply(WR_DEV, &o, NULL, 0);
+		} else if (m->id == WQ_JOB) {
+			if (serve_job(b, device, line))
 				break; /* a sticky CUDA error: let the parent restart us */
-			continue;
-		} else if (str_starts(line, "CAL ")) {
-			int n, off = 0, tiles[32][2];
-			if (sscanf(line, "CAL %d%n", &n, &off) != 1 || n > 32 || n < 0) {
-				printf("ERR bad calibration job\n");
-				fflush(stdout);
-				continue;
-			}
-			const char *p = line + off;
-			for (int i = 0; i < n; i++) {
-				int used = 0;
-				sscanf(p, " %d,%d%n", &tiles[i][0], &tiles[i][1], &used);
-				p += used;
-			}
-			struct gpu_calibration cal;
-			if (b->calibrate(device, (const int (*)[2])tiles, n, &cal, err, sizeof err)) {
-				printf("ERR %s\n", err);
-			} else {
-				printf("CAL %.2f %.2f %.2f %d", cal.copy_gbs, cal.tflops_bf16, cal.tflops_fp8,
-				       cal.ntiles);
-				for (int i = 0; i < cal.ntiles; i++)
-					printf(" %d,%d,%.4f,%.4f", cal.tiles[i].m, cal.tiles[i].n,
-					       cal.tiles[i].eff_bf16, cal.tiles[i].eff_fp8);
-				printf("\n");
-			}
+		} else if (m->id == WQ_CAL) {
+			serve_cal(b, device, line);
 		} else {
-			printf("ERR unknown request\n");
+			snprintf(err, sizeof err, "%s is the flashinfer worker's request, not tunetab's "
+				 "own worker's", m->verb);
+			reply_text(WR_ERR, err);
 		}
-		fflush(stdout);
 	}
 	free(line);
 	return 0;

@@ -3,7 +3,8 @@
  * worker (watchdog) kills only the worker, which the parent records and restarts. The worker
  * is tunetab's own binary (`tunetab __worker`: the proxy backend, or the fake one with
  * synthetic timings when TUNETAB_FAKE_GPU=1, backend.h) or, for the flashinfer backend, a
- * Python process running scripts/tunetab-fi-worker.py. The protocol is in worker.c. */
+ * Python process running scripts/tunetab-fi-worker.py. The protocol's messages are wire.h's
+ * (docs/development.md "The worker protocol"). */
 #ifndef TUNETAB_WORKER_H
 #define TUNETAB_WORKER_H
 
@@ -67,7 +68,8 @@ int worker_start_python(struct worker *w, int device, double timeout_s, const ch
  * order. Nonzero when the worker is already gone (the reads say so). */
 int worker_ask_ahead(struct worker *w, const char *dtype);
 /* What the worker measures with. TT_GPU with out->why when it cannot run (no FlashInfer, no
- * CUDA torch, ...): nothing is added to d then, the caller decides how to say it. */
+ * CUDA torch, a worker of another protocol version, ...): nothing is added to d then, the
+ * caller decides how to say it. */
 int worker_who(struct worker *w, struct worker_backend *out, struct diags *d);
 /* The flashinfer worker loads (the first time: compiles) FlashInfer's fused-MoE module for
  * dtype; note() gets each phase and progress line. */
@@ -121,26 +123,14 @@ int worker_profile(struct worker *w, const struct prof_shape *s, const struct pr
 int worker_calibrate(struct worker *w, const int (*tiles)[2], int ntiles,
 		     struct gpu_calibration *cal, struct diags *d);
 
-/* The protocol version of the requests that carry named fields (JOB, PREP, GATE, ROUND: their
- * "v=" word). scripts/tunetab-fi-worker.py's PROTO is the same number. */
-#define WORKER_PROTO 2
-
-/* Appends a job line, newline included: "VERB v=2 [extra] NAME=VALUE ... n=N -- CAND ...",
- * s's fields under worker.c's job_fields names, then the candidates not done (done NULL:
- * all): JOB gives each one's whole tactic (id,tm,tn,cm,cn,st,swap,sm80), any other verb its
- * id and, before them, the entry's key, its extras' names and the runner's arguments (hex,
- * "-" for none). extra (NULL: none): name=value words of the verb's own (GATE's bounds). */
-void worker_job_line(struct strbuf *sb, const char *verb, const char *extra,
-		     const struct prof_shape *s, const struct prof_cand *c, size_t ncand,
+/* Appends a job's request line (wire.h), newline included: verb "JOB" (tunetab's own worker:
+ * each candidate's whole tactic), "PREP" or "GATE" (the flashinfer worker: the candidates' ids,
+ * and the entry's key, its extras' names and the runner's arguments where s has the key and
+ * its extras' names, else none of the three), s's fields, GATE's bounds (NULL for the
+ * others), then the candidates not done (done NULL: all). */
+void worker_job_line(struct strbuf *sb, const char *verb, const struct prof_shape *s,
+		     const double bounds[2], const struct prof_cand *c, size_t ncand,
 		     const char *done);
-
-/* Parses a job line (worker_job_line's) into s (dtype points at the caller's buffer of 16;
- * the key's hex fields are not kept); *n is the candidate count and *off where the
- * candidates start, after "--". Its name=value words may come in any order, and names it
- * does not know are ignored. -1 with why: a "v=" other than WORKER_PROTO (or none), a field
- * missing (named), a value that does not parse, no "--". */
-int worker_parse_job(const char *line, struct prof_shape *s, char *dtype, size_t *n, int *off,
-		     char *why, size_t whylen);
 
 /* The worker's main loop (`tunetab __worker DEVICE`): reads jobs on stdin. */
 int worker_main(int argc, char **argv);

@@ -1208,10 +1208,10 @@ def worker_kernels(fi):
 
 def worker_job(fi, d: Deploy, stage, bucket):
     """The job the C side sends for this entry, as the worker's parse_job reads it
-    (scripts/tunetab-fi-worker.py JOB_FIELDS)."""
+    (scripts/tunetab-fi-worker.py MESSAGES: the job's fields)."""
     return {"dtype": d.dtype, "top_k": d.top_k, "tp": d.tp_size, "tp_rank": d.tp_rank,
             "ep": d.ep_size, "ep_rank": d.ep_rank, "act": int(fi.ActivationType.Swiglu),
-            "finalize": int(fi.fused_finalize), "experts": d.experts_local, "hidden": d.hidden,
+            "fused_finalize": int(fi.fused_finalize), "local_experts": d.experts_local, "hidden": d.hidden,
             "inter": d.inter_local, "biases": 0, "bucket": bucket, "stage": stage, "method": 0}
 
 

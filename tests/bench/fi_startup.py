@@ -50,7 +50,7 @@ def wall(code):
 def spawn():
     p = subprocess.Popen([PY, os.path.join(ROOT, "scripts", "tunetab-fi-worker.py"), "0"],
                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-    p.stdin.write("WHO\nINFO\nLOAD bf16\n")
+    p.stdin.write("WHO v=3\nINFO v=3\nLOAD v=3 dtype=bf16\n")  # the worker protocol's (PROTO)
     p.stdin.flush()
     return p
 

@@ -14,6 +14,7 @@ entry and two screening rounds, as generate does; gemm1: a screen of GEMM1 at th
 before. Prints each candidate's median and range of the rounds, in us.
 """
 import argparse
+import importlib.util
 import io
 import os
 import statistics
@@ -22,10 +23,19 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 WORKER = os.path.join(ROOT, "scripts", "tunetab-fi-worker.py")
-# the requests' named fields and version: scripts/tunetab-fi-worker.py JOB_FIELDS, REQUESTS, PROTO
-PROTO = 2
 HIDDEN, INTER, EXPERTS, TOP_K = 2048, 768, 128, 8
 IDS = {1: range(0, 45), 2: range(45, 90)}  # SM90 bf16, finalize off (cutlass-moe-tactics.md §3)
+
+
+def load_worker():
+    spec = importlib.util.spec_from_file_location("tunetab_fi_worker", WORKER)
+    m = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(m)
+    return m
+
+
+# the worker's module: its protocol's table, writer and reader (MESSAGES, write, read)
+W = load_worker()
 
 
 # the key's extras fields of FlashInfer 0.7.2+ (schemas/flashinfer/v0_7_2.yaml) and their values
@@ -42,17 +52,22 @@ def job(stage, bucket, reps, cands):
     feat, k = (2 * INTER, HIDDEN) if stage == 1 else (HIDDEN, INTER)
     key = "('trtllm::fused_moe::gemm%d', 'MoERunner', ((%d, %d), (%d, %d, %d), (0,), (%d, %d, %d), (0,)), %s)" % (
         stage, bucket, HIDDEN, EXPERTS, 2 * INTER, HIDDEN, EXPERTS, HIDDEN, INTER, EXTRAS)
-    f = dict(dtype="bf16", batch=EXPERTS, tokens=1, features=feat, k=k, rounds=5, reps=reps,
-             method=0, stage=stage, bucket=bucket, hidden=HIDDEN, inter=INTER, experts=EXPERTS,
-             top_k=TOP_K, tp=1, tp_rank=0, ep=1, ep_rank=0, act=3, biases=0, finalize=0,
-             key=key.encode().hex(), fields=FIELDS.encode().hex(), runner="-", n=len(cands))
-    return "PREP v=%d %s -- %s" % (PROTO, " ".join("%s=%s" % kv for kv in f.items()),
-                                   " ".join(map(str, cands)))
+    return W.write("PREP", W.REQUEST, items=[{"id": c} for c in cands], dtype="bf16",
+                   batch=EXPERTS, tokens=1, features=feat, k=k, rounds=5, reps=reps, method=0,
+                   stage=stage, bucket=bucket, hidden=HIDDEN, inter=INTER, local_experts=EXPERTS,
+                   top_k=TOP_K, tp=1, tp_rank=0, ep=1, ep_rank=0, act=3, biases=0,
+                   fused_finalize=0, key=key, key_fields=FIELDS, runner_args=None)
 
 
 def round_line(min_reps, cands):
-    return "ROUND v=%d method=0 min_reps=%d n=%d -- %s" % (PROTO, min_reps, len(cands),
-                                                          " ".join(map(str, cands)))
+    return W.write("ROUND", W.REQUEST, items=[{"id": c, "reps": 0} for c in cands], method=0,
+                   min_reps=min_reps)
+
+
+def reply(line):
+    """A reply's fields (the worker's own reader)."""
+    words = line.split()
+    return W.read(words[0], words[1:], direction=W.REPLY)[0]
 
 
 class Spawned:
@@ -76,10 +91,7 @@ class Spawned:
 
 class InProc:
     def __init__(self):
-        import importlib.util
-        spec = importlib.util.spec_from_file_location("tunetab_fi_worker", WORKER)
-        self.m = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(self.m)
+        self.m = load_worker()
         self.lines = []
         self.m.out = lambda line: self.lines.append(line)
         import __main__  # the test stub (TUNETAB_FI_KERNELS) reports through the worker's note()
@@ -94,7 +106,7 @@ class InProc:
 
 
 def times(lines):
-    return {int(r.split()[1]): float(r.split()[2]) for r in lines if r.startswith("T ")}
+    return {f["id"]: f["us"] for f in map(reply, (r for r in lines if r.startswith("T ")))}
 
 
 def main():
@@ -109,7 +121,7 @@ def main():
     stage, bucket = int(stage), int(bucket)
     cands = [int(c) for c in cands.split("/")]
     w = InProc() if a.inproc else Spawned()
-    w.ask("LOAD bf16", ("OK", "ERR"))
+    w.ask(W.write("LOAD", W.REQUEST, dtype="bf16"), ("OK", "ERR"))
     if a.history == "sleep":  # the GPU left alone for a second after LOAD's spin-up
         import time
         time.sleep(1.0)
@@ -117,7 +129,7 @@ def main():
         s = stage if a.history == "screen" else 1
         ids = list(IDS[s])
         got = w.ask(job(s, bucket, 1, ids), ("END", "ERR"))
-        ready = [int(r.split()[1]) for r in got if r.startswith("READY")]
+        ready = [reply(r)["id"] for r in got if r.startswith("READY")]
         for _ in range(2):
             w.ask(round_line(1, ready), ("END", "ERR"))
     w.ask(job(stage, bucket, 32, cands), ("END", "ERR"))

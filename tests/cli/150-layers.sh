@@ -43,3 +43,27 @@ void z(void) { printf("ok\n"); }
 C
 run python3 "$ROOT/tests/layers.py" tree
 run python3 "$ROOT/tests/layers.py" "$ROOT"
+# The command table at src/'s top level is the cmd layer (it may print and include from every
+# layer; "cmd.h" is src/cmd.h, above base), the deployment folder sits between ops and inspect,
+# and a file in a folder LAYERS does not name is a breach.
+t=tree2
+mkdir -p "$t/src/base" "$t/src/deployment" "$t/src/inspect" "$t/src/newer"
+cat >"$t/src/cmd.c" <<'C'
+#include "cmd.h"
+#include "deploy/install.h"
+void t(void) { printf("table\n"); }
+C
+cat >"$t/src/base/x.c" <<'C'
+#include "cmd.h"
+C
+cat >"$t/src/deployment/d.c" <<'C'
+#include "ops/ops.h"
+#include "tune/generate.h"
+C
+cat >"$t/src/inspect/i.c" <<'C'
+#include "deployment/d.h"
+C
+cat >"$t/src/newer/n.c" <<'C'
+int n;
+C
+run python3 "$ROOT/tests/layers.py" tree2

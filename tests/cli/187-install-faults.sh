@@ -100,7 +100,9 @@ else
     echo "(none)"
 fi
 run tunetab $N --check
-tunetab doctor --for sglang ${N#install --for sglang} >doctor.txt 2>&1 && rc=0 || rc=$?
+# doctor --for takes the deployment's options, none that writes (no --replace)
+D=${N#install --for sglang}
+tunetab doctor --for sglang ${D%% --replace*}${D#* --replace} >doctor.txt 2>&1 && rc=0 || rc=$?
 echo "doctor --for (exit $rc):"
 grep -e 'rank files ' -e warning -e verdict doctor.txt
 run tunetab $N --dry-run

@@ -41,44 +41,47 @@ M="op=flashinfer::trtllm_fp4_block_scale_moe runner=MoERunner consumer=vllm tune
 # base = 5 + bucket/64; tactic t: base * (1 + 0.1 |t - w|), w = 3 up to bucket 64, 5 above;
 # the fallback -1: base * 1.45
 check "candidates 0 1 2 at 16: 2 wins (w = 3 not asked)" \
-    "OPPROF v=2 $G bucket=16 reps=10 gate=1 cands=3 -- 0 1 2" \
-    "OPPROF timed=4 win=2 win_us=5.7750 fallback_us=7.6125 gate=ok"
+    "OPPROF v=3 $G bucket=16 reps=10 gate=1 cands=3 cols=id -- 0 1 2" \
+    "OPPROF v=3 timed=4 win=2 win_us=5.7750 fallback_us=7.6125 verdict=ok"
 check "cands=0 at 16: the runner's range(8), 3 wins" \
-    "OPPROF v=2 $G bucket=16 reps=10 gate=1 cands=0 --" \
-    "OPPROF timed=9 win=3 win_us=5.2500 fallback_us=7.6125 gate=ok"
+    "OPPROF v=3 $G bucket=16 reps=10 gate=1 cands=0 cols=id --" \
+    "OPPROF v=3 timed=9 win=3 win_us=5.2500 fallback_us=7.6125 verdict=ok"
 check "cands=0 at 512: 5 wins" \
-    "OPPROF v=2 $G bucket=512 reps=10 gate=1 cands=0 --" \
-    "OPPROF timed=9 win=5 win_us=13.0000 fallback_us=18.8500 gate=ok"
+    "OPPROF v=3 $G bucket=512 reps=10 gate=1 cands=0 cols=id --" \
+    "OPPROF v=3 timed=9 win=5 win_us=13.0000 fallback_us=18.8500 verdict=ok"
 export TUNETAB_TEST_WRONG_TACTIC=3
 check "3 wrong at 16: the next that passes (2, the tie with 4 to the lower id)" \
-    "OPPROF v=2 $G bucket=16 reps=10 gate=1 cands=0 --" \
-    "OPPROF timed=9 win=2 win_us=5.7750 fallback_us=7.6125 gate=wrong"
+    "OPPROF v=3 $G bucket=16 reps=10 gate=1 cands=0 cols=id --" \
+    "OPPROF v=3 timed=9 win=2 win_us=5.7750 fallback_us=7.6125 verdict=wrong"
 check "3 wrong, gate=0: not checked" \
-    "OPPROF v=2 $G bucket=16 reps=10 gate=0 cands=0 --" \
-    "OPPROF timed=9 win=3 win_us=5.2500 fallback_us=7.6125 gate=off"
+    "OPPROF v=3 $G bucket=16 reps=10 gate=0 cands=0 cols=id --" \
+    "OPPROF v=3 timed=9 win=3 win_us=5.2500 fallback_us=7.6125 verdict=off"
 unset TUNETAB_TEST_WRONG_TACTIC
 check "only 0 at 512: the fallback is faster" \
-    "OPPROF v=2 $G bucket=512 reps=10 gate=1 cands=1 -- 0" \
-    "OPPROF timed=2 win=-1 win_us=18.8500 fallback_us=18.8500 gate=ok"
+    "OPPROF v=3 $G bucket=512 reps=10 gate=1 cands=1 cols=id -- 0" \
+    "OPPROF v=3 timed=2 win=-1 win_us=18.8500 fallback_us=18.8500 verdict=ok"
 check "9 not valid, 1048576 raises: 7 wins" \
-    "OPPROF v=2 $G bucket=64 reps=1 gate=1 cands=3 -- 1048576 9 7" \
-    "OPPROF timed=2 win=7 win_us=8.4000 fallback_us=8.7000 gate=ok"
+    "OPPROF v=3 $G bucket=64 reps=1 gate=1 cands=3 cols=id -- 1048576 9 7" \
+    "OPPROF v=3 timed=2 win=7 win_us=8.4000 fallback_us=8.7000 verdict=ok"
 check "the MoE's tactics as ID,HEX: the winner's text as given" \
-    "OPPROF v=2 $M bucket=64 reps=10 gate=1 cands=2 -- 0,$(hx '[8, 3]') 1,$(hx '[16,0]')" \
-    "OPPROF timed=3 win=[8, 3] win_us=6.6000 fallback_us=8.7000 gate=ok"
+    "OPPROF v=3 $M bucket=64 reps=10 gate=1 cands=2 cols=id,tactic -- 0,$(hx '[8, 3]') 1,$(hx '[16,0]')" \
+    "OPPROF v=3 timed=3 win=[8, 3] win_us=6.6000 fallback_us=8.7000 verdict=ok"
 export TUNETAB_STUB_CANNOT_RUN=1
 check "a GPU the op cannot run on" \
-    "OPPROF v=2 $M bucket=64 reps=10 gate=1 cands=0 --" \
-    "ERR cannot run on SM90: flashinfer::trtllm_fp4_block_scale_moe's modules are built for SM100, SM103, SM120, SM121 (the stub, TUNETAB_STUB_CANNOT_RUN)"
+    "OPPROF v=3 $M bucket=64 reps=10 gate=1 cands=0 cols=id --" \
+    "ERR v=3 -- cannot run on SM90: flashinfer::trtllm_fp4_block_scale_moe's modules are built for SM100, SM103, SM120, SM121 (the stub, TUNETAB_STUB_CANNOT_RUN)"
 unset TUNETAB_STUB_CANNOT_RUN
 check "cands= and the words after '--' disagree" \
-    "OPPROF v=2 $G bucket=16 reps=10 gate=1 cands=1 --" \
-    "ERR OPPROF: cands=1 but 0 candidates after '--'"
+    "OPPROF v=3 $G bucket=16 reps=10 gate=1 cands=1 cols=id --" \
+    "ERR v=3 -- OPPROF: cands=1 but 0 items after '--'"
 check "a missing field" \
-    "OPPROF v=2 $G reps=10 gate=1 cands=0 --" \
-    "ERR OPPROF without 'bucket'"
+    "OPPROF v=3 $G reps=10 gate=1 cands=0 cols=id --" \
+    "ERR v=3 -- OPPROF without 'bucket'"
 check "another protocol version" \
-    "OPPROF v=3 $G bucket=16 reps=10 gate=1 cands=0 --" \
-    "ERR OPPROF of protocol version v=3, which this worker does not speak (it speaks v=2)"
+    "OPPROF v=4 $G bucket=16 reps=10 gate=1 cands=0 cols=id --" \
+    "ERR v=3 -- tunetab speaks protocol 4, this worker 3 (its OPPROF line)"
+check "names and columns the worker does not know" \
+    "OPPROF v=3 later=1 $G bucket=16 reps=10 gate=1 cands=2 cols=later,id -- x,0 y,1" \
+    "OPPROF v=3 timed=3 win=1 win_us=6.3000 fallback_us=7.6125 verdict=ok"
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -43,10 +43,10 @@ TEST(install_bad_versions)
 {
 	static const char cache[] = "{\"_metadata\": {\"flashinfer_version\": \"0.7.4\", \"gpu\": "
 				    "\"NVIDIA H200\"}}\n";
-	struct install_request q = { .consumer = "sglang", .model_path = "m", .hf_config_class = "X",
+	struct install_request q = { .consumer = "sglang", .flags = { .model_path = "m", .hf_config_class = "X",
 				     .torch_dtype = "bfloat16", .quantization = "None",
 				     .backend = "flashinfer_cutlass", .skip_ops = "", .tp = 1, .pp = 1,
-				     .dp = 1, .attn_dp = 1, .ep = 1 };
+				     .dp = 1, .attn_dp = 1, .ep = 1 } };
 	char *msg;
 	/* --consumer-version garbage once reached consumer_pick's version_cmp_str: BUG() */
 	q.consumer_version = "garbage";

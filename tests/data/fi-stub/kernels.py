@@ -102,9 +102,9 @@ class Kernels:
             raise ValueError("PREP without the entry's key and its extras' names")
         ex = dict(zip(fields, job["runner"] if job.get("runner") is not None else key[3]))
         (x, fc1, b1, fc2, b2) = key[2]
-        want = {"bucket": x[0], "experts": fc2[0], "hidden": fc2[1], "top_k": ex.get("top_k"),
+        want = {"bucket": x[0], "local_experts": fc2[0], "hidden": fc2[1], "top_k": ex.get("top_k"),
                 "tp": ex.get("tp_size"), "ep": ex.get("ep_size"), "act": ex.get("activation_type"),
-                "finalize": int(ex["use_fused_finalize"]) if "use_fused_finalize" in ex else None,
+                "fused_finalize": int(ex["use_fused_finalize"]) if "use_fused_finalize" in ex else None,
                 "biases": int(tuple(b1) != (0,))}
         bad = ["%s %s, the key's %s" % (k, job[k], v) for k, v in want.items() if v is not None and job[k] != v]
         if bad:
@@ -124,14 +124,14 @@ class Kernels:
         rec = os.environ.get("TUNETAB_STUB_RECORD")
         if rec and not job.get("for_gate"):  # the preparations for timing
             with open(rec, "a") as f:
-                f.write("dtype {dtype} stage {stage} finalize {finalize} act {act} biases {biases} "
-                        "tp {tp} ep {ep} top_k {top_k} hidden {hidden} inter {inter} experts {experts}\n".format(**job))
+                f.write("dtype {dtype} stage {stage} finalize {fused_finalize} act {act} biases {biases} "
+                        "tp {tp} ep {ep} top_k {top_k} hidden {hidden} inter {inter} experts {local_experts}\n".format(**job))
         self.job = job
         self.calls = 1
         self.graphs = {}
         if job["stage"] == 1:
             return set(range(n1))
-        return set(range(n1, n1 + (n2 if job.get("finalize", 1) else n1)))
+        return set(range(n1, n1 + (n2 if job.get("fused_finalize", 1) else n1)))
 
     def gate(self, tactic, bounds):
         """The correctness gate: every tactic computes the right answer but the one named by
@@ -152,7 +152,7 @@ class Kernels:
         # for gemm1), is 3x slower at every bucket: what a screen may leave out a bucket later
         slow = 3.0 if tactic % 4 == 0 else 1.0
         # GEMM2 without the fused finalize: another epilogue, other winners
-        salt = 7919 if j["stage"] == 1 or j.get("finalize", 1) else 104729
+        salt = 7919 if j["stage"] == 1 or j.get("fused_finalize", 1) else 104729
         return slow * base * (1.0 + 0.25 * ((tactic * salt + j["bucket"]) % 13) / 13.0)
 
     def _calls(self, tactic, n):

@@ -15,7 +15,7 @@ stub = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(stub)
 k = stub.Kernels(0)
 job = dict(dtype="bf16", top_k=8, hidden=2048, inter=768,
-           finalize=0 if sys.argv[2:] == ["off"] else 1)
+           fused_finalize=0 if sys.argv[2:] == ["off"] else 1)
 rs = []
 for e in load_table(sys.argv[1])["entries"].values():
     valid = k.prepare(dict(job, stage=e["stage"], bucket=e["bucket"]))

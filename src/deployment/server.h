@@ -29,6 +29,13 @@ struct serve_request {
 	long sm;                       /* --sm (when the device is not known) */
 };
 
+/* A deployment as flags give it (install --for and doctor --for without a launch command):
+ * the server's options that name its cache folder and shape its MoE runner. */
+struct serve_flags {
+	const char *model_path, *hf_config_class, *torch_dtype, *quantization, *backend, *skip_ops;
+	long tp, pp, dp, attn_dp, ep;
+};
+
 struct serve_deployment {
 	char *consumer, *consumer_name;
 	char *consumer_version;        /* the consumer's version the rules are for */
@@ -68,6 +75,9 @@ struct serve_deployment {
 	char *why_not;                 /* when it does not: why */
 	char **notes;                  /* what the script says of its choices */
 	size_t nnotes;
+	char **words;                  /* the launch command it was derived from (for flags: the
+					* one they make) */
+	size_t nwords;
 	char **env;                    /* the server's environment: the VAR=VALUE words */
 	size_t nenv;
 	struct script_field *probed;   /* what the server's Python has ("python.triton_kernels") */
@@ -84,21 +94,30 @@ void serve_add_field(struct script_field **v, size_t *n, size_t *alloc, const ch
 int serve_derive(const struct serve_request *q, const char *data_root,
 		 const struct device_set *devices, struct serve_deployment *out, struct diags *d);
 void serve_release(struct serve_deployment *s);
+
+/* The deployment the flags f describe: q without words (its consumer, versions, Python,
+ * model config, GPU). The consumer's flags_command and flags_options (configs/consumers/)
+ * make the launch command f stands for, derived as serve_derive derives one pasted: the
+ * same deployment, field by field. TT_INVALID (and why in d) when the consumer has no such
+ * command or f lacks what it needs (--model-path); else as serve_derive. */
+int serve_derive_flags(const struct serve_request *q, const struct serve_flags *f,
+		       const char *data_root, const struct device_set *devices,
+		       struct serve_deployment *out, struct diags *d);
+
+/* Whether a and b are the same deployment, field by field (what the server computes, not
+ * where each value came from). When not, *field names the first that differs. */
+bool serve_equal(const struct serve_deployment *a, const struct serve_deployment *b,
+		 const char **field);
 /* Whether the server's start-up autotune runs at all: the CUTLASS MoE or another op tuned. */
 bool serve_autotunes(const struct serve_deployment *s);
-/* Why it does not: the CUTLASS MoE's reason, then each other op's ("fp4_gemm: ..."). Caller
- * frees. */
+/* That it does not, in words: "<consumer> does not tune FlashInfer at start for this command,
+ * so it reads no table: " the CUTLASS MoE's reason, then each other op's ("fp4_gemm: ...").
+ * Caller frees. */
 char *serve_why_no_autotune(const struct serve_deployment *s);
 
 /* The model as configs/models describes one (for generate's deployment): pointers into s. */
 struct model_profile;
 int serve_model_profile(const struct serve_deployment *s, struct model_profile *out,
 			struct diags *d);
-
-/* The generate request that writes the table of s's keys (m: serve_model_profile's): what
- * generate --for and install generate, and what the plan's keys are built from. */
-struct generate_request;
-void serve_generate_request(const struct serve_deployment *s, const struct model_profile *m,
-			    struct generate_request *o);
 
 #endif

@@ -1,4 +1,4 @@
-/* python.h: the Python that runs the flashinfer backend's worker, found where doctor looks for
+/* python.h: the server's Python, and the one that runs the flashinfer backend's worker, found where doctor looks for
  * FlashInfer: --python PATH, then $VIRTUAL_ENV, $CONDA_PREFIX, the Python environment pip
  * installed tunetab into (data_python_env), then python3 on PATH. */
 #ifndef TUNETAB_PYTHON_H
@@ -17,14 +17,5 @@ char *python_resolve(const char *word);
 
 /* scripts/tunetab-fi-worker.py of the data folder (caller frees); NULL when it is missing. */
 char *python_worker_script(void);
-
-/* FlashInfer's own view of the environment, from scripts/tunetab-fi-env.py run with python:
- * {"version", "metadata": {...}, "workspace_dir", "managed_root"}. NULL with the reason in
- * why when the script cannot run or FlashInfer does not import. Caller json_decref()s. */
-struct json_t;
-struct json_t *python_fi_env(const char *python, char *why, size_t n);
-/* The same script's whole answer, also when FlashInfer does not import (then "error" says
- * why): "consumers" holds the serving stacks' versions. NULL with why when it cannot run. */
-struct json_t *python_env_probe(const char *python, char *why, size_t n);
 
 #endif

@@ -1,7 +1,6 @@
 /* serve.c: a deployment derived from a server's launch command (serve.h). */
-#include "deploy/serve.h"
+#include "deployment/server.h"
 
-#include <jansson.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,8 +13,8 @@
 #include "data/model.h"
 #include "gpu/gpu.h"
 #include "script/script.h"
-#include "tune/generate.h"
-#include "tune/python.h"
+#include "deployment/python.h"
+#include "flashinfer/fienv.h"
 
 extern char **environ;
 
@@ -79,38 +78,32 @@ static void probe_env(const struct serve_request *q, const char *cmd_python,
 	} else {
 		py = python_find(NULL, &from, why, sizeof why);
 	}
-	json_t *env = NULL;
+	struct fienv_summary env = { 0 };
 	if (py && (q->python || !getenv("TUNETAB_TEST_IGNORE_INSTALLED")))
-		env = python_env_probe(py, why, sizeof why);
+		fienv_summary(py, q->consumer, &env, why, sizeof why);
 	s->python = py;
 	s->python_from = xstrdup(from ? from : "none");
-	const char *fi = json_string_value(json_object_get(env, "version"));
 	if (q->flashinfer) {
 		s->flashinfer = xstrdup(q->flashinfer);
 		s->flashinfer_from = xstrdup("--flashinfer");
-	} else if (fi && !json_object_get(env, "error")) {
-		s->flashinfer = xstrdup(fi);
+	} else if (env.flashinfer) {
+		s->flashinfer = xstrdup(env.flashinfer);
 		s->flashinfer_from = xasprintf("what %s imports", py);
 	}
-	const char *cv = json_string_value(json_object_get(json_object_get(env, "consumers"), q->consumer));
 	if (q->consumer_version) {
 		s->consumer_version = xstrdup(q->consumer_version);
 		s->consumer_version_from = xstrdup("--consumer-version");
-	} else if (cv) {
-		s->consumer_version = xstrdup(cv);
+	} else if (env.consumer_version) {
+		s->consumer_version = xstrdup(env.consumer_version);
 		s->consumer_version_from = xasprintf("installed for %s", py);
 	}
-	json_t *mods = json_object_get(env, "modules");
-	const char *name;
-	json_t *val;
-	json_object_foreach(mods, name, val)
-		if (json_is_boolean(val)) {
-			char *f = xasprintf("python.%s", name);
-			serve_add_field(&s->probed, &s->nprobed, &s->probed_alloc, f, SK_BOOL, NULL,
-				  json_is_true(val));
-			free(f);
-		}
-	json_decref(env);
+	for (size_t i = 0; i < env.nmodules; i++) {
+		char *f = xasprintf("python.%s", env.modules[i].name);
+		serve_add_field(&s->probed, &s->nprobed, &s->probed_alloc, f, SK_BOOL, NULL,
+				env.modules[i].present);
+		free(f);
+	}
+	fienv_summary_release(&env);
 }
 
 /* The GPU the server runs on: --device NAME (a profile, or the name as given with --sm), else
@@ -287,7 +280,8 @@ bool serve_autotunes(const struct serve_deployment *s)
 char *serve_why_no_autotune(const struct serve_deployment *s)
 {
 	struct strbuf sb = STRBUF_INIT;
-	sb_addf(&sb, "the CUTLASS MoE: %s", s->why_not ? s->why_not : "not tuned");
+	sb_addf(&sb, "%s does not tune FlashInfer at start for this command, so it reads no table: "
+		"the CUTLASS MoE: %s", s->consumer_name, s->why_not ? s->why_not : "not tuned");
 	for (size_t i = 0; i < s->nops; i++)
 		sb_addf(&sb, "; %s: %s", s->ops[i].op, s->ops[i].why ? s->ops[i].why : "not tuned");
 	return sb_detach(&sb);
@@ -331,6 +325,9 @@ int serve_derive(const struct serve_request *q, const char *data_root,
 {
 	memset(s, 0, sizeof *s);
 	s->consumer = xstrdup(q->consumer);
+	s->words = xcalloc(q->nwords ? q->nwords : 1, sizeof *s->words);
+	for (s->nwords = 0; s->nwords < q->nwords; s->nwords++)
+		s->words[s->nwords] = xstrdup(q->words[s->nwords]);
 	size_t i = 0;
 	if (i < q->nwords && !strcmp(q->words[i], "env"))
 		i++;
@@ -419,6 +416,13 @@ int serve_derive(const struct serve_request *q, const char *data_root,
 		serve_add_field(&facts, &nfacts, &facts_alloc, s->probed[k].name, SK_BOOL, NULL,
 			  s->probed[k].b);
 	serve_add_field(&facts, &nfacts, &facts_alloc, "version", SK_STR, s->consumer_version, 0);
+	/* the consumer's data (configs/consumers/<id>.yaml) its script reads, one home each */
+	if (cons->fused_finalize_env) {
+		serve_add_field(&facts, &nfacts, &facts_alloc, "consumer.fused_finalize_env", SK_STR,
+				cons->fused_finalize_env, 0);
+		serve_add_field(&facts, &nfacts, &facts_alloc, "consumer.fused_finalize_default",
+				SK_BOOL, NULL, cons->fused_finalize_default);
+	}
 	rc = script_consumer_resolve(sc, facts, nfacts, &res, &nres, &s->notes, &s->nnotes, d);
 	if (!rc)
 		rc = take(script_path, res, nres, s, d);
@@ -452,6 +456,9 @@ void serve_release(struct serve_deployment *s)
 		free(*strs[i]);
 	hf_model_release(&s->model);
 	script_fields_free(s->probed, s->nprobed);
+	for (size_t i = 0; i < s->nwords; i++)
+		free(s->words[i]);
+	free(s->words);
 	for (size_t i = 0; i < s->nnotes; i++)
 		free(s->notes[i]);
 	free(s->notes);
@@ -488,26 +495,118 @@ int serve_model_profile(const struct serve_deployment *s, struct model_profile *
 	return TT_OK;
 }
 
-void serve_generate_request(const struct serve_deployment *s, const struct model_profile *m,
-			    struct generate_request *o)
+/* The template variables of install's flags (configs/consumers flags_options). */
+struct flag_vars {
+	const struct serve_flags *f;
+	char num[6][24];
+};
+
+static const char *flag_var(void *ctx, const char *name)
 {
-	o->device = s->device;
-	o->model_profile = m;
-	o->biases = s->biases;
-	o->dtype = s->dtype;
-	o->input_view = s->input_view;
-	o->out_torch = s->torch_dtype;
-	o->tp = s->runner_tp;
-	o->ep = s->runner_ep;
-	o->flashinfer = s->flashinfer;
-	o->max_tokens = s->max_tokens;
-	o->no_fused_finalize = !s->fused_finalize;
-	o->ops = s->ops;
-	o->nops = s->nops;
-	o->consumer = s->consumer;
-	o->moe_tune = s->moe_tune;
-	o->moe_m = s->moe_m;
-	o->ops_only = !s->tunes;
-	if (o->ops_only) /* only the CUTLASS MoE has a bundled module */
-		o->format = "json";
+	struct flag_vars *x = ctx;
+	const struct serve_flags *f = x->f;
+	/* dp_size: SGLang's --dp-size, the attention-DP size or the DP replicas (not both) */
+	const long v[] = { f->tp, f->pp, f->dp, f->attn_dp, f->ep, f->attn_dp > 1 ? f->attn_dp : f->dp };
+	const char *names[] = { "tp", "pp", "dp", "attn_dp", "moe_ep", "dp_size" };
+	for (int i = 0; i < 6; i++)
+		if (!strcmp(name, names[i])) {
+			snprintf(x->num[i], sizeof x->num[i], "%ld", v[i] > 0 ? v[i] : 1);
+			return x->num[i];
+		}
+	if (!strcmp(name, "model_path"))
+		return f->model_path;
+	if (!strcmp(name, "torch_dtype")) /* the launch option's spelling: no "torch." */
+		return f->torch_dtype && !strncmp(f->torch_dtype, "torch.", 6) ? f->torch_dtype + 6
+									       : f->torch_dtype;
+	if (!strcmp(name, "quantization"))
+		return f->quantization;
+	if (!strcmp(name, "moe_runner_backend"))
+		return f->backend;
+	return NULL;
+}
+
+int serve_derive_flags(const struct serve_request *q, const struct serve_flags *f,
+		       const char *data_root, const struct device_set *devices,
+		       struct serve_deployment *out, struct diags *d)
+{
+	memset(out, 0, sizeof *out);
+	if (!f->model_path)
+		return diag_error(d, TT_INVALID, "flags", NULL, 0, 0, "no --model-path given");
+	struct consumer *cons = NULL;
+	int rc = consumer_load(data_root, q->consumer, &cons, d);
+	if (rc)
+		return rc;
+	struct diags dd = DIAGS_INIT;
+	struct flag_vars x = { .f = f };
+	size_t n = 0;
+	char **words = consumer_flags_words(cons, flag_var, &x, &n, &dd);
+	consumer_free(cons);
+	if (!words) {
+		rc = diag_error(d, TT_INVALID, "flags", NULL, 0, 0, "%s", dd.n ? dd.v[0].msg
+				: "this consumer has no launch command of its flags");
+		diags_release(&dd);
+		return rc;
+	}
+	diags_release(&dd);
+	struct serve_request sq = *q;
+	sq.words = words;
+	sq.nwords = n;
+	rc = serve_derive(&sq, data_root, devices, out, d);
+	for (size_t i = 0; i < n; i++)
+		free(words[i]);
+	free(words);
+	return rc;
+}
+
+static bool str_same(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+/* The same fields with the same values, in any order (a Lua table's). */
+static bool call_same(const struct op_call *a, const struct op_call *b)
+{
+	if (a->n != b->n)
+		return false;
+	for (size_t i = 0; i < a->n; i++) {
+		const struct op_field *x = &a->f[i], *y = op_call_get(b, x->name);
+		if (!y || !str_same(x->s, y->s) || (!x->s && x->i != y->i))
+			return false;
+	}
+	return true;
+}
+
+bool serve_equal(const struct serve_deployment *a, const struct serve_deployment *b,
+		 const char **field)
+{
+#define SAME_STR(f) if (!str_same(a->f, b->f)) return *field = #f, false
+#define SAME_NUM(f) if (a->f != b->f) return *field = #f, false
+	SAME_STR(consumer); SAME_STR(consumer_version); SAME_STR(flashinfer);
+	SAME_STR(device); SAME_NUM(sm);
+	SAME_STR(model.config_path); SAME_STR(model.model_type); SAME_STR(model.architecture);
+	SAME_NUM(model.hidden); SAME_NUM(model.inter); SAME_NUM(model.experts);
+	SAME_NUM(model.top_k); SAME_STR(model.activation); SAME_NUM(model.biases);
+	SAME_STR(model.torch_dtype); SAME_NUM(model.quantized); SAME_STR(model.quant_method);
+	SAME_STR(model.quant_algo); SAME_NUM(model.weight_block);
+	SAME_STR(model_path); SAME_STR(torch_dtype); SAME_STR(quantization);
+	SAME_STR(moe_runner_backend); SAME_STR(skip_ops); SAME_STR(hf_config_class);
+	SAME_NUM(tp); SAME_NUM(pp); SAME_NUM(dp); SAME_NUM(attn_dp); SAME_NUM(moe_ep);
+	SAME_STR(dtype); SAME_STR(activation); SAME_STR(input_view); SAME_NUM(biases);
+	SAME_NUM(runner_tp); SAME_NUM(runner_ep); SAME_NUM(fused_finalize);
+	SAME_NUM(max_tokens); SAME_STR(moe_tune); SAME_NUM(moe_m); SAME_NUM(moe_experts);
+	SAME_NUM(moe_top_k); SAME_NUM(tunes); SAME_STR(why_not); SAME_NUM(nops);
+#undef SAME_STR
+#undef SAME_NUM
+	for (size_t i = 0; i < a->nops; i++) {
+		const struct op_use *x = &a->ops[i], *y = &b->ops[i];
+		if (!str_same(x->op, y->op) || !str_same(x->runner, y->runner) ||
+		    x->tunes != y->tunes || x->unknown != y->unknown || !str_same(x->why, y->why) ||
+		    x->ncalls != y->ncalls)
+			return *field = "ops", false;
+		for (size_t c = 0; c < x->ncalls; c++)
+			if (!call_same(&x->calls[c], &y->calls[c]))
+				return *field = "ops.calls", false;
+	}
+	*field = NULL;
+	return true;
 }
