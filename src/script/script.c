@@ -732,23 +732,29 @@ static int nb_mean_lua(lua_State *L)
 	return 1;
 }
 
+/* A place as { l, f, k, b }, sized for `more` fields besides. */
+static void push_site(lua_State *L, const struct nb_site *s, int more)
+{
+	lua_createtable(L, 0, 4 + more);
+	set_num(L, "l", s->l);
+	set_num(L, "f", s->f);
+	set_num(L, "k", s->k);
+	set_num(L, "b", s->b);
+}
+
 /* nb:sites(): the places measured, { {l, f, k, b}, ... }, in the order shift lists use. */
 static int nb_sites_lua(lua_State *L)
 {
 	struct nb_index *x = check_nb(L, 1);
 	lua_createtable(L, (int)x->nsites, 0);
 	for (size_t i = 0; i < x->nsites; i++) {
-		lua_createtable(L, 0, 4);
-		set_num(L, "l", x->site[i].l);
-		set_num(L, "f", x->site[i].f);
-		set_num(L, "k", x->site[i].k);
-		set_num(L, "b", x->site[i].b);
+		push_site(L, &x->site[i], 0);
 		lua_rawseti(L, -2, (lua_Integer)i + 1);
 	}
 	return 1;
 }
 
-/* One stage of device.fit_points, as it always was. */
+/* One stage of device.fit_points, as it always was: { config = { {l, f, k, b, r}, ... } }. */
 static void push_stage_points(lua_State *L, const struct nb_index *x)
 {
 	lua_newtable(L);
@@ -756,12 +762,7 @@ static void push_stage_points(lua_State *L, const struct nb_index *x)
 		const struct nb_group *gr = &x->group[g];
 		lua_createtable(L, (int)gr->n, 0);
 		for (size_t k = 0; k < gr->n; k++) {
-			const struct nb_site *s = &x->site[x->pt_site[gr->first + k]];
-			lua_createtable(L, 0, 5);
-			set_num(L, "l", s->l);
-			set_num(L, "f", s->f);
-			set_num(L, "k", s->k);
-			set_num(L, "b", s->b);
+			push_site(L, &x->site[x->pt_site[gr->first + k]], 1);
 			set_num(L, "r", x->pt_r[gr->first + k]);
 			lua_rawseti(L, -2, (lua_Integer)k + 1);
 		}
@@ -810,27 +811,26 @@ static int fit_points_pairs(lua_State *L)
  * read, and holds each stage's neighbours object. */
 static void push_fit_points(lua_State *L, const struct fit_group *groups, size_t n)
 {
+	static const luaL_Reg methods[] = {
+		{ "mean", nb_mean_lua }, { "sites", nb_sites_lua }, { "shift", nb_shift_lua },
+		{ NULL, NULL },
+	};
+	static const luaL_Reg nb_meta[] = { { "__gc", nb_gc }, { NULL, NULL } };
+	static const luaL_Reg points_meta[] = {
+		{ "__index", fit_points_index }, { "__len", fit_points_len },
+		{ "__pairs", fit_points_pairs }, { NULL, NULL },
+	};
 	if (luaL_newmetatable(L, NB_TYPE)) {
-		static const luaL_Reg methods[] = {
-			{ "mean", nb_mean_lua }, { "sites", nb_sites_lua }, { "shift", nb_shift_lua },
-			{ NULL, NULL },
-		};
+		luaL_setfuncs(L, nb_meta, 0);
 		luaL_newlib(L, methods);
 		lua_setfield(L, -2, "__index");
-		lua_pushcfunction(L, nb_gc);
-		lua_setfield(L, -2, "__gc");
 		lua_pushliteral(L, NB_TYPE);
 		lua_setfield(L, -2, "__metatable");
 	}
 	lua_pop(L, 1);
 	lua_newtable(L); /* fit_points */
 	lua_createtable(L, 0, 5);
-	lua_pushcfunction(L, fit_points_index);
-	lua_setfield(L, -2, "__index");
-	lua_pushcfunction(L, fit_points_len);
-	lua_setfield(L, -2, "__len");
-	lua_pushcfunction(L, fit_points_pairs);
-	lua_setfield(L, -2, "__pairs");
+	luaL_setfuncs(L, points_meta, 0);
 	lua_pushboolean(L, 0);
 	lua_setfield(L, -2, "__metatable");
 	lua_createtable(L, 2, 0);
