@@ -296,24 +296,46 @@ local function site_token_pad(lambda, tok_tile, cl_tok)
   return v
 end
 
--- log(cluster round-up) at each measured site, for one orientation of tiles and cluster, as
--- nb:shift; by neighbours object and orientation (every query of a stage reads them)
+-- A candidate's cluster as the shifts see it: orient's sides, a side without a cluster as 0
+-- (it adds nothing: orientations that differ only there share a shift), and their key; false
+-- without a cluster. Once per candidate table (weak), as config_key below.
+local cluster_of = setmetatable({}, { __mode = "k" })
+
+local function cluster_orient(c)
+  local o = cluster_of[c]
+  if o == nil then
+    local tok_tile, feat_tile, cl_tok, cl_feat = orient(c)
+    o = false
+    if cl_tok > 1 or cl_feat > 1 then
+      if cl_tok == 1 then tok_tile = 0 end
+      if cl_feat == 1 then feat_tile = 0 end
+      o = { key = ((tok_tile * 4096 + feat_tile) * 16 + cl_tok) * 16 + cl_feat,
+        tok_tile = tok_tile, feat_tile = feat_tile, cl_tok = cl_tok, cl_feat = cl_feat }
+    end
+    cluster_of[c] = o
+  end
+  return o
+end
+
+-- log(cluster round-up) at each measured site, for one cluster orientation o, as nb:shift;
+-- by neighbours object and orientation (every query of a stage reads them)
 local pads_of = setmetatable({}, { __mode = "k" })
 
-local function site_pads(nb, key, tok_tile, feat_tile, cl_tok, cl_feat)
+local function site_pads(nb, o)
   local by = pads_of[nb]
   if not by then
     by = { sites = nb:sites() }
     pads_of[nb] = by
   end
-  local t = by[key]
+  local t = by[o.key]
   if not t then
     local v = {}
     for i, s in ipairs(by.sites) do
-      v[i] = math.log(feature_pad(site_token_pad(s.l, tok_tile, cl_tok), s.f, feat_tile, cl_feat))
+      v[i] = math.log(feature_pad(site_token_pad(s.l, o.tok_tile, o.cl_tok), s.f, o.feat_tile,
+        o.cl_feat))
     end
     t = nb:shift(v)
-    by[key] = t
+    by[o.key] = t
   end
   return t
 end
@@ -325,21 +347,16 @@ local function neighbour_score(nb, x, q, dep, c, mrel)
   -- is moved to here by the whole difference in the scheduler's CTA count (the measured
   -- kernels held those SMs), whatever share of it the model's own term counts
   local P, pq = nil, 0
-  if x.p.cluster_round > 0 then
-    local tok_tile, feat_tile, cl_tok, cl_feat = orient(c)
-    if cl_tok > 1 or cl_feat > 1 then
-      -- a side without a cluster adds nothing: orientations that differ only there share
-      if cl_tok == 1 then tok_tile = 0 end
-      if cl_feat == 1 then feat_tile = 0 end
-      local key = ((tok_tile * 4096 + feat_tile) * 16 + cl_tok) * 16 + cl_feat
-      P = site_pads(nb, key, tok_tile, feat_tile, cl_tok, cl_feat)
-      -- log(cluster_pad) here, once per query and orientation
-      x.pq = x.pq or {}
-      pq = x.pq[key]
-      if not pq then
-        pq = math.log(feature_pad(site_token_pad(x.lambda, tok_tile, cl_tok), x.F, feat_tile, cl_feat))
-        x.pq[key] = pq
-      end
+  local o = x.p.cluster_round > 0 and cluster_orient(c)
+  if o then
+    P = site_pads(nb, o)
+    -- log(cluster_pad) here, once per query and orientation
+    x.pq = x.pq or {}
+    pq = x.pq[o.key]
+    if not pq then
+      pq = math.log(feature_pad(site_token_pad(x.lambda, o.tok_tile, o.cl_tok), x.F, o.feat_tile,
+        o.cl_feat))
+      x.pq[o.key] = pq
     end
   end
   return nb:mean(c.config, x.lambda, x.F, x.K, dep.weight_bits, x.p.neighbour_width,
