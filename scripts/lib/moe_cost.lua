@@ -148,25 +148,33 @@ end
 -- tile), cluster along features) CTAs; the idle ones in a cluster hold their SMs as long as
 -- their partners. This is that count over the unrounded one, for lambda tokens per expert
 -- (Poisson: E[2 ceil(c / 2t)] / E[ceil(c / t)]) and F features. 1 without a cluster.
+-- The token side's factor (cl_tok > 1, lambda > 0), remembered by lambda, tile and cluster;
+-- the feature side's multiplies the factor f so far.
 local pad_memo = {}
 
-local function cluster_pad(lambda, F, tok_tile, feat_tile, cl_tok, cl_feat)
-  local f = 1
-  if cl_tok > 1 and lambda > 0 then
-    local key = lambda .. ":" .. tok_tile .. ":" .. cl_tok
-    local v = pad_memo[key]
-    if not v then
-      local one = waves.tiles_per_expert(lambda, tok_tile)
-      v = one > 0 and cl_tok * waves.tiles_per_expert(lambda, tok_tile * cl_tok) / one or 1
-      pad_memo[key] = v
-    end
-    f = v
+local function token_pad(lambda, tok_tile, cl_tok)
+  local key = lambda .. ":" .. tok_tile .. ":" .. cl_tok
+  local v = pad_memo[key]
+  if not v then
+    local one = waves.tiles_per_expert(lambda, tok_tile)
+    v = one > 0 and cl_tok * waves.tiles_per_expert(lambda, tok_tile * cl_tok) / one or 1
+    pad_memo[key] = v
   end
+  return v
+end
+
+local function feature_pad(f, F, feat_tile, cl_feat)
   if cl_feat > 1 then
     local nf = math.ceil(F / feat_tile)
     f = f * cl_feat * math.ceil(nf / cl_feat) / nf
   end
   return f
+end
+
+local function cluster_pad(lambda, F, tok_tile, feat_tile, cl_tok, cl_feat)
+  local f = 1
+  if cl_tok > 1 and lambda > 0 then f = token_pad(lambda, tok_tile, cl_tok) end
+  return feature_pad(f, F, feat_tile, cl_feat)
 end
 
 -- Which tile side runs over tokens, and how many CTAs a cluster lines up along each side
@@ -262,72 +270,97 @@ end
 -- (tunetab learn picks the width by leave-one-deployment-out over
 -- its training journals; a width of 1 and PRIOR_WEIGHT are where a trial on six H200
 -- deployments started, docs/benchmarks.md.)
+-- The weighted mean runs in C, tunetab.neighbours (scripts/README.md): it visits every
+-- measured point of a configuration for every query, which in Lua took most of a fitted
+-- table's time (docs/benchmarks.md, "The cost model at datasheet speed"). The points of a
+-- stage sit at a few places, its sites; each query weighs a site once.
 local PRIOR_WEIGHT = 0.1
-local LOG2 = math.log(2)
 
--- a group's points as logs, computed once per group (every query of every stage reads them)
-local logs_of = setmetatable({}, { __mode = "k" })
+-- The token side's factor at a measured site or a query, by its exact lambda: both stages
+-- (the same entries: the same lambdas) and every query read it, and token_pad's key is text.
+local tok_at = {}
 
-local function group_logs(g)
-  local t = logs_of[g]
-  if not t then
-    t = { l = {}, f = {}, k = {}, b = {} }
-    for i = 1, #g do
-      local p = g[i]
-      t.l[i], t.f[i], t.k[i], t.b[i] = math.log(1 + p.l), math.log(p.f), math.log(p.k), math.log(p.b)
-    end
-    logs_of[g] = t
-  end
-  return t
-end
-
--- log(cluster round-up) at each of a group's points, for the group's configuration c
-local pads_of = setmetatable({}, { __mode = "k" })
-
-local function group_pads(g, c)
-  local t = pads_of[g]
+local function site_token_pad(lambda, tok_tile, cl_tok)
+  if not (cl_tok > 1 and lambda > 0) then return 1 end
+  local k = tok_tile * 16 + cl_tok
+  local t = tok_at[k]
   if not t then
     t = {}
+    tok_at[k] = t
+  end
+  local v = t[lambda]
+  if not v then
+    v = token_pad(lambda, tok_tile, cl_tok)
+    t[lambda] = v
+  end
+  return v
+end
+
+-- A candidate's cluster as the shifts see it: orient's sides, a side without a cluster as 0
+-- (it adds nothing: orientations that differ only there share a shift), and their key; false
+-- without a cluster. Once per candidate table (weak), as config_key below.
+local cluster_of = setmetatable({}, { __mode = "k" })
+
+local function cluster_orient(c)
+  local o = cluster_of[c]
+  if o == nil then
     local tok_tile, feat_tile, cl_tok, cl_feat = orient(c)
-    for i = 1, #g do
-      t[i] = math.log(cluster_pad(g[i].l, g[i].f, tok_tile, feat_tile, cl_tok, cl_feat))
+    o = false
+    if cl_tok > 1 or cl_feat > 1 then
+      if cl_tok == 1 then tok_tile = 0 end
+      if cl_feat == 1 then feat_tile = 0 end
+      o = { key = ((tok_tile * 4096 + feat_tile) * 16 + cl_tok) * 16 + cl_feat,
+        tok_tile = tok_tile, feat_tile = feat_tile, cl_tok = cl_tok, cl_feat = cl_feat }
     end
-    pads_of[g] = t
+    cluster_of[c] = o
+  end
+  return o
+end
+
+-- log(cluster round-up) at each measured site, for one cluster orientation o, as nb:shift;
+-- by neighbours object and orientation (every query of a stage reads them)
+local pads_of = setmetatable({}, { __mode = "k" })
+
+local function site_pads(nb, o)
+  local by = pads_of[nb]
+  if not by then
+    by = { sites = nb:sites() }
+    pads_of[nb] = by
+  end
+  local t = by[o.key]
+  if not t then
+    local v = {}
+    for i, s in ipairs(by.sites) do
+      v[i] = math.log(feature_pad(site_token_pad(s.l, o.tok_tile, o.cl_tok), s.f, o.feat_tile,
+        o.cl_feat))
+    end
+    t = nb:shift(v)
+    by[o.key] = t
   end
   return t
 end
 
-local function neighbour_score(pts, x, q, dep, c, mrel)
-  local g = pts and pts[c.config]
-  if not g then return mrel end
-  local ll, lf, lk, lb = math.log(1 + x.lambda), math.log(x.F), math.log(x.K), math.log(dep.weight_bits)
-  local inv = 1 / (x.p.neighbour_width * x.p.neighbour_width)
-  local num, den = PRIOR_WEIGHT * mrel, PRIOR_WEIGHT
-  local t = group_logs(g)
-  local L, F, K, B = t.l, t.f, t.k, t.b
+-- the neighbours' estimate of c's log(time / fastest); the model's own, mrel, when the fit
+-- measured no such configuration
+local function neighbour_score(nb, x, q, dep, c, mrel)
   -- a neighbour measured where its cluster rounded up to more (or fewer) idle CTAs than here
   -- is moved to here by the whole difference in the scheduler's CTA count (the measured
   -- kernels held those SMs), whatever share of it the model's own term counts
   local P, pq = nil, 0
-  if x.p.cluster_round > 0 then
-    local tok_tile, feat_tile, cl_tok, cl_feat = orient(c)
-    if cl_tok > 1 or cl_feat > 1 then
-      P = group_pads(g, c)
-      pq = math.log(cluster_pad(x.lambda, x.F, tok_tile, feat_tile, cl_tok, cl_feat))
+  local o = x.p.cluster_round > 0 and cluster_orient(c)
+  if o then
+    P = site_pads(nb, o)
+    -- log(cluster_pad) here, once per query and orientation
+    x.pq = x.pq or {}
+    pq = x.pq[o.key]
+    if not pq then
+      pq = math.log(feature_pad(site_token_pad(x.lambda, o.tok_tile, o.cl_tok), x.F, o.feat_tile,
+        o.cl_feat))
+      x.pq[o.key] = pq
     end
   end
-  for i = 1, #g do
-    local a = L[i] - ll
-    local b = F[i] - lf
-    local e = K[i] - lk
-    local h = (B[i] - lb) / LOG2
-    local w = math.exp(-(a * a + b * b + e * e + h * h) * inv)
-    local r = g[i].r
-    if P then r = r + (pq - P[i]) end
-    num = num + w * r
-    den = den + w
-  end
-  return num / den
+  return nb:mean(c.config, x.lambda, x.F, x.K, dep.weight_bits, x.p.neighbour_width,
+    PRIOR_WEIGHT, mrel, P, pq) or mrel
 end
 
 local M = {}
@@ -370,15 +403,15 @@ function M.rank(q)
   end
   -- with a fit's measurements, the neighbours' estimate ranks (as a time: the model's fastest
   -- times exp(score)); otherwise the model's time
-  local pts = q.device.fit_points and q.device.fit_points[q.stage]
-  if pts and #feasible > 0 then
+  local nb = q.device.fit_points and tunetab.neighbours(q.device.fit_points, q.stage)
+  if nb and #feasible > 0 then
     local tmin = math.huge
     for _, c in ipairs(feasible) do tmin = math.min(tmin, time_of[c.id]) end
     local score = {}
     for _, c in ipairs(feasible) do
       local s = score[c.config]
       if not s then
-        s = neighbour_score(pts, x, q, dep, c, math.log(time_of[c.id] / tmin))
+        s = neighbour_score(nb, x, q, dep, c, math.log(time_of[c.id] / tmin))
         score[c.config] = s
       end
       time_of[c.id] = tmin * math.exp(s)

@@ -2,7 +2,9 @@
 #include "data/modelfit.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,14 +64,210 @@ static const struct yaml_kind doc_kind =
 
 void model_fit_free(struct model_fit *f)
 {
+	if (!f)
+		return;
+	/* the measurements by hand (cyaml_mem is realloc and free): libcyaml's free visits, and
+	 * logs, each of their numbers */
+	for (unsigned i = 0; i < f->measured_count; i++) {
+		free(f->measured[i].config);
+		free(f->measured[i].points);
+	}
+	free(f->measured);
+	f->measured = NULL;
+	f->measured_count = 0;
 	yaml_kind_free(&doc_kind, f);
+}
+
+/* --- the measurements, read without libyaml ----------------------------------------------
+ * learn writes a fit's measurements last, one line per point (learn_yaml):
+ *     "  measured:"
+ *     "    - config: \"CONFIG\""
+ *     "      stage: N"
+ *     "      points:"
+ *     "        - {l: X, f: X, k: X, b: X, r: X}"   (one or more)
+ * The shipped H200 fit has 16,907 points: libyaml takes about 25 ms to read them, more than
+ * the rest of a heuristic generate run, and this reader about 1 ms. It reads that layout and
+ * nothing else; any other byte below "  measured:" and libcyaml reads the whole file as it
+ * always did (with its diagnostics). The part above always goes through libcyaml, together
+ * with the first group's lines: that the loaded group is the one read here shows the
+ * measurements sit where the layout says (a key of model_fit) and are read the same way. */
+
+struct scan {
+	const char *p, *end;
+};
+
+static bool lit(struct scan *s, const char *text)
+{
+	size_t n = strlen(text);
+	if ((size_t)(s->end - s->p) < n || memcmp(s->p, text, n))
+		return false;
+	s->p += n;
+	return true;
+}
+
+/* A FLOAT as libcyaml reads one (strtod of the plain scalar), up to `stop`. A decimal of up to
+ * 15 digits is m / 10^k with m and 10^k exact doubles, so the division's one rounding is
+ * strtod's correctly rounded result; other numbers go through strtod. */
+static bool number(struct scan *s, char stop, double *out)
+{
+	static const double p10[] = { 1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+				      1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15 };
+	const char *c = s->p + (s->p < s->end && *s->p == '-');
+	uint64_t m = 0;
+	int digits = 0, frac = -1; /* frac: digits after the point; -1: no point */
+	for (; c < s->end; c++) {
+		if (*c >= '0' && *c <= '9' && digits < 15) {
+			m = m * 10 + (uint64_t)(*c - '0');
+			digits++;
+			frac += frac >= 0;
+		} else if (*c == '.' && frac < 0 && digits) {
+			frac = 0;
+		} else {
+			break;
+		}
+	}
+	if (c < s->end && *c == stop && digits && frac) {
+		double v = frac > 0 ? (double)m / p10[frac] : (double)m;
+		*out = *s->p == '-' ? -v : v;
+		s->p = c;
+		return true;
+	}
+	const char *e = s->p;
+	while (e < s->end && *e != stop)
+		if ((*e >= '0' && *e <= '9') || *e == '.' || *e == '-' || *e == '+' || *e == 'e' ||
+		    *e == 'E')
+			e++;
+		else
+			return false;
+	if (e == s->end || e == s->p || e - s->p > 40)
+		return false;
+	char buf[48], *end;
+	memcpy(buf, s->p, (size_t)(e - s->p));
+	buf[e - s->p] = '\0';
+	errno = 0;
+	*out = strtod(buf, &end);
+	if (end != buf + (e - s->p) || errno)
+		return false;
+	s->p = e;
+	return true;
+}
+
+/* The groups from "    - config: ..." to the end of the text; false: not learn's layout. */
+static bool scan_measured(struct scan *s, struct fit_group **out, unsigned *nout)
+{
+	struct fit_group *v = NULL;
+	size_t n = 0, alloc = 0;
+	while (s->p < s->end) {
+		if (n == 4096 || !lit(s, "    - config: \""))
+			goto bad;
+		const char *c = s->p;
+		while (s->p < s->end && *s->p >= 0x20 && *s->p < 0x7f && *s->p != '"' && *s->p != '\\')
+			s->p++;
+		size_t len = (size_t)(s->p - c);
+		if (!len || len > 256 || !lit(s, "\"\n      stage: "))
+			goto bad;
+		unsigned stage = lit(s, "1\n") ? 1 : lit(s, "2\n") ? 2 : 0;
+		if (!stage || !lit(s, "      points:\n"))
+			goto bad;
+		ALLOC_GROW(v, n + 1, alloc);
+		struct fit_group *g = &v[n++];
+		*g = (struct fit_group){ xstrndup(c, len), stage, NULL, 0 };
+		size_t palloc = 0;
+		while (lit(s, "        - {l: ")) {
+			struct fit_point p;
+			if (g->points_count == 100000 || !number(s, ',', &p.l) || !lit(s, ", f: ") ||
+			    !number(s, ',', &p.f) || !lit(s, ", k: ") || !number(s, ',', &p.k) ||
+			    !lit(s, ", b: ") || !number(s, ',', &p.b) || !lit(s, ", r: ") ||
+			    !number(s, '}', &p.r) || !lit(s, "}\n"))
+				goto bad;
+			ALLOC_GROW(g->points, g->points_count + 1, palloc);
+			g->points[g->points_count++] = p;
+		}
+		if (!g->points_count)
+			goto bad;
+	}
+	*out = v;
+	*nout = (unsigned)n;
+	return true;
+bad:
+	for (size_t i = 0; i < n; i++) {
+		free(v[i].config);
+		free(v[i].points);
+	}
+	free(v);
+	return false;
+}
+
+/* The fit in text, its measurements read by scan_measured; NULL when the text is not in
+ * learn's layout (the caller loads the file with libcyaml). */
+static struct model_fit *load_fast(const char *text, size_t len)
+{
+	static const char mark[] = "\n  measured:\n";
+	const char *m = strstr(text, mark); /* read_file ends the text with a NUL */
+	if (!m)
+		return NULL;
+	size_t head = (size_t)(m - text) + 1; /* through the newline before "  measured:" */
+	/* one document: no marker that could end it above the measurements (the lines above end
+	 * with the newline before "  measured:") */
+	for (const char *p = text; p < text + head; p = memchr(p, '\n', (size_t)(text + head - p)) + 1)
+		if ((size_t)(text + head - p) >= 3 && (!memcmp(p, "---", 3) || !memcmp(p, "...", 3)))
+			return NULL;
+	struct scan s = { m + sizeof mark - 1, text + len };
+	struct fit_group *groups;
+	unsigned ngroups;
+	if (!scan_measured(&s, &groups, &ngroups))
+		return NULL;
+	/* the part above, "  measured:" and the first group with its first point, by libcyaml */
+	const char *first = m + sizeof mark - 1;
+	const char *one = strstr(first, "        - {");
+	const char *eol = one ? strchr(one, '\n') : NULL;
+	struct model_fit *f = NULL;
+	if (eol) {
+		size_t n = (size_t)(eol + 1 - text);
+		char *part = xmalloc(n + 1);
+		memcpy(part, text, n);
+		part[n] = '\0';
+		void **doc;
+		if (!yamldoc_parse(part, n, &doc_kind.doc, (void **)&doc)) {
+			f = doc[0]; /* the kind's object (yaml_kind_load's unwrap; no path yet) */
+			doc[0] = NULL;
+			yamldoc_free(&doc_kind.doc, doc);
+		}
+		free(part);
+	}
+	if (!f || f->measured_count != 1 || f->measured[0].points_count != 1 ||
+	    f->measured[0].stage != groups[0].stage || strcmp(f->measured[0].config, groups[0].config) ||
+	    memcmp(&f->measured[0].points[0], &groups[0].points[0], sizeof(struct fit_point))) {
+		model_fit_free(f);
+		for (unsigned i = 0; i < ngroups; i++) {
+			free(groups[i].config);
+			free(groups[i].points);
+		}
+		free(groups);
+		return NULL;
+	}
+	free(f->measured[0].config);
+	free(f->measured[0].points);
+	free(f->measured);
+	f->measured = groups; /* freed as libcyaml's (cyaml_mem: realloc and free) */
+	f->measured_count = ngroups;
+	return f;
 }
 
 int model_fit_load(const char *path, struct model_fit **out, struct diags *d)
 {
 	*out = NULL;
-	struct model_fit *f;
-	int rc = yaml_kind_load(path, &doc_kind, (void **)&f, d);
+	char *text;
+	size_t len;
+	int rc = yamldoc_read(path, &text, &len, d); /* once: the path may be a pipe */
+	if (rc)
+		return rc;
+	struct model_fit *f = load_fast(text, len);
+	if (f)
+		f->path = xstrdup(path);
+	else
+		rc = yaml_kind_load_text(path, text, len, &doc_kind, (void **)&f, d);
+	free(text);
 	if (rc)
 		return rc;
 	for (unsigned i = 0; i < f->params_count; i++) {

@@ -131,18 +131,35 @@ static void rewrite_message(struct strbuf *out, const char *raw, const char *fie
 		sb_addf(out, " (key '%s')", field);
 }
 
-int yamldoc_load(const char *path, const cyaml_schema_value_t *schema, void **out, struct diags *d)
+int yamldoc_read(const char *path, char **text, size_t *len, struct diags *d)
 {
-	*out = NULL;
-	char *text;
-	size_t len;
-	int err = read_file(path, YAML_MAX_BYTES, &text, &len);
+	int err = read_file(path, YAML_MAX_BYTES, text, len);
 	if (err == ENOBUFS)
 		return diag_error(d, TT_INVALID, "yaml-size", path, 0, 0,
 				  "file larger than %u bytes", YAML_MAX_BYTES);
 	if (err)
 		return diag_error(d, err == ENOENT || err == EISDIR ? TT_INVALID : TT_INTERNAL, "io",
 				  path, 0, 0, "cannot read file: %s", strerror(err));
+	return TT_OK;
+}
+
+int yamldoc_load(const char *path, const cyaml_schema_value_t *schema, void **out, struct diags *d)
+{
+	*out = NULL;
+	char *text;
+	size_t len;
+	int rc = yamldoc_read(path, &text, &len, d);
+	if (rc)
+		return rc;
+	rc = yamldoc_load_text(path, text, len, schema, out, d);
+	free(text);
+	return rc;
+}
+
+int yamldoc_load_text(const char *path, const char *text, size_t len,
+		      const cyaml_schema_value_t *schema, void **out, struct diags *d)
+{
+	*out = NULL;
 	struct log_capture cap = { .first = STRBUF_INIT };
 	cyaml_config_t cfg = {
 		.log_fn = capture_log,
@@ -152,7 +169,6 @@ int yamldoc_load(const char *path, const cyaml_schema_value_t *schema, void **ou
 		.flags = CYAML_CFG_DEFAULT,
 	};
 	cyaml_err_t e = cyaml_load_data((const uint8_t *)text, len, &cfg, schema, out, NULL);
-	free(text);
 	if (e == CYAML_OK && *out) {
 		sb_release(&cap.first);
 		return TT_OK;
@@ -178,6 +194,17 @@ int yamldoc_load(const char *path, const cyaml_schema_value_t *schema, void **ou
 	return TT_INVALID;
 }
 
+int yamldoc_parse(const char *text, size_t len, const cyaml_schema_value_t *schema, void **out)
+{
+	*out = NULL;
+	cyaml_config_t cfg = { .mem_fn = cyaml_mem, .log_level = CYAML_LOG_ERROR,
+			       .flags = CYAML_CFG_DEFAULT }; /* no log_fn: silent */
+	if (cyaml_load_data((const uint8_t *)text, len, &cfg, schema, out, NULL) == CYAML_OK && *out)
+		return 0;
+	*out = NULL;
+	return -1;
+}
+
 void yamldoc_free(const cyaml_schema_value_t *schema, void *doc)
 {
 	if (!doc)
@@ -188,9 +215,23 @@ void yamldoc_free(const cyaml_schema_value_t *schema, void *doc)
 
 int yaml_kind_load(const char *path, const struct yaml_kind *k, void **obj, struct diags *d)
 {
+	char *text;
+	size_t len;
+	*obj = NULL;
+	int rc = yamldoc_read(path, &text, &len, d);
+	if (rc)
+		return rc;
+	rc = yaml_kind_load_text(path, text, len, k, obj, d);
+	free(text);
+	return rc;
+}
+
+int yaml_kind_load_text(const char *path, const char *text, size_t len, const struct yaml_kind *k,
+			void **obj, struct diags *d)
+{
 	void **doc;
 	*obj = NULL;
-	int rc = yamldoc_load(path, &k->doc, (void **)&doc, d);
+	int rc = yamldoc_load_text(path, text, len, &k->doc, (void **)&doc, d);
 	if (rc)
 		return rc;
 	*obj = doc[0];

@@ -12,7 +12,16 @@
  * error with the file, line and column libcyaml or libyaml reported is added to d and
  * TT_INVALID (or TT_INTERNAL for I/O) is returned; *out is NULL. */
 int yamldoc_load(const char *path, const cyaml_schema_value_t *schema, void **out, struct diags *d);
+/* yamldoc_load in two steps, for a loader that looks at the text first: the file's text
+ * (caller frees; the same errors), and the load of that text (path: where it was read, for
+ * the diagnostics). */
+int yamldoc_read(const char *path, char **text, size_t *len, struct diags *d);
+int yamldoc_load_text(const char *path, const char *text, size_t len,
+		      const cyaml_schema_value_t *schema, void **out, struct diags *d);
 void yamldoc_free(const cyaml_schema_value_t *schema, void *doc);
+/* The same strict load of text that is no file (a document composed by the caller): 0, or -1
+ * with *out NULL and nothing said (the caller reads the file itself to say what is wrong). */
+int yamldoc_parse(const char *text, size_t len, const cyaml_schema_value_t *schema, void **out);
 
 /* A document kind of the data folder: one top-level key holding the object ("device:
  * {...}"), an object that keeps the path of its file (char *path). object is the object's
@@ -41,6 +50,9 @@ struct yaml_kind {
  * a copy of path (free it with yaml_kind_free); on failure *obj is NULL and the error is in
  * d. */
 int yaml_kind_load(const char *path, const struct yaml_kind *k, void **obj, struct diags *d);
+/* The same for text already read from path (yamldoc_read). */
+int yaml_kind_load_text(const char *path, const char *text, size_t len, const struct yaml_kind *k,
+			void **obj, struct diags *d);
 /* Frees an object of kind k and its path; NULL is allowed. */
 void yaml_kind_free(const struct yaml_kind *k, void *obj);
 

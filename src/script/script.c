@@ -14,6 +14,7 @@
 
 #include "base/util.h"
 #include "data/opdefs.h"
+#include "script/neighbours.h"
 
 #define HOOK_EVERY 10000
 
@@ -448,10 +449,13 @@ static int api_lib(lua_State *L)
 	return 1;
 }
 
+static int api_neighbours(lua_State *L);
+
 static const luaL_Reg api[] = {
 	{ "heuristic", api_heuristic },
 	{ "consumer", api_consumer },
 	{ "lib", api_lib },
+	{ "neighbours", api_neighbours },
 	{ NULL, NULL },
 };
 
@@ -633,6 +637,228 @@ static void set_bool(lua_State *L, const char *k, bool v)
 	lua_setfield(L, -2, k);
 }
 
+/* --- a fit's measurements: device.fit_points and tunetab.neighbours ----------------------- */
+
+/* device.fit_points[stage][config] = { {l, f, k, b, r}, ... } is built when a script first
+ * reads a stage: the default heuristic never does (it asks tunetab.neighbours), and building
+ * the shipped H200 fit's 16,907 point tables took longer than the rest of its run. The
+ * table's metatable (hidden: __metatable) holds, under nb_key, { stage 1's, stage 2's }
+ * neighbours objects, from which a stage is built as it was before: same keys, same values,
+ * same order. */
+static const char nb_key = 0;
+#define NB_TYPE "tunetab.neighbours"
+
+struct nb_ud {
+	struct nb_index *x;
+};
+
+static struct nb_index *check_nb(lua_State *L, int i)
+{
+	struct nb_ud *u = luaL_checkudata(L, i, NB_TYPE);
+	if (!u->x)
+		luaL_error(L, "a closed neighbours object");
+	return u->x;
+}
+
+static int nb_gc(lua_State *L)
+{
+	struct nb_ud *u = luaL_checkudata(L, 1, NB_TYPE);
+	nb_index_free(u->x);
+	u->x = NULL;
+	return 0;
+}
+
+/* nb:shift(list): a per-site shift for nb:mean (list[i] for site i of nb:sites()), copied once
+ * (a query's means read it for every configuration of that orientation). */
+#define SHIFT_TYPE "tunetab.neighbours.shift"
+
+struct nb_shift {
+	size_t n;
+	double v[];
+};
+
+static int nb_shift_lua(lua_State *L)
+{
+	struct nb_index *x = check_nb(L, 1);
+	luaL_checktype(L, 2, LUA_TTABLE);
+	struct nb_shift *sh = lua_newuserdatauv(L, sizeof *sh + x->nsites * sizeof(double), 1);
+	sh->n = x->nsites;
+	for (size_t i = 0; i < x->nsites; i++) {
+		int isnum;
+		lua_rawgeti(L, 2, (lua_Integer)i + 1);
+		sh->v[i] = lua_tonumberx(L, -1, &isnum);
+		lua_pop(L, 1);
+		if (!isnum)
+			return luaL_error(L, "shift: site %d has no number", (int)i + 1);
+	}
+	lua_pushvalue(L, 1);
+	lua_setiuservalue(L, -2, 1); /* whose sites these are */
+	if (luaL_newmetatable(L, SHIFT_TYPE)) {
+		lua_pushliteral(L, SHIFT_TYPE);
+		lua_setfield(L, -2, "__metatable");
+	}
+	lua_setmetatable(L, -2);
+	return 1;
+}
+
+/* nb:mean(config, lambda, features, k, bits, width, prior, prior_value [, shift, shift_at]):
+ * the measured-neighbour estimate of config's log(time / fastest) (neighbours.h), nil when the
+ * fit measured no such configuration. shift (from nb:shift) moves each point's r by
+ * shift_at - shift[site]. */
+static int nb_mean_lua(lua_State *L)
+{
+	struct nb_index *x = check_nb(L, 1);
+	const char *config = luaL_checkstring(L, 2);
+	double at[5];
+	for (int i = 0; i < 5; i++)
+		at[i] = luaL_checknumber(L, 3 + i);
+	double prior = luaL_checknumber(L, 8), prior_value = luaL_checknumber(L, 9);
+	const double *shift = NULL;
+	double shift_at = 0;
+	if (!lua_isnoneornil(L, 10)) {
+		const struct nb_shift *sh = luaL_checkudata(L, 10, SHIFT_TYPE);
+		lua_getiuservalue(L, 10, 1);
+		if (!lua_rawequal(L, -1, 1))
+			return luaL_error(L, "nb:mean: the shift was made by another neighbours object");
+		lua_pop(L, 1);
+		shift = sh->v;
+		shift_at = luaL_checknumber(L, 11);
+	}
+	long g = nb_find(x, config);
+	if (g < 0)
+		lua_pushnil(L);
+	else
+		lua_pushnumber(L, nb_mean(x, (size_t)g, at, prior, prior_value, shift, shift_at));
+	return 1;
+}
+
+/* A place as { l, f, k, b }, sized for `more` fields besides. */
+static void push_site(lua_State *L, const struct nb_site *s, int more)
+{
+	lua_createtable(L, 0, 4 + more);
+	set_num(L, "l", s->l);
+	set_num(L, "f", s->f);
+	set_num(L, "k", s->k);
+	set_num(L, "b", s->b);
+}
+
+/* nb:sites(): the places measured, { {l, f, k, b}, ... }, in the order shift lists use. */
+static int nb_sites_lua(lua_State *L)
+{
+	struct nb_index *x = check_nb(L, 1);
+	lua_createtable(L, (int)x->nsites, 0);
+	for (size_t i = 0; i < x->nsites; i++) {
+		push_site(L, &x->site[i], 0);
+		lua_rawseti(L, -2, (lua_Integer)i + 1);
+	}
+	return 1;
+}
+
+/* One stage of device.fit_points, as it always was: { config = { {l, f, k, b, r}, ... } }. */
+static void push_stage_points(lua_State *L, const struct nb_index *x)
+{
+	lua_newtable(L);
+	for (size_t g = 0; g < x->ngroups; g++) {
+		const struct nb_group *gr = &x->group[g];
+		lua_createtable(L, (int)gr->n, 0);
+		for (size_t k = 0; k < gr->n; k++) {
+			push_site(L, &x->site[x->pt_site[gr->first + k]], 1);
+			set_num(L, "r", x->pt_r[gr->first + k]);
+			lua_rawseti(L, -2, (lua_Integer)k + 1);
+		}
+		lua_setfield(L, -2, gr->config);
+	}
+}
+
+/* fit_points' __index: a stage (1 or 2) is built on its first read. */
+static int fit_points_index(lua_State *L)
+{
+	int isint;
+	lua_Integer stage = lua_type(L, 2) == LUA_TNUMBER ? lua_tointegerx(L, 2, &isint) : 0;
+	if (stage != 1 && stage != 2) {
+		lua_pushnil(L);
+		return 1;
+	}
+	lua_getmetatable(L, 1);
+	lua_rawgetp(L, -1, &nb_key);
+	lua_rawgeti(L, -1, stage);
+	push_stage_points(L, check_nb(L, -1));
+	lua_pushvalue(L, -1);
+	lua_rawseti(L, 1, stage);
+	return 1;
+}
+
+static int fit_points_len(lua_State *L)
+{
+	lua_pushinteger(L, 2);
+	return 1;
+}
+
+/* pairs(fit_points): both stages, built */
+static int fit_points_pairs(lua_State *L)
+{
+	for (int stage = 1; stage <= 2; stage++) {
+		lua_geti(L, 1, stage);
+		lua_pop(L, 1);
+	}
+	lua_getglobal(L, "next");
+	lua_pushvalue(L, 1);
+	lua_pushnil(L);
+	return 3;
+}
+
+/* device.fit_points for a fit's measured groups: an empty table that builds its stages when
+ * read, and holds each stage's neighbours object. */
+static void push_fit_points(lua_State *L, const struct fit_group *groups, size_t n)
+{
+	static const luaL_Reg methods[] = {
+		{ "mean", nb_mean_lua }, { "sites", nb_sites_lua }, { "shift", nb_shift_lua },
+		{ NULL, NULL },
+	};
+	static const luaL_Reg nb_meta[] = { { "__gc", nb_gc }, { NULL, NULL } };
+	static const luaL_Reg points_meta[] = {
+		{ "__index", fit_points_index }, { "__len", fit_points_len },
+		{ "__pairs", fit_points_pairs }, { NULL, NULL },
+	};
+	if (luaL_newmetatable(L, NB_TYPE)) {
+		luaL_setfuncs(L, nb_meta, 0);
+		luaL_newlib(L, methods);
+		lua_setfield(L, -2, "__index");
+		lua_pushliteral(L, NB_TYPE);
+		lua_setfield(L, -2, "__metatable");
+	}
+	lua_pop(L, 1);
+	lua_newtable(L); /* fit_points */
+	lua_createtable(L, 0, 5);
+	luaL_setfuncs(L, points_meta, 0);
+	lua_pushboolean(L, 0);
+	lua_setfield(L, -2, "__metatable");
+	lua_createtable(L, 2, 0);
+	for (int stage = 1; stage <= 2; stage++) {
+		struct nb_ud *u = lua_newuserdatauv(L, sizeof *u, 0);
+		u->x = NULL; /* set before anything can fail: the __gc sees a NULL or an index */
+		luaL_setmetatable(L, NB_TYPE);
+		u->x = nb_index_new(groups, n, (unsigned)stage);
+		lua_rawseti(L, -2, stage);
+	}
+	lua_rawsetp(L, -2, &nb_key);
+	lua_setmetatable(L, -2);
+}
+
+/* tunetab.neighbours(points, stage): the neighbours object of device.fit_points' stage. */
+static int api_neighbours(lua_State *L)
+{
+	luaL_checktype(L, 1, LUA_TTABLE);
+	lua_Integer stage = luaL_checkinteger(L, 2);
+	if (!lua_getmetatable(L, 1) || lua_rawgetp(L, -1, &nb_key) != LUA_TTABLE)
+		return luaL_error(L, "tunetab.neighbours: argument 1 is not a fit's measurements "
+				  "(q.device.fit_points)");
+	if (stage != 1 && stage != 2)
+		return luaL_error(L, "tunetab.neighbours: stage must be 1 or 2, not %d", (int)stage);
+	lua_rawgeti(L, -1, stage);
+	return 1;
+}
+
 static int build_context(lua_State *L)
 {
 	const struct script_device *dev = lua_touserdata(L, 1);
@@ -659,28 +885,7 @@ static int build_context(lua_State *L)
 		lua_setfield(L, -2, "fit");
 	}
 	if (dev->ngroups) {
-		lua_createtable(L, 2, 0);
-		for (int stage = 1; stage <= 2; stage++) {
-			lua_newtable(L);
-			for (size_t i = 0; i < dev->ngroups; i++) {
-				const struct fit_group *g = &dev->groups[i];
-				if (g->stage != (unsigned)stage)
-					continue;
-				lua_createtable(L, (int)g->points_count, 0);
-				for (unsigned k = 0; k < g->points_count; k++) {
-					const struct fit_point *p = &g->points[k];
-					lua_createtable(L, 0, 5);
-					set_num(L, "l", p->l);
-					set_num(L, "f", p->f);
-					set_num(L, "k", p->k);
-					set_num(L, "b", p->b);
-					set_num(L, "r", p->r);
-					lua_rawseti(L, -2, k + 1);
-				}
-				lua_setfield(L, -2, g->config);
-			}
-			lua_rawseti(L, -2, stage);
-		}
+		push_fit_points(L, dev->groups, dev->ngroups);
 		lua_setfield(L, -2, "fit_points");
 	}
 	if (dev->cal) {

@@ -1,10 +1,15 @@
 /* test_script.c: the Lua sandbox (script.h): what a heuristic can and cannot reach, the
  * instruction budget and the memory cap ending runaway scripts with an error (also through
  * pcall), error reports located in the script, rank()'s results read strictly, the context a
- * script sees, libraries from scripts/lib. */
+ * script sees, libraries from scripts/lib; a fit's measurements (device.fit_points, built when
+ * read) and the measured-neighbour mean (neighbours.h, tunetab.neighbours) against the
+ * per-point arithmetic moe_cost.lua did in Lua. */
 #include <stdlib.h>
 #include <unistd.h>
 
+#include <math.h>
+
+#include "script/neighbours.h"
 #include "script/script.h"
 #include "ttest.h"
 #include "base/util.h"
@@ -356,10 +361,117 @@ TEST(script_context_seen)
 	script_close(NULL);
 }
 
+/* A fit's measurements: stage 1 "A" (two points at one place), "B" twice (the last answers),
+ * stage 2 "A". */
+static const struct fit_point pa[] = {
+	{ 0.5, 1536, 2048, 16, 0.0 }, { 4, 1536, 2048, 16, 0.25 }, { 0.5, 1536, 2048, 16, 0.125 },
+	{ 64, 7168, 2048, 8, 1.5 },
+};
+static const struct fit_point pb[] = { { 2, 3072, 4096, 16, 0.75 }, { 0.5, 1536, 2048, 16, 2 } };
+static const struct fit_point pb2[] = { { 8, 1536, 2048, 16, 0.5 } };
+static const struct fit_point p2[] = { { 1, 2048, 768, 16, 0.3 } };
+static const struct fit_group groups[] = {
+	{ (char *)"A", 1, (struct fit_point *)pa, 4 },
+	{ (char *)"B", 1, (struct fit_point *)pb, 2 },
+	{ (char *)"A", 2, (struct fit_point *)p2, 1 },
+	{ (char *)"B", 1, (struct fit_point *)pb2, 1 },
+};
+
+/* moe_cost.lua's estimate as it was, point by point (shift: by point) */
+static double lua_estimate(const struct fit_point *g, size_t n, const double at[5], double prior,
+			   double mrel, const double *shift, double pq)
+{
+	double ll = log(1 + at[0]), lf = log(at[1]), lk = log(at[2]), lb = log(at[3]);
+	double inv = 1 / (at[4] * at[4]), log2 = log(2);
+	double num = prior * mrel, den = prior;
+	for (size_t i = 0; i < n; i++) {
+		double a = log(1 + g[i].l) - ll;
+		double b = log(g[i].f) - lf;
+		double e = log(g[i].k) - lk;
+		double h = (log(g[i].b) - lb) / log2;
+		double w = exp(-(a * a + b * b + e * e + h * h) * inv);
+		double r = g[i].r;
+		if (shift)
+			r = r + (pq - shift[i]);
+		num = num + w * r;
+		den = den + w;
+	}
+	return num / den;
+}
+
+TEST(script_neighbours)
+{
+	struct nb_index *x = nb_index_new(groups, 4, 1);
+	CHECK_INT(x->ngroups, 3);
+	CHECK_INT(x->nsites, 5); /* A's 0.5 place is B's second point's too */
+	CHECK_INT(nb_find(x, "A"), 0);
+	CHECK_INT(nb_find(x, "B"), 2);
+	CHECK_INT(nb_find(x, "C"), -1);
+	static const double ats[][5] = { { 1, 1536, 2048, 16, 1 }, { 0.03125, 7168, 2048, 8, 0.71 },
+					 { 300, 4096, 7168, 4, 2 } };
+	for (size_t i = 0; i < 3; i++) {
+		double got = nb_mean(x, 0, ats[i], 0.1, 0.4, NULL, 0);
+		double want = lua_estimate(pa, 4, ats[i], 0.1, 0.4, NULL, 0);
+		CHECK(!memcmp(&got, &want, sizeof got));
+		got = nb_mean(x, 2, ats[i], 0.1, 0.4, NULL, 0);
+		want = lua_estimate(pb2, 1, ats[i], 0.1, 0.4, NULL, 0);
+		CHECK(!memcmp(&got, &want, sizeof got));
+		/* a shift by site is the same shift by point */
+		double by_site[5], by_point[4];
+		for (size_t k = 0; k < 5; k++)
+			by_site[k] = 0.1 * (double)k + 0.05;
+		for (size_t k = 0; k < 4; k++)
+			by_point[k] = by_site[x->pt_site[k]];
+		got = nb_mean(x, 0, ats[i], 0.1, 0.4, by_site, 0.3);
+		want = lua_estimate(pa, 4, ats[i], 0.1, 0.4, by_point, 0.3);
+		CHECK(!memcmp(&got, &want, sizeof got));
+	}
+	nb_index_free(x);
+
+	/* what a script sees: fit_points as it always was, built when read; tunetab.neighbours */
+	char want[96];
+	snprintf(want, sizeof want, "%.17g", lua_estimate(pa, 4, ats[1], 0.1, 0.4, NULL, 0));
+	static const char text[] = RANK(
+		"local fp = q.device.fit_points\n"
+		"local n, keys = #fp, 0\n"
+		"for k in pairs(fp) do keys = keys + 1 end\n"
+		"local nb = tunetab.neighbours(fp, 1)\n"
+		"local m = nb:mean('A', 0.03125, 7168, 2048, 8, 0.71, 0.1, 0.4)\n"
+		"local A, B = fp[1].A, fp[1].B\n"
+		"local ok1, e1 = pcall(tunetab.neighbours, {}, 1)\n"
+		"local ok2, e2 = pcall(tunetab.neighbours, fp, 3)\n"
+		"local ok3, e3 = pcall(nb.mean, nb, 'A', 1, 1, 1, 1, 1, 0.1, 0, tunetab.neighbours(fp, 2):shift({ 0 }), 0)\n"
+		"error(table.concat({ n, keys, #nb:sites(), string.format('%.17g', m),\n"
+		"  tostring(nb:mean('C', 1, 1, 1, 1, 1, 0.1, 0)), #A, A[4].f, A[4].r, #B, B[1].l,\n"
+		"  #fp[2].A, tostring(fp[3]), tostring(getmetatable(fp)), e1, e2, e3 }, ' '), 0)");
+	struct script *sc;
+	char *msg;
+	CHECK_INT(open_text(text, 16, 10000000, &sc, &msg, NULL), TT_OK);
+	struct script_device fdev = dev;
+	fdev.groups = groups;
+	fdev.ngroups = 4;
+	struct diags d = DIAGS_INIT;
+	CHECK_INT(script_set_context(sc, &fdev, &sdep, &d), TT_OK);
+	struct script_rank out[3];
+	size_t n;
+	CHECK_INT(script_rank(sc, 1, 16, 1536, 2048, cands, 3, 5, out, &n, &d), TT_SCRIPT);
+	char *expect = xasprintf(
+		"script error while ranking GEMM1 at 16 tokens: 2 2 5 %s nil 4 7168.0 1.5 1 8.0 1 nil "
+		"false tunetab.neighbours: argument 1 is not a fit's measurements (q.device.fit_points) "
+		"tunetab.neighbours: stage must be 1 or 2, not 3 nb:mean: the shift was made by "
+		"another neighbours object", want);
+	CHECK_STR(d.n ? d.v[0].msg : NULL, expect);
+	free(expect);
+	diags_release(&d);
+	script_close(sc);
+	done();
+}
+
 TTEST_SUITE(script_tests) = {
 	{ "script_sandbox_surface", script_sandbox_surface },
 	{ "script_budgets_stop_runaways", script_budgets_stop_runaways },
 	{ "script_rank_results", script_rank_results },
 	{ "script_context_seen", script_context_seen },
+	{ "script_neighbours", script_neighbours },
 	TTEST_END,
 };
