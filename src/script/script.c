@@ -96,6 +96,21 @@ static void count_hook(lua_State *L, lua_Debug *ar)
 	}
 }
 
+/* Work done in C for the script, which the count hook never sees (a loop over a fit's points),
+ * charged to the instruction budget at one instruction a unit: past the budget the call
+ * raises, and every instruction after it (as count_hook). */
+static void charge(lua_State *L, unsigned long long units)
+{
+	struct script *s = self(L);
+	s->used += units;
+	if (s->used > s->budget && !s->budget_hit) {
+		s->budget_hit = true;
+		lua_sethook(L, count_hook, LUA_MASKCOUNT, 1);
+	}
+	if (s->budget_hit)
+		luaL_error(L, "instruction budget of %llu exceeded", s->budget);
+}
+
 /* --- protected calls (Lua's lua.c msghandler) ------------------------------------------- */
 static int msghandler(lua_State *L)
 {
@@ -681,6 +696,7 @@ static int nb_shift_lua(lua_State *L)
 {
 	struct nb_index *x = check_nb(L, 1);
 	luaL_checktype(L, 2, LUA_TTABLE);
+	charge(L, x->nsites);
 	struct nb_shift *sh = lua_newuserdatauv(L, sizeof *sh + x->nsites * sizeof(double), 1);
 	sh->n = x->nsites;
 	for (size_t i = 0; i < x->nsites; i++) {
@@ -725,6 +741,7 @@ static int nb_mean_lua(lua_State *L)
 		shift_at = luaL_checknumber(L, 11);
 	}
 	long g = nb_find(x, config);
+	charge(L, x->nsites + (g < 0 ? 0 : x->group[g].n)); /* the sites weighed, the points summed */
 	if (g < 0)
 		lua_pushnil(L);
 	else
