@@ -167,10 +167,12 @@ static int deployment_lookups(const struct tt_data *data, const struct doc_opts 
 			      struct diags *d)
 {
 	struct deployment dep;
-	struct shape_args da = { .cmd = "doctor", .model = o->model, .weight_view = o->weight_view,
-				 .dt = dt, .tp = o->tp, .ep = o->ep, .tp_rank = o->tp_rank,
-				 .ep_rank = o->ep_rank, .top_k = o->top_k, .max_tokens = o->max_tokens,
-				 .fused_finalize = true }; /* FlashInfer's default */
+	struct shape_args da = {
+		.cmd = "doctor", .model = o->model, .weight_view = o->weight_view, .dt = dt,
+		.runner = { .tp = o->tp, .ep = o->ep, .tp_rank = o->tp_rank, .ep_rank = o->ep_rank,
+			    .top_k = o->top_k, .max_tokens = (unsigned)o->max_tokens,
+			    .fused_finalize = true }, /* FlashInfer's default */
+	};
 	int sm = r->profile ? (int)device_sm(r->profile) : 0;
 	int rc = cli_deploy(data, data->dtypes, &da, sm, rules, &dep, own_model, d);
 	return rc ? rc : lookup_deploy(rules, &dep, lookups, d);

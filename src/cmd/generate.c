@@ -109,22 +109,22 @@ static int parse_args(int argc, char **argv, struct args *a)
 		case 'D': o->device = optarg; break;
 		case 'M': o->model = optarg; break;
 		case 't': o->dtype = optarg; break;
-		case 'T': NUM(tp, "--tp", 1, LONG_MAX); break;
-		case 'E': NUM(ep, "--ep", 1, LONG_MAX); break;
+		case 'T': NUM(runner.tp, "--tp", 1, LONG_MAX); break;
+		case 'E': NUM(runner.ep, "--ep", 1, LONG_MAX); break;
 		case 'r':
 			if (!strcmp(optarg, "all"))
 				o->tp_rank_all = true;
 			else
-				NUM(tp_rank, "--tp-rank", 0, LONG_MAX);
+				NUM(runner.tp_rank, "--tp-rank", 0, LONG_MAX);
 			break;
 		case 'R':
 			if (!strcmp(optarg, "all"))
 				o->ep_rank_all = true;
 			else
-				NUM(ep_rank, "--ep-rank", 0, LONG_MAX);
+				NUM(runner.ep_rank, "--ep-rank", 0, LONG_MAX);
 			break;
-		case 'k': NUM(top_k, "--top-k", 1, CLI_TOP_K_LIMIT); break;
-		case 'm': NUM(max_tokens, "--max-tokens", 1, CLI_MAX_TOKENS_LIMIT); break;
+		case 'k': NUM(runner.top_k, "--top-k", 1, CLI_TOP_K_LIMIT); break;
+		case 'm': NUM(runner.max_tokens, "--max-tokens", 1, CLI_MAX_TOKENS_LIMIT); break;
 		case 'S': NUM(script_mem_mib, "--script-mem", 1, CLI_SCRIPT_MEM_LIMIT); break;
 		case 'I': NUM(script_instructions, "--script-instructions", 1000, LONG_MAX); break;
 		case 'f': o->flashinfer = optarg; break;
@@ -144,7 +144,8 @@ static int parse_args(int argc, char **argv, struct args *a)
 				return cli_usage_error("generate", "--fused-finalize must be on or off, not "
 						       "'%s'", optarg);
 			}
-			o->fused_finalize = strcmp(optarg, "off") ? FF_ON : FF_OFF;
+			o->runner.fused_finalize = strcmp(optarg, "off") != 0;
+			o->given |= GIVEN_FUSED_FINALIZE;
 			break;
 		case 'C': o->calibration = optarg; break;
 		case 'g': o->model_fit = optarg; break;
@@ -211,8 +212,8 @@ static int from_launch(struct args *a, const struct tt_data *data, struct serve_
 		       struct model_profile *m)
 {
 	struct generate_request *o = &a->o;
-	if (o->model || o->keys || o->dtype || o->plan || o->tp != 1 || o->ep != 1 ||
-	    o->max_tokens || o->fused_finalize != FF_UNSET)
+	if (o->model || o->keys || o->dtype || o->plan || o->runner.tp != 1 || o->runner.ep != 1 ||
+	    o->runner.max_tokens || (o->given & GIVEN_FUSED_FINALIZE))
 		return cli_usage_error("generate", "with a launch command the deployment is the "
 				       "server's: no --model, --keys, --dtype, --tp, --ep, --max-tokens, "
 				       "--fused-finalize or --plan");
@@ -249,7 +250,7 @@ static int check_args(struct args *a, struct shard *sh, struct generate_session 
 				       "--dtype, --shard or --report with it");
 	if (!o->plan && !a->have_launch && (!o->device || !o->dtype || (!o->model && !o->keys)))
 		return cli_usage_error("generate", "--device, --dtype and --model (or --keys) are required");
-	if (o->tp_rank >= o->tp || o->ep_rank >= o->ep)
+	if (o->runner.tp_rank >= o->runner.tp || o->runner.ep_rank >= o->runner.ep)
 		return cli_usage_error("generate", "ranks must be below --tp/--ep");
 	if ((o->tp_rank_all || o->ep_rank_all) && (o->keys || a->shard || o->plan))
 		return cli_usage_error("generate", "--tp-rank all and --ep-rank all build a deployment's "

@@ -51,19 +51,20 @@ int shape_build(const struct tt_data *data, const struct dtype_set *dtypes, cons
 				  "'%s'%s", dti->name, a->input_view, dti->input_views_count ? ""
 				  : " (it has only its default input)");
 	*dep = (struct deployment){
-		.iv = iv, .out_torch = a->out_torch,
+		.iv = iv, .out_torch = a->runner.out_torch,
 		.model_name = model ? model->name : "(keys)",
 		.hidden = model ? (long)model->hidden_size : 0,
 		.inter_total = model ? (long)model->moe_intermediate_size : 0,
 		.experts_total = a->experts ? a->experts : model ? (long)model->routed_experts : 0,
-		.top_k = a->top_k ? a->top_k : model ? (long)model->top_k : 8,
+		.top_k = a->runner.top_k ? a->runner.top_k : model ? (long)model->top_k : 8,
 		.activation = model ? model->activation : ACT_SWIGLU,
 		.biases = a->model_profile && a->biases >= 0 ? a->biases != 0
 			  : model && model->activation == ACT_SWIGLU_BIAS,
-		.tp = a->tp, .ep = a->ep, .tp_rank = a->tp_rank, .ep_rank = a->ep_rank,
+		.tp = a->runner.tp, .ep = a->runner.ep, .tp_rank = a->runner.tp_rank,
+		.ep_rank = a->runner.ep_rank,
 		.dt = dti, .dtype = a->dt, .wv = wv, .sm = sm,
-		.fused_finalize = a->fused_finalize,
-		.max_tokens = (unsigned)(a->max_tokens ? a->max_tokens
+		.fused_finalize = a->runner.fused_finalize,
+		.max_tokens = (unsigned)(a->runner.max_tokens ? a->runner.max_tokens
 					 : (long)rules->buckets.default_max_tokens),
 	};
 	return TT_OK;
@@ -78,9 +79,10 @@ int server_shape_args(const struct serve_deployment *s, const struct model_profi
 				  "tunetab does not know", s->dtype);
 	*a = (struct shape_args){
 		.cmd = "install", .model_profile = m, .biases = s->biases,
-		.input_view = s->input_view, .out_torch = s->torch_dtype, .dt = dt,
-		.tp = s->runner_tp, .ep = s->runner_ep, .tp_rank = tp_rank, .ep_rank = ep_rank,
-		.max_tokens = s->max_tokens, .fused_finalize = s->fused_finalize,
+		.input_view = s->input_view, .dt = dt,
+		.runner = { .out_torch = s->torch_dtype, .tp = s->runner_tp, .ep = s->runner_ep,
+			    .tp_rank = tp_rank, .ep_rank = ep_rank, .max_tokens = (unsigned)s->max_tokens,
+			    .fused_finalize = s->fused_finalize },
 	};
 	return TT_OK;
 }

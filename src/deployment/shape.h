@@ -19,13 +19,15 @@ struct shape_args {
 	const char *cmd;        /* the command, for its usage line */
 	const char *model, *weight_view;
 	const struct model_profile *model_profile; /* instead of model, when set */
-	const char *input_view, *out_torch; /* how the caller passes the input; the output dtype */
+	const char *input_view; /* how the caller passes the input */
 	int biases;             /* the experts' biases; -1 (or 0 in a zeroed struct with no
 				 * profile): as the model's activation says */
 	enum dtype dt;
-	long tp, ep, tp_rank, ep_rank, top_k, max_tokens;
 	long experts;           /* routed experts of all ranks; 0: the model's */
-	bool fused_finalize;    /* the runner's use_fused_finalize */
+	/* the MoE runner as the caller sets it, in the shape's own fields: tp, ep, tp_rank,
+	 * ep_rank, top_k (0: the model's), max_tokens (0: the version's), out_torch (NULL: the
+	 * dtype's) and fused_finalize; shape_build fills the rest */
+	struct deployment runner;
 };
 
 /* The shape a args describe, for a GPU of SM sm and the key rules of a FlashInfer version. A

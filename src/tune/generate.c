@@ -80,9 +80,7 @@ struct shape_args generate_shape_args(const struct generate_request *o, enum dty
 	return (struct shape_args){
 		.cmd = cmd, .model = o->model, .weight_view = o->weight_view,
 		.model_profile = o->model_profile, .biases = o->biases, .input_view = o->input_view,
-		.out_torch = o->out_torch, .dt = dt, .tp = o->tp, .ep = o->ep, .tp_rank = o->tp_rank,
-		.ep_rank = o->ep_rank, .top_k = o->top_k, .max_tokens = o->max_tokens,
-		.experts = o->experts, .fused_finalize = o->fused_finalize != FF_OFF,
+		.dt = dt, .experts = o->experts, .runner = o->runner,
 	};
 }
 
@@ -94,12 +92,12 @@ void generate_request_from_server(const struct serve_deployment *s, const struct
 	o->biases = s->biases;
 	o->dtype = s->dtype;
 	o->input_view = s->input_view;
-	o->out_torch = s->torch_dtype;
-	o->tp = s->runner_tp;
-	o->ep = s->runner_ep;
+	o->runner.out_torch = s->torch_dtype;
+	o->runner.tp = s->runner_tp;
+	o->runner.ep = s->runner_ep;
 	o->flashinfer = s->flashinfer;
-	o->max_tokens = s->max_tokens;
-	o->fused_finalize = s->fused_finalize ? FF_ON : FF_OFF;
+	o->runner.max_tokens = (unsigned)s->max_tokens;
+	o->runner.fused_finalize = s->fused_finalize;
 	o->ops = s->ops;
 	o->nops = s->nops;
 	o->consumer = s->consumer;
@@ -168,7 +166,8 @@ static void run_release(struct run *R)
 
 void generate_request_defaults(struct generate_request *q)
 {
-	q->tp = q->ep = 1;
+	q->runner.tp = q->runner.ep = 1;
+	q->runner.fused_finalize = true; /* FlashInfer's default */
 	q->format = "both";
 	q->timeout = 30;
 	q->script_mem_mib = 64;
@@ -404,9 +403,10 @@ static int keys_runner(struct run *R, struct diags *d)
 	struct deployment *dep = &R->dep;
 	/* the options' values where given (--top-k, --tp, --ep, --fused-finalize), else -1 */
 	long given[KR_COUNT] = {
-		[KR_FINALIZE] = o->fused_finalize == FF_UNSET ? -1 : o->fused_finalize == FF_ON,
-		[KR_TOP_K] = o->top_k ? o->top_k : -1, [KR_TP] = o->tp != 1 ? o->tp : -1,
-		[KR_EP] = o->ep != 1 ? o->ep : -1, [KR_ACTIVATION] = -1,
+		[KR_FINALIZE] = o->given & GIVEN_FUSED_FINALIZE ? o->runner.fused_finalize : -1,
+		[KR_TOP_K] = o->runner.top_k ? o->runner.top_k : -1,
+		[KR_TP] = o->runner.tp != 1 ? o->runner.tp : -1,
+		[KR_EP] = o->runner.ep != 1 ? o->runner.ep : -1, [KR_ACTIVATION] = -1,
 	};
 	static const char *const option[KR_COUNT] = { "--fused-finalize", "--top-k", "--tp", "--ep",
 						      NULL };

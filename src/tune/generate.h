@@ -27,8 +27,8 @@
 
 #define GENERATE_MAX_WORKERS 16
 
-/* --fused-finalize: not given, on, off. */
-enum fused_finalize_opt { FF_UNSET, FF_ON, FF_OFF };
+/* generate_request.given */
+enum { GIVEN_FUSED_FINALIZE = 1 };
 
 /* What the command line asked (docs/commands/generate.md). */
 struct generate_request {
@@ -38,16 +38,18 @@ struct generate_request {
 	const struct model_profile *model_profile;
 	int biases;
 	const char *input_view;        /* --input-view: how the caller passes the input (dtypes.yaml) */
-	const char *out_torch;         /* the output dtype ("torch.float16"); NULL: the dtype's */
 	const char *weight_view, *calibration, *plan, *report;
 	const char *model_fit;         /* --model-fit FILE (tunetab learn), or NULL */
 	const char *backend, *python;  /* --backend (NULL: auto), --python */
 	const char *command;           /* the command line as typed, for journal and report */
-	long tp, ep, tp_rank, ep_rank, top_k, max_tokens;
+	/* the MoE runner, in the shape's own fields (deployment/shape.h shape_args): --tp, --ep,
+	 * --tp-rank, --ep-rank, --top-k (0: the model's), --max-tokens (0: the version's), the
+	 * output dtype (NULL: the dtype's) and --fused-finalize (on, FlashInfer's default) */
+	struct deployment runner;
+	unsigned given;                /* GIVEN_* bits: runner fields the command line set, where
+					* --keys' keys decide otherwise */
 	long experts;                  /* routed experts of all ranks (0: the model's; ranking files) */
 	bool tp_rank_all, ep_rank_all; /* --tp-rank all, --ep-rank all */
-	enum fused_finalize_opt fused_finalize; /* --fused-finalize (FF_UNSET: FlashInfer's
-						 * default, on, unless --keys' keys say) */
 	bool no_gate;                  /* --no-gate: the flashinfer backend's correctness gate off */
 	char **metas;                  /* --metadata KEY=VALUE */
 	int nmeta;

@@ -93,9 +93,9 @@ static int fleet_items(const struct generate_request *base, struct generate_sess
 		struct generate_request io = *base;
 		io.model = x->model;
 		io.dtype = x->dtype;
-		io.tp = x->tp ? x->tp : 1;
-		io.ep = x->ep ? x->ep : 1;
-		io.max_tokens = x->max_tokens;
+		io.runner.tp = x->tp ? x->tp : 1;
+		io.runner.ep = x->ep ? x->ep : 1;
+		io.runner.max_tokens = (unsigned)x->max_tokens;
 		struct shard whole = { .index = 0, .count = 1 };
 		if (!base->quiet)
 			gen_say(S, "tunetab: plan item %s", items[k]);

@@ -104,7 +104,6 @@ void journal_run_read(const char *identity, struct journal_run_text *t)
 	t->tp_rank = shown(identity, "tp_rank");
 	t->ep_rank = shown(identity, "ep_rank");
 	t->top_k = shown(identity, "top_k");
-	t->fused_finalize = shown(identity, "fused_finalize");
 	t->catalog = shown(identity, "catalog");
 	t->heuristic = shown(identity, "heuristic");
 }
@@ -113,7 +112,7 @@ void journal_run_text_release(struct journal_run_text *t)
 {
 	free(t->version), free(t->device), free(t->model), free(t->dtype), free(t->tp);
 	free(t->ep), free(t->max_tokens), free(t->keys), free(t->backend);
-	free(t->tp_rank), free(t->ep_rank), free(t->top_k), free(t->fused_finalize);
+	free(t->tp_rank), free(t->ep_rank), free(t->top_k);
 	free(t->catalog), free(t->heuristic);
 	memset(t, 0, sizeof *t);
 }

@@ -73,7 +73,7 @@ char *journal_identity(const struct journal_run *r);
  * "-". Release with journal_run_text_release. */
 struct journal_run_text {
 	char *version, *device, *model, *dtype, *tp, *ep, *max_tokens, *keys, *backend;
-	char *tp_rank, *ep_rank, *top_k, *fused_finalize, *catalog, *heuristic;
+	char *tp_rank, *ep_rank, *top_k, *catalog, *heuristic;
 };
 void journal_run_read(const char *identity, struct journal_run_text *t);
 void journal_run_text_release(struct journal_run_text *t);

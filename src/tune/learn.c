@@ -34,6 +34,7 @@ struct ljournal {
 	const char *path;
 	char *label;
 	struct journal_run_text id;
+	char *identity;            /* the journal's, as written (journal.h) */
 	struct generate_request rq;
 	struct lentry *e;
 	size_t ne, alloc;
@@ -107,14 +108,17 @@ static int journal_request(struct ljournal *j, struct diags *d)
 	q->dtype = t->dtype;
 	q->flashinfer = t->version;
 	request_defaults(q);
-	q->tp = num_of(t->tp, 1);
-	q->ep = num_of(t->ep, 1);
-	q->tp_rank = num_of(t->tp_rank, 0);
-	q->ep_rank = num_of(t->ep_rank, 0);
-	q->top_k = num_of(t->top_k, 0);
-	q->max_tokens = num_of(t->max_tokens, 0);
-	q->fused_finalize = t->fused_finalize && !strcmp(t->fused_finalize, "0") ? FF_OFF : FF_UNSET;
-	j->label = xasprintf("%s %s TP %ld EP %ld", t->model, t->dtype, q->tp, q->ep);
+	struct deployment *r = &q->runner;
+	r->tp = num_of(t->tp, 1);
+	r->ep = num_of(t->ep, 1);
+	r->tp_rank = num_of(t->tp_rank, 0);
+	r->ep_rank = num_of(t->ep_rank, 0);
+	r->top_k = num_of(t->top_k, 0);
+	r->max_tokens = (unsigned)num_of(t->max_tokens, 0);
+	char *ff = journal_identity_value(j->identity, "fused_finalize"); /* written when off */
+	r->fused_finalize = !(ff && !strcmp(ff, "0"));
+	free(ff);
+	j->label = xasprintf("%s %s TP %ld EP %ld", t->model, t->dtype, r->tp, r->ep);
 	return TT_OK;
 }
 
@@ -125,6 +129,7 @@ static int load_journal(struct ljournal *j, struct diags *d)
 	if (rc)
 		return rc;
 	journal_run_read(jr.identity, &j->id);
+	j->identity = xstrdup(jr.identity);
 	struct journal_record x;
 	while (journal_reader_next(&jr, &x))
 		if (x.kind == JOURNAL_MEASUREMENT && x.m.status == PROF_OK && x.m.median_us > 0 &&
@@ -145,6 +150,7 @@ static void journal_release(struct ljournal *j)
 	free(j->e);
 	free(j->label);
 	journal_run_text_release(&j->id);
+	free(j->identity);
 }
 
 int learn_read_journal(const char *path, struct diags *d)
@@ -304,18 +310,18 @@ static int ranking_add(struct tt_data *data, const char *path, const char *holdo
 		q->dtype = dtype_name(x->dtype);
 		q->flashinfer = f->flashinfer;
 		request_defaults(q);
-		q->tp = x->tp ? *x->tp : 1;
-		q->ep = x->ep ? *x->ep : 1;
-		q->tp_rank = x->tp_rank ? *x->tp_rank : 0;
-		q->ep_rank = x->ep_rank ? *x->ep_rank : 0;
-		q->top_k = x->top_k ? *x->top_k : 0;
-		q->max_tokens = x->max_tokens ? *x->max_tokens : 0;
+		q->runner.tp = x->tp ? *x->tp : 1;
+		q->runner.ep = x->ep ? *x->ep : 1;
+		q->runner.tp_rank = x->tp_rank ? *x->tp_rank : 0;
+		q->runner.ep_rank = x->ep_rank ? *x->ep_rank : 0;
+		q->runner.top_k = x->top_k ? *x->top_k : 0;
+		q->runner.max_tokens = x->max_tokens ? (unsigned)*x->max_tokens : 0;
 		q->experts = x->experts ? *x->experts : 0;
 		char experts[32] = "";
 		if (q->experts)
 			snprintf(experts, sizeof experts, " E%ld", q->experts);
 		k->label = xasprintf("%s%s %s TP %ld EP %ld, ranking %s of %s", m->name, experts,
-				     q->dtype, q->tp, q->ep, base_name(path), base_name(f->table_path));
+				     q->dtype, q->runner.tp, q->runner.ep, base_name(path), base_name(f->table_path));
 		k->held = file_label(r, k->label, holdout);
 	}
 	return TT_OK;

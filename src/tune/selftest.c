@@ -82,7 +82,8 @@ static int one_dtype(struct tt_data *data, const char *model, const char *python
 	struct diags dd = DIAGS_INIT;
 	int rc = generate_session_init(&S, data, &hooks, &dd);
 	struct generate_request rq = {
-		.device = "auto", .model = model, .dtype = t->name, .max_tokens = 1, .profile = true,
+		.device = "auto", .model = model, .dtype = t->name, .runner = { .max_tokens = 1 },
+		.profile = true,
 		.backend = "flashinfer", .python = python, .quiet = true,
 	};
 	generate_request_defaults(&rq);
