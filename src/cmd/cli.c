@@ -222,14 +222,9 @@ char *cli_command_line(int argc, char **argv)
 
 json_t *cli_tactic_json(const struct tactic *x)
 {
-	json_t *o = json_object();
-	json_object_set_new(o, "id", json_integer(x->id));
-	json_object_set_new(o, "local", json_integer(x->local));
-	json_object_set_new(o, "m", json_integer(x->m));
-	json_object_set_new(o, "n", json_integer(x->n));
-	json_object_set_new(o, "k_bytes", json_integer(x->k_bytes));
-	json_object_set_new(o, "k_elements", json_integer(x->k_elems));
-	json_object_set_new(o, "style", json_string(x->sm80_style ? "sm80" : "tma_ws"));
+	json_t *o = json_pack("{s:i, s:i, s:i, s:i, s:i, s:i, s:s}", "id", x->id, "local", x->local,
+			      "m", x->m, "n", x->n, "k_bytes", x->k_bytes, "k_elements", x->k_elems,
+			      "style", x->sm80_style ? "sm80" : "tma_ws");
 	if (!x->sm80_style) {
 		json_object_set_new(o, "cluster", json_pack("[iii]", x->cluster[0], x->cluster[1],
 							    x->cluster[2]));
@@ -247,11 +242,11 @@ json_t *cli_tactic_json(const struct tactic *x)
 				    json_pack("{s:[iii], s:[iii]}", "shape", x->dyn_cluster[0],
 					      x->dyn_cluster[1], x->dyn_cluster[2], "fallback",
 					      x->fallback[0], x->fallback[1], x->fallback[2]));
-	json_object_set_new(o, "sm_version", json_integer(x->sm_version));
-	json_object_set_new(o, "swap_ab", json_boolean(x->swap_ab));
-	json_object_set_new(o, "tokens_on_n", json_boolean(x->tokens_on_n));
-	json_object_set_new(o, "finalize", json_boolean(x->finalize));
-	json_object_set_new(o, "dispatchable", json_boolean(x->dispatchable));
+	json_t *flags = json_pack("{s:i, s:b, s:b, s:b, s:b}", "sm_version", x->sm_version,
+				  "swap_ab", x->swap_ab, "tokens_on_n", x->tokens_on_n,
+				  "finalize", x->finalize, "dispatchable", x->dispatchable);
+	json_object_update(o, flags);
+	json_decref(flags);
 	if (x->note)
 		json_object_set_new(o, "note", json_string(x->note));
 	return o;
