@@ -123,7 +123,7 @@ struct generate_hooks {
  * once: a CUDA context and cuBLASLt cost about half a second each time). */
 struct generate_session {
 	struct tt_data *data;
-	struct dtype_set *dtypes;
+	const struct dtype_set *dtypes; /* the data's */
 	struct worker workers[GENERATE_MAX_WORKERS];
 	size_t nworkers;
 	struct worker *early;           /* further GPUs' workers started with the first (generate_session.c) */

@@ -16,9 +16,13 @@ int generate_session_init(struct generate_session *S, struct tt_data *data,
 	S->data = data;
 	S->hooks = hooks;
 	gen_timing(S, NULL); /* the clock starts */
-	char *path = xasprintf("%s/configs/dtypes.yaml", data->root);
-	int rc = dtypes_load(path, &S->dtypes, d);
-	free(path);
+	int rc = TT_OK;
+	if (!data->dtypes) { /* data loaded without its dtypes: loaded into it now */
+		char *path = xasprintf("%s/configs/dtypes.yaml", data->root);
+		rc = dtypes_load(path, &data->dtypes, d);
+		free(path);
+	}
+	S->dtypes = data->dtypes;
 	return rc;
 }
 
@@ -32,8 +36,7 @@ void generate_session_release(struct generate_session *S)
 	free(S->python);
 	free(S->script);
 	S->python = S->script = NULL;
-	dtypes_free(S->dtypes);
-	S->dtypes = NULL;
+	S->dtypes = NULL; /* the data's */
 }
 
 static int start_worker(const struct generate_session *S, const struct generate_request *o,

@@ -193,19 +193,21 @@ int selftest_run(struct tt_data *data, const char *model, const char *python,
 		 struct selftest_report *r, struct diags *d)
 {
 	memset(r, 0, sizeof *r);
-	struct dtype_set *dtypes = NULL;
-	char *path = xasprintf("%s/configs/dtypes.yaml", data->root);
-	int rc = dtypes_load(path, &dtypes, d);
-	free(path);
-	if (rc)
-		return rc;
+	int rc = TT_OK;
+	if (!data->dtypes) { /* data loaded without its dtypes: loaded into it now */
+		char *path = xasprintf("%s/configs/dtypes.yaml", data->root);
+		rc = dtypes_load(path, &data->dtypes, d);
+		free(path);
+		if (rc)
+			return rc;
+	}
+	const struct dtype_set *dtypes = data->dtypes;
 	const char *tmp = getenv("TMPDIR");
 	char *dir = xasprintf("%s/tunetab-selftest-XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	if (!mkdtemp(dir)) {
 		rc = diag_error(d, TT_INTERNAL, "io", NULL, 0, 0, "cannot make a scratch folder %s",
 				dir);
 		free(dir);
-		dtypes_free(dtypes);
 		return rc;
 	}
 	size_t runners = 0;
@@ -221,7 +223,6 @@ int selftest_run(struct tt_data *data, const char *model, const char *python,
 		rc = other_ops(data, python, r, d);
 	nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 	free(dir);
-	dtypes_free(dtypes);
 	return rc;
 }
 
