@@ -119,8 +119,12 @@ static int op_keys(const struct tt_data *data, struct lookup_plan *p, struct op_
 {
 	const struct serve_deployment *s = p->serve;
 	struct plan_op *moe = &p->ops[p->nops++];
-	moe->op = "trtllm::fused_moe::gemm1/gemm2";
-	moe->runner = "MoERunner";
+	const struct fr_op *g1 = lookup_moe_op(p->rules, 1), *g2 = lookup_moe_op(p->rules, 2);
+	const char *g2_name = g2 ? strrchr(g2->op, ':') : NULL; /* "gemm2" of its op's name */
+	snprintf(p->moe_op, sizeof p->moe_op, "%s%s%s", g1 ? g1->op : "?", g2_name ? "/" : "",
+		 g2_name ? g2_name + 1 : "");
+	moe->op = p->moe_op;
+	moe->runner = g1 ? g1->runners[0] : "?";
 	moe->tunes = s->tunes;
 	if (!s->tunes)
 		snprintf(moe->why, sizeof moe->why, "%s", s->why_not ? s->why_not : "");
@@ -202,7 +206,7 @@ static struct fi_cache *wanted_cache(const struct lookup_plan *p, const char *fi
 	fi_meta_set(m, "gpu", p->device);
 	fi_cache_set_meta(c, m);
 	for (size_t i = 0; i < p->nall; i++)
-		fi_cache_set_entry(c, p->all_keys[i], "MoERunner", -1);
+		fi_cache_set_entry(c, p->all_keys[i], lookup_moe_op(p->rules, 1)->runners[0], -1);
 	for (size_t o = 1; o < p->nops; o++) /* the other ops' keys name their runner */
 		for (size_t k = 0; p->ops[o].known && k < p->ops[o].nkeys; k++)
 			fi_cache_set_entry(c, p->ops[o].keys[k], p->ops[o].runner, -1);

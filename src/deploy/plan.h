@@ -79,6 +79,7 @@ struct lookup_plan {
 	size_t nunknowns;
 	struct plan_op ops[PLAN_OPS_MAX];
 	size_t nops;
+	char moe_op[128];              /* the CUTLASS MoE's ops' names, "GEMM1-OP/gemm2" */
 	/* install's flags read as the launch command they describe (consumer flags_command) */
 	struct serve_deployment own_serve;
 	bool derived;

@@ -423,13 +423,22 @@ void lookup_list_release(struct lookup_list *p)
 }
 
 
-void lookup_to_table(const struct lookup_list *p, struct table *t)
+const struct fr_op *lookup_moe_op(const struct fi_rules *s, int stage)
+{
+	for (unsigned i = 0; i < s->key.ops_count; i++)
+		if ((int)s->key.ops[i].stage == stage && s->key.ops[i].runners_count)
+			return &s->key.ops[i];
+	return NULL;
+}
+
+void lookup_to_table(const struct fi_rules *s, const struct lookup_list *p, struct table *t)
 {
 	memset(t, 0, sizeof *t);
 	t->path = xstrdup("(generated)");
 	for (size_t i = 0; i < p->n; i++) {
 		struct pyv tv = { .kind = PV_INT, .i = p->v[i].tactic };
-		table_add(t, p->v[i].key, 0, "MoERunner", &tv);
+		const struct fr_op *op = lookup_moe_op(s, p->v[i].stage);
+		table_add(t, p->v[i].key, 0, op ? op->runners[0] : NULL, &tv);
 	}
 	table_sort(t);
 }

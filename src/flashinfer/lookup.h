@@ -112,7 +112,12 @@ void lookup_list_release(struct lookup_list *p);
  * those the installed MoERunner takes (scripts/tunetab-fi-worker.py, Kernels._key_runner). */
 int lookup_runner_args(const struct fi_rules *newest, const struct deployment *dep,
 		       struct strbuf *names, struct strbuf *values, struct diags *d);
-/* The plan as a table (sorted keys; runner "MoERunner", slot 0). */
-void lookup_to_table(const struct lookup_list *p, struct table *t);
+/* The lookup list as a table (sorted keys; each the runner class version s names for its
+ * stage, slot 0). */
+void lookup_to_table(const struct fi_rules *s, const struct lookup_list *p, struct table *t);
+
+/* The CUTLASS MoE's op of GEMM stage (1 or 2) as version s names it (key.ops: its name and
+ * runner classes), or NULL when the version's rules list none. */
+const struct fr_op *lookup_moe_op(const struct fi_rules *s, int stage);
 
 #endif

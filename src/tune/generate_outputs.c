@@ -56,13 +56,14 @@ static char *ops_json(const struct run *R)
 		/* the CUTLASS MoE as one op among the others: the call the server's warm-up makes */
 		const struct deployment *dep = &R->dep;
 		json_t *x = json_object(), *call = json_object();
-		json_object_set_new(x, "op", json_string("trtllm::fused_moe::gemm1"));
-		json_object_set_new(x, "runner", json_string("MoERunner"));
+		const struct fr_op *gemm1 = lookup_moe_op(R->rules, 1); /* the version's names */
+		json_object_set_new(x, "op", json_string(gemm1->op));
+		json_object_set_new(x, "runner", json_string(gemm1->runners[0]));
 		json_object_set_new(x, "tuned_at_start", json_true());
 		json_object_set_new(x, "covered", json_string(o->profile ? "measured" : "predicted"));
 		json_object_set_new(x, "keys", json_integer((json_int_t)R->list.n));
-		json_object_set_new(call, "op", json_string("trtllm::fused_moe::gemm1"));
-		json_object_set_new(call, "runner", json_string("MoERunner"));
+		json_object_set_new(call, "op", json_string(gemm1->op));
+		json_object_set_new(call, "runner", json_string(gemm1->runners[0]));
 		json_object_set_new(call, "consumer", json_string(o->consumer));
 		json_object_set_new(call, "tune", json_string(o->moe_tune));
 		json_object_set_new(call, "m", json_integer(o->moe_m > 0 ? o->moe_m : (json_int_t)dep->max_tokens));
@@ -347,7 +348,7 @@ static int build_outputs(struct run *R, struct outputs *out, struct diags *d)
 	if (!o->ops_only && (o->tp_rank_all || o->ep_rank_all) &&
 	    (rc = lookup_all_ranks(R->rules, &R->dep, &R->list, o->tp_rank_all, o->ep_rank_all, d)))
 		return rc;
-	lookup_to_table(&R->list, &R->t);
+	lookup_to_table(R->rules, &R->list, &R->t);
 	R->have_table = true;
 	if (strcmp(o->format, "json") && R->nops && o->ops_only)
 		return diag_error(d, TT_USAGE, "generate", NULL, 0, 0, "only the CUTLASS MoE has a "

@@ -410,7 +410,7 @@ TEST(gen_choose_with_script)
 	}
 	/* the plan as a table: sorted keys, (0, tactic) */
 	struct table t;
-	lookup_to_table(&p, &t);
+	lookup_to_table(s, &p, &t);
 	CHECK_INT(t.n, 6);
 	for (size_t i = 0; i < t.n; i++) {
 		if (i)
