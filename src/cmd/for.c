@@ -58,8 +58,10 @@ static int flags_request(const struct for_args *a, const struct tt_data *data,
 {
 	long tp = 1, pp = 1, dp = 1, adp = 1, ep = 1, sm = 0;
 	int rc;
-	if ((rc = positive(a->cmd, "--tp", a->tp_s, &tp)) || (rc = positive(a->cmd, "--pp", a->pp_s, &pp)) ||
-	    (rc = positive(a->cmd, "--dp", a->dp_s, &dp)) || (rc = positive(a->cmd, "--attn-dp", a->adp_s, &adp)) ||
+	if ((rc = positive(a->cmd, "--tp", a->tp_s, &tp)) ||
+	    (rc = positive(a->cmd, "--pp", a->pp_s, &pp)) ||
+	    (rc = positive(a->cmd, "--dp", a->dp_s, &dp)) ||
+	    (rc = positive(a->cmd, "--attn-dp", a->adp_s, &adp)) ||
 	    (rc = positive(a->cmd, "--ep", a->ep_s, &ep)))
 		return rc;
 	if (a->sm_s && (parse_long(a->sm_s, &sm) || sm < 10 || sm > 200))

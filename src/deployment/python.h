@@ -1,5 +1,5 @@
-/* python.h: the server's Python, and the one that runs the flashinfer backend's worker, found where doctor looks for
- * FlashInfer: --python PATH, then $VIRTUAL_ENV, $CONDA_PREFIX, the Python environment pip
+/* python.h: the server's Python, and the one that runs the flashinfer backend's worker, found
+ * where doctor looks for FlashInfer: --python PATH, then $VIRTUAL_ENV, $CONDA_PREFIX, the Python environment pip
  * installed tunetab into (data_python_env), then python3 on PATH. */
 #ifndef TUNETAB_PYTHON_H
 #define TUNETAB_PYTHON_H

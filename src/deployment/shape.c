@@ -6,7 +6,8 @@
 
 #include "base/util.h"
 
-int shape_build(const struct tt_data *data, const struct dtype_set *dtypes, const struct shape_args *a,
+int shape_build(const struct tt_data *data, const struct dtype_set *dtypes,
+		const struct shape_args *a,
 		int sm, const struct fi_rules *rules, struct deployment *dep,
 		struct model_profile **own_model, struct diags *d)
 {

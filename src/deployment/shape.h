@@ -32,7 +32,8 @@ struct shape_args {
 
 /* The shape a args describe, for a GPU of SM sm and the key rules of a FlashInfer version. A
  * model YAML (a->model ending in .yaml) is loaded into *own_model (free with model_free). */
-int shape_build(const struct tt_data *data, const struct dtype_set *dtypes, const struct shape_args *a,
+int shape_build(const struct tt_data *data, const struct dtype_set *dtypes,
+		const struct shape_args *a,
 		int sm, const struct fi_rules *rules, struct deployment *dep,
 		struct model_profile **own_model, struct diags *d);
 
