@@ -47,3 +47,17 @@ echo '{"version": "0.7.4", "metadata": {"flashinfer_version": "0.7.4", "cuda_ver
 PY
     chmod +x "$1"
 }
+
+# fault_shim: builds tests/data/faults/shim.c (rename(), link() and write() that fail or kill on
+# cue) into ./shim.so. fault VAR=VALUE... ARGS: then tunetab ARGS with the shim preloaded and
+# those faults armed (ASan, in a sanitizer build, wants to be first of the preloaded libraries:
+# told not to check). It runs in a subshell of a shell whose stderr is /dev/null, so the
+# "Killed" a shell prints when its child dies of SIGKILL (worded differently by each shell)
+# stays out of the output; tunetab's stderr reaches ours as fd 3.
+fault_shim() { ${CC:-cc} -shared -fPIC -o shim.so "$ROOT/tests/data/faults/shim.c" -ldl; }
+fault() {
+    armed=""
+    while case $1 in FAULT_*=*) true ;; *) false ;; esac; do armed="$armed $1"; shift; done
+    sh -c '("$@" 2>&3); exit $?' sh env LD_PRELOAD="$PWD/shim.so" ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
+        $armed "$TUNETAB" "$@" 3>&2 2>/dev/null
+}

@@ -10,15 +10,7 @@
 # can leave for good are counted: the staged temp files of a kill before the journal exists
 # (no journal names them), the backups of a kill after the commit point.
 . "$ROOT/tests/lib.sh"
-${CC:-cc} -shared -fPIC -o shim.so "$ROOT/tests/data/faults/shim.c" -ldl
-# fault VAR=VALUE... ARGS: tunetab ARGS with the shim preloaded and those faults armed, its
-# stderr on fd 3 (as in 187: the shell's "Killed" stays out of the output)
-fault() {
-    armed=""
-    while case $1 in FAULT_*=*) true ;; *) false ;; esac; do armed="$armed $1"; shift; done
-    sh -c '("$@" 2>&3); exit $?' sh env LD_PRELOAD="$PWD/shim.so" ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
-        $armed "$TUNETAB" "$@" 3>&2 2>/dev/null
-}
+fault_shim
 PY=v0_1_trtllm_fused_moe_NVIDIA_H200.py
 JS=flashinfer_autotune_NVIDIA_H200.json
 PV=tunetab_provenance_NVIDIA_H200.json

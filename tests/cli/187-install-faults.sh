@@ -11,18 +11,7 @@
 # its recovery killed too (SIGKILL at the recovery's 2nd rename), the next install still
 # restores it, then installs: 8 equal rank files with the new tactic and nothing else.
 . "$ROOT/tests/lib.sh"
-${CC:-cc} -shared -fPIC -o shim.so "$ROOT/tests/data/faults/shim.c" -ldl
-# fault VAR=VALUE... ARGS: tunetab ARGS with the shim preloaded and those faults armed (ASan,
-# in a sanitizer build, wants to be first of the preloaded libraries: told not to check). It
-# runs in a subshell of a shell whose stderr is /dev/null, so the "Killed" a shell prints when
-# its child dies of SIGKILL (worded differently by each shell) stays out of the output;
-# tunetab's stderr reaches ours as fd 3.
-fault() {
-    armed=""
-    while case $1 in FAULT_*=*) true ;; *) false ;; esac; do armed="$armed $1"; shift; done
-    sh -c '("$@" 2>&3); exit $?' sh env LD_PRELOAD="$PWD/shim.so" ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
-        $armed "$TUNETAB" "$@" 3>&2 2>/dev/null
-}
+fault_shim
 tunetab generate --device h200 --model qwen3-30b-a3b --dtype bf16 --tp 8 --fused-finalize off \
     --flashinfer 0.7.4 --format json -o gen -q
 # the new table: the first entry's tactic changed, so --replace replaces it in every rank file
