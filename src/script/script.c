@@ -3,6 +3,7 @@
 #include "script/script.h"
 
 #include <ctype.h>
+#include <stddef.h>
 #include <errno.h>
 #include <lauxlib.h>
 #include <lua.h>
@@ -876,6 +877,76 @@ static int api_neighbours(lua_State *L)
 	return 1;
 }
 
+/* Struct members the scripts see as fields of a Lua table (ctx.device, ctx.deploy, a
+ * candidate): the Lua name, where the member is and its C type. */
+enum ctx_kind { CK_INT, CK_LONG, CK_DOUBLE, CK_BOOL };
+struct ctx_field {
+	const char *name;
+	size_t offset;
+	enum ctx_kind kind;
+};
+#define FIELD(type, f, kind) { #f, offsetof(struct type, f), kind }
+#define FIELD_AS(type, name, f, kind) { name, offsetof(struct type, f), kind }
+static const struct ctx_field device_fields[] = {
+	FIELD(script_device, sm, CK_INT),
+	FIELD(script_device, sm_count, CK_DOUBLE),
+	FIELD(script_device, smem_per_block_optin, CK_DOUBLE),
+	FIELD(script_device, smem_per_sm, CK_DOUBLE),
+	FIELD(script_device, l2_bytes, CK_DOUBLE),
+	FIELD(script_device, memory_bandwidth_gbs, CK_DOUBLE),
+	FIELD(script_device, boost_clock_mhz, CK_DOUBLE),
+};
+static const struct ctx_field deploy_fields[] = {
+	FIELD(script_deploy, act_bits, CK_LONG),      FIELD(script_deploy, weight_bits, CK_LONG),
+	FIELD(script_deploy, out_bits, CK_LONG),      FIELD(script_deploy, hidden, CK_LONG),
+	FIELD(script_deploy, inter, CK_LONG),	      FIELD(script_deploy, experts, CK_LONG),
+	FIELD(script_deploy, experts_total, CK_LONG), FIELD(script_deploy, top_k, CK_LONG),
+	FIELD(script_deploy, tp, CK_LONG),	      FIELD(script_deploy, ep, CK_LONG),
+	FIELD(script_deploy, gated, CK_BOOL),
+};
+static const struct ctx_field tactic_fields[] = {
+	FIELD(tactic, id, CK_INT),
+	FIELD_AS(tactic, "local_id", local, CK_INT),
+	FIELD(tactic, m, CK_INT),
+	FIELD(tactic, n, CK_INT),
+	FIELD_AS(tactic, "k", k_elems, CK_INT),
+	FIELD(tactic, k_bytes, CK_INT),
+	FIELD(tactic, swap_ab, CK_BOOL),
+	FIELD(tactic, finalize, CK_BOOL),
+	FIELD(tactic, tokens_on_n, CK_BOOL),
+	FIELD_AS(tactic, "sm80", sm80_style, CK_BOOL),
+	FIELD(tactic, stages, CK_INT),
+	FIELD(tactic, sm_version, CK_INT),
+	FIELD(tactic, dispatchable, CK_BOOL),
+};
+#undef FIELD
+#undef FIELD_AS
+
+/* Sets the fields of the table on top from the struct at base. */
+static void set_fields(lua_State *L, const void *base, const struct ctx_field *f, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const char *p = (const char *)base + f[i].offset;
+		switch (f[i].kind) {
+		case CK_INT:
+			lua_pushinteger(L, *(const int *)p);
+			break;
+		case CK_LONG:
+			lua_pushinteger(L, *(const long *)p);
+			break;
+		case CK_DOUBLE: /* a negative number is unknown: no field (set_num) */
+			if (*(const double *)p < 0)
+				continue;
+			lua_pushnumber(L, *(const double *)p);
+			break;
+		case CK_BOOL:
+			lua_pushboolean(L, *(const bool *)p);
+			break;
+		}
+		lua_setfield(L, -2, f[i].name);
+	}
+}
+
 static int build_context(lua_State *L)
 {
 	const struct script_device *dev = lua_touserdata(L, 1);
@@ -883,13 +954,7 @@ static int build_context(lua_State *L)
 	lua_newtable(L); /* ctx */
 	lua_newtable(L);
 	set_str(L, "name", dev->name);
-	set_int(L, "sm", dev->sm);
-	set_num(L, "sm_count", dev->sm_count);
-	set_num(L, "smem_per_block_optin", dev->smem_per_block_optin);
-	set_num(L, "smem_per_sm", dev->smem_per_sm);
-	set_num(L, "l2_bytes", dev->l2_bytes);
-	set_num(L, "memory_bandwidth_gbs", dev->memory_bandwidth_gbs);
-	set_num(L, "boost_clock_mhz", dev->boost_clock_mhz);
+	set_fields(L, dev, device_fields, ARRAY_SIZE(device_fields));
 	lua_newtable(L);
 	set_num(L, "bf16", dev->tflops_bf16);
 	set_num(L, "fp8", dev->tflops_fp8);
@@ -929,17 +994,7 @@ static int build_context(lua_State *L)
 	lua_newtable(L);
 	set_str(L, "model", dep->model);
 	set_str(L, "dtype", dep->dtype);
-	set_int(L, "act_bits", dep->act_bits);
-	set_int(L, "weight_bits", dep->weight_bits);
-	set_int(L, "out_bits", dep->out_bits);
-	set_int(L, "hidden", dep->hidden);
-	set_int(L, "inter", dep->inter);
-	set_int(L, "experts", dep->experts);
-	set_int(L, "experts_total", dep->experts_total);
-	set_int(L, "top_k", dep->top_k);
-	set_int(L, "tp", dep->tp);
-	set_int(L, "ep", dep->ep);
-	set_bool(L, "gated", dep->gated);
+	set_fields(L, dep, deploy_fields, ARRAY_SIZE(deploy_fields));
 	set_str(L, "activation", dep->activation);
 	lua_setfield(L, -2, "deploy");
 	return 1;
@@ -993,12 +1048,7 @@ static int build_candidates(lua_State *L)
 	for (lua_Integer i = 0; i < n; i++) {
 		const struct tactic *t = &c[i];
 		lua_createtable(L, 0, 24);
-		set_int(L, "id", t->id);
-		set_int(L, "local_id", t->local);
-		set_int(L, "m", t->m);
-		set_int(L, "n", t->n);
-		set_int(L, "k", t->k_elems);
-		set_int(L, "k_bytes", t->k_bytes);
+		set_fields(L, t, tactic_fields, ARRAY_SIZE(tactic_fields));
 		lua_createtable(L, 3, 0);
 		for (int j = 0; j < 3; j++) {
 			lua_pushinteger(L, t->cluster[j]);
@@ -1017,13 +1067,6 @@ static int build_candidates(lua_State *L)
 			lua_setfield(L, -2, "dyn_cluster");
 		}
 		set_str(L, "epilogue", t->epilogue == EPI_NO_SMEM ? "no_smem" : "tma");
-		set_bool(L, "swap_ab", t->swap_ab);
-		set_bool(L, "finalize", t->finalize);
-		set_bool(L, "tokens_on_n", t->tokens_on_n);
-		set_bool(L, "sm80", t->sm80_style);
-		set_int(L, "stages", t->stages);
-		set_int(L, "sm_version", t->sm_version);
-		set_bool(L, "dispatchable", t->dispatchable);
 		set_str(L, "note", t->note);
 		char config[256];
 		tactic_config(t, config, sizeof config);

@@ -56,7 +56,7 @@ struct script_device {
 struct script_deploy {
 	const char *model;
 	const char *dtype;
-	int act_bits, weight_bits, out_bits;
+	long act_bits, weight_bits, out_bits;
 	long hidden, inter, experts, experts_total, top_k, tp, ep;
 	bool gated;
 	const char *activation;

@@ -511,8 +511,8 @@ static int run_rank(struct run *R, struct diags *d)
 		return rc;
 	const struct dtype_info *dti = dep->dt;
 	struct script_deploy sdep = {
-		.model = dep->model_name, .dtype = dti->name, .act_bits = (int)dti->act_bits,
-		.weight_bits = (int)dti->weight_bits, .out_bits = 16, .hidden = dep->hidden,
+		.model = dep->model_name, .dtype = dti->name, .act_bits = (long)dti->act_bits,
+		.weight_bits = (long)dti->weight_bits, .out_bits = 16, .hidden = dep->hidden,
 		.inter = dep->tp ? dep->inter_total / dep->tp : 0,
 		.experts = dep->ep ? dep->experts_total / dep->ep : 0, .experts_total = dep->experts_total,
 		.top_k = dep->top_k, .tp = dep->tp, .ep = dep->ep,
