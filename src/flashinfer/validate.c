@@ -260,11 +260,6 @@ static void check_file_name(struct vctx *c)
 
 /* The list GEMM2's ids index: without FINALIZE copies only when the key says False (keys
  * without the field are for FlashInfer's default, True). */
-static int list_finalize(const struct vctx *c, const struct moe_key *k)
-{
-	return key_fused_finalize(c->r->rules, k) != 0;
-}
-
 static int catalog_for(struct vctx *c, enum dtype dt, int ff, const struct tactic_list **out)
 {
 	*out = NULL;
@@ -292,8 +287,30 @@ static void describe(const struct tactic *t, char *buf, size_t n)
 }
 
 /* Tactic checks against the catalog (§3.6; tactics §1.1, §3). */
-static void check_tactic(struct vctx *c, const struct table_entry *e, int key_nd,
-			 const enum dtype key_dts[2], int stage, int ff)
+/* The tactic lists a key's entries are checked against: one per dtype the key can mean
+ * (a bf16 key reads the same as an fp8 one), each NULL where no catalog covers it. */
+struct key_lists {
+	int n;
+	enum dtype dts[2];
+	const struct tactic_list *l[2];
+};
+
+static void key_lists(struct vctx *c, const struct moe_key *k, struct key_lists *out)
+{
+	*out = (struct key_lists){ 0 };
+	if (c->o->dtype >= 0) {
+		out->dts[0] = (enum dtype)c->o->dtype;
+		out->n = 1;
+	} else {
+		out->n = key_dtypes(c->r->rules, k, out->dts);
+	}
+	int fused = key_fused_finalize(c->r->rules, k) != 0;
+	for (int i = 0; i < out->n; i++)
+		catalog_for(c, out->dts[i], fused, &out->l[i]);
+}
+
+static void check_tactic(struct vctx *c, const struct table_entry *e,
+			 const struct key_lists *kl, int stage)
 {
 	const struct pyv *tv = e->tactic;
 	if (tv->kind != PV_INT) {
@@ -307,27 +324,17 @@ static void check_tactic(struct vctx *c, const struct table_entry *e, int key_nd
 		     "entry of the stage's list); the entry changes nothing");
 		return;
 	}
-	if (!c->r->device)
+	if (!c->r->device || kl->n == 0)
 		return;
-	enum dtype dts[2];
-	int nd;
-	if (c->o->dtype >= 0) {
-		dts[0] = (enum dtype)c->o->dtype;
-		nd = 1;
-	} else {
-		nd = key_nd;
-		dts[0] = key_dts[0];
-		dts[1] = key_dts[1];
-	}
-	if (nd == 0)
-		return;
+	const enum dtype *dts = kl->dts;
+	int nd = kl->n;
 	enum tactic_numbering num = c->r->rules->tactics.numbering;
 	int ok_in = 0, have = 0;
 	const struct tactic *hit = NULL;
 	const struct tactic_list *l = NULL;
 	for (int i = 0; i < nd; i++) {
-		const struct tactic_list *li;
-		if (catalog_for(c, dts[i], ff, &li))
+		const struct tactic_list *li = kl->l[i];
+		if (!li)
 			continue;
 		have++;
 		const struct tactic *t = tactic_lookup(li, stage, (int)id, false);
@@ -384,8 +391,8 @@ static void check_tactic(struct vctx *c, const struct table_entry *e, int key_nd
 	if (nd == 2 && ok_in == 1 && c->o->dtype < 0)
 		NOTE(c, "tactic-range", e->vline, e->vcol, "the key cannot tell bf16 from fp8; tactic "
 		     "%lld is valid for %s only (give --dtype to check one)", id,
-		     dtype_name(hit == tactic_lookup(&c->lists[dts[0]][ff], stage, (int)id, false) &&
-				c->list_state[dts[0]][ff] == 1 ? dts[0] : dts[1]));
+		     dtype_name(kl->l[0] && hit == tactic_lookup(kl->l[0], stage, (int)id, false)
+					? dts[0] : dts[1]));
 }
 
 struct family {
@@ -400,9 +407,7 @@ struct family {
 	int stage;
 	bool clean;       /* its first key passed every key check: later keys reuse that */
 	char *runner;     /* the runner class named in the key */
-	int nd;           /* dtypes the key implies */
-	enum dtype dts[2];
-	int ff;           /* its use_fused_finalize (GEMM2's list) */
+	struct key_lists lists; /* what its tactics are checked against */
 };
 
 /* A table's families, as they are found. */
@@ -765,7 +770,7 @@ static bool check_like_family(struct vctx *c, const struct table_entry *e, struc
 				family_token(f, tokens, e->line, e->col);
 				check_value_runner(c, e, f->runner);
 				if (e->value_ok && f->stage)
-					check_tactic(c, e, f->nd, f->dts, f->stage, f->ff);
+					check_tactic(c, e, &f->lists, f->stage);
 				return true;
 			}
 		}
@@ -908,14 +913,13 @@ static bool check_entry(struct vctx *c, size_t idx, struct families *fams, bool 
 			/* the first key of a family: later keys reuse its verdict when it was clean */
 			f->runner = xstrdup(k.runner);
 			f->clean = canonical && c->d->n == key_findings;
-			f->nd = key_dtypes(c->r->rules, &k, f->dts);
-			f->ff = list_finalize(c, &k);
+			key_lists(c, &k, &f->lists);
 		}
 	}
 	if (e->value_ok && op->stage) {
-		enum dtype dts[2];
-		int nd = key_dtypes(c->r->rules, &k, dts);
-		check_tactic(c, e, nd, dts, (int)op->stage, list_finalize(c, &k));
+		struct key_lists kl;
+		key_lists(c, &k, &kl);
+		check_tactic(c, e, &kl, (int)op->stage);
 	}
 	return lookupable;
 }
@@ -1235,7 +1239,7 @@ static int collect_tables(const char *dir, struct validate_files *out, int depth
 	return err;
 }
 
-/* A warning for each folder of the files that holds the journal of an interrupted generate,
+/* A warning for each folder of the files that holds the undo log of an interrupted generate,
  * merge or install (tableset.h): the files there may come from two runs, and a provenance file
  * from one checked against a table from the other fails for that reason alone. */
 static void warn_interrupted(const struct validate_files *f, struct diags *d)
@@ -1249,14 +1253,14 @@ static void warn_interrupted(const struct validate_files *f, struct diags *d)
 		for (size_t k = 0; k < seen.n && !again; k++)
 			again = !strcmp(seen.v[k], dir);
 		const char *who = NULL;
-		char *journal = again ? NULL : tableset_interrupted(dir, &who);
-		if (journal)
-			diags_add(d, SEV_WARNING, "io", journal, 0, 0, "an interrupted %s left this journal: "
+		char *undo = again ? NULL : tableset_interrupted(dir, &who);
+		if (undo)
+			diags_add(d, SEV_WARNING, "io", undo, 0, 0, "an interrupted %s left this journal: "
 				  "the files beside it may come from two runs; run that %s again (it "
 				  "restores them first)", who, who);
 		if (!again)
 			files_add(&seen, dir);
-		free(journal);
+		free(undo);
 		free(dir);
 	}
 	validate_files_release(&seen);
