@@ -445,11 +445,11 @@ int file_set_stage(struct file_set *s, const char *path, const void *data, size_
 	return err;
 }
 
-/* --- the rollback journal (file_set_journal) ------------------------------------------ */
+/* --- the undo log (file_set_undo) ------------------------------------------ */
 
-#define JOURNAL_HEAD "tunetab file-set journal 1\n"
+#define UNDO_HEAD "tunetab file-set journal 1\n"
 
-/* One file of a journaled commit: absolute or cwd-relative paths; backup NULL when the target
+/* One file of an undo-logged commit: absolute or cwd-relative paths; backup NULL when the target
  * did not exist. */
 struct jfile {
 	char *target, *backup, *temp;
@@ -465,9 +465,9 @@ static void jfiles_free(struct jfile *f, size_t n)
 	free(f);
 }
 
-/* A journal field: "none", or LEN:PATH with path relative to jdir (the journal's folder)
- * when under it, else absolute, so the journal means the same files from any folder. */
-static void journal_field(struct strbuf *sb, const char *jdir, const char *path)
+/* A undo log field: "none", or LEN:PATH with path relative to jdir (the undo log's folder)
+ * when under it, else absolute, so the undo log means the same files from any folder. */
+static void undo_field(struct strbuf *sb, const char *jdir, const char *path)
 {
 	if (!path) {
 		sb_adds(sb, "none");
@@ -475,7 +475,7 @@ static void journal_field(struct strbuf *sb, const char *jdir, const char *path)
 	}
 	size_t dl = strlen(jdir);
 	char *abs = NULL;
-	const char *p = path; /* as it is: absolute, or relative to a journal in "." */
+	const char *p = path; /* as it is: absolute, or relative to an undo log in "." */
 	if (!strncmp(path, jdir, dl) && path[dl] == '/') {
 		p = path + dl + 1;
 	} else if (path[0] != '/' && strcmp(jdir, ".")) {
@@ -488,7 +488,7 @@ static void journal_field(struct strbuf *sb, const char *jdir, const char *path)
 
 /* Parses one field at *p (end: e) into *out (NULL for none, else the path resolved against
  * jdir; caller frees). 0, or -1 when malformed. */
-static int journal_read_field(const char **p, const char *e, const char *jdir, char **out)
+static int undo_read_field(const char **p, const char *e, const char *jdir, char **out)
 {
 	*out = NULL;
 	if ((size_t)(e - *p) >= 4 && !memcmp(*p, "none", 4)) {
@@ -510,25 +510,25 @@ static int journal_read_field(const char **p, const char *e, const char *jdir, c
 	return 0;
 }
 
-/* The files a journal lists. 0, or EBADMSG (another version, or not a journal). */
-static int journal_parse(const char *text, size_t len, const char *jdir, struct jfile **out,
+/* The files an undo log lists. 0, or EBADMSG (another version, or not an undo log). */
+static int undo_parse(const char *text, size_t len, const char *jdir, struct jfile **out,
 			 size_t *n)
 {
 	const char *p = text, *e = text + len;
 	struct jfile *f = NULL;
 	size_t alloc = 0;
 	*n = 0;
-	if (len < strlen(JOURNAL_HEAD) || memcmp(p, JOURNAL_HEAD, strlen(JOURNAL_HEAD)))
+	if (len < strlen(UNDO_HEAD) || memcmp(p, UNDO_HEAD, strlen(UNDO_HEAD)))
 		return EBADMSG;
-	p += strlen(JOURNAL_HEAD);
+	p += strlen(UNDO_HEAD);
 	while ((size_t)(e - p) > 5 && !memcmp(p, "file ", 5)) {
 		p += 5;
 		ALLOC_GROW(f, *n + 1, alloc);
 		struct jfile *x = &f[(*n)++];
 		*x = (struct jfile){ 0 };
-		if (journal_read_field(&p, e, jdir, &x->target) || !x->target || p == e || *p++ != ' ' ||
-		    journal_read_field(&p, e, jdir, &x->backup) || p == e || *p++ != ' ' ||
-		    journal_read_field(&p, e, jdir, &x->temp) || !x->temp || p == e || *p++ != '\n')
+		if (undo_read_field(&p, e, jdir, &x->target) || !x->target || p == e || *p++ != ' ' ||
+		    undo_read_field(&p, e, jdir, &x->backup) || p == e || *p++ != ' ' ||
+		    undo_read_field(&p, e, jdir, &x->temp) || !x->temp || p == e || *p++ != '\n')
 			goto bad;
 	}
 	char tail[32];
@@ -543,9 +543,9 @@ bad:
 	return EBADMSG;
 }
 
-/* Publishes the journal whole: staged beside path (written, synced), then linked in, so it
+/* Publishes the undo log whole: staged beside path (written, synced), then linked in, so it
  * appears complete or not at all and never over another commit's. */
-static int journal_publish(const char *path, const struct strbuf *text)
+static int undo_publish(const char *path, const struct strbuf *text)
 {
 	char *tmp = NULL;
 	int err = stage_file(path, text->buf, text->len, 0644, &tmp);
@@ -641,8 +641,8 @@ static void sync_folders(const struct jfile *f, size_t n, bool backups)
 	free(last);
 }
 
-/* Undoes f[0..n) and removes the journal: 0, or the first errno (the journal then stays). */
-static int journal_undo(const char *journal, const struct jfile *f, size_t n, size_t *restored)
+/* Undoes f[0..n) and removes the undo log: 0, or the first errno (the undo log then stays). */
+static int undo_apply(const char *undo, const struct jfile *f, size_t n, size_t *restored)
 {
 	int err = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -653,21 +653,21 @@ static int journal_undo(const char *journal, const struct jfile *f, size_t n, si
 	if (err)
 		return err;
 	sync_folders(f, n, false);
-	if (unlink(journal) && errno != ENOENT)
+	if (unlink(undo) && errno != ENOENT)
 		return errno;
-	fsync_dir(journal);
+	fsync_dir(undo);
 	return 0;
 }
 
-/* Takes the lock of the journal's folder (flock on the folder itself, so no lock file is
- * left behind), which a journaled commit holds from its journal to its end and a recovery
- * while it reads and undoes a journal: a recovery then never undoes a commit still under way,
+/* Takes the lock of the undo log's folder (flock on the folder itself, so no lock file is
+ * left behind), which an undo-logged commit holds from its undo log to its end and a recovery
+ * while it reads and undoes an undo log: a recovery then never undoes a commit still under way,
  * and two commits into one folder take turns. Returns the descriptor to close, or -1 where
  * the folder cannot be locked (no such folder yet; a file system without flock on folders,
  * as NFS: then unlocked, as before). */
-static int lock_folder(const char *journal)
+static int lock_folder(const char *undo)
 {
-	char *dir = dir_of(journal);
+	char *dir = dir_of(undo);
 	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	free(dir);
 	if (fd < 0)
@@ -701,29 +701,29 @@ static int rename_staged(struct file_set *s)
 	return 0;
 }
 
-/* file_set_commit under s->journal: journal, backups, renames; undone on failure. */
-static int commit_journaled(struct file_set *s)
+/* file_set_commit under s->undo: undo log, backups, renames; undone on failure. */
+static int commit_undoable(struct file_set *s)
 {
 	struct jfile *f = xcalloc(s->n, sizeof *f);
-	char *jdir = dir_of(s->journal);
+	char *jdir = dir_of(s->undo);
 	struct strbuf text = STRBUF_INIT;
-	sb_adds(&text, JOURNAL_HEAD);
+	sb_adds(&text, UNDO_HEAD);
 	for (size_t i = 0; i < s->n; i++) {
 		struct stat st;
 		f[i].target = xstrdup(s->path[i]);
 		f[i].temp = xstrdup(s->tmp[i]);
 		f[i].backup = lstat(s->path[i], &st) ? NULL : xasprintf("%s.bak", s->tmp[i]);
 		sb_adds(&text, "file ");
-		journal_field(&text, jdir, f[i].target);
+		undo_field(&text, jdir, f[i].target);
 		sb_addc(&text, ' ');
-		journal_field(&text, jdir, f[i].backup);
+		undo_field(&text, jdir, f[i].backup);
 		sb_addc(&text, ' ');
-		journal_field(&text, jdir, f[i].temp);
+		undo_field(&text, jdir, f[i].temp);
 		sb_addc(&text, '\n');
 	}
 	sb_addf(&text, "end %zu\n", s->n);
 	free(jdir);
-	int err = journal_publish(s->journal, &text);
+	int err = undo_publish(s->undo, &text);
 	sb_release(&text);
 	if (err) { /* nothing made yet but the temp files, which the caller's abort removes */
 		jfiles_free(f, s->n);
@@ -739,13 +739,13 @@ static int commit_journaled(struct file_set *s)
 		err = rename_staged(s);
 	if (err) {
 		size_t restored = 0;
-		journal_undo(s->journal, f, s->n, &restored); /* failing, the journal stays */
+		undo_apply(s->undo, f, s->n, &restored); /* failing, the undo log stays */
 	} else {
 		sync_folders(f, s->n, false);
 		/* the commit point; the backups go after it, as a kill between the two leaves
 		 * only stray links, where backups gone before it would look restored */
-		if (!unlink(s->journal))
-			fsync_dir(s->journal);
+		if (!unlink(s->undo))
+			fsync_dir(s->undo);
 		for (size_t i = 0; i < s->n; i++)
 			if (f[i].backup)
 				unlink(f[i].backup);
@@ -757,15 +757,15 @@ static int commit_journaled(struct file_set *s)
 int file_set_commit(struct file_set *s)
 {
 	/* the lock before the signals are held: a wait for another commit stays interruptible */
-	int lock = s->journal && s->n ? lock_folder(s->journal) : -1;
+	int lock = s->undo && s->n ? lock_folder(s->undo) : -1;
 	sigset_t old;
 	hold_signals(&old);
 	int err = 0;
 	for (size_t i = 0; i < s->n && !err; i++)
 		if (!s->tmp[i])
 			err = EINVAL;
-	if (!err && s->journal && s->n) {
-		err = commit_journaled(s);
+	if (!err && s->undo && s->n) {
+		err = commit_undoable(s);
 	} else if (!err) {
 		err = rename_staged(s);
 		for (size_t i = 0; i < s->n && !err; i++)
@@ -777,30 +777,30 @@ int file_set_commit(struct file_set *s)
 	return err;
 }
 
-char *file_set_journal_path(const char *dir, const char *who)
+char *file_set_undo_path(const char *dir, const char *who)
 {
 	return xasprintf("%s/.tunetab-%s.journal", dir, who);
 }
 
-void file_set_journal(struct file_set *s, const char *journal_path)
+void file_set_undo(struct file_set *s, const char *undo_path)
 {
-	free(s->journal);
-	s->journal = journal_path ? xstrdup(journal_path) : NULL;
+	free(s->undo);
+	s->undo = undo_path ? xstrdup(undo_path) : NULL;
 }
 
-int file_set_recover(const char *journal_path, int *found, size_t *restored)
+int file_set_recover(const char *undo_path, int *found, size_t *restored)
 {
 	size_t count = 0;
 	if (found)
 		*found = 0;
 	if (restored)
 		*restored = 0;
-	if (access(journal_path, F_OK) && errno == ENOENT)
+	if (access(undo_path, F_OK) && errno == ENOENT)
 		return 0; /* the common case, without the lock */
-	int lock = lock_folder(journal_path);
+	int lock = lock_folder(undo_path);
 	char *text;
 	size_t len;
-	int err = read_file(journal_path, 0, &text, &len);
+	int err = read_file(undo_path, 0, &text, &len);
 	if (err == ENOENT) { /* a commit that ended while this waited for its lock */
 		unlock_folder(lock);
 		return 0;
@@ -811,16 +811,16 @@ int file_set_recover(const char *journal_path, int *found, size_t *restored)
 		unlock_folder(lock);
 		return err;
 	}
-	char *jdir = dir_of(journal_path);
+	char *jdir = dir_of(undo_path);
 	struct jfile *f = NULL;
 	size_t n = 0;
-	err = journal_parse(text, len, jdir, &f, &n);
+	err = undo_parse(text, len, jdir, &f, &n);
 	free(text);
 	free(jdir);
 	if (!err) {
 		sigset_t old;
 		hold_signals(&old);
-		err = journal_undo(journal_path, f, n, &count);
+		err = undo_apply(undo_path, f, n, &count);
 		sigprocmask(SIG_SETMASK, &old, NULL);
 	}
 	jfiles_free(f, n);
@@ -842,7 +842,7 @@ void file_set_abort(struct file_set *s)
 		catch_signals(s, false);
 	free(s->path);
 	free(s->tmp);
-	free(s->journal);
+	free(s->undo);
 	*s = (struct file_set){ 0 };
 }
 

@@ -91,56 +91,60 @@ int write_file_atomic(const char *path, const void *data, size_t len, unsigned m
 /* Files written together (a module, its JSON cache and provenance): file_set_stage writes
  * each to a synced temp file beside it; file_set_commit renames them all in place with
  * SIGINT and SIGTERM held off, so an interruption leaves the old files or the new ones, never
- * some of each (without a journal, SIGKILL or a power loss between two renames can; with
- * one, see file_set_journal: install, generate and merge write every set of several files
+ * some of each (without an undo log, SIGKILL or a power loss between two renames can; with
+ * one, see file_set_undo: install, generate and merge write every set of several files
  * with one). While files are staged, SIGINT/SIGTERM remove the temp files,
  * print "tunetab: interrupted; nothing written" and exit 128 + the signal. file_set_abort
  * drops what is staged; commit ends the set either way. Functions return 0 or errno. */
 struct file_set {
 	size_t n, cap;
 	char **path, **tmp;
-	char *journal;  /* file_set_journal's path, or NULL */
+	char *undo;  /* file_set_undo's path, or NULL */
 };
 int file_set_stage(struct file_set *s, const char *path, const void *data, size_t len,
 		   unsigned mode);
 int file_set_commit(struct file_set *s);
 void file_set_abort(struct file_set *s);
 
-/* Makes file_set_commit all or nothing across the set, through a rollback journal at
- * journal_path (copied; its folder must exist; SQLite's rollback journal): commit first
- * publishes the journal whole (written and synced beside it, then linked in: a journal
+/* (Named "undo log" in the code so that "journal" means generate's profiling journal only;
+ * its file keeps the name and first line it always had, and messages to the user call it
+ * the journal of an interrupted install, generate or merge.)
+ *
+ * Makes file_set_commit all or nothing across the set, through an undo log at
+ * undo_path (copied; its folder must exist; SQLite's rollback journal): commit first
+ * publishes the undo log whole (written and synced beside it, then linked in: an undo log
  * already there, another commit's, fails the commit with EEXIST), then keeps each existing
  * target as a hard link beside it (".NAME.tmpXXXXXX.bak"; a copy where the filesystem has no
  * hard links), synced, and only then renames the temp files in. A failure at any step
  * (an immutable target already fails at its backup, before any rename) puts back every
- * target renamed so far, removes the temp files, backups and journal, and returns that
- * step's errno; were that undo to fail too, the journal stays for file_set_recover. On
- * success the journal is removed (the commit point), then the backups. After SIGKILL or a
- * power loss mid-commit the journal is what file_set_recover undoes. The commit holds an
- * flock on the journal's folder from before the journal to its end, and file_set_recover
+ * target renamed so far, removes the temp files, backups and undo log, and returns that
+ * step's errno; were that undo to fail too, the undo log stays for file_set_recover. On
+ * success the undo log is removed (the commit point), then the backups. After SIGKILL or a
+ * power loss mid-commit the undo log is what file_set_recover undoes. The commit holds an
+ * flock on the undo log's folder from before the undo log to its end, and file_set_recover
  * takes it too, so a recovery never undoes a commit still under way and two commits into one
  * folder take turns (where the file system has no flock on folders, as NFS, neither locks).
- * A kill before the journal is published leaves the set's hidden temp files (no journal
+ * A kill before the undo log is published leaves the set's hidden temp files (no undo log
  * names them; nothing removes them, as a live commit's could be among them).
  *
- * The journal is text: the line "tunetab file-set journal 1", then per file
+ * The undo log is text: the line "tunetab file-set journal 1", then per file
  * "file TARGET BACKUP TEMP" where each is the word none (BACKUP: the target did not exist)
- * or LEN:PATH (LEN bytes of path, spaces and newlines included; relative to the journal's
+ * or LEN:PATH (LEN bytes of path, spaces and newlines included; relative to the undo log's
  * folder when under it), then "end N" (the number of files). */
-void file_set_journal(struct file_set *s, const char *journal_path);
+void file_set_undo(struct file_set *s, const char *undo_path);
 
-/* The journal of the sets command `who` ("install", "generate", "merge") commits in folder
+/* The undo log of the sets command `who` ("install", "generate", "merge") commits in folder
  * dir: "DIR/.tunetab-WHO.journal", the one rule for its name. Caller frees. */
-char *file_set_journal_path(const char *dir, const char *who);
+char *file_set_undo_path(const char *dir, const char *who);
 
-/* Undoes the commit a journal at journal_path records, if one is there (a commit killed
+/* Undoes the commit an undo log at undo_path records, if one is there (a commit killed
  * midway): every target back as it was before that commit (its backup renamed onto it; a
- * target that did not exist removed), the temp files and backups removed, then the journal.
+ * target that did not exist removed), the temp files and backups removed, then the undo log.
  * Idempotent: killed during it, run again, it ends the same. *found (may be NULL) is 1 when
- * a journal was there, 0 when not; *restored (may be NULL) counts the targets it changed
- * back. Returns 0 (also when there was no journal) or errno, then the journal stays:
- * EBADMSG for a journal it cannot read (another version's included). */
-int file_set_recover(const char *journal_path, int *found, size_t *restored);
+ * an undo log was there, 0 when not; *restored (may be NULL) counts the targets it changed
+ * back. Returns 0 (also when there was no undo log) or errno, then the undo log stays:
+ * EBADMSG for an undo log it cannot read (another version's included). */
+int file_set_recover(const char *undo_path, int *found, size_t *restored);
 
 /* Creates a folder and its parents (mode 0777 & ~umask). Returns 0 or errno. */
 int mkdir_p(const char *path);

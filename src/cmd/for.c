@@ -89,16 +89,16 @@ static int flags_request(const struct for_args *a, const struct tt_data *data,
 			return rc;
 	}
 	*q = (struct install_request){
-		.consumer = a->consumer_id, .from = a->from, .consumer_version = a->cversion,
-		.flashinfer = a->fiv, .sm = sm,
+		.server = { .consumer = a->consumer_id, .consumer_version = a->cversion,
+			    .flashinfer = a->fiv, .python = a->python, .sm = sm },
+		.from = a->from,
 		.flags = { .model_path = a->model_path, .hf_config_class = a->hf,
 		.torch_dtype = a->tdtype ? a->tdtype : "bfloat16",
 		.quantization = a->quant ? a->quant : "None",
 		.backend = a->backend ? a->backend : "flashinfer_cutlass",
 		.skip_ops = a->skip ? a->skip : "", .tp = tp, .pp = pp, .dp = dp, .attn_dp = adp,
 		.ep = ep }, .cache_dir = a->cache_dir, .cache_file = a->cache_file,
-		.metadata = a->meta_mode, .python = a->python, .replace = a->replace, .check = a->check,
-		.dry_run = a->dry,
+		.metadata = a->meta_mode, .replace = a->replace, .check = a->check, .dry_run = a->dry,
 	};
 	return TT_OK;
 }
@@ -109,14 +109,12 @@ static void launch_request(const struct for_args *a, const struct serve_deployme
 			   struct install_request *q)
 {
 	*q = (struct install_request){
-		.consumer = a->consumer_id, .cache = cache, .from = from,
-		.consumer_version = s->consumer_version, .flashinfer = s->flashinfer, .sm = s->sm,
-		.flags = { .model_path = s->model_path, .hf_config_class = s->hf_config_class,
-			   .torch_dtype = s->torch_dtype, .quantization = s->quantization,
-			   .backend = s->moe_runner_backend, .skip_ops = s->skip_ops, .tp = s->tp,
-			   .pp = s->pp, .dp = s->dp, .attn_dp = s->attn_dp, .ep = s->moe_ep },
+		.server = { .consumer = a->consumer_id, .consumer_version = s->consumer_version,
+			    .flashinfer = s->flashinfer, .python = s->python, .sm = s->sm },
+		.cache = cache, .from = from,
+		.flags = serve_flags_of(s),
 		.cache_dir = a->cache_dir,
-		.cache_file = a->cache_file, .metadata = a->meta_mode, .python = s->python,
+		.cache_file = a->cache_file, .metadata = a->meta_mode,
 		.replace = a->replace || (!a->from && !a->check), .check = a->check, .dry_run = a->dry,
 	};
 }

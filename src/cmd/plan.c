@@ -156,8 +156,8 @@ static void rank_plan(const struct lookup_plan *p, const struct install_request 
 	const struct consumer_version *v = j->v;
 	if (!o->quiet)
 		fprintf(stderr, "tunetab: %s %s%s (rule: %s): %zu %s in %s\n", j->cons->name,
-			q->consumer_version ? q->consumer_version : v->min,
-			q->consumer_version || v->below ? "" : " and up", v->read, res->npaths,
+			q->server.consumer_version ? q->server.consumer_version : v->min,
+			q->server.consumer_version || v->below ? "" : " and up", v->read, res->npaths,
 			res->npaths == 1 ? "file" : "rank files", res->dir);
 	if (p->rank_keyed && p->keys_known && !o->quiet)
 		fprintf(stderr, "tunetab: FlashInfer %s's keys carry the MoE TP/EP rank: each file "

@@ -392,26 +392,26 @@ static int read_sources(const struct install_request *q, struct install_job *j, 
 
 	/* this environment as FlashInfer sees it: its version, the _metadata it stamps */
 	const char *pyfrom = NULL;
-	if (!q->python && getenv("TUNETAB_TEST_IGNORE_INSTALLED")) /* tests: not this machine's */
+	if (!q->server.python && getenv("TUNETAB_TEST_IGNORE_INSTALLED")) /* tests: not this machine's */
 		snprintf(j->why, sizeof j->why, "TUNETAB_TEST_IGNORE_INSTALLED is set");
-	else if ((j->python = python_find(q->python, &pyfrom, j->why, sizeof j->why)))
+	else if ((j->python = python_find(q->server.python, &pyfrom, j->why, sizeof j->why)))
 		fienv_flashinfer(j->python, &j->fienv, j->why, sizeof j->why);
 	j->env_meta = j->fienv.metadata;
 	const char *env_fi = j->fienv.version;
 	if (j->env_meta)
 		snprintf(j->env_from, sizeof j->env_from, "%s (%s)", j->python, pyfrom);
-	if (!q->flashinfer && env_fi && meta_fi && strcmp(env_fi, meta_fi))
+	if (!q->server.flashinfer && env_fi && meta_fi && strcmp(env_fi, meta_fi))
 		return diag_error(d, TT_INVALID, "install", NULL, 0, 0, "%s holds keys for FlashInfer %s, "
 				  "but this environment imports FlashInfer %s (%s): keys of another version "
 				  "do not hit; generate for it (tunetab generate --flashinfer %s ...) or give "
 				  "--flashinfer", q->from, meta_fi, env_fi, j->python, env_fi);
-	j->flashinfer = q->flashinfer ? q->flashinfer : env_fi ? env_fi : meta_fi;
+	j->flashinfer = q->server.flashinfer ? q->server.flashinfer : env_fi ? env_fi : meta_fi;
 	if (!j->flashinfer)
 		return usage_error(j, d, "%s names no FlashInfer version and none is installed here: "
 				   "give --flashinfer (the version the server imports)", q->from);
 	/* it picks the rule, the store and a folder name: it must be a version */
 	struct fi_version fv;
-	if (j->flashinfer != q->flashinfer && version_parse(j->flashinfer, &fv))
+	if (j->flashinfer != q->server.flashinfer && version_parse(j->flashinfer, &fv))
 		return diag_error(d, TT_INVALID, "install", NULL, 0, 0, "%s%s is '%s', not a FlashInfer "
 				  "version: give --flashinfer (the version the server imports)",
 				  j->flashinfer == env_fi ? "" : q->from,
@@ -462,7 +462,7 @@ static int resolve_target(const struct install_request *q, const struct device_s
 	const struct fi_rules *rules = version_parse(j->flashinfer, &fv) ? NULL
 					 : firules_find(all_rules, &fv, &newer);
 	j->rules = rules;
-	j->sm = q->sm;
+	j->sm = q->server.sm;
 	if (!j->sm) {
 		const char *meta_gpu = fi_meta_str(j->meta, "gpu");
 		const struct device_profile *p = meta_gpu ? device_find(devices, meta_gpu) : NULL;
@@ -503,37 +503,37 @@ static int resolve_target(const struct install_request *q, const struct device_s
 	return TT_OK;
 }
 
-/* The journal install_write keeps in the folder of the files it writes. Caller frees. */
-static char *journal_in(const char *dir)
+/* The undo log install_write keeps in the folder of the files it writes. Caller frees. */
+static char *undo_path_in(const char *dir)
 {
-	return file_set_journal_path(dir, "install"); /* ".tunetab-install.journal" */
+	return file_set_undo_path(dir, "install"); /* ".tunetab-install.journal" */
 }
 
-/* Before the plan reads dir: the journal of an install killed mid-write is rolled back, so
+/* Before the plan reads dir: the undo log of an install killed mid-write is rolled back, so
  * the plan merges into the files as they were; where nothing may be written it is only
  * reported. */
 static int recover_folder(const struct install_request *q, struct install_job *j,
 			  const char *dir, struct diags *d)
 {
-	char *journal = journal_in(dir);
+	char *undo = undo_path_in(dir);
 	int rc = TT_OK, found = 0;
 	size_t n = 0;
 	if (q->check || q->dry_run) {
-		if ((j->interrupted = !access(journal, F_OK)))
+		if ((j->interrupted = !access(undo, F_OK)))
 			diags_add(d, SEV_WARNING, "install", NULL, 0, 0, "an interrupted install left "
 				  "'%s': the folder may be mixed; run the install again to restore it",
-				  journal);
+				  undo);
 	} else {
-		int e = file_set_recover(journal, &found, &n);
+		int e = file_set_recover(undo, &found, &n);
 		if (e)
 			rc = diag_error(d, TT_INTERNAL, "install", NULL, 0, 0, "cannot restore '%s' from "
-					"the journal of an interrupted install '%s': %s", dir, journal,
+					"the journal of an interrupted install '%s': %s", dir, undo,
 					e == EBADMSG ? "not a journal this tunetab reads" : strerror(e));
 		else if (found)
 			diags_add(d, SEV_WARNING, "install", NULL, 0, 0, "restored '%s' to its state before "
 				  "an interrupted install (%zu file%s)", dir, n, n == 1 ? "" : "s");
 	}
-	free(journal);
+	free(undo);
 	return rc;
 }
 
@@ -650,18 +650,18 @@ int install_prepare(const struct install_request *q, const char *data_root,
 	memset(j, 0, sizeof *j);
 	/* the versions asked for pick rules by order: anything else is a usage error */
 	struct fi_version fv;
-	if (q->consumer_version && version_parse(q->consumer_version, &fv))
+	if (q->server.consumer_version && version_parse(q->server.consumer_version, &fv))
 		return usage_error(j, d, "--consumer-version wants a version such as 0.5.2, not '%s'",
-				   q->consumer_version);
-	if (q->flashinfer && version_parse(q->flashinfer, &fv))
+				   q->server.consumer_version);
+	if (q->server.flashinfer && version_parse(q->server.flashinfer, &fv))
 		return usage_error(j, d, "--flashinfer wants a FlashInfer version such as 0.6.18, not "
-				   "'%s'", q->flashinfer);
-	int rc = consumer_load(data_root, q->consumer, &j->cons, d);
+				   "'%s'", q->server.flashinfer);
+	int rc = consumer_load(data_root, q->server.consumer, &j->cons, d);
 	if (rc)
 		return rc;
-	if (!(j->v = consumer_pick(j->cons, q->consumer_version)))
+	if (!(j->v = consumer_pick(j->cons, q->server.consumer_version)))
 		return diag_error(d, TT_INVALID, "install", NULL, 0, 0, "%s: no rule for %s %s in %s",
-				  q->consumer, j->cons->name, q->consumer_version,
+				  q->server.consumer, j->cons->name, q->server.consumer_version,
 				  rel_path(data_root, j->cons->path));
 	if ((rc = read_sources(q, j, d)) || (rc = stamp_metadata(q, j, d)) ||
 	    (rc = resolve_target(q, devices, rules, j, d)))
@@ -707,9 +707,9 @@ int install_write(const struct install_job *j, struct diags *d)
 	const struct install_result *r = &j->res;
 	const char *dir = j->managed ? st->dir : r->dir;
 	struct file_set set = { 0 };
-	char *journal = journal_in(dir);
-	file_set_journal(&set, journal);
-	free(journal);
+	char *undo = undo_path_in(dir);
+	file_set_undo(&set, undo);
+	free(undo);
 	int e = j->managed && !st->manifest_exists ? stage(&set, st->manifest_path, st->manifest) : 0;
 	size_t n = j->managed ? st->n : r->npaths;
 	for (size_t i = 0; i < n && !e; i++) {

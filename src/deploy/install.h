@@ -84,21 +84,21 @@ char *install_find_key(const char *root, unsigned hex, size_t *n, char *list, si
 
 /* What install is asked (its options). */
 struct install_request {
-	const char *consumer, *from;  /* the consumer's id; the JSON autotune cache */
-	const struct fi_cache *cache; /* the cache itself when there is no file (from NULL): a
-				       * table just generated, or the keys a check looks for */
-	const char *consumer_version; /* NULL: the newest rule (not a version: a usage error) */
-	const char *flashinfer;       /* NULL: the environment's version, else the cache's (not
-				       * a version: a usage error) */
-	long sm;                      /* 0: the SM of the cache's _metadata.gpu */
+	/* the server (deployment/server.h; its words are not read here): server.consumer its
+	 * id; consumer_version NULL: the newest rule; flashinfer NULL: the environment's
+	 * version, else the cache's; python NULL: found; sm 0: the cache's _metadata.gpu */
+	struct serve_request server;
 	struct serve_flags flags;     /* the deployment, as the server is started (the
 				       * templates' variables) */
+	/* what install alone needs */
+	const char *from;             /* the JSON autotune cache */
+	const struct fi_cache *cache; /* the cache itself when there is no file (from NULL): a
+				       * table just generated, or the keys a check looks for */
 	const char *cache_dir;        /* the root, instead of the consumer's */
 	const char *cache_file;       /* a file path with its folder (the server's own, or any) */
 	const char *metadata;         /* NULL (environment's when read), "env", "wildcard", "from" */
-	const char *python;           /* the environment's python, NULL: found */
 	bool replace, check;
-	bool dry_run;                 /* nothing written (check neither): a journal an interrupted
+	bool dry_run;                 /* nothing written (check neither): an undo log an interrupted
 				       * install left is reported, not rolled back */
 };
 
@@ -128,7 +128,7 @@ struct install_job {
 	char folders[1024];           /* the key folders seen when there is not exactly one */
 	size_t nfolders;
 	char usage[512];              /* a usage error: the message (the command adds its usage) */
-	bool interrupted;             /* an interrupted install's journal is in the folder, left
+	bool interrupted;             /* an interrupted install's undo log is in the folder, left
 				       * there (check, dry run): its files may be mixed */
 	/* owned storage behind the template variables */
 	struct consumer *fi_cons;
@@ -142,7 +142,7 @@ struct install_job {
 /* Works out the install of q->from for q->consumer: the rule, this environment's FlashInfer
  * (its version, its _metadata), the target version and SM, the cache root and the merged
  * files of the store that applies (reading what is there). Nothing is written, but for one
- * thing first: a journal left in that folder by an install killed mid-write
+ * thing first: an undo log left in that folder by an install killed mid-write
  * (install_write) is rolled back before the files are read, with a warning in d that says
  * so; with check or dry_run it is only reported (a warning, j->interrupted). On failure the
  * errors are in d, and j->usage holds a usage error's message when it is one. j is filled as
@@ -153,9 +153,9 @@ int install_prepare(const struct install_request *q, const char *data_root,
 void install_job_release(struct install_job *j);
 
 /* Writes the planned files as one set, the store's manifest first when it is new: all or
- * nothing, under a rollback journal in the set's folder (util.h file_set_journal;
+ * nothing, under an undo log in the set's folder (util.h file_set_undo;
  * ".tunetab-install.journal"), so a failure leaves the files as they were and a kill
- * leaves the journal the next install_prepare rolls back. TT_INTERNAL with a diagnostic
+ * leaves the undo log the next install_prepare rolls back. TT_INTERNAL with a diagnostic
  * when it cannot. */
 int install_write(const struct install_job *j, struct diags *d);
 

@@ -222,11 +222,10 @@ static int derive_flags(const struct tt_data *data, const struct plan_request *r
 	const struct install_job *j = &p->job;
 	struct diags dd = DIAGS_INIT;
 	const char *meta_gpu = fi_meta_str(j->meta, "gpu");
-	struct serve_request sq = {
-		.consumer = r->q->consumer, .consumer_version = r->q->consumer_version,
-		.flashinfer = j->flashinfer, .python = r->q->python, .model_config = r->model_config,
-		.device = r->device ? r->device : meta_gpu, .sm = r->q->sm,
-	};
+	struct serve_request sq = r->q->server;
+	sq.flashinfer = j->flashinfer;
+	sq.model_config = r->model_config;
+	sq.device = r->device ? r->device : meta_gpu;
 	int rc = !r->q->flags.model_path || sq.device
 			 ? serve_derive_flags(&sq, &r->q->flags, data->root, &data->devices,
 					      &p->own_serve, &dd)

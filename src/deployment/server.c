@@ -525,6 +525,16 @@ static const char *flag_var(void *ctx, const char *name)
 	return NULL;
 }
 
+struct serve_flags serve_flags_of(const struct serve_deployment *s)
+{
+	return (struct serve_flags){
+		.model_path = s->model_path, .hf_config_class = s->hf_config_class,
+		.torch_dtype = s->torch_dtype, .quantization = s->quantization,
+		.backend = s->moe_runner_backend, .skip_ops = s->skip_ops, .tp = s->tp, .pp = s->pp,
+		.dp = s->dp, .attn_dp = s->attn_dp, .ep = s->moe_ep,
+	};
+}
+
 int serve_derive_flags(const struct serve_request *q, const struct serve_flags *f,
 		       const char *data_root, const struct device_set *devices,
 		       struct serve_deployment *out, struct diags *d)

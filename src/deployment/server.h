@@ -95,6 +95,9 @@ int serve_derive(const struct serve_request *q, const char *data_root,
 		 const struct device_set *devices, struct serve_deployment *out, struct diags *d);
 void serve_release(struct serve_deployment *s);
 
+/* The flags that describe deployment s (install's flags of a launch command's server). */
+struct serve_flags serve_flags_of(const struct serve_deployment *s);
+
 /* The deployment the flags f describe: q without words (its consumer, versions, Python,
  * model config, GPU). The consumer's flags_command and flags_options (configs/consumers/)
  * make the launch command f stands for, derived as serve_derive derives one pasted: the

@@ -288,19 +288,19 @@ static int list_dir(struct mctx *m, const char *dir, bool prov_only, char ***out
 	return TT_OK;
 }
 
-/* An input's folder that holds the journal of an interrupted generate, merge or install is a
+/* An input's folder that holds the undo log of an interrupted generate, merge or install is a
  * set of files that may come from two runs: refused, as merging it would carry the mix on. */
 static int check_interrupted(struct mctx *m, const char *arg, bool is_dir)
 {
 	char *dir = is_dir ? xstrdup(arg) : dir_of(arg);
 	const char *who = NULL;
-	char *journal = tableset_interrupted(dir, &who);
+	char *undo = tableset_interrupted(dir, &who);
 	int rc = TT_OK;
-	if (journal)
+	if (undo)
 		rc = diag_error(m->d, TT_INVALID, "merge", arg, 0, 0, "an interrupted %s left its journal "
 				"in '%s' (%s): the files there may come from two runs; run that %s again "
-				"(it restores them first), then merge", who, dir, base_of(journal), who);
-	free(journal);
+				"(it restores them first), then merge", who, dir, base_of(undo), who);
+	free(undo);
 	free(dir);
 	return rc;
 }
@@ -1527,13 +1527,13 @@ int merge_write(const struct merge_result *r, size_t *nwritten, struct diags *d)
 	if (err)
 		return diag_error(d, TT_INTERNAL, "io", r->outdir, 0, 0, "cannot create folder: %s",
 				  strerror(err));
-	/* one set, all or nothing: in a folder under a rollback journal that the next merge or
+	/* one set, all or nothing: in a folder under an undo log that the next merge or
 	 * generate into it rolls back after a kill mid-commit (tableset.h) */
 	struct file_set set = { 0 };
 	if (r->outdir) {
-		char *journal = file_set_journal_path(r->outdir, TABLESET_MERGE);
-		file_set_journal(&set, journal);
-		free(journal);
+		char *undo = file_set_undo_path(r->outdir, TABLESET_MERGE);
+		file_set_undo(&set, undo);
+		free(undo);
 	}
 	for (size_t i = 0; i < r->noutputs; i++) {
 		const struct merge_output *x = &r->outputs[i];

@@ -71,14 +71,14 @@ struct merge_result {
 /* Reads the inputs, checks identity and shards, merges, builds every output's bytes and checks
  * the tables with the validate rules of the version. Writes nothing, but first rolls back the
  * set a merge or generate killed mid-commit left in an OUT folder (tableset.h, a warning in
- * d); an input whose folder holds such a journal is refused. Returns TT_OK or the
+ * d); an input whose folder holds such an undo log is refused. Returns TT_OK or the
  * exit status (TT_INVALID: invalid input, identity mismatch, missing shard, or a merged table
  * that does not validate; TT_USAGE: a bad option or nothing says the device/version;
  * TT_INTERNAL: I/O). Errors and notes go to d. */
 int merge_run(const struct validate_data *data, const struct merge_opts *o,
 	      struct merge_result *r, struct diags *d);
 /* Writes r's outputs, creating r->outdir first, as one set (util.h file_set: temporary files,
- * fsync, renames; in a folder under a rollback journal, tableset.h): all or none. *nwritten
+ * fsync, renames; in a folder under an undo log, tableset.h): all or none. *nwritten
  * counts those written. TT_OK, or TT_INTERNAL with the reason in d. */
 int merge_write(const struct merge_result *r, size_t *nwritten, struct diags *d);
 void merge_result_release(struct merge_result *r);

@@ -77,7 +77,7 @@ struct validate_files {
  * of their paths; symbolic links are not followed into folders (a fleet tree, docs/fleet.md).
  * Returns TT_OK, or TT_INVALID (a folder with no tables) / TT_INTERNAL (unreadable) with a
  * diagnostic whose file is the argument. A folder of the files that holds an interrupted
- * generate's, merge's or install's journal (tableset.h) gets a warning in d. */
+ * generate's, merge's or install's undo log (tableset.h) gets a warning in d. */
 int validate_collect(char *const *args, size_t n, struct validate_files *out, struct diags *d);
 void validate_files_release(struct validate_files *f);
 

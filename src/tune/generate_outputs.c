@@ -379,10 +379,10 @@ int gen_run_outputs(struct run *R, struct diags *d)
 	struct file_set set = { 0 };
 	int rc = build_outputs(R, &out, d);
 	bool pkg = doctor_is_tuning_configs(R->outdir);
-	if (!pkg) { /* a kill mid-commit leaves the journal the next run rolls back (tableset.h) */
-		char *journal = file_set_journal_path(R->outdir, TABLESET_GENERATE);
-		file_set_journal(&set, journal);
-		free(journal);
+	if (!pkg) { /* a kill mid-commit leaves the undo log the next run rolls back (tableset.h) */
+		char *undo = file_set_undo_path(R->outdir, TABLESET_GENERATE);
+		file_set_undo(&set, undo);
+		free(undo);
 	}
 	if (!rc && pkg && !o->into_flashinfer)
 		rc = diag_error(d, TT_USAGE, DIAG_SHOW_USAGE, NULL, 0, 0, "'%s' is FlashInfer's package folder "

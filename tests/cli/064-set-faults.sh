@@ -1,6 +1,6 @@
 # 064-set-faults: generate and merge write their files (module, JSON cache, provenance file) as
 # one set under a rollback journal in the folder, as install does (tests/cli/187; util.h
-# file_set_journal, flashinfer/tableset.h). tests/data/faults/shim.c, preloaded, kills tunetab
+# file_set_undo, flashinfer/tableset.h). tests/data/faults/shim.c, preloaded, kills tunetab
 # (SIGKILL) just before each rename(), link() and unlink() of a run that replaces one set by
 # another: every point at which what the folder holds changes. After each kill the folder holds
 # the old set or the new set, each whole, or a mix beside the journal; then validate warns and

@@ -43,34 +43,34 @@ TEST(install_bad_versions)
 {
 	static const char cache[] = "{\"_metadata\": {\"flashinfer_version\": \"0.7.4\", \"gpu\": "
 				    "\"NVIDIA H200\"}}\n";
-	struct install_request q = { .consumer = "sglang", .flags = { .model_path = "m", .hf_config_class = "X",
+	struct install_request q = { .server = { .consumer = "sglang" }, .flags = { .model_path = "m", .hf_config_class = "X",
 				     .torch_dtype = "bfloat16", .quantization = "None",
 				     .backend = "flashinfer_cutlass", .skip_ops = "", .tp = 1, .pp = 1,
 				     .dp = 1, .attn_dp = 1, .ep = 1 } };
 	char *msg;
 	/* --consumer-version garbage once reached consumer_pick's version_cmp_str: BUG() */
-	q.consumer_version = "garbage";
+	q.server.consumer_version = "garbage";
 	CHECK_INT(prepare(q, cache, &msg), TT_USAGE);
 	CHECK_STR(msg, "--consumer-version wants a version such as 0.5.2, not 'garbage'");
 	free(msg);
-	q.consumer_version = NULL;
+	q.server.consumer_version = NULL;
 	/* --flashinfer garbage named the cache folder, and for FlashInfer's own store was
 	 * compared as a version */
-	q.flashinfer = "garbage";
+	q.server.flashinfer = "garbage";
 	CHECK_INT(prepare(q, cache, &msg), TT_USAGE);
 	CHECK_STR(msg, "--flashinfer wants a FlashInfer version such as 0.6.18, not 'garbage'");
 	free(msg);
-	q.flashinfer = NULL;
+	q.server.flashinfer = NULL;
 	/* the same from the cache's own _metadata */
-	q.consumer = "flashinfer";
+	q.server.consumer = "flashinfer";
 	CHECK_INT(prepare(q, "{\"_metadata\": {\"flashinfer_version\": \"junk\"}}\n", &msg),
 		  TT_INVALID);
 	CHECK(strstr(msg, "c.json: _metadata.flashinfer_version is 'junk', not a FlashInfer version: "
 		      "give --flashinfer (the version the server imports)") != NULL);
 	free(msg);
 	/* a version that parses but no rule covers is no usage error */
-	q.consumer = "sglang";
-	q.consumer_version = "0.5.2";
+	q.server.consumer = "sglang";
+	q.server.consumer_version = "0.5.2";
 	CHECK_INT(prepare(q, cache, &msg), TT_INVALID);
 	CHECK(strstr(msg, "no rule for SGLang 0.5.2") != NULL);
 	free(msg);

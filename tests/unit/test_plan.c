@@ -33,12 +33,9 @@ static int sglang_plan(struct tt_data *data, const char *fi, const char *launch_
 	int rc = serve_derive(&q, data->root, &data->devices, s, &d);
 	CHECK_INT(rc, 0);
 	struct install_request iq = {
-		.consumer = "sglang", .consumer_version = s->consumer_version,
-		.flashinfer = s->flashinfer, .sm = s->sm,
-		.flags = { .model_path = s->model_path, .hf_config_class = s->hf_config_class,
-			   .torch_dtype = s->torch_dtype, .quantization = s->quantization,
-			   .backend = s->moe_runner_backend, .skip_ops = s->skip_ops, .tp = s->tp,
-			   .pp = s->pp, .dp = s->dp, .attn_dp = s->attn_dp, .ep = s->moe_ep },
+		.server = { .consumer = "sglang", .consumer_version = s->consumer_version,
+			    .flashinfer = s->flashinfer, .sm = s->sm },
+		.flags = serve_flags_of(s),
 		.cache_dir = root, .metadata = "wildcard", .check = true,
 	};
 	struct plan_request pr = { .serve = s, .q = &iq };

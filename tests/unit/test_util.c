@@ -196,7 +196,7 @@ static void remove_tree(const char *dir)
 static void stage_all(struct file_set *s, const char *dir, const char *const *v)
 {
 	char *j = xasprintf("%s/.j", dir);
-	file_set_journal(s, j);
+	file_set_undo(s, j);
 	free(j);
 	for (size_t i = 0; v[i]; i += 2) {
 		char *p = xasprintf("%s/%s", dir, v[i]);
@@ -365,9 +365,9 @@ TEST(file_set_recover_refuses_another_version)
 	free(j);
 }
 
-TEST(file_set_journal_path_names)
+TEST(file_set_undo_path_names)
 {
-	char *p = file_set_journal_path("out/x", "merge");
+	char *p = file_set_undo_path("out/x", "merge");
 	CHECK_STR(p, "out/x/.tunetab-merge.journal");
 	free(p);
 }
@@ -421,7 +421,7 @@ TTEST_SUITE(util_tests) = {
 	{ "file_set_recover_undoes_a_killed_commit", file_set_recover_undoes_a_killed_commit },
 	{ "file_set_recover_again_after_a_killed_recovery", file_set_recover_again_after_a_killed_recovery },
 	{ "file_set_recover_refuses_another_version", file_set_recover_refuses_another_version },
-	{ "file_set_journal_path_names", file_set_journal_path_names },
+	{ "file_set_undo_path_names", file_set_undo_path_names },
 	{ "file_set_recover_waits_for_a_live_commit", file_set_recover_waits_for_a_live_commit },
 	TTEST_END
 };
