@@ -231,9 +231,12 @@ test-gpu:
 # flashinfer-python releases from PyPI (about 3 GB the first time), then every case, each
 # also checked with tunetab validate. Not part of `make test`. No GPU needed.
 # SGLang's own cache-path rule as the oracle for `tunetab install --for sglang`: downloads
-# SGLang wheels from PyPI (no dependencies) into .venv-consumers/. Not part of `make test`.
+# SGLang wheels from PyPI (no dependencies) into .venv-consumers/; and the closed world of launch
+# inputs dumped again from the SGLang and vLLM wheels (tests/consumers/options.sh). Not part of
+# `make test`.
 test-consumers: all
 	$(Q)TUNETAB=$(CURDIR)/build/tunetab bash tests/consumers/run.sh
+	$(Q)sh tests/consumers/options.sh
 
 test-flashinfer: all
 	$(Q)bash tests/flashinfer/setup.sh

@@ -5,6 +5,7 @@
 -- own parser and resolution on the same commands (make test-consumers).
 local launch = tunetab.lib("launch")
 local TABLES = tunetab.lib("sglang_options")   -- SGLang's own option tables, per release
+local inputs = tunetab.lib("inputs")
 local linears = tunetab.lib("linears")
 
 local COMMANDS = {
@@ -12,23 +13,7 @@ local COMMANDS = {
   { "sglang", "serve" },
 }
 
-local function version_less(a, b)
-  local function parts(v)
-    local t = {}
-    local i = 1
-    while i <= #v do
-      local j = string.find(v, ".", i, true) or (#v + 1)
-      t[#t + 1] = math.tointeger(tonumber(string.sub(v, i, j - 1))) or 0
-      i = j + 1
-    end
-    return t
-  end
-  local x, y = parts(a), parts(b)
-  for i = 1, math.max(#x, #y) do
-    if (x[i] or 0) ~= (y[i] or 0) then return (x[i] or 0) < (y[i] or 0) end
-  end
-  return false
-end
+local version_less = launch.version_less
 
 -- SGLang's human_readable_int (utils/common.py:3394-3428, 0.5.22 and 0.5.23 alike): a plain
 -- integer as int() takes it, or digits with an SI suffix (k, M, G, T; decimals allowed, the
@@ -81,12 +66,12 @@ local TYPES = { tp_size = "int", pp_size = "int", dp_size = "int", attn_dp_size 
 -- the newest table of a release not newer than version (the oldest for older ones)
 local function options_for(version)
   local best, oldest
-  for v, rows in pairs(TABLES) do
+  for v, _ in pairs(TABLES.versions) do
     if not oldest or version_less(v, oldest) then oldest = v end
     if not version_less(version, v) and (not best or version_less(best, v)) then best = v end
   end
   local v = best or oldest
-  return launch.from_rows(TABLES[v], TYPES), v
+  return launch.from_rows(TABLES.versions[v].options, TYPES), v
 end
 
 local function read(words, start, version)
@@ -102,7 +87,7 @@ local function parse(words, env)
   local cmd, why = launch.command(words, COMMANDS)
   if not cmd then return nil, why end
   local o, err = read(words, cmd.start, "999")
-  if not o then return nil, "sglang: " .. err end
+  if not o then return nil, "SGLang would refuse this launch command (its parser: " .. err .. ")" end
   if not o.model_path then return nil, "sglang needs --model-path (arg_groups/fields/model.py:51)" end
   return { model_path = o.model_path, revision = o.revision, python = cmd.python,
            words = words, start = cmd.start }
@@ -328,13 +313,26 @@ end
 local function resolve(p, f)
   local version = f.version
   local o, table_version = read(p.words, p.start, version)
-  if not o then return nil, "sglang " .. version .. ": " .. table_version end
+  if not o then
+    return nil, "SGLang " .. version .. " would refuse this launch command (its parser: " ..
+      table_version .. ")"
+  end
   local m, gpu, env = f.model, f.gpu, f.env
   local major = gpu.sm // 10
   local notes = {}
-  for _, u in ipairs(o.unknown) do
-    notes[#notes + 1] = "option " .. u.name .. " is not in SGLang " .. table_version ..
-      "'s parser: the server would refuse it"
+  if #o.unknown > 0 then -- argparse: "unrecognized arguments" (exit 2)
+    local names = {}
+    for _, u in ipairs(o.unknown) do names[#names + 1] = u.name end
+    return nil, "SGLang " .. table_version .. " would refuse this launch command: its parser " ..
+      "has no " .. table.concat(names, ", ") .. " (unrecognized arguments)"
+  end
+  -- the closed world (inputs.lua): what tunetab cannot tell the effect of
+  local unknowns = inputs.unknowns{ stack = "SGLang " .. version, given = o.given,
+    tables = TABLES, env = env, launch_env = f.launch_env or {} }
+  if version_less(table_version, version) then
+    unknowns[#unknowns + 1] = { what = "SGLang " .. version .. "'s options: tunetab has its " ..
+      "parser up to " .. table_version, give = "--consumer-version " .. table_version ..
+      " if the server is that release" }
   end
   -- parallel widths (arg_groups/parallel_hook.py:39-61, :287-292; runtime_context.py:106-171)
   local tp, pp, dp = int(o.tp_size, 1), int(o.pp_size, 1), int(o.dp_size, 1)
@@ -513,6 +511,7 @@ local function resolve(p, f)
     max_tokens = max_tokens or 0,
     tunes = tunes, why_not = why_not,
     notes = notes,
+    unknowns = unknowns,
   }
 end
 

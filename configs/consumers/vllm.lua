@@ -43,39 +43,120 @@ local function human_readable_int(text)
   return n << BINARY[suffix]
 end
 
--- V:engine/arg_utils.py (line of each add_argument), defaults from the config dataclasses
-local OPTIONS = {
-  { names = { "--model" }, key = "model" },                                        -- :963
-  { names = { "--revision" }, key = "revision" },
-  { names = { "--tensor-parallel-size", "-tp" }, key = "tp", kind = "int", default = 1 },  -- :1208
-  { names = { "--pipeline-parallel-size", "-pp" }, key = "pp", kind = "int", default = 1 }, -- :1170
-  { names = { "--data-parallel-size", "-dp" }, key = "dp", kind = "int", default = 1 },     -- :1240
-  { names = { "--prefill-context-parallel-size", "-pcp" }, key = "pcp", kind = "int", default = 1 },
-  { names = { "--enable-expert-parallel", "-ep" }, key = "ep", kind = "flag", default = false }, -- :1304
-  { names = { "--disable-expert-parallel" }, key = "ep", kind = "flag", value = false },
-  { names = { "--quantization", "-q" }, key = "quantization" },                    -- :992
-  { names = { "--dtype" }, key = "dtype", default = "auto" },                      -- :977
-  { names = { "--max-num-batched-tokens" }, key = "max_num_batched_tokens",             -- :1739
-    convert = human_readable_int },
-  { names = { "--performance-mode" }, key = "performance_mode" },
-  { names = { "--moe-backend" }, key = "moe_backend", default = "auto" },          -- :1843
-  { names = { "--enable-flashinfer-autotune" }, key = "autotune", kind = "flag", value = true },
-  { names = { "--disable-flashinfer-autotune" }, key = "autotune", kind = "flag", value = false },
-  { names = { "--optimization-level", "-O" }, key = "opt_level" },                 -- :1911
-  { names = { "--trust-remote-code" }, key = "trust_remote_code", kind = "flag" },
+-- vLLM's own parser per release (scripts/lib/vllm_options.lua, dumped from the wheels with the
+-- class tunetab gives each option). The script reads these dests, typed as vLLM types them
+-- (V:engine/arg_utils.py), under short names, with vLLM's defaults where they are absent
+local TABLES = tunetab.lib("vllm_options")
+local inputs = tunetab.lib("inputs")
+local TYPES = { tensor_parallel_size = "int", pipeline_parallel_size = "int",
+                data_parallel_size = "int", prefill_context_parallel_size = "int",
+                max_num_batched_tokens = human_readable_int }
+local KEYS = {
+  { "model", "model" }, { "revision", "revision" },
+  { "tensor_parallel_size", "tp", 1 }, { "pipeline_parallel_size", "pp", 1 },   -- :1170-1208
+  { "data_parallel_size", "dp", 1 }, { "prefill_context_parallel_size", "pcp", 1 },
+  { "enable_expert_parallel", "ep", false },                                     -- :1304
+  { "quantization", "quantization" }, { "dtype", "dtype", "auto" },             -- :977-992
+  { "max_num_batched_tokens", "max_num_batched_tokens" },                        -- :1739
+  { "performance_mode", "performance_mode" }, { "moe_backend", "moe_backend", "auto" },
+  { "enable_flashinfer_autotune", "autotune" }, { "optimization_level", "opt_level" },
 }
+
+local version_less = launch.version_less
+
+-- the newest table of a release not newer than version (the oldest for older ones)
+local function options_for(version)
+  local best, oldest
+  for v, _ in pairs(TABLES.versions) do
+    if not oldest or version_less(v, oldest) then oldest = v end
+    if not version_less(version, v) and (not best or version_less(best, v)) then best = v end
+  end
+  local v = best or oldest
+  return launch.from_rows(TABLES.versions[v].options, TYPES), v, TABLES.versions[v].abbrev
+end
+
+-- FlexibleArgumentParser.parse_args rewrites the words first (V:utils/argparse_utils.py:379-407):
+-- "_" made "-" in a --name up to its first "."; -O3, -O=3 and -O 3 are --optimization-level 3.
+-- A dotted --name.key VALUE sets one field of a config option (:445-490): read here as that
+-- option, given (its class decides), with its value.
+local function flexible(words, start)
+  local out = {}
+  for i = 1, start - 1 do out[i] = words[i] end
+  local i = start
+  while i <= #words do
+    local w = words[i]
+    if string.sub(w, 1, 2) == "--" then
+      local eq = string.find(w, "=", 1, true)
+      local key, rest = w, ""
+      if eq then key, rest = string.sub(w, 1, eq - 1), string.sub(w, eq) end
+      local dot = string.find(key, ".", 3, true)
+      local head = dot and string.sub(key, 1, dot - 1) or key
+      local tail = dot and string.sub(key, dot) or ""
+      local dashed = {}
+      for k = 1, #head do
+        local c = string.sub(head, k, k)
+        dashed[k] = c == "_" and "-" or c
+      end
+      head = table.concat(dashed)
+      if dot then
+        out[#out + 1] = head
+        if eq then out[#out + 1] = string.sub(rest, 2)
+        else
+          out[#out + 1] = words[i + 1] or ""
+          i = i + 1
+        end
+      else
+        out[#out + 1] = head .. tail .. rest
+      end
+    elseif string.sub(w, 1, 2) == "-O" and w ~= "-O" then
+      out[#out + 1] = "--optimization-level"
+      out[#out + 1] = string.sub(w, 3, 3) == "=" and string.sub(w, 4) or string.sub(w, 3)
+    elseif w == "-O" and words[i + 1] and string.find("0123", words[i + 1], 1, true) and
+           #words[i + 1] == 1 then
+      out[#out + 1] = "--optimization-level"
+    else
+      out[#out + 1] = w
+    end
+    i = i + 1
+  end
+  return out
+end
+
+-- The launch command as vLLM `version`'s parser reads it: the options by the script's short
+-- names (KEYS), opts.given, opts.positional; nil and why where vLLM refuses the command.
+local function read(words, start, version)
+  local options, table_version, abbrev = options_for(version)
+  local o, why = launch.parse(flexible(words, start), start, options, abbrev)
+  if not o then
+    return nil, "vLLM " .. version .. " would refuse this launch command (its parser: " ..
+      why .. ")"
+  end
+  if #o.unknown > 0 then -- argparse: "unrecognized arguments" (exit 2)
+    local names = {}
+    for _, u in ipairs(o.unknown) do names[#names + 1] = u.name end
+    return nil, "vLLM " .. table_version .. " would refuse this launch command: its parser " ..
+      "has no " .. table.concat(names, ", ") .. " (unrecognized arguments)"
+  end
+  for _, k in ipairs(KEYS) do
+    local v = o[k[1]]
+    if v == nil then v = k[3] end
+    o[k[2]] = v
+  end
+  return o, table_version
+end
 
 local function parse(words, env)
   local cmd, why = launch.command(words, COMMANDS)
   if not cmd then return nil, why end
-  local o, err = launch.parse(words, cmd.start, OPTIONS)
-  if not o then return nil, "vllm: " .. err end
+  local o, err = read(words, cmd.start, "999")
+  if not o then return nil, err end
   o.model_path = o.model or o.positional[1]
   if not o.model_path then return nil, "vllm serve needs the model (vllm serve MODEL)" end
   if o.model and o.positional[1] then
     return nil, "vllm: the model is given twice ('" .. o.positional[1] .. "' and --model)"
   end
   o.python = cmd.python
+  o.words, o.start = words, cmd.start
   return o
 end
 
@@ -241,9 +322,24 @@ local function start_ops(o, m, f, c)
   return ops
 end
 
-local function resolve(o, f)
+local function resolve(p, f)
   local m, gpu = f.model, f.gpu
   local notes = {}
+  -- the command again as the server's release reads it
+  local o, table_version = read(p.words, p.start, f.version)
+  if not o then return nil, table_version end
+  o.model_path, o.python = p.model_path, p.python
+  if #o.positional > 1 then
+    return nil, "vLLM " .. f.version .. " would refuse this launch command: unrecognized " ..
+      "arguments: " .. table.concat(o.positional, " ", 2)
+  end
+  local unknowns = inputs.unknowns{ stack = "vLLM " .. f.version, given = o.given,
+    tables = TABLES, env = f.env, launch_env = f.launch_env or {} }
+  if version_less(table_version, f.version) then
+    unknowns[#unknowns + 1] = { what = "vLLM " .. f.version .. "'s options: tunetab has its " ..
+      "parser up to " .. table_version, give = "--consumer-version " .. table_version ..
+      " if the server is that release" }
+  end
   local tp, pp, dp, pcp = o.tp, o.pp, o.dp, o.pcp
   -- Field(ge=1): V:config/parallel.py:140-147, config/scheduler.py:48
   local P, S = "config/parallel.py:140-147", "config/scheduler.py:48"
@@ -320,6 +416,7 @@ local function resolve(o, f)
     max_tokens = tokens,
     tunes = tunes, why_not = why_not,
     notes = notes,
+    unknowns = unknowns,
   }
 end
 

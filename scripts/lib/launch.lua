@@ -133,21 +133,35 @@ local function convert(o, name, v)
   return v
 end
 
--- Options from rows of { "--a --b", dest, nargs } (argparse's own table: nargs "0" a flag,
--- "" one value, "+"/"*" a list, "?" an optional value). types (optional) gives the value
--- options whose text the script reads as something else, by dest: "int" (type=int) or a
--- function (the server's own type= parser, as convert above).
+local function words_of(text)
+  local out, i = {}, 1
+  while i <= #text do
+    local j = string.find(text, " ", i, true) or (#text + 1)
+    if j > i then out[#out + 1] = string.sub(text, i, j - 1) end
+    i = j + 1
+  end
+  return out
+end
+
+-- Options from rows of { "--a --b", dest, nargs [, class, negatives, action] } (argparse's own
+-- table: nargs "0" a flag, "" one value, "+"/"*" a list, "?" an optional value; the class
+-- tunetab gives the input, "m" modelled, "n" no effect, "" neither; the strings of a
+-- boolean-optional flag that store false; argparse's action class: _StoreFalseAction stores
+-- false). types (optional) gives the value options whose text the script reads as something
+-- else, by dest: "int" (type=int) or a function (the server's own type= parser, as convert).
 function M.from_rows(rows, types)
   local kinds = { ["0"] = "flag", [""] = "str", ["+"] = "list", ["*"] = "list", ["?"] = "opt" }
   local options = {}
   for _, r in ipairs(rows) do
-    local names, i = {}, 1
-    while i <= #r[1] do
-      local j = string.find(r[1], " ", i, true) or (#r[1] + 1)
-      names[#names + 1] = string.sub(r[1], i, j - 1)
-      i = j + 1
+    local names = words_of(r[1])
+    local o = { names = names, key = r[2], kind = kinds[r[3]] or "str", class = r[4] }
+    if r[5] and r[5] ~= "" then
+      o.negative = {}
+      for _, n in ipairs(words_of(r[5])) do o.negative[n] = true end
     end
-    local o = { names = names, key = r[2], kind = kinds[r[3]] or "str" }
+    if o.kind == "flag" and not o.negative and r[6] and r[6] ~= "" then
+      o.value = r[6] ~= "_StoreFalseAction" -- store_true (deprecated ones too), store_const
+    end
     local t = types and types[r[2]]
     if t and o.kind == "str" then
       if type(t) == "function" then o.convert = t else o.kind = t end
@@ -180,14 +194,16 @@ local function lookup(by_name, options, name, abbrev)
 end
 
 -- parse(words, start, options [, abbrev]): opts[key] for each option given (flags true, or
--- false for a --no-... name), opts.unknown, opts.positional; nil and why on what the server's
--- parser refuses too (a value missing, an ambiguous abbreviation).
+-- false for one of its negative names, or a --no-... name where the flag lists none),
+-- opts.given (each option as typed, in order: { name, key, class }), opts.unknown,
+-- opts.positional; nil and why on what the server's parser refuses too (a value missing, an
+-- ambiguous abbreviation).
 function M.parse(words, start, options, abbrev)
   local by_name = {}
   for _, o in ipairs(options) do
     for _, n in ipairs(o.names) do by_name[n] = o end
   end
-  local opts = { unknown = {}, positional = {} }
+  local opts = { unknown = {}, positional = {}, given = {} }
   for _, o in ipairs(options) do
     if o.default ~= nil and opts[o.key] == nil then opts[o.key] = o.default end
   end
@@ -203,6 +219,7 @@ function M.parse(words, start, options, abbrev)
     local o, amb = nil, nil
     if is_option(w) and w ~= "--" then o, amb = lookup(by_name, options, name, abbrev) end
     if amb then return nil, amb end
+    if o then opts.given[#opts.given + 1] = { name = name, key = o.key, class = o.class } end
     if w == "--" then
       i = i + 1
     elseif not is_option(w) then
@@ -220,7 +237,8 @@ function M.parse(words, start, options, abbrev)
       i = i + 1
     elseif o.kind == "flag" then
       if inline then return nil, name .. " takes no value" end
-      if o.value ~= nil then opts[o.key] = o.value
+      if o.negative then opts[o.key] = not o.negative[name]
+      elseif o.value ~= nil then opts[o.key] = o.value
       else opts[o.key] = not starts(name, "--no-") end
       i = i + 1
     elseif o.kind == "list" then
@@ -249,6 +267,25 @@ function M.parse(words, start, options, abbrev)
     end
   end
   return opts
+end
+
+-- Whether release a is older than b ("0.5.22" < "0.5.23"; missing parts are 0).
+function M.version_less(a, b)
+  local function parts(v)
+    local t = {}
+    local i = 1
+    while i <= #v do
+      local j = string.find(v, ".", i, true) or (#v + 1)
+      t[#t + 1] = math.tointeger(tonumber(string.sub(v, i, j - 1))) or 0
+      i = j + 1
+    end
+    return t
+  end
+  local x, y = parts(a), parts(b)
+  for i = 1, math.max(#x, #y) do
+    if (x[i] or 0) ~= (y[i] or 0) then return (x[i] or 0) < (y[i] or 0) end
+  end
+  return false
 end
 
 -- The first of names that env sets to a non-empty value, else nil.

@@ -109,8 +109,9 @@ static void launch_request(const struct for_args *a, const struct serve_deployme
 			   struct install_request *q)
 {
 	*q = (struct install_request){
-		.server = { .consumer = a->consumer_id, .consumer_version = s->consumer_version,
-			    .flashinfer = s->flashinfer, .python = s->python, .sm = s->sm },
+		.server = { .consumer = a->consumer_id, .words = s->words, .nwords = s->nwords,
+			    .consumer_version = s->consumer_version, .flashinfer = s->flashinfer,
+			    .python = s->python, .sm = s->sm },
 		.cache = cache, .from = from,
 		.flags = serve_flags_of(s),
 		.cache_dir = a->cache_dir,

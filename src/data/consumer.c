@@ -286,8 +286,14 @@ const struct consumer_version *consumer_pick(const struct consumer *c, const cha
 	return best;
 }
 
-static char *render_plain(const char *tmpl, consumer_var_fn var, void *ctx, const char *key,
-			  struct diags *d)
+/* A variable of the server's environment: envvar's, else tunetab's own. */
+static const char *env_get(consumer_var_fn envvar, void *ctx, const char *name)
+{
+	return envvar ? envvar(ctx, name) : getenv(name);
+}
+
+static char *render_env(const char *tmpl, consumer_var_fn var, consumer_var_fn envvar, void *ctx,
+			const char *key, struct diags *d)
 {
 	struct strbuf sb = STRBUF_INIT;
 	sb_addf(&sb, "%s", "");
@@ -300,7 +306,8 @@ static char *render_plain(const char *tmpl, consumer_var_fn var, void *ctx, cons
 		bool env = o > p && o[-1] == '$';
 		sb_addf(&sb, "%.*s", (int)(o - p - env), p);
 		char *name = xstrndup(o + 1, (size_t)(e - o - 1));
-		const char *val = env ? getenv(name) : !strcmp(name, "key") ? key : var(ctx, name);
+		const char *val = env ? env_get(envvar, ctx, name)
+				      : !strcmp(name, "key") ? key : var(ctx, name);
 		if (!val) {
 			diag_error(d, TT_USAGE, "consumer", NULL, 0, 0, "no value for {%s} (in '%s')",
 				   name, tmpl);
@@ -313,6 +320,12 @@ static char *render_plain(const char *tmpl, consumer_var_fn var, void *ctx, cons
 		p = e + 1;
 	}
 	return sb_detach(&sb);
+}
+
+static char *render_plain(const char *tmpl, consumer_var_fn var, void *ctx, const char *key,
+			  struct diags *d)
+{
+	return render_env(tmpl, var, NULL, ctx, key, d);
 }
 
 char *consumer_render(const struct consumer_version *v, const char *tmpl, consumer_var_fn var,
@@ -349,7 +362,7 @@ char *consumer_render(const struct consumer_version *v, const char *tmpl, consum
 }
 
 /* The ${VAR}s of t are all set and non-empty. */
-static bool env_set(const char *t, const char **first)
+static bool env_set(const char *t, consumer_var_fn envvar, void *ctx, const char **first)
 {
 	static char name[128];
 	*first = NULL;
@@ -360,7 +373,7 @@ static bool env_set(const char *t, const char **first)
 		snprintf(name, sizeof name, "%.*s", (int)(e - p - 2), p + 2);
 		if (!*first)
 			*first = name;
-		const char *v = getenv(name);
+		const char *v = env_get(envvar, ctx, name);
 		if (!v || !*v)
 			return false;
 		p = e + 1;
@@ -373,24 +386,25 @@ const char *consumer_root_env(const struct consumer_root *roots, unsigned n)
 	static char first_env[128];
 	const char *f = NULL;
 	if (n)
-		env_set(roots[0].path, &f);
+		env_set(roots[0].path, NULL, NULL, &f);
 	if (!f)
 		return NULL;
 	snprintf(first_env, sizeof first_env, "%s", f);
 	return first_env;
 }
 
-char *consumer_root(const struct consumer_root *roots, unsigned n, consumer_var_fn var, void *ctx,
-		    const char **env, struct diags *d)
+char *consumer_root(const struct consumer_root *roots, unsigned n, consumer_var_fn var,
+		    consumer_var_fn envvar, void *ctx, const char **env, struct diags *d)
 {
 	*env = consumer_root_env(roots, n);
+	const char *home = env_get(envvar, ctx, "HOME");
 	for (unsigned i = 0; i < n; i++) {
 		const char *f;
-		if (!env_set(roots[i].path, &f))
+		if (!env_set(roots[i].path, envvar, ctx, &f))
 			continue;
-		char *r = render_plain(roots[i].path, var, ctx, NULL, d);
-		if (r && roots[i].expand && (!strcmp(r, "~") || !strncmp(r, "~/", 2)) && getenv("HOME")) {
-			char *x = xasprintf("%s%s", getenv("HOME"), r + 1);
+		char *r = render_env(roots[i].path, var, envvar, ctx, NULL, d);
+		if (r && roots[i].expand && (!strcmp(r, "~") || !strncmp(r, "~/", 2)) && home) {
+			char *x = xasprintf("%s%s", home, r + 1);
 			free(r);
 			r = x;
 		}

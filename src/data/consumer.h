@@ -98,10 +98,11 @@ const struct consumer_version *consumer_pick(const struct consumer *c, const cha
 typedef const char *(*consumer_var_fn)(void *ctx, const char *name);
 
 /* The root: the first of roots whose ${VAR}s are all set (rendered with var), with
- * ~/ expanded where asked. *env receives the first candidate's variable (the one to
- * set, for messages). Caller frees; NULL with a diagnostic when none applies. */
-char *consumer_root(const struct consumer_root *roots, unsigned n, consumer_var_fn var, void *ctx,
-		    const char **env, struct diags *d);
+ * ~/ expanded where asked. Variables and HOME are the server's environment, envvar(ctx,
+ * NAME) (NULL: tunetab's own, getenv). *env receives the first candidate's variable (the one
+ * to set, for messages). Caller frees; NULL with a diagnostic when none applies. */
+char *consumer_root(const struct consumer_root *roots, unsigned n, consumer_var_fn var,
+		    consumer_var_fn envvar, void *ctx, const char **env, struct diags *d);
 
 /* The variable the user sets to choose the root: the first ${VAR} of the first candidate
  * (NULL when it names none). Static storage. */

@@ -299,6 +299,31 @@ static void set_var(struct install_job *j, const char *name, const char *value)
 	j->var_values[j->nvars++] = value;
 }
 
+/* A variable of the server's environment: the launch command's last NAME=VALUE word before
+ * the command itself (after an optional `env`), else tunetab's own (getenv). */
+static const char *launch_word(const struct install_job *j, const char *name)
+{
+	const struct serve_request *q = j->server;
+	const char *found = NULL;
+	size_t len = strlen(name), i = q && q->nwords && !strcmp(q->words[0], "env") ? 1 : 0;
+	for (; q && i < q->nwords; i++) {
+		const char *w = q->words[i], *eq = strchr(w, '=');
+		if (!eq || eq == w || strspn(w, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+					      "0123456789_") != (size_t)(eq - w))
+			break;
+		if ((size_t)(eq - w) == len && !strncmp(w, name, len))
+			found = eq + 1;
+	}
+	return found;
+}
+
+static const char *server_env(void *vp, const char *name)
+{
+	const char *w = launch_word(vp, name);
+	return w ? w : getenv(name);
+}
+
+
 static const char *get_var(void *vp, const char *name)
 {
 	struct install_job *j = vp;
@@ -537,6 +562,25 @@ static int recover_folder(const struct install_request *q, struct install_job *j
 	return rc;
 }
 
+/* The root: --cache-dir, else the consumer's rule in the server's environment. --cache-dir
+ * where the launch command sets the rule's variable to another folder is a usage error: the
+ * server reads that one. */
+static int root_of(const struct install_request *q, struct install_job *j,
+		   const struct consumer_root *roots, unsigned n, struct diags *d)
+{
+	if (!q->cache_dir) {
+		j->root = consumer_root(roots, n, get_var, server_env, j, &j->root_env, d);
+		return j->root ? TT_OK : TT_USAGE; /* consumer_root said why */
+	}
+	const char *var = consumer_root_env(roots, n), *w = var ? launch_word(j, var) : NULL;
+	if (w && *w && strcmp(w, q->cache_dir))
+		return diag_error(d, TT_INVALID, "install", NULL, 0, 0, "--cache-dir %s, but the "
+				  "launch command sets %s=%s: the server reads that folder (drop "
+				  "--cache-dir, or the word)", q->cache_dir, var, w);
+	j->root = xstrdup(q->cache_dir);
+	return TT_OK;
+}
+
 /* One rank on a FlashInfer with the managed store: its entry files. */
 static int plan_store(const struct install_request *q, const char *data_root,
 		      struct install_job *j, struct diags *d)
@@ -554,11 +598,10 @@ static int plan_store(const struct install_request *q, const char *data_root,
 				  "_metadata, and tunetab cannot read it: %s; run where the server runs (or "
 				  "give --python), or name a JSON file with --cache-file", j->cons->name,
 				  mg->read, j->why[0] ? j->why : "no FlashInfer found");
-	j->root = q->cache_dir ? xstrdup(q->cache_dir)
-			       : consumer_root(mg->root, mg->root_count, get_var, j, &j->root_env, d);
+	rc = root_of(q, j, mg->root, mg->root_count, d);
 	j->root_env = consumer_root_env(mg->root, mg->root_count);
-	if (!j->root)
-		return TT_USAGE; /* consumer_root said why */
+	if (rc)
+		return rc;
 	if (q->metadata && strcmp(q->metadata, "env"))
 		return usage_error(j, d, "the managed store wants this environment's exact _metadata: "
 				   "--metadata %s does not apply", q->metadata);
@@ -602,13 +645,11 @@ static int plan_files(const struct install_request *q, struct install_job *j, st
 				   "(the path your code passes to autotune(cache=...)); tunetab generate "
 				   "--into-flashinfer writes the bundled module", j->cons->name,
 				   j->flashinfer);
-	if (!j->root && !q->cache_file)
-		j->root = q->cache_dir ? xstrdup(q->cache_dir)
-				       : consumer_root(v->root, v->root_count, get_var, j, &j->root_env, d);
+	int root_rc = !j->root && !q->cache_file ? root_of(q, j, v->root, v->root_count, d) : TT_OK;
 	if (!j->root_env)
 		j->root_env = consumer_root_env(v->root, v->root_count);
-	if (!j->root && !j->own_file)
-		return TT_USAGE; /* consumer_root said why */
+	if (root_rc || (!j->root && !j->own_file))
+		return root_rc ? root_rc : TT_USAGE;
 	set_var(j, "root", j->root ? j->root : j->own_dir);
 	size_t nkeys;
 	if (v->key_found && !j->key &&
@@ -648,6 +689,7 @@ int install_prepare(const struct install_request *q, const char *data_root,
 		    struct install_job *j, struct diags *d)
 {
 	memset(j, 0, sizeof *j);
+	j->server = &q->server;
 	/* the versions asked for pick rules by order: anything else is a usage error */
 	struct fi_version fv;
 	if (q->server.consumer_version && version_parse(q->server.consumer_version, &fv))

@@ -104,6 +104,8 @@ struct install_request {
 
 /* The install worked out: the rule, this environment, the target and one store's files. */
 struct install_job {
+	const struct serve_request *server; /* the request's server (its launch words' variables
+				       * are the server's environment: the root); borrowed */
 	struct consumer *cons;
 	const struct consumer_version *v; /* the consumer's rule, or own_rule */
 	bool own_file;                /* --cache-file names a file of the user's own: own_rule */

@@ -137,12 +137,17 @@ static int op_keys(const struct tt_data *data, struct lookup_plan *p, struct op_
 		po->tunes = so->tunes;
 		if (!so->tunes || so->unknown) {
 			snprintf(po->why, sizeof po->why, "%s", so->why ? so->why : "");
+			if (so->unknown) /* a layout tunetab does not know: it may tune it (#47) */
+				add_unknown(p->unknowns, &p->nunknowns, "", "whether %s tunes %s at "
+					    "start, and its keys: %s", s->consumer_name, po->op, po->why);
 			continue;
 		}
 		struct fi_version v;
 		if (!def || version_parse(s->flashinfer, &v) || !opdef_keys_known(def, &v)) {
 			snprintf(po->why, sizeof po->why, "tunetab knows its keys from FlashInfer %s on, "
 				 "not in %s", def ? def->flashinfer_min : "?", s->flashinfer);
+			add_unknown(p->unknowns, &p->nunknowns, "", "the keys %s looks up for %s at "
+				    "start: %s", s->consumer_name, po->op, po->why);
 			continue;
 		}
 		size_t before = all->n;
@@ -328,6 +333,10 @@ int plan_build(const struct tt_data *data, const struct plan_request *r, struct 
 	}
 	for (size_t i = 0; !j->managed && i < p->nranks && i < j->res.npaths; i++)
 		p->ranks[i].path = j->res.paths[i];
+	/* the inputs whose effect tunetab cannot tell (the consumer's closed world, issue #47) */
+	for (size_t i = 0; p->serve && i < p->serve->nunknowns; i++)
+		add_unknown(p->unknowns, &p->nunknowns, p->serve->unknowns[i].give, "%s",
+			    p->serve->unknowns[i].what);
 	/* what only the server's own code computes */
 	if (!j->managed && j->v->key_found && !q.cache_file)
 		add_unknown(p->unknowns, &p->nunknowns, "--cache-file with the path the server logs "

@@ -200,6 +200,27 @@ static int take(const char *script, const struct script_field *v, size_t n,
 	return TT_OK;
 }
 
+/* resolve()'s unknowns ("unknowns.N.what", "unknowns.N.give"), in N order; an entry without
+ * its what is the script's error. */
+static int take_unknowns(const char *script, const struct script_field *v, size_t n,
+			 struct serve_deployment *s, struct diags *d)
+{
+	for (long k = 1;; k++) {
+		char what[48], give[48];
+		snprintf(what, sizeof what, "unknowns.%ld.what", k);
+		snprintf(give, sizeof give, "unknowns.%ld.give", k);
+		const struct script_field *w = field(v, n, what), *g = field(v, n, give);
+		if (!w && !g)
+			return TT_OK;
+		if (!w || w->kind != SK_STR || (g && g->kind != SK_STR))
+			return diag_error(d, TT_SCRIPT, "script", script, 0, 0, "resolve() returned "
+					  "unknowns[%ld] without a string 'what' (and 'give')", k);
+		s->unknowns = xrealloc(s->unknowns, (s->nunknowns + 1) * sizeof *s->unknowns);
+		s->unknowns[s->nunknowns].what = xstrdup(w->s);
+		s->unknowns[s->nunknowns++].give = xstrdup(g ? g->s : "");
+	}
+}
+
 /* resolve()'s ops list ("ops.N.FIELD", "ops.N.calls.M.FIELD") into s->ops, in N order. */
 static int take_ops(const char *script, const struct script_field *v, size_t n,
 		    struct serve_deployment *s, struct diags *d)
@@ -403,6 +424,12 @@ int serve_derive(const struct serve_request *q, const char *data_root,
 		free(facts[k].name);
 		facts[k].name = n;
 	}
+	for (size_t k = 0; k < s->nenv; k++) { /* launch_env.NAME: the command's own words */
+		const char *eq = strchr(s->env[k], '=');
+		char *n = xasprintf("launch_env.%.*s", (int)(eq - s->env[k]), s->env[k]);
+		serve_add_field(&facts, &nfacts, &facts_alloc, n, SK_STR, eq + 1, 0);
+		free(n);
+	}
 	model_facts(&s->model, &facts, &nfacts, &facts_alloc);
 	serve_add_field(&facts, &nfacts, &facts_alloc, "gpu.name", SK_STR, s->device, 0);
 	serve_add_field(&facts, &nfacts, &facts_alloc, "gpu.sm", SK_INT, NULL, s->sm);
@@ -428,6 +455,8 @@ int serve_derive(const struct serve_request *q, const char *data_root,
 		rc = take(script_path, res, nres, s, d);
 	if (!rc)
 		rc = take_ops(script_path, res, nres, s, d);
+	if (!rc)
+		rc = take_unknowns(script_path, res, nres, s, d);
 	if (!rc && !s->flashinfer)
 		rc = diag_error(d, TT_USAGE, "launch", NULL, 0, 0, "which FlashInfer does the server "
 				"import? No Python with FlashInfer found (%s): give --python (the server's "
@@ -465,6 +494,11 @@ void serve_release(struct serve_deployment *s)
 	for (size_t i = 0; i < s->nenv; i++)
 		free(s->env[i]);
 	free(s->env);
+	for (size_t i = 0; i < s->nunknowns; i++) {
+		free(s->unknowns[i].what);
+		free(s->unknowns[i].give);
+	}
+	free(s->unknowns);
 	for (size_t i = 0; i < s->nops; i++) {
 		struct op_use *o = &s->ops[i];
 		free(o->op);
@@ -605,8 +639,13 @@ bool serve_equal(const struct serve_deployment *a, const struct serve_deployment
 	SAME_NUM(runner_tp); SAME_NUM(runner_ep); SAME_NUM(fused_finalize);
 	SAME_NUM(max_tokens); SAME_STR(moe_tune); SAME_NUM(moe_m); SAME_NUM(moe_experts);
 	SAME_NUM(moe_top_k); SAME_NUM(tunes); SAME_STR(why_not); SAME_NUM(nops);
+	SAME_NUM(nunknowns);
 #undef SAME_STR
 #undef SAME_NUM
+	for (size_t i = 0; i < a->nunknowns; i++)
+		if (strcmp(a->unknowns[i].what, b->unknowns[i].what) ||
+		    strcmp(a->unknowns[i].give, b->unknowns[i].give))
+			return *field = "unknowns", false;
 	for (size_t i = 0; i < a->nops; i++) {
 		const struct op_use *x = &a->ops[i], *y = &b->ops[i];
 		if (!str_same(x->op, y->op) || !str_same(x->runner, y->runner) ||

@@ -75,6 +75,12 @@ struct serve_deployment {
 	char *why_not;                 /* when it does not: why */
 	char **notes;                  /* what the script says of its choices */
 	size_t nnotes;
+	/* inputs whose effect tunetab cannot tell (issue #47: the consumer's closed world of
+	 * options and variables, scripts/lib/inputs.lua): what, and what to give instead */
+	struct serve_unknown {
+		char *what, *give;
+	} *unknowns;
+	size_t nunknowns;
 	char **words;                  /* the launch command it was derived from (for flags: the
 					* one they make) */
 	size_t nwords;

@@ -51,7 +51,7 @@ done
 doc rtx-pro-6000-server
 echo "== the ops not tuned, and why"
 i=0
-n() { i=$((i + 1)); tunetab generate "$@" -o "x$i" 2>&1 | ops; }
+n() { i=$((i + 1)); tunetab generate -o "x$i" "$@" 2>&1 | ops; }
 n --for sglang --device rtx-pro-6000-server --consumer-version 0.5.23 $F --model-config "$H/GLM-5.1-NVFP4/config.json" -- python -m sglang.launch_server --model-path nvidia/GLM-5.1-NVFP4 --tp 8 --quantization modelopt_fp4
 n --for sglang --device b200 --consumer-version 0.5.23 $F $G5 -- $SGL --flashinfer-autotune-skip-ops fp4_gemm
 n --for sglang --device b200 --consumer-version 0.5.23 $F $G5 -- $SGL --fp4-gemm-backend flashinfer_trtllm
