@@ -84,5 +84,5 @@ rc=0; tunetab install --for sglang --dry-run --device h200 --flashinfer 0.7.4 --
     python -m sglang.launch_server --model-path Qwen/Qwen3-30B-A3B --tp 2 --moe-runner-backend flashinfer_cutlass \
     >out.txt 2>err.txt || rc=$?
 sed "s|$PWD/||g" out.txt; grep -e 'dry-run' -e 'tunetab-install' err.txt || true; echo "[exit $rc]"
-ls -d /tmp/tunetab-install.* 2>/dev/null | while read -r d; do [ "$d" -nt out.txt ] && echo "left behind: $d"; done
+ls -d /tmp/tunetab-install.* 2>/dev/null | while read -r d; do if [ "$d" -nt out.txt ]; then echo "left behind: $d"; fi; done
 [ ! -d root ] && echo "nothing written"
