@@ -386,7 +386,7 @@ static const struct cli_option install_options[] = {
 	{ .name = "replace", .id = 'r',
 	  .help = "a key already there with another tactic takes ours; a rank file the server "
 		  "cannot load is written anew" },
-	{ .name = "write-fallbacks", .id = 'w',
+	{ .name = "write-fallbacks", .id = 'w', .flags = OPT_BRIEF,
 	  .help = "also write the entries nobody measured (FlashInfer's default tactic, -1)",
 	  .doc = "also write the table's entries nobody measured (its provenance says `default`: an "
 		 "op's fallback tactic, -1, stored unmeasured). Left out by default, because the "
@@ -619,8 +619,8 @@ const struct cli_command cmd_table[] = {
 	  "[--tp N] [--pp N] [--dp N] [--attn-dp N] [--ep N] [--torch-dtype D] [--quantization Q] "
 	  "[--moe-runner-backend B] [--skip-ops A,B] [--consumer-version V] [--flashinfer V] "
 	  "[--sm N] [--cache-dir DIR] [--cache-file PATH] [--metadata env|wildcard|from] "
-	  "[--python PY] [--device NAME] [--model-config FILE] [--replace] [--write-fallbacks] "
-	  "[--dry-run | --check] [--force] [--json] [-q] | --for sglang|vllm "
+	  "[--python PY] [--device NAME] [--model-config FILE] [--replace] [--dry-run | --check] "
+	  "[--force] [--json] [-q] | --for sglang|vllm "
 	  "[--from CACHE.json | --profile [-o DIR]] [--model-config FILE] [--device auto|NAME] "
 	  "[options] -- LAUNCH...",
 	  "Writes CACHE.json (tunetab generate's JSON cache) where the consumer reads it at start\n"

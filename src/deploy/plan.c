@@ -500,10 +500,10 @@ static char **keys_without(char **v, size_t n, char **drop, size_t ndrop, size_t
 	return w;
 }
 
-/* One file's keys against the plan's ops: per op how many it holds (*local), and the first
- * file counted fills c's op_hits and op_fallback. Returns the keys of the ops only a
- * measurement covers of which it holds none (sorted, pointers into the plan; *nleft; caller
- * frees): an op finding each, not a key finding per key. */
+/* One file's keys (sorted) against the plan's ops: the first file counted fills c's op_hits
+ * and op_fallback; an op only a measurement covers that lacks keys sets c->measure, one of
+ * which the file holds none c->op_left. Returns those ops' keys (sorted, pointers into the
+ * plan; *nleft; caller frees): an op finding each, not a key finding per key. */
 static char **count_ops(const struct lookup_plan *p, struct plan_check *c,
 			const struct fi_cache *doc, const char **sorted, size_t nhave, size_t *nleft)
 {
