@@ -383,7 +383,18 @@ static const struct cli_option install_options[] = {
 	O_FOR_FILES,
 	{ .name = "python", .id = 'P', .arg = ARG_REQUIRED, .arg_name = "PY",
 	  .help = "the Python that imports FlashInfer (default: the venv's)" },
-	{ .name = "replace", .id = 'r', .help = "a key already there with another tactic takes ours" },
+	{ .name = "replace", .id = 'r',
+	  .help = "a key already there with another tactic takes ours; a rank file the server "
+		  "cannot load is written anew" },
+	{ .name = "write-fallbacks", .id = 'w', .flags = OPT_BRIEF,
+	  .help = "also write the entries nobody measured (FlashInfer's default tactic, -1)",
+	  .doc = "also write the table's entries nobody measured (its provenance says `default`: an "
+		 "op's fallback tactic, -1, stored unmeasured). Left out by default, because the "
+		 "server does not profile a shape whose key it finds: with them it starts faster, "
+		 "but runs FlashInfer's default tactic for those shapes instead of the one its own "
+		 "tuning would pick (docs/commands/install.md, \"Entries nobody measured\"). "
+		 "Measured entries (`--profile`) and the CUTLASS MoE's predicted ones are written "
+		 "either way" },
 	{ .name = "dry-run", .id = 'n', .help = "print the files, write nothing" },
 	{ .name = "check", .id = 'K',
 	  .help = "write nothing: does every lookup of the server hit? (= doctor --for)" },
@@ -630,17 +641,20 @@ const struct cli_command cmd_table[] = {
 	  "(default where FlashInfer imports with --python, $VIRTUAL_ENV, $CONDA_PREFIX, tunetab's\n"
 	  "Python environment or python3: FlashInfer's own _collect_metadata), wildcard (\"*\"),\n"
 	  "from (CACHE.json's). Merges into files already there: their other entries stay, a key\n"
-	  "with another tactic is a conflict, kept theirs unless --replace. Every rank file gets the\n"
-	  "same content, and the set is written all or nothing (a rollback journal beside the\n"
-	  "files; an interrupted install is restored by the next). --check (also `tunetab doctor\n"
-	  "--for ...`) writes nothing and evaluates the plan against the disk with FlashInfer's\n"
-	  "own rules: 'no' with each cause and the command that fixes it, or 'cannot tell' with\n"
-	  "what it cannot see (no FlashInfer to read the environment, vLLM's config hash, no\n"
-	  "config.json for the flags) and what to give. --json prints one JSON document on stdout\n"
-	  "instead of the text there (the files per rank and the merge, the refusals, or the\n"
-	  "check), also when it fails, with its exit status; -q leaves out the steps. Exit 0\n"
-	  "written (--check: every lookup hits), 1 refused or invalid input (--check: no), 2 usage,\n"
-	  "5 I/O, 6 (--check) cannot tell.",
+	  "with another tactic is a conflict, kept theirs unless --replace; a file the server cannot\n"
+	  "load (not JSON, a folder) stops install unless --replace, which writes it anew. Entries\n"
+	  "nobody measured (the provenance's 'default': an op's fallback tactic, -1) are left out\n"
+	  "unless --write-fallbacks: a server that found them would not tune those shapes. Every\n"
+	  "rank file gets the same content, and the set is written all or nothing (a rollback\n"
+	  "journal beside the files; an interrupted install is restored by the next). --check\n"
+	  "(also `tunetab doctor --for ...`) writes nothing and evaluates the plan against the disk\n"
+	  "with FlashInfer's own rules: 'no' with each cause and the command that fixes it, or\n"
+	  "'cannot tell' with what it cannot see (no FlashInfer to read the environment, vLLM's\n"
+	  "config hash, no config.json for the flags) and what to give. --json prints one JSON\n"
+	  "document on stdout instead of the text there (the files per rank and the merge, the\n"
+	  "refusals, or the check), also when it fails, with its exit status; -q leaves out the\n"
+	  "steps. Exit 0 written (--check: every lookup hits), 1 refused or invalid input\n"
+	  "(--check: no), 2 usage, 5 I/O, 6 (--check) cannot tell.",
 	  NULL, install_options },
 	{ "report", cmd_report, 0, NULL, 0, "an HTML report of a profiled run: charts and tables",
 	  "JOURNAL -o FILE.html [--quiet]",

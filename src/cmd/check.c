@@ -160,8 +160,19 @@ static json_t *op_json(const struct plan_op *op, const struct plan_check *c, siz
 	json_object_set_new(x, "keys_known", json_boolean(op->tunes && op->known));
 	json_object_set_new(x, "keys", op->tunes && op->known ? json_integer((json_int_t)op->nkeys)
 							      : json_null());
-	json_object_set_new(x, "covered", op->tunes && op->known && c->op_checked
-			    ? json_integer((json_int_t)c->op_hits[o]) : json_null());
+	bool counted = op->tunes && op->known && c->op_checked;
+	json_object_set_new(x, "covered", counted ? json_integer((json_int_t)c->op_hits[o])
+						  : json_null());
+	/* what the entries there hold: measured (an op only a measurement covers), predicted or
+	 * measured (the CUTLASS MoE: a file does not say which), FlashInfer's fallback (-1) */
+	json_t *tuned = counted ? json_integer((json_int_t)(c->op_hits[o] - c->op_fallback[o]))
+				: json_null();
+	json_object_set_new(x, o ? "measured" : "predicted_or_measured", tuned);
+	json_object_set_new(x, o ? "predicted_or_measured" : "measured", json_null());
+	json_object_set_new(x, "fallback", counted ? json_integer((json_int_t)c->op_fallback[o])
+						   : json_null());
+	json_object_set_new(x, "profiled_at_start", counted
+			    ? json_integer((json_int_t)(op->nkeys - c->op_hits[o])) : json_null());
 	json_object_set_new(x, "why", !op->tunes || !op->known ? json_string(op->why) : json_null());
 	return x;
 }
@@ -218,6 +229,22 @@ static void check_json(const struct lookup_plan *p, const struct plan_check *c, 
 	json_object_set_new(doc, "fix", str_or_null(fix));
 }
 
+/* An op tuned at start against the first file: how many of its keys are there, what those
+ * entries hold (measured, predicted, FlashInfer's fallback), how many the server profiles. */
+static void print_op_cover(const struct plan_op *op, const struct plan_check *c, size_t o)
+{
+	size_t hits = c->op_hits[o], fb = c->op_fallback[o];
+	printf("tuned at start; the cache covers %zu of its %zu keys%s", hits, op->nkeys,
+	       hits < op->nkeys ? "" : " (not profiled at start)");
+	if (hits)
+		printf(": %zu %s, %zu fallback%s", hits - fb, o ? "measured" : "predicted or measured",
+		       fb, fb ? " (-1, FlashInfer's default tactic: the server runs it there, unprofiled)" : "");
+	if (hits < op->nkeys)
+		printf("%sthe server profiles %s%zu at start", hits ? "; " : ": ", hits ? "the other " : "",
+		       op->nkeys - hits);
+	printf("\n");
+}
+
 /* The check's report before its findings: the server, where it reads, what of it is there,
  * and every op it tunes at start. */
 static void print_check_state(const struct lookup_plan *p, const struct plan_check *c)
@@ -266,8 +293,7 @@ static void print_check_state(const struct lookup_plan *p, const struct plan_che
 		else if (!c->op_checked)
 			printf("tuned at start, %zu keys\n", op->nkeys);
 		else
-			printf("tuned at start; the cache covers %zu of its %zu keys%s\n", c->op_hits[o],
-			       op->nkeys, c->op_hits[o] < op->nkeys ? "" : " (not profiled at start)");
+			print_op_cover(op, c, o);
 	}
 }
 
@@ -288,12 +314,15 @@ static void print_check(const struct lookup_plan *p, const struct plan_check *c,
 }
 
 int cli_print_plan_check(const struct lookup_plan *p, const struct tt_data *data, const char *fix,
-			 const struct cli_install_out *o)
+			 const char *fix_measure, const struct cli_install_out *o)
 {
 	const struct validate_data vd = { &data->devices, &data->catalogs, &data->rules, &data->ops };
 	struct plan_check c;
 	plan_check_disk(p, &vd, &c);
 	const struct install_job *j = &p->job;
+	/* a plain install leaves the entries nobody measured to the server: measure them */
+	if (c.measure && fix_measure)
+		fix = fix_measure;
 	/* the fix only where it fixes: a "no" of a server that reads the cache */
 	if (!(c.state == PLAN_NO && fix && (p->serve ? serve_autotunes(p->serve) : j->tunes)))
 		fix = NULL;

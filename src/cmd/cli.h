@@ -159,10 +159,16 @@ void cli_print_install_merge(const struct lookup_plan *p, const struct install_r
  * files, "written", and how to start the server. Returns the command's status. */
 int cli_print_install_written(const struct lookup_plan *p, const struct install_request *q,
 			      bool dry, int wrote, struct diags *wd, const struct cli_install_out *o);
-/* doctor --for / install --check: the plan against the disk, its verdict and the fix. Exit
- * status: 0 hits, 1 no, 6 cannot tell. */
+/* doctor --for / install --check: the plan against the disk, its verdict and the fix (or,
+ * where an op only a measurement covers lacks keys, fix_measure when given: the install that
+ * measures them). Exit status: 0 hits, 1 no, 6 cannot tell. */
 int cli_print_plan_check(const struct lookup_plan *p, const struct tt_data *data, const char *fix,
-			 const struct cli_install_out *o);
+			 const char *fix_measure, const struct cli_install_out *o);
+/* The entries install leaves out of the table (nobody measured them), or writes all the same
+ * (--write-fallbacks), per op, on stderr; doc: "left_out". from_file: the table was given
+ * (--from), not generated. */
+void cli_print_install_untuned(const struct install_job *j, bool from_file,
+			       const struct cli_install_out *o);
 
 /* "tunetab install --for CONSUMER [the options q was given] [extra] -- LAUNCH...", each word
  * quoted for the shell: the one command that puts the right table where the server reads it.
@@ -177,7 +183,7 @@ struct for_args {
 	const char *consumer_id, *from, *cversion, *fiv, *sm_s, *model_path, *hf, *tdtype, *quant;
 	const char *backend, *tp_s, *pp_s, *dp_s, *adp_s, *ep_s, *skip, *cache_dir, *cache_file;
 	const char *meta_mode, *python, *model_config, *device, *outdir;
-	int replace, dry, check, force, profile, json, quiet;
+	int replace, dry, check, force, profile, json, quiet, write_fallbacks;
 	struct serve_request launch;
 	bool have_launch;
 };

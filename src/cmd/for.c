@@ -99,20 +99,22 @@ static int flags_request(const struct for_args *a, const struct tt_data *data,
 		.skip_ops = a->skip ? a->skip : "", .tp = tp, .pp = pp, .dp = dp, .attn_dp = adp,
 		.ep = ep }, .cache_dir = a->cache_dir, .cache_file = a->cache_file,
 		.metadata = a->meta_mode, .replace = a->replace, .check = a->check, .dry_run = a->dry,
+		.write_fallbacks = a->write_fallbacks,
 	};
 	return TT_OK;
 }
 
 /* The deployment as the server's launch command gives it. */
 static void launch_request(const struct for_args *a, const struct serve_deployment *s,
-			   const char *from, const struct fi_cache *cache,
+			   const char *from, const struct fi_cache *cache, const char *file,
 			   struct install_request *q)
 {
 	*q = (struct install_request){
 		.server = { .consumer = a->consumer_id, .words = s->words, .nwords = s->nwords,
 			    .consumer_version = s->consumer_version, .flashinfer = s->flashinfer,
 			    .python = s->python, .sm = s->sm },
-		.cache = cache, .from = from,
+		.cache = cache, .from = from, .table_file = file,
+		.write_fallbacks = a->write_fallbacks,
 		.flags = serve_flags_of(s),
 		.cache_dir = a->cache_dir,
 		.cache_file = a->cache_file, .metadata = a->meta_mode,
@@ -174,12 +176,23 @@ static int apply(const struct for_args *a, const struct tt_data *data, struct lo
 								 : json_null()));
 		json_object_set_new(o->doc, "cannot_tell", unknown);
 	}
+	cli_print_install_untuned(&p->job, a->from != NULL, o);
 	if (no && !a->force)
 		return cli_error(TT_INVALID, "not installed: that server would not use this table "
 				 "(--force installs it anyway)%s%s", fix ? "; to install the table of "
 				 "exactly its keys: " : "", fix ? fix : "");
 	if (no)
 		fprintf(stderr, "tunetab: installed anyway (--force)\n");
+	if (checked && p->job.untuned.n && !fi_cache_count(p->job.ours) && !p->job.res.dropped &&
+	    !p->job.res.nbad) {
+		/* every entry was one nobody measured, and nothing there to mend: the server tunes
+		 * as without tunetab */
+		if (!o->quiet)
+			fprintf(stderr, "tunetab: nothing written: every entry of the table was one nobody measured\n");
+		if (o->doc)
+			json_object_set_new(o->doc, "written", json_false());
+		return TT_OK;
+	}
 	for (size_t i = 0; i < p->nunknowns; i++) /* installed all the same: said, where it helps */
 		if (p->unknowns[i].give[0])
 			cli_warn("cannot tell %s — give %s", p->unknowns[i].what, p->unknowns[i].give);
@@ -234,7 +247,7 @@ static int install_launch(struct for_args *a, struct tt_data *data,
 				      .model_config = a->model_config, .device = a->device };
 	struct serve_deployment s;
 	struct fi_cache *cache = NULL;
-	char *generated = NULL, *fix = NULL;
+	char *generated = NULL, *fix = NULL, *fix_measure = NULL;
 	struct lookup_plan p;
 	memset(&p, 0, sizeof p);
 	struct diags d = DIAGS_INIT;
@@ -244,6 +257,7 @@ static int install_launch(struct for_args *a, struct tt_data *data,
 	if (o->doc)
 		json_object_set_new(o->doc, "deployment", deployment_json(sq, &s));
 	fix = cli_launch_fix(a->consumer_id, sq, a->cache_dir, NULL);
+	fix_measure = cli_launch_fix(a->consumer_id, sq, a->cache_dir, "--profile");
 	if (!serve_autotunes(&s) && !a->dry && !a->check) {
 		char *why = serve_why_no_autotune(&s);
 		rc = cli_error(TT_INVALID, "%s", why);
@@ -254,12 +268,13 @@ static int install_launch(struct for_args *a, struct tt_data *data,
 		goto out;
 	struct install_request q;
 	launch_request(a, &s, a->from ? a->from : !generated ? "(the server's keys)" : a->outdir ?
-		       generated : "the table generated for this command", cache, &q);
+		       generated : "the table generated for this command", cache,
+		       a->from ? a->from : generated, &q);
 	struct plan_request pr = { .serve = &s, .q = &q };
 	rc = plan_build(data, &pr, &p, &d);
 	cli_print_install_notes(&p.job, &d, q.from, o);
 	if (!rc && a->check)
-		rc = cli_print_plan_check(&p, data, fix, o);
+		rc = cli_print_plan_check(&p, data, fix, fix_measure, o);
 	else if (!rc)
 		rc = apply(a, data, &p, &q, fix, o);
 	if (!rc && !a->check && !serve_autotunes(&s)) {
@@ -277,6 +292,7 @@ out:
 	fi_cache_free(cache);
 	cli_launch_generated_release(a->outdir, generated);
 	free(fix);
+	free(fix_measure);
 	serve_release(&s);
 	return rc;
 }
@@ -307,7 +323,7 @@ static int install_flags(struct for_args *a, struct tt_data *data, int argc, cha
 		if (!a->replace)
 			sb_adds(&sb, " --replace");
 		fix = sb_detach(&sb);
-		rc = cli_print_plan_check(&p, data, fix, o);
+		rc = cli_print_plan_check(&p, data, fix, NULL, o);
 	} else if (!rc) {
 		rc = apply(a, data, &p, &q, NULL, o);
 	}

@@ -41,6 +41,7 @@ static int parse_install(int argc, char **argv, struct for_args *a)
 		case 'R': a->profile = 1; break;
 		case 'x': a->force = 1; break;
 		case 'r': a->replace = 1; break;
+		case 'w': a->write_fallbacks = 1; break;
 		case 'n': a->dry = 1; break;
 		case 'K': a->check = 1; break;
 		case 'j': a->json = 1; break;

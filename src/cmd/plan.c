@@ -37,6 +37,46 @@ void cli_print_install_notes(const struct install_job *j, struct diags *d, const
 	free(why);
 }
 
+void cli_print_install_untuned(const struct install_job *j, bool from_file,
+			       const struct cli_install_out *o)
+{
+	const struct install_untuned *u = &j->untuned;
+	if (o->doc) {
+		json_t *ops = json_array();
+		for (size_t i = 0; i < u->nops; i++)
+			json_array_append_new(ops, json_pack("{s:s, s:s, s:I}", "op", u->ops[i].op,
+							     "runner", u->ops[i].runner, "entries",
+							     (json_int_t)u->ops[i].n));
+		json_object_set_new(o->doc, "unmeasured", json_pack("{s:I, s:b, s:o, s:I}", "entries",
+								     (json_int_t)u->n, "written",
+								     u->kept, "ops", ops,
+								     "fallback_without_provenance",
+								     (json_int_t)u->unknown));
+	}
+	if (u->unknown && !o->quiet)
+		fprintf(stderr, "tunetab: note: no tunetab provenance beside the table, so whether its "
+			"%zu entr%s holding FlashInfer's default tactic (-1) were measured is not known: "
+			"written as they are (the server does not profile those shapes)\n", u->unknown,
+			u->unknown == 1 ? "y" : "ies");
+	if (!u->n || o->quiet)
+		return;
+	struct strbuf sb = STRBUF_INIT;
+	for (size_t i = 0; i < u->nops; i++)
+		sb_addf(&sb, "%s%zu of %s (%s)", i ? ", " : "", u->ops[i].n, u->ops[i].op,
+			u->ops[i].runner);
+	if (u->kept)
+		fprintf(stderr, "tunetab: writing the entries nobody measured too (--write-fallbacks): "
+			"%s; the server does not tune those shapes at start and runs FlashInfer's "
+			"default tactic (-1) there\n", sb.buf);
+	else
+		fprintf(stderr, "tunetab: left out the entries nobody measured (FlashInfer's default "
+			"tactic, -1): %s; the server tunes those shapes at start, as without tunetab "
+			"(%s on a GPU of this kind measures them; --write-fallbacks writes them, and the "
+			"server then runs FlashInfer's default tactic there without profiling)\n", sb.buf,
+			from_file ? "generate --profile --backend flashinfer" : "install --profile");
+	sb_release(&sb);
+}
+
 void cli_print_plan_refusal(const struct plan_check *c, const struct lookup_plan *p,
 			    const struct cli_install_out *o)
 {
@@ -92,7 +132,7 @@ static int print_files(bool dry, int wrote, struct diags *wd, char **paths, char
 {
 	int rc = dry ? TT_OK : wrote;
 	if (wd)
-		cli_print_diags(wd);
+		cli_print_diags_quiet(wd, o->quiet);
 	json_t *files = o->doc ? json_array() : NULL;
 	for (size_t i = 0; i < n; i++) {
 		bool writes = dry || !contents || contents[i];
@@ -173,6 +213,13 @@ static void rank_plan(const struct lookup_plan *p, const struct install_request 
 				    ? json_null() : json_pack("{s:s, s:s}", "kind",
 							      res->meta_mismatch == 1 ? "soft" : "hard",
 							      "field", res->meta_field));
+	if (res->dropped && !o->quiet)
+		fprintf(stderr, "tunetab: removed %zu entr%s of the existing files holding FlashInfer's "
+			"default tactic (-1) for keys nobody measured here: the server profiles them at "
+			"start (--write-fallbacks keeps them)\n", res->dropped,
+			res->dropped == 1 ? "y" : "ies");
+	if (o->doc)
+		json_object_set_new(o->doc, "unmeasured_removed", json_integer((json_int_t)res->dropped));
 	print_merge(&res->merge, q->replace, res->theirs_only, res->existing == 1
 		    ? "entries of the existing file" : "entries of the existing files", o);
 }

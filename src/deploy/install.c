@@ -7,10 +7,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "deployment/ranks.h"
+#include "flashinfer/key.h"
 #include "flashinfer/keydiff.h"
+#include "flashinfer/provenance.h"
+#include "base/arena.h"
 #include "base/util.h"
 #include "base/version.h"
 #include "deployment/python.h"
@@ -45,10 +49,19 @@ static char *rank0_dir(const struct consumer_version *v, consumer_var_fn var, vo
 	return consumer_render(v, v->dir, rank_var, &x, d);
 }
 
+static void add_bad(struct install_result *r, size_t index, bool folder, int line, int col,
+		    const char *what)
+{
+	r->bad = xrealloc(r->bad, (r->nbad + 1) * sizeof *r->bad);
+	struct install_bad *b = &r->bad[r->nbad++];
+	*b = (struct install_bad){ .index = index, .folder = folder, .line = line, .col = col };
+	snprintf(b->what, sizeof b->what, "%s", what);
+}
+
 int install_merge(const struct consumer_version *v, consumer_var_fn var, void *ctx,
 		 const struct server_rank *ranks, size_t nranks, const struct fi_cache *ours,
-		 const struct fi_meta *env_meta, bool replace, struct install_result *r,
-		 struct diags *d)
+		 const struct fi_meta *env_meta, bool replace, char *const *drop, size_t ndrop,
+		 struct install_result *r, struct diags *d)
 {
 	memset(r, 0, sizeof *r);
 	struct rank_ctx x = { .var = var, .ctx = ctx };
@@ -77,6 +90,13 @@ int install_merge(const struct consumer_version *v, consumer_var_fn var, void *c
 		char *path = xasprintf("%s/%s", r->dir, name);
 		free(name);
 		r->paths[r->npaths++] = path;
+		struct stat st;
+		if (!stat(path, &st) && S_ISDIR(st.st_mode)) {
+			r->existing++;
+			r->exists[r->npaths - 1] = true;
+			add_bad(r, r->npaths - 1, true, 0, 0, "a folder where the rank file should be");
+			continue;
+		}
 		FILE *f = fopen(path, "r");
 		if (!f) {
 			if (errno != ENOENT)
@@ -89,11 +109,10 @@ int install_merge(const struct consumer_version *v, consumer_var_fn var, void *c
 		fclose(f);
 		r->existing++;
 		r->exists[r->npaths - 1] = true;
-		if (!theirs) {
-			rc = diag_error(d, TT_INVALID, "install", path, err.line, err.col, "%s",
-					err.not_object ? "not a JSON object: not a FlashInfer "
-					"autotune cache" : err.text);
-			break;
+		if (!theirs) { /* the server cannot load it: merged as empty, replaced when written */
+			add_bad(r, r->npaths - 1, false, err.line, err.col, err.not_object
+				? "not a JSON object" : err.text);
+			continue;
 		}
 		/* the ranks' files become one: the first file's entry wins */
 		fi_cache_absorb(merged, theirs);
@@ -112,6 +131,12 @@ int install_merge(const struct consumer_version *v, consumer_var_fn var, void *c
 	if (rc) {
 		fi_cache_free(merged);
 		return rc;
+	}
+	/* their entries of the keys ours leaves to the server, where they hold the fallback */
+	for (size_t i = 0; i < ndrop; i++) {
+		long long t;
+		if (!fi_cache_tactic(merged, drop[i], &t) && t == -1 && fi_cache_remove(merged, drop[i]))
+			r->dropped++;
 	}
 	/* the existing files' keys: merged holds their union so far */
 	r->theirs_keys = fi_cache_keys(merged, &r->ntheirs);
@@ -153,6 +178,7 @@ void install_result_release(struct install_result *r)
 		free(r->paths[i]);
 	free(r->paths);
 	free(r->exists);
+	free(r->bad);
 	free(r->bytes);
 	free_strings(r->theirs_keys, r->ntheirs);
 	fi_conflicts_free(r->merge.conflicts, r->merge.nconflicts);
@@ -400,6 +426,62 @@ char *install_finalize_env(const struct install_job *j)
 			 cons->fused_finalize_default ? "on" : "off", ff ? "off" : "on");
 }
 
+/* The table's entries its provenance says nobody measured (install_untuned): left out of
+ * j->ours unless q->write_fallbacks. A table with no provenance beside it keeps them all
+ * (FlashInfer's own saved cache: measured by the tuner that saved it). */
+static void leave_untuned(const struct install_request *q, struct install_job *j)
+{
+	struct install_untuned *u = &j->untuned;
+	const char *file = q->cache ? q->table_file : q->from;
+	const char *base = file ? strrchr(file, '/') : NULL;
+	struct provenance pv;
+	size_t nkeys;
+	char **keys = fi_cache_keys(j->ours, &nkeys);
+	if (!file || prov_find_beside(file, base ? base + 1 : file, &pv, NULL)) {
+		for (size_t i = 0; file && i < nkeys; i++) {
+			long long t;
+			u->unknown += !fi_cache_tactic(j->ours, keys[i], &t) && t == -1;
+		}
+		free_strings(keys, nkeys);
+		return;
+	}
+	size_t *ix = prov_key_index(&pv);
+	struct arena a = ARENA_INIT;
+	u->keys = xcalloc(nkeys + 1, sizeof *u->keys);
+	u->kept = q->write_fallbacks;
+	for (size_t i = 0; i < nkeys; i++) {
+		long at = prov_find_key(&pv, ix, keys[i], strlen(keys[i]));
+		long long t;
+		if (at < 0 || pv.entries[at].source != PROV_DEFAULT ||
+		    fi_cache_tactic(j->ours, keys[i], &t) || t != -1)
+			continue;
+		const struct pyv *tuple = key_parse_any(keys[i], strlen(keys[i]), &a);
+		struct moe_key k;
+		const char *op = "?", *runner = "?";
+		if (tuple && !key_decode(tuple, &k))
+			op = k.op, runner = k.runner;
+		size_t o = 0;
+		while (o < u->nops && (strcmp(u->ops[o].op, op) || strcmp(u->ops[o].runner, runner)))
+			o++;
+		if (o == u->nops && o < INSTALL_UNTUNED_OPS) {
+			snprintf(u->ops[o].op, sizeof u->ops[o].op, "%s", op);
+			snprintf(u->ops[o].runner, sizeof u->ops[o].runner, "%s", runner);
+			u->nops++;
+		}
+		if (o < u->nops)
+			u->ops[o].n++;
+		if (!u->kept)
+			fi_cache_remove(j->ours, keys[i]);
+		u->keys[u->n++] = keys[i];
+		keys[i] = NULL;
+	}
+	qsort(u->keys, u->n, sizeof *u->keys, str_ptr_cmp);
+	arena_release(&a);
+	free_strings(keys, nkeys);
+	free(ix);
+	prov_release(&pv);
+}
+
 /* The cache (a JSON object), this environment's FlashInfer and the version targeted. */
 static int read_sources(const struct install_request *q, struct install_job *j, struct diags *d)
 {
@@ -410,6 +492,7 @@ static int read_sources(const struct install_request *q, struct install_job *j, 
 						   "JSON object: not a FlashInfer autotune cache", q->from)
 				      : diag_error(d, TT_INVALID, "install", NULL, 0, 0, "%s:%d:%d: %s",
 						   q->from, err.line, err.col, err.text);
+	leave_untuned(q, j);
 	j->meta = fi_meta_copy(fi_cache_meta(j->ours)); /* the table's own */
 	const char *meta_fi = fi_meta_str(j->meta, "flashinfer_version");
 	if (meta_fi && !strcmp(meta_fi, "*"))
@@ -674,8 +757,22 @@ static int plan_files(const struct install_request *q, struct install_job *j, st
 					 .attn_dp = j->own_file ? 1 : q->flags.attn_dp };
 		struct server_rank *ranks;
 		size_t n = ranks_lay_out(&l, &ranks);
-		rc = install_merge(v, get_var, j, ranks, n, j->ours, j->env_meta, q->replace, &j->res, d);
+		const struct install_untuned *u = &j->untuned;
+		rc = install_merge(v, get_var, j, ranks, n, j->ours, j->env_meta, q->replace, u->keys,
+				   u->kept ? 0 : u->n, &j->res, d);
 		free(ranks);
+	}
+	for (size_t i = 0; !rc && !q->check && i < j->res.nbad; i++) {
+		const struct install_bad *b = &j->res.bad[i];
+		const char *path = j->res.paths[b->index];
+		if (q->replace) /* written anew with the others: say so */
+			diags_add(d, SEV_NOTE, "install", path, b->line, b->col, "%s%s: the server "
+				  "cannot load it; written anew", b->folder ? "" : "not a FlashInfer "
+				  "autotune cache: ", b->what);
+		else
+			rc = diag_error(d, TT_INVALID, "install", path, b->line, b->col, "%s%s: the "
+					"server cannot load it; --replace writes it anew",
+					b->folder ? "" : "not a FlashInfer autotune cache: ", b->what);
 	}
 	if (rc == TT_USAGE)
 		usage_error(j, d, "%s needs that value: --model-path (as the server is started), "
@@ -719,6 +816,7 @@ void install_job_release(struct install_job *j)
 {
 	install_result_release(&j->res);
 	install_store_release(&j->store);
+	free_strings(j->untuned.keys, j->untuned.n);
 	fi_cache_free(j->ours);
 	fi_meta_free(j->meta);
 	fienv_fi_release(&j->fienv);
@@ -743,6 +841,48 @@ static int stage(struct file_set *set, const char *path, const char *content)
 	return e ? e : file_set_stage(set, path, content, strlen(content), 0644);
 }
 
+/* A folder where a rank file goes, out of the way: removed when empty, else renamed to the
+ * first free "<path>.moved-by-tunetab[.N]" (*aside, caller frees; NULL when removed). 0 or
+ * errno. */
+static int clear_folder(const char *path, char **aside)
+{
+	*aside = NULL;
+	if (!rmdir(path))
+		return 0;
+	if (errno != ENOTEMPTY && errno != EEXIST)
+		return errno;
+	struct stat st;
+	for (int i = 0; i < 1000; i++) {
+		char *to = i ? xasprintf("%s.moved-by-tunetab.%d", path, i)
+			     : xasprintf("%s.moved-by-tunetab", path);
+		if (lstat(to, &st) && errno == ENOENT) {
+			if (rename(path, to)) {
+				int e = errno;
+				free(to);
+				return e;
+			}
+			*aside = to;
+			return 0;
+		}
+		free(to);
+	}
+	return EEXIST;
+}
+
+/* The folders clear_folder moved, put back (the set was not written). */
+static void restore_folders(const struct install_result *r, char **aside, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const char *path = r->paths[r->bad[i].index];
+		if (!r->bad[i].folder)
+			continue;
+		if (aside[i])
+			rename(aside[i], path);
+		else
+			mkdir(path, 0777);
+	}
+}
+
 int install_write(const struct install_job *j, struct diags *d)
 {
 	const struct install_store *st = &j->store;
@@ -759,9 +899,27 @@ int install_write(const struct install_job *j, struct diags *d)
 		if (c)
 			e = stage(&set, j->managed ? st->paths[i] : r->paths[i], c);
 	}
+	/* a folder where a rank file goes cannot be renamed over: out of the way first */
+	size_t nb = j->managed ? 0 : r->nbad, cleared = 0;
+	char **aside = xcalloc(nb + 1, sizeof *aside);
+	for (; !e && cleared < nb; cleared++)
+		if (r->bad[cleared].folder && (e = clear_folder(r->paths[r->bad[cleared].index],
+								&aside[cleared])))
+			break;
 	if (!e)
 		e = file_set_commit(&set);
 	file_set_abort(&set);
+	if (e)
+		restore_folders(r, aside, cleared);
+	for (size_t i = 0; !e && i < nb; i++)
+		if (r->bad[i].folder)
+			diags_add(d, SEV_NOTE, "install", NULL, 0, 0, aside[i] ? "moved the folder '%s' "
+				  "(where the rank file goes, with files in it) to '%s'" : "removed the "
+				  "empty folder '%s' (where the rank file goes)%s",
+				  r->paths[r->bad[i].index], aside[i] ? aside[i] : "");
+	for (size_t i = 0; i < nb; i++)
+		free(aside[i]);
+	free(aside);
 	if (e)
 		return diag_error(d, TT_INTERNAL, "install", NULL, 0, 0, "cannot write the cache in '%s': %s",
 				  dir, strerror(e));

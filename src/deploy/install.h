@@ -16,6 +16,15 @@
 #include "flashinfer/cachefile.h"
 #include "flashinfer/fienv.h"
 
+/* An existing rank file the server cannot load: not JSON, not a JSON object, or a folder where
+ * the file should be (install_merge). */
+struct install_bad {
+	size_t index;        /* into install_result.paths */
+	bool folder;         /* a folder, not a file */
+	int line, col;       /* where it stops being a cache (1:1 for "not an object") */
+	char what[200];      /* the parser's message, or why it cannot be read */
+};
+
 struct install_result {
 	char *dir;           /* the folder of the rank files */
 	char **paths;        /* one per rank: tp_rank fastest, then pp_rank, then dp_rank */
@@ -34,6 +43,11 @@ struct install_result {
 			       * ("" when none or not checked) */
 	int meta_mismatch;    /* 0 none, 1 soft, 2 hard: then ours replaces their _metadata
 			       * (their entries are kept) */
+	struct install_bad *bad; /* existing files the server cannot load: no entries of theirs
+				  * are kept (they have none it can read) */
+	size_t nbad;
+	size_t dropped;      /* entries of the existing files removed: keys of `drop` holding
+			      * FlashInfer's fallback tactic (-1) */
 };
 
 /* Plans the install of `ours` (a JSON autotune cache, _metadata and entries) on the ranks
@@ -42,12 +56,15 @@ struct install_result {
  * rank files already there (all of them, so every rank gets the same content: SGLang drops
  * files that differ), merges: an entry we do not have is kept, ours is added, a key whose
  * tactic differs keeps theirs unless replace. The existing files' _metadata is kept when
- * there is one. TT_INVALID for an existing file that is not a JSON object (named with its
- * line and column). */
+ * there is one. An existing file the server cannot load (not JSON, not a JSON object, a
+ * folder) is recorded in r->bad and merged as empty: writing the set replaces it. An
+ * existing entry whose key is in drop (sorted: the keys ours leaves to the server,
+ * install_untuned) and whose tactic is FlashInfer's fallback (-1) is removed (r->dropped), so
+ * that the server profiles it again instead of running the default there. */
 int install_merge(const struct consumer_version *v, consumer_var_fn var, void *ctx,
 		 const struct server_rank *ranks, size_t nranks, const struct fi_cache *ours,
-		 const struct fi_meta *env_meta, bool replace, struct install_result *r,
-		 struct diags *d);
+		 const struct fi_meta *env_meta, bool replace, char *const *drop, size_t ndrop,
+		 struct install_result *r, struct diags *d);
 void install_result_release(struct install_result *r);
 
 /* FlashInfer's managed store for one environment (consumer_store): its manifest, and one
@@ -100,6 +117,28 @@ struct install_request {
 	bool replace, check;
 	bool dry_run;                 /* nothing written (check neither): an undo log an interrupted
 				       * install left is reported, not rolled back */
+	const char *table_file;       /* the file of `cache` (its provenance is beside it), or
+				       * NULL; with `from` the file is from */
+	bool write_fallbacks;         /* keep the entries nobody measured (install_untuned) */
+};
+
+#define INSTALL_UNTUNED_OPS 8
+
+/* The entries of the table its provenance (beside it) says nobody measured: an op's
+ * fallback tactic (-1) stored so that the server does not profile the key ("default",
+ * provenance.h PROV_DEFAULT). Installed, they switch the server's own tuning of those shapes
+ * off and it runs FlashInfer's default tactic there; install leaves them out unless asked. */
+struct install_untuned {
+	char **keys;                  /* sorted */
+	size_t n;
+	struct {
+		char op[96], runner[64];
+		size_t n;
+	} ops[INSTALL_UNTUNED_OPS];   /* per op and runner, in the table's order */
+	size_t nops;
+	bool kept;                    /* write_fallbacks: in the table all the same */
+	size_t unknown;               /* no provenance beside the table: its entries holding -1,
+				       * measured or not (written as they are) */
 };
 
 /* The install worked out: the rule, this environment, the target and one store's files. */
@@ -125,6 +164,7 @@ struct install_job {
 	const struct consumer_managed *managed; /* FlashInfer's managed store: store; else res */
 	char *root;                   /* the cache root */
 	const char *root_env;         /* the variable that sets it (static), or NULL */
+	struct install_untuned untuned; /* left out of ours (or kept: write_fallbacks) */
 	struct install_result res;
 	struct install_store store;
 	char folders[1024];           /* the key folders seen when there is not exactly one */
@@ -143,7 +183,10 @@ struct install_job {
 
 /* Works out the install of q->from for q->consumer: the rule, this environment's FlashInfer
  * (its version, its _metadata), the target version and SM, the cache root and the merged
- * files of the store that applies (reading what is there). Nothing is written, but for one
+ * files of the store that applies (reading what is there). The table's entries nobody
+ * measured are left out unless q->write_fallbacks (j->untuned says which). An existing rank
+ * file the server cannot load is an error naming it unless q->replace (then it is written
+ * anew; a note says so), q->check or q->dry_run (j->res.bad has it either way). Nothing is written, but for one
  * thing first: an undo log left in that folder by an install killed mid-write
  * (install_write) is rolled back before the files are read, with a warning in d that says
  * so; with check or dry_run it is only reported (a warning, j->interrupted). On failure the
@@ -157,8 +200,10 @@ void install_job_release(struct install_job *j);
 /* Writes the planned files as one set, the store's manifest first when it is new: all or
  * nothing, under an undo log in the set's folder (util.h file_set_undo;
  * ".tunetab-install.journal"), so a failure leaves the files as they were and a kill
- * leaves the undo log the next install_prepare rolls back. TT_INTERNAL with a diagnostic
- * when it cannot. */
+ * leaves the undo log the next install_prepare rolls back. A folder where a rank file goes
+ * (res.bad) is removed first when empty, else moved aside ("<path>.moved-by-tunetab", a note
+ * in d says where), and put back if the set fails. TT_INTERNAL with a diagnostic when it
+ * cannot. */
 int install_write(const struct install_job *j, struct diags *d);
 
 /* --- a server's lookups against what it reads (install --check / doctor --for with a launch

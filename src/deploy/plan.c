@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "base/util.h"
 #include "base/version.h"
@@ -491,6 +492,60 @@ static void check_store(const struct lookup_plan *p, struct plan_check *c)
 			    m->conflicts[0].key, m->conflicts[0].theirs);
 }
 
+bool plan_op_measured(const struct lookup_plan *p, size_t o)
+{
+	return o > 0 && o < p->nops && p->ops[o].tunes && p->ops[o].known && p->ops[o].nkeys;
+}
+
+/* The keys of v[0..n) not in drop (sorted), as pointers into v (*out of them); caller frees
+ * the array. */
+static char **keys_without(char **v, size_t n, char **drop, size_t ndrop, size_t *out)
+{
+	char **w = xcalloc(n + 1, sizeof *w);
+	*out = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!ndrop || !bsearch(&v[i], drop, ndrop, sizeof *drop, cmp_str))
+			w[(*out)++] = v[i];
+	return w;
+}
+
+/* One file's keys (sorted) against the plan's ops: the first file counted fills c's op_hits
+ * and op_fallback; an op only a measurement covers that lacks keys sets c->measure, one of
+ * which the file holds none c->op_left. Returns those ops' keys (sorted, pointers into the
+ * plan; *nleft; caller frees): an op finding each, not a key finding per key. */
+static char **count_ops(const struct lookup_plan *p, struct plan_check *c,
+			const struct fi_cache *doc, const char **sorted, size_t nhave, size_t *nleft)
+{
+	size_t local[PLAN_OPS_MAX] = { 0 }, n = 0;
+	for (size_t o = 0; o < p->nops; o++)
+		for (size_t k = 0; p->ops[o].known && k < p->ops[o].nkeys; k++) {
+			if (!bsearch(&p->ops[o].keys[k], sorted, nhave, sizeof *sorted, cmp_str))
+				continue;
+			local[o]++;
+			long long t;
+			if (!c->op_checked && !fi_cache_tactic(doc, p->ops[o].keys[k], &t) && t == -1)
+				c->op_fallback[o]++;
+		}
+	for (size_t o = 0; o < p->nops; o++) {
+		if (!c->op_checked)
+			c->op_hits[o] = local[o];
+		if (plan_op_measured(p, o) && local[o] < p->ops[o].nkeys)
+			c->measure = true;
+		if (plan_op_measured(p, o) && !local[o]) {
+			c->op_left[o] = true;
+			n += p->ops[o].nkeys;
+		}
+	}
+	c->op_checked = true;
+	char **left = xcalloc(n + 1, sizeof *left);
+	*nleft = 0;
+	for (size_t o = 0; o < p->nops; o++)
+		for (size_t k = 0; plan_op_measured(p, o) && !local[o] && k < p->ops[o].nkeys; k++)
+			left[(*nleft)++] = p->ops[o].keys[k];
+	qsort(left, *nleft, sizeof *left, cmp_str);
+	return left;
+}
+
 void plan_check_disk(const struct lookup_plan *p, const void *vd, struct plan_check *c)
 {
 	memset(c, 0, sizeof *c);
@@ -523,6 +578,15 @@ void plan_check_disk(const struct lookup_plan *p, const void *vd, struct plan_ch
 		const struct plan_keyset *ks = p->keys_known ? &p->keysets[r->keys] : NULL;
 		f->wanted = ks ? ks->n : 0;
 		c->wanted += f->wanted;
+		struct stat st;
+		if (!stat(r->path, &st) && S_ISDIR(st.st_mode)) {
+			f->exists = true;
+			present++;
+			add_finding(c, "%s is a folder where the rank file should be: the server cannot "
+				    "load its tactics from it, and FlashInfer's save_configs raises on it",
+				    r->path);
+			continue;
+		}
 		char *buf = NULL;
 		size_t len = 0;
 		int e = read_file(r->path, 0, &buf, &len);
@@ -537,7 +601,8 @@ void plan_check_disk(const struct lookup_plan *p, const void *vd, struct plan_ch
 		struct fi_cache_error err;
 		struct fi_cache *doc = fi_cache_parse(buf, len, &err);
 		if (!doc) {
-			add_finding(c, "%s:%d:%d: %s: FlashInfer's autotune() raises on it", r->path,
+			add_finding(c, "%s:%d:%d: not a FlashInfer autotune cache (%s): the server "
+				    "cannot load it (FlashInfer's load_configs raises on it)", r->path,
 				    err.line, err.col, err.text);
 			free(buf);
 			continue;
@@ -565,11 +630,9 @@ void plan_check_disk(const struct lookup_plan *p, const void *vd, struct plan_ch
 			qsort(sorted, nhave, sizeof *sorted, cmp_str);
 			for (size_t k = 0; k < ks->n; k++)
 				f->hits += bsearch(&ks->v[k], sorted, nhave, sizeof *sorted, cmp_str) != NULL;
-			for (size_t o = 0; !c->op_checked && o < p->nops; o++)
-				for (size_t k = 0; p->ops[o].known && k < p->ops[o].nkeys; k++)
-					c->op_hits[o] += bsearch(&p->ops[o].keys[k], sorted, nhave,
-								 sizeof *sorted, cmp_str) != NULL;
-			c->op_checked = true;
+			size_t nleft, nwant;
+			char **left = count_ops(p, c, doc, sorted, nhave, &nleft);
+			char **want = keys_without(ks->v, ks->n, left, nleft, &nwant);
 			free(sorted);
 			c->hits += f->hits;
 			/* the causes once per keyset: the first rank file of it */
@@ -577,8 +640,10 @@ void plan_check_disk(const struct lookup_plan *p, const void *vd, struct plan_ch
 			for (size_t q = 0; q < i; q++)
 				first_of_set &= !(p->ranks[q].keys == r->keys && c->files[q].exists);
 			if (f->hits < f->wanted && first_of_set)
-				miss_findings(p, c, base_name(r->path), "the file", ks->v, ks->n, have,
+				miss_findings(p, c, base_name(r->path), "the file", want, nwant, have,
 					      nhave);
+			free(want);
+			free(left);
 		}
 		free_strings(have, nhave);
 		if (!first) {
@@ -592,6 +657,16 @@ void plan_check_disk(const struct lookup_plan *p, const void *vd, struct plan_ch
 	}
 	fi_cache_free(first);
 	free(first_buf);
+	for (size_t o = 0; o < p->nops; o++)
+		if (c->op_left[o])
+			add_finding(c, "%s (%s): the files hold none of its %zu keys, so the server "
+				    "profiles them at start; tunetab writes this op's entries only "
+				    "measured (--profile with FlashInfer's runner, on a GPU of this "
+				    "kind); --write-fallbacks writes FlashInfer's default tactic (-1) "
+				    "instead, which the server then runs there without profiling",
+				    p->ops[o].op, p->ops[o].runner, p->ops[o].nkeys);
+	for (size_t o = 0; !c->op_checked && o < p->nops; o++)
+		c->measure |= plan_op_measured(p, o); /* no file to count in */
 	for (size_t i = 0; missing_files && i < p->nranks; i++)
 		if (!c->files[i].exists) {
 			add_finding(c, "%zu of %zu rank files missing (the first: %s)%s", missing_files,
@@ -666,6 +741,8 @@ void plan_check_table(const struct lookup_plan *p, const struct fi_cache *table,
 	if (p->keys_known) {
 		size_t nhave;
 		char **have = fi_cache_keys(table, &nhave);
+		/* the entries install leaves out (nobody measured them) stay the server's to tune */
+		const struct install_untuned *u = &p->job.untuned;
 		for (size_t i = 0; i < p->nkeysets; i++) {
 			c->wanted += p->keysets[i].n;
 			char where[300];
@@ -674,8 +751,11 @@ void plan_check_table(const struct lookup_plan *p, const struct fi_cache *table,
 					 p->keysets[i].moe_tp_rank, p->keysets[i].moe_ep_rank);
 			else
 				snprintf(where, sizeof where, "%s", name);
-			miss_findings(p, c, where, "the table", p->keysets[i].v, p->keysets[i].n, have,
-				      nhave);
+			size_t nwant;
+			char **want = keys_without(p->keysets[i].v, p->keysets[i].n, u->keys,
+						   u->kept ? 0 : u->n, &nwant);
+			miss_findings(p, c, where, "the table", want, nwant, have, nhave);
+			free(want);
 		}
 		free_strings(have, nhave);
 	}

@@ -138,8 +138,20 @@ struct plan_check {
 	struct plan_unknown unknowns[PLAN_UNKNOWN_MAX]; /* the plan's, then the check's */
 	size_t nunknowns;
 	size_t op_hits[PLAN_OPS_MAX];  /* per plan op: its keys in the first present file */
+	size_t op_fallback[PLAN_OPS_MAX]; /* of those, the entries holding FlashInfer's fallback
+				       * tactic, -1 (the server runs its default there, untuned) */
+	bool op_left[PLAN_OPS_MAX];    /* an op only a measurement covers (plan_op_measured) of
+				       * which a file holds no key: the server tunes it at start */
 	bool op_checked;               /* op_hits counted (a file was there to count in) */
+	bool measure;                  /* an op only a measurement covers lacks keys: a plain
+				       * install leaves them to the server (install_untuned), a
+				       * measured one (--profile) writes them */
 };
+
+/* Whether plan op o is one tunetab covers only by measuring it on the GPU (every op but the
+ * CUTLASS MoE, ops[0], whose tactics the cost model predicts): tuned at start, keys known.
+ * Its entries in a file are measured, or FlashInfer's fallback (-1). */
+bool plan_op_measured(const struct lookup_plan *p, size_t o);
 
 /* The plan against what is on disk, with FlashInfer's acceptance rules for the version:
  * hits only when every rank's file is there, loads (its _metadata accepted: known fields
@@ -149,7 +161,8 @@ void plan_check_disk(const struct lookup_plan *p, const void *vd, struct plan_ch
 void plan_check_release(struct plan_check *c);
 
 /* The table about to be installed against the plan: tactics the server's GPU cannot run
- * (validate), keys a rank looks up that it lacks. Findings in c (state PLAN_NO when any). */
+ * (validate), keys a rank looks up that it lacks (but those install leaves to the server:
+ * p->job.untuned). Findings in c (state PLAN_NO when any). */
 void plan_check_table(const struct lookup_plan *p, const struct fi_cache *table,
 		      const char *name, const void *vd, struct plan_check *c);
 

@@ -36,8 +36,24 @@ static struct fi_cache *as_cache(json_t *j, const json_error_t *err, struct fi_c
 	return NULL;
 }
 
+/* A UTF-8 byte order mark first: Python's json.loads refuses it ("Unexpected UTF-8 BOM",
+ * json/__init__.py), so FlashInfer's load_configs raises on such a file; jansson's own
+ * message would quote the mark's bytes. */
+static bool bom(const char *buf, size_t len, struct fi_cache_error *e)
+{
+	if (len < 3 || memcmp(buf, "\xef\xbb\xbf", 3))
+		return false;
+	if (e)
+		*e = (struct fi_cache_error){ .line = 1, .col = 1,
+					      .text = "a UTF-8 byte order mark first, which "
+						      "Python's json refuses" };
+	return true;
+}
+
 struct fi_cache *fi_cache_parse(const char *buf, size_t len, struct fi_cache_error *e)
 {
+	if (bom(buf, len, e))
+		return NULL;
 	json_error_t err;
 	json_t *j = json_loadb(buf, len, 0, &err);
 	return as_cache(j, &err, e);
@@ -45,16 +61,32 @@ struct fi_cache *fi_cache_parse(const char *buf, size_t len, struct fi_cache_err
 
 struct fi_cache *fi_cache_load(const char *path, struct fi_cache_error *e)
 {
-	json_error_t err;
-	json_t *j = json_load_file(path, 0, &err);
-	return as_cache(j, &err, e);
+	char *buf;
+	size_t len;
+	if (read_file(path, 0, &buf, &len)) {
+		json_error_t err;
+		return as_cache(json_load_file(path, 0, &err), &err, e); /* its message */
+	}
+	struct fi_cache *c = fi_cache_parse(buf, len, e);
+	free(buf);
+	return c;
 }
 
 struct fi_cache *fi_cache_loadf(FILE *f, struct fi_cache_error *e)
 {
-	json_error_t err;
-	json_t *j = json_loadf(f, 0, &err);
-	return as_cache(j, &err, e);
+	struct strbuf sb = STRBUF_INIT;
+	char chunk[65536];
+	size_t n;
+	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+		sb_add(&sb, chunk, n);
+	if (ferror(f)) {
+		sb_release(&sb);
+		json_error_t err;
+		return as_cache(json_loadf(f, 0, &err), &err, e); /* its message */
+	}
+	struct fi_cache *c = fi_cache_parse(sb.buf ? sb.buf : "", sb.len, e);
+	sb_release(&sb);
+	return c;
 }
 
 struct fi_cache *fi_cache_new(void)
@@ -102,6 +134,33 @@ char **fi_cache_keys(const struct fi_cache *c, size_t *n)
 void fi_cache_set_entry(struct fi_cache *c, const char *key, const char *runner, long long tactic)
 {
 	json_object_set_new(doc_json(c), key, json_pack("[sI]", runner, (json_int_t)tactic));
+}
+
+bool fi_cache_remove(struct fi_cache *c, const char *key)
+{
+	return key[0] != '_' && !json_object_del(doc_json(c), key);
+}
+
+size_t fi_cache_count(const struct fi_cache *c)
+{
+	size_t n = 0;
+	const char *key;
+	json_t *val;
+	json_object_foreach(doc_json(c), key, val)
+		n += key[0] != '_';
+	return n;
+}
+
+int fi_cache_tactic(const struct fi_cache *c, const char *key, long long *t)
+{
+	json_t *e = key[0] != '_' ? json_object_get(doc_json(c), key) : NULL;
+	json_t *v = json_is_array(e) ? json_array_get(e, 1) : NULL;
+	if (!v)
+		return -1;
+	if (!json_is_integer(v))
+		return 1;
+	*t = (long long)json_integer_value(v);
+	return 0;
 }
 
 int fi_cache_fused_finalize(const struct fi_cache *c, const struct fi_rules *rules)

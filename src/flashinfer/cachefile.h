@@ -49,6 +49,14 @@ void fi_cache_set_meta(struct fi_cache *c, struct fi_meta *m);
 char **fi_cache_keys(const struct fi_cache *c, size_t *n);
 /* Sets key's entry to [runner, tactic] (a placeholder: a key looked up, no tactic measured). */
 void fi_cache_set_entry(struct fi_cache *c, const char *key, const char *runner, long long tactic);
+/* Removes key's entry; false when c has none. */
+bool fi_cache_remove(struct fi_cache *c, const char *key);
+/* How many entries c holds (its '_' fields aside). */
+size_t fi_cache_count(const struct fi_cache *c);
+/* key's tactic: 0 with *t set when it is an integer (-1: FlashInfer's fallback, the runner's
+ * default), 1 when it is something else (a tuple of a runner's own), -1 when c has no such
+ * entry (or the entry has no tactic). */
+int fi_cache_tactic(const struct fi_cache *c, const char *key, long long *t);
 
 /* The use_fused_finalize c's keys were built for, read as rules (the FlashInfer version's
  * key rules) read them (key_fused_finalize): 1 all True, 0 all False, -1 mixed,

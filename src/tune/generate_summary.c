@@ -18,8 +18,9 @@ static void ops_summary(const struct generate_result *r, struct strbuf *out)
 		else if (!strcmp(g->covered, "default"))
 			sb_addf(out, "tunetab: %s (%s): %zu keys with the fallback tactic (-1), not "
 				"measured (--profile --backend flashinfer on a GPU that runs the op measures "
-				"them): the server finds them and does not "
-				"profile them at start\n", g->op, g->runner, g->keys);
+				"them): a server that finds them does not profile them at start (tunetab "
+				"install leaves them out unless --write-fallbacks)\n", g->op, g->runner,
+				g->keys);
 		else
 			sb_addf(out, "tunetab: %s (%s): not covered: tunetab knows its keys from "
 				"FlashInfer %s on, not in %s; the server profiles it at start\n", g->op,

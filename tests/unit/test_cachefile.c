@@ -55,6 +55,51 @@ TEST(cachefile_parse_and_keys)
 	fi_cache_free(c);
 }
 
+/* A UTF-8 byte order mark is named (Python's json refuses it), from bytes and from a file;
+ * an entry's tactic read, the entries counted and one removed. */
+TEST(cachefile_bom_tactic_remove)
+{
+	struct fi_cache_error e;
+	const char bom[] = "\xef\xbb\xbf{\"k\": [\"R\", -1]}";
+	CHECK(!fi_cache_parse(bom, sizeof bom - 1, &e));
+	CHECK_INT(e.line, 1);
+	CHECK_INT(e.col, 1);
+	CHECK(strstr(e.text, "byte order mark") != NULL);
+	FILE *f = tmpfile();
+	CHECK(f != NULL);
+	fputs(bom, f);
+	rewind(f);
+	CHECK(!fi_cache_loadf(f, &e));
+	CHECK(strstr(e.text, "byte order mark") != NULL);
+	rewind(f);
+	fputs("   ", f); /* the mark overwritten: the same bytes parse */
+	rewind(f);
+	struct fi_cache *c = fi_cache_loadf(f, &e);
+	fclose(f);
+	CHECK(c != NULL);
+	fi_cache_free(c);
+
+	c = parse("{\"_metadata\": {}, \"a\": [\"R\", -1], \"b\": [\"R\", [8, 34]], "
+		  "\"c\": [\"R\", 5, [\"l2_cache_policy\", \"cold\"]], \"d\": \"x\"}");
+	CHECK(c != NULL);
+	long long t = 0;
+	CHECK_INT(fi_cache_tactic(c, "a", &t), 0);
+	CHECK_INT(t, -1);
+	CHECK_INT(fi_cache_tactic(c, "b", &t), 1); /* a tuple: a runner's own */
+	CHECK_INT(fi_cache_tactic(c, "c", &t), 0);
+	CHECK_INT(t, 5);
+	CHECK_INT(fi_cache_tactic(c, "d", &t), -1); /* no tactic */
+	CHECK_INT(fi_cache_tactic(c, "zz", &t), -1);
+	CHECK_INT(fi_cache_tactic(c, "_metadata", &t), -1);
+	CHECK_INT(fi_cache_count(c), 4);
+	CHECK(fi_cache_remove(c, "a"));
+	CHECK(!fi_cache_remove(c, "a"));
+	CHECK(!fi_cache_remove(c, "_metadata")); /* only entries */
+	CHECK_INT(fi_cache_count(c), 3);
+	CHECK(fi_cache_meta(c) != NULL);
+	fi_cache_free(c);
+}
+
 TEST(cachefile_merge)
 {
 	struct fi_cache *theirs = parse("{\"_metadata\": {\"gpu\": \"theirs\"}, \"k1\": [\"R\", 3], "
@@ -160,6 +205,7 @@ TEST(cachefile_store)
 
 const struct ttest_case cachefile_tests[] = {
 	{ "cachefile_parse_and_keys", cachefile_parse_and_keys },
+	{ "cachefile_bom_tactic_remove", cachefile_bom_tactic_remove },
 	{ "cachefile_merge", cachefile_merge },
 	{ "cachefile_metadata_rule", cachefile_metadata_rule },
 	{ "cachefile_store", cachefile_store },
