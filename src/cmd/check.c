@@ -229,7 +229,7 @@ static void check_json(const struct lookup_plan *p, const struct plan_check *c, 
 }
 
 /* Whose verdict it is: FlashInfer's own loader's (plan_judge), or tunetab's model alone. */
-static void print_judged_by(const struct plan_check *c)
+static void print_judged_by(const struct lookup_plan *p, const struct plan_check *c)
 {
 	if (!c->judged) {
 		printf("  judged by           tunetab's model (FlashInfer's loader not asked: %s)\n",
@@ -240,6 +240,8 @@ static void print_judged_by(const struct plan_check *c)
 	       "model (below)" : "agrees with tunetab's model");
 	if (c->not_judged)
 		printf(" (%zu lookups it could not judge)", c->not_judged);
+	if (!p->keys_known)
+		printf(" (whether each file loads: the lookups are not known)");
 	printf("\n");
 }
 
@@ -294,7 +296,7 @@ static void print_check_state(const struct lookup_plan *p, const struct plan_che
 			printf("tuned at start; the cache covers %zu of its %zu keys%s\n", c->op_hits[o],
 			       op->nkeys, c->op_hits[o] < op->nkeys ? "" : " (not profiled at start)");
 	}
-	print_judged_by(c);
+	print_judged_by(p, c);
 }
 
 /* The check in words; quiet: only its findings, the verdict and the fix. */

@@ -722,12 +722,11 @@ static const char *judge_why_not(const struct lookup_plan *p, const struct plan_
 		return "the server reads no cache here";
 	if (j->managed)
 		return "FlashInfer's managed store, which load_configs does not read";
-	if (!p->keys_known)
-		return "the server's lookups are not known";
 	if (!present)
 		return "no rank file to load";
 	if (!j->fienv.version)
-		snprintf(buf, n, "no FlashInfer to ask: %s", j->why[0] ? j->why : "no Python found");
+		snprintf(buf, n, "no FlashInfer in the server's Python (%s)", j->why[0] ? j->why
+			 : "no Python found");
 	else if (strcmp(j->fienv.version, j->flashinfer))
 		snprintf(buf, n, "%s imports FlashInfer %s, the plan is for %s", j->python,
 			 j->fienv.version, j->flashinfer);
@@ -798,8 +797,8 @@ static void judge_compare(const struct lookup_plan *p, struct plan_check *c,
 		}
 		/* a file validate finds errors in is a "no" already: its lookups are not compared */
 		size_t m = 0, e = 0;
-		char *const *keys = p->keysets[p->ranks[i].keys].v;
 		bool compare = a->load == FIJ_LOADED && f->in_file && !f->invalid;
+		char *const *keys = compare ? p->keysets[p->ranks[i].keys].v : NULL;
 		for (size_t k = 0; compare && k < a->nkeys; k++) {
 			const struct fijudge_key *x = &a->keys[k];
 			c->not_judged += x->hit < 0;
@@ -845,16 +844,17 @@ void plan_judge(const struct lookup_plan *p, const struct tt_data *data, struct 
 	struct fijudge_keys *sets = xcalloc(p->nkeysets ? p->nkeysets : 1, sizeof *sets);
 	const char **paths = xcalloc(p->nranks ? p->nranks : 1, sizeof *paths);
 	size_t *set = xcalloc(p->nranks ? p->nranks : 1, sizeof *set);
-	for (size_t i = 0; i < p->nkeysets; i++)
+	for (size_t i = 0; p->keys_known && i < p->nkeysets; i++)
 		sets[i] = (struct fijudge_keys){ p->keysets[i].v, p->keysets[i].n };
 	for (size_t i = 0; i < p->nranks; i++) {
 		paths[i] = p->ranks[i].path;
-		set[i] = p->ranks[i].keys;
+		set[i] = p->keys_known ? p->ranks[i].keys : 0; /* not known: one empty set */
 	}
 	struct fijudge_request q = { .python = j->python, .flashinfer = j->flashinfer,
 				     .gpu = p->device, .ops = ops,
 				     .nops = judge_ops(p, data, ops, 2 * PLAN_OPS_MAX),
-				     .keysets = sets, .nkeysets = p->nkeysets, .paths = paths,
+				     .keysets = sets, .nkeysets = p->keys_known ? p->nkeysets : 1,
+				     .paths = paths,
 				     .keyset = set, .npaths = p->nranks };
 	struct fijudge_result r;
 	char reason[512];

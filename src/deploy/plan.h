@@ -167,9 +167,10 @@ void plan_check_release(struct plan_check *c);
  * search_cache in tune mode (flashinfer/fijudge.h; each op's requested profiling policy from
  * configs/ops); c->judge says whose verdict it is. Where its answer differs from the model's
  * (a file loaded or not, a lookup found or not), c->disagree says so and c->state becomes
- * PLAN_DISAGREE. Not asked (said in c->judge) where the server reads no cache, the store is
- * FlashInfer's managed one, the keys are not known, no rank file is there, or that Python has
- * no FlashInfer of the plan's version. */
+ * PLAN_DISAGREE; where the plan's keys are not known, only whether each file loads is
+ * asked. Not asked (said in c->judge) where the server reads no cache, the store is
+ * FlashInfer's managed one, no rank file is there, or that Python has no FlashInfer of the
+ * plan's version. */
 void plan_judge(const struct lookup_plan *p, const struct tt_data *data, struct plan_check *c);
 
 /* The table about to be installed against the plan: tactics the server's GPU cannot run
