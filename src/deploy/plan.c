@@ -847,15 +847,14 @@ void plan_judge(const struct lookup_plan *p, const struct tt_data *data, struct 
 	for (size_t i = 0; p->keys_known && i < p->nkeysets; i++)
 		sets[i] = (struct fijudge_keys){ p->keysets[i].v, p->keysets[i].n };
 	for (size_t i = 0; i < p->nranks; i++) {
-		paths[i] = p->ranks[i].path;
+		paths[i] = p->ranks[i].path ? p->ranks[i].path : ""; /* none: "missing" */
 		set[i] = p->keys_known ? p->ranks[i].keys : 0; /* not known: one empty set */
 	}
 	struct fijudge_request q = { .python = j->python, .flashinfer = j->flashinfer,
 				     .gpu = p->device, .ops = ops,
 				     .nops = judge_ops(p, data, ops, 2 * PLAN_OPS_MAX),
 				     .keysets = sets, .nkeysets = p->keys_known ? p->nkeysets : 1,
-				     .paths = paths,
-				     .keyset = set, .npaths = p->nranks };
+				     .paths = paths, .keyset = set, .npaths = p->nranks };
 	struct fijudge_result r;
 	char reason[512];
 	if (fijudge_run(&q, &r, reason, sizeof reason)) {
