@@ -95,7 +95,8 @@ FI_SRC      := src/flashinfer/pylit.c src/flashinfer/key.c src/flashinfer/table.
                src/flashinfer/table_json.c src/flashinfer/validate.c src/flashinfer/provenance.c \
                src/flashinfer/merge.c src/flashinfer/lookup.c src/flashinfer/names.c \
                src/flashinfer/explain.c src/flashinfer/keydiff.c src/flashinfer/fienv.c \
-               src/flashinfer/metadata.c src/flashinfer/tableset.c src/flashinfer/cachefile.c
+               src/flashinfer/fijudge.c src/flashinfer/metadata.c src/flashinfer/tableset.c \
+               src/flashinfer/cachefile.c
 INSPECT_SRC := src/inspect/logscan.c src/inspect/doctor.c
 TUNE_SRC    := src/tune/choose.c src/tune/generate.c src/tune/generate_session.c src/tune/generate_ops.c \
                src/tune/generate_outputs.c src/tune/generate_fleet.c src/tune/generate_summary.c \

@@ -484,10 +484,12 @@ static const struct cli_option doctor_options[] = {
 	  .help = "a serving stack: does it find its tactics? (-- LAUNCH..., or the flags below)",
 	  .doc = "a serving stack (configs/consumers/): the deployment's lookup plan, from `-- "
 		 "LAUNCH...` (the command that starts the server) or from the flags below (read as "
-		 "the launch command they describe), against the files, with FlashInfer's own rules: "
-		 "exit 0 every rank's lookups hit, 1 no (each cause, and the one command that fixes "
-		 "it), 6 cannot tell (what it cannot see, and the option that shows it); the plan "
-		 "`tunetab install` applies (docs/commands/install.md, \"One lookup plan\")" },
+		 "the launch command they describe), against the files, with FlashInfer's own rules, "
+		 "then, where the server's Python imports that FlashInfer, by its own loader "
+		 "(`judged by`): exit 0 every rank's lookups hit, 1 no (each cause, and the one "
+		 "command that fixes it) or the loader disagrees with tunetab's model, 6 cannot tell "
+		 "(what it cannot see, and the option that shows it); the plan `tunetab install` "
+		 "applies (docs/commands/install.md, \"One lookup plan\")" },
 	O_FOR_TABLE,
 	O_FOR_MODEL,
 	O_FOR_PARALLEL,

@@ -107,6 +107,12 @@ if [ "$MODE" != gpu ]; then
         if grep -q '^# requires: zsh' "$t" && ! command -v zsh >/dev/null 2>&1; then
             skip=$((skip + 1)); echo "skip $t (no zsh on this machine; make deps-test installs it)"; continue
         fi
+        fi_venv=${FI_VENV_DIR:-$ROOT/.venv-flashinfer}
+        if grep -q '^# requires: flashinfer-0.7.4' "$t" && [ ! -x "$fi_venv/0.7.4/bin/python" ]; then
+            skip=$((skip + 1))
+            echo "skip $t (no FlashInfer 0.7.4 venv at $fi_venv/0.7.4; make deps-flashinfer makes it)"
+            continue
+        fi
         # each script in a fresh folder, with its own scratch space for lib.sh's run()
         work=$(mktemp -d "$TT_TMP/cli.XXXXXX")
         mkdir "$work/.tt"

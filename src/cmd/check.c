@@ -131,6 +131,9 @@ static const struct {
 	[PLAN_NO] = { "no", "no: the server will not find its tactics here", NULL },
 	[PLAN_CANNOT_TELL] = { "cannot tell", "cannot tell whether the server finds its tactics "
 			       "here (what to give above)", NULL },
+	[PLAN_DISAGREE] = { "disagree", "tunetab's model and FlashInfer's loader disagree (above): "
+			    "the server gets the loader's answer; please report this to tunetab",
+			    NULL },
 };
 
 static const char *verdict_text(enum plan_state st, bool managed)
@@ -222,6 +225,13 @@ static void check_json(const struct lookup_plan *p, const struct plan_check *c, 
 		json_array_append_new(unknown, json_pack("{s:s, s:o}", "what", c->unknowns[i].what,
 							 "give", c->unknowns[i].give[0]
 							 ? json_string(c->unknowns[i].give) : json_null()));
+	json_t *dis = json_array();
+	for (size_t i = 0; i < c->ndisagree; i++)
+		json_array_append_new(dis, json_string(c->disagree[i]));
+	json_object_set_new(doc, "judged_by", json_pack("{s:b, s:s, s:I}", "flashinfer_loader",
+							c->judged, "text", c->judge, "not_judged",
+							(json_int_t)c->not_judged));
+	json_object_set_new(doc, "disagreements", dis);
 	json_object_set_new(doc, "findings", no);
 	json_object_set_new(doc, "cannot_tell", unknown);
 	json_object_set_new(doc, "verdict", json_string(verdicts[c->state].name));
@@ -242,6 +252,23 @@ static void print_op_cover(const struct plan_op *op, const struct plan_check *c,
 	if (hits < op->nkeys)
 		printf("%sthe server profiles %s%zu at start", hits ? "; " : ": ", hits ? "the other " : "",
 		       op->nkeys - hits);
+	printf("\n");
+}
+
+/* Whose verdict it is: FlashInfer's own loader's (plan_judge), or tunetab's model alone. */
+static void print_judged_by(const struct lookup_plan *p, const struct plan_check *c)
+{
+	if (!c->judged) {
+		printf("  judged by           tunetab's model (FlashInfer's loader not asked: %s)\n",
+		       c->judge);
+		return;
+	}
+	printf("  judged by           %s: %s", c->judge, c->ndisagree ? "disagrees with tunetab's "
+	       "model (below)" : "agrees with tunetab's model");
+	if (c->not_judged)
+		printf(" (%zu lookups it could not judge)", c->not_judged);
+	if (!p->keys_known)
+		printf(" (whether each file loads: the lookups are not known)");
 	printf("\n");
 }
 
@@ -295,6 +322,7 @@ static void print_check_state(const struct lookup_plan *p, const struct plan_che
 		else
 			print_op_cover(op, c, o);
 	}
+	print_judged_by(p, c);
 }
 
 /* The check in words; quiet: only its findings, the verdict and the fix. */
@@ -305,6 +333,8 @@ static void print_check(const struct lookup_plan *p, const struct plan_check *c,
 		print_check_state(p, c);
 	for (size_t i = 0; i < c->nfindings; i++)
 		printf("  no                  %s\n", c->findings[i].what);
+	for (size_t i = 0; i < c->ndisagree; i++)
+		printf("  disagree            %s\n", c->disagree[i]);
 	for (size_t i = 0; i < c->nunknowns; i++)
 		printf("  cannot tell         %s%s%s\n", c->unknowns[i].what,
 		       c->unknowns[i].give[0] ? " — give " : "", c->unknowns[i].give);
@@ -319,6 +349,7 @@ int cli_print_plan_check(const struct lookup_plan *p, const struct tt_data *data
 	const struct validate_data vd = { &data->devices, &data->catalogs, &data->rules, &data->ops };
 	struct plan_check c;
 	plan_check_disk(p, &vd, &c);
+	plan_judge(p, data, &c);
 	const struct install_job *j = &p->job;
 	/* a plain install leaves the entries nobody measured to the server: measure them */
 	if (c.measure && fix_measure)
@@ -330,7 +361,7 @@ int cli_print_plan_check(const struct lookup_plan *p, const struct tt_data *data
 		check_json(p, &c, fix, o->doc);
 	else
 		print_check(p, &c, fix, o->quiet);
-	int rc = c.state == PLAN_HITS ? TT_OK : c.state == PLAN_NO ? TT_INVALID : TT_UNKNOWN;
+	int rc = c.state == PLAN_HITS ? TT_OK : c.state == PLAN_CANNOT_TELL ? TT_UNKNOWN : TT_INVALID;
 	plan_check_release(&c);
 	return rc;
 }

@@ -13,6 +13,7 @@
 #include "deployment/ranks.h"
 #include "deployment/shape.h"
 #include "flashinfer/cachefile.h"
+#include "flashinfer/fijudge.h"
 #include "flashinfer/metadata.h"
 #include "flashinfer/validate.h"
 
@@ -607,6 +608,7 @@ void plan_check_disk(const struct lookup_plan *p, const void *vd, struct plan_ch
 			free(buf);
 			continue;
 		}
+		f->parsed = true;
 		if (first_buf && len == first_len && !memcmp(buf, first_buf, len)) {
 			/* the same bytes as the first file (install writes every rank's alike): its
 			 * _metadata verdict and validate's findings are that file's */
@@ -628,8 +630,12 @@ void plan_check_disk(const struct lookup_plan *p, const void *vd, struct plan_ch
 			const char **sorted = xcalloc(nhave ? nhave : 1, sizeof *sorted);
 			memcpy(sorted, have, nhave * sizeof *have);
 			qsort(sorted, nhave, sizeof *sorted, cmp_str);
-			for (size_t k = 0; k < ks->n; k++)
-				f->hits += bsearch(&ks->v[k], sorted, nhave, sizeof *sorted, cmp_str) != NULL;
+			f->in_file = xcalloc(ks->n ? ks->n : 1, sizeof *f->in_file);
+			for (size_t k = 0; k < ks->n; k++) {
+				f->in_file[k] = bsearch(&ks->v[k], sorted, nhave, sizeof *sorted,
+							cmp_str) != NULL;
+				f->hits += f->in_file[k];
+			}
 			size_t nleft, nwant;
 			char **left = count_ops(p, c, doc, sorted, nhave, &nleft);
 			char **want = keys_without(ks->v, ks->n, left, nleft, &nwant);
@@ -764,6 +770,194 @@ void plan_check_table(const struct lookup_plan *p, const struct fi_cache *table,
 
 void plan_check_release(struct plan_check *c)
 {
+	for (size_t i = 0; i < c->nfiles; i++)
+		free(c->files[i].in_file);
 	free(c->files);
 	memset(c, 0, sizeof *c);
+}
+
+/* --- FlashInfer's own loader as the judge ------------------------------------------------- */
+
+/* The profiling policy each op requests, as configs/ops has it (none: not compared), by the
+ * op string of its keys (the CUTLASS MoE's: both GEMMs'). */
+static size_t judge_ops(const struct lookup_plan *p, const struct tt_data *data,
+			struct fijudge_op *out, size_t max)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < data->ops.n; i++) {
+		const struct op_def *d = data->ops.v[i];
+		if (!d->policy || !d->policy[0])
+			continue;
+		for (int st = 1; st <= 2 && n < max; st++) {
+			const struct fr_op *o = lookup_moe_op(p->rules, st);
+			if (!strcmp(d->builder, "cutlass_moe") && o)
+				out[n++] = (struct fijudge_op){ o->op, d->policy };
+		}
+		if (strcmp(d->builder, "cutlass_moe") && n < max)
+			out[n++] = (struct fijudge_op){ d->name, d->policy };
+	}
+	return n;
+}
+
+/* Why the loader is not asked, or NULL when it is. */
+static const char *judge_why_not(const struct lookup_plan *p, const struct plan_check *c,
+				 char *buf, size_t n)
+{
+	const struct install_job *j = &p->job;
+	size_t present = 0;
+	for (size_t i = 0; i < c->nfiles; i++)
+		present += c->files[i].exists;
+	if (p->serve ? !serve_autotunes(p->serve) : !j->tunes)
+		return "the server reads no cache here";
+	if (j->managed)
+		return "FlashInfer's managed store, which load_configs does not read";
+	if (!present)
+		return "no rank file to load";
+	if (!j->fienv.version)
+		snprintf(buf, n, "no FlashInfer in the server's Python (%s)", j->why[0] ? j->why
+			 : "no Python found");
+	else if (strcmp(j->fienv.version, j->flashinfer))
+		snprintf(buf, n, "%s imports FlashInfer %s, the plan is for %s", j->python,
+			 j->fienv.version, j->flashinfer);
+	else
+		return NULL;
+	return buf;
+}
+
+/* A rank file as tunetab's model has FlashInfer take it (NULL: it cannot tell). */
+static const char *model_load(const struct plan_file *f, char *buf, size_t n)
+{
+	if (!f->parsed)
+		return "raises (not a JSON object it reads)";
+	if (f->meta < 0)
+		return NULL;
+	if (!f->meta)
+		return "loads it";
+	snprintf(buf, n, "ignores it (_metadata.%s: a %s mismatch)", f->meta_field,
+		 f->meta == 1 ? "soft" : f->meta == 2 ? "hard" : "strict");
+	return buf;
+}
+
+static const char *loader_load(const struct fijudge_file *f, char *buf, size_t n)
+{
+	switch (f->load) {
+	case FIJ_LOADED: return "loads it";
+	case FIJ_MISSING: return "finds no file";
+	case FIJ_IGNORED: snprintf(buf, n, "ignores it (%s)", f->detail ? f->detail : "?"); break;
+	case FIJ_RAISES: snprintf(buf, n, "raises %s", f->detail ? f->detail : "?"); break;
+	}
+	return buf;
+}
+
+static void add_disagree(struct plan_check *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void add_disagree(struct plan_check *c, const char *fmt, ...)
+{
+	if (c->ndisagree == PLAN_DISAGREE_MAX)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(c->disagree[c->ndisagree], sizeof c->disagree[0], fmt, ap);
+	va_end(ap);
+	c->ndisagree++;
+}
+
+/* The loader's answer against the model's, file by file: a file loaded or not, then (both
+ * loading it) each lookup found or not; each kind said once, for the first file, with how many
+ * rank files answer so. */
+static void judge_compare(const struct lookup_plan *p, struct plan_check *c,
+			  const struct fijudge_result *r)
+{
+	const char *fi = r->flashinfer;
+	size_t load_files = 0, first_load = 0;
+	size_t miss_files = 0, miss_keys = 0, extra_files = 0, extra_keys = 0;
+	const char *first_miss = NULL, *first_extra = NULL;
+	const struct fijudge_key *miss_key = NULL;
+	char mb[200], lb[600];
+	for (size_t i = 0; i < c->nfiles && i < r->nfiles; i++) {
+		const struct plan_file *f = &c->files[i];
+		const struct fijudge_file *a = &r->files[i];
+		const char *model = f->exists ? model_load(f, mb, sizeof mb) : NULL;
+		if (!model || a->load == FIJ_MISSING)
+			continue; /* not there, or the model cannot tell */
+		if ((a->load == FIJ_LOADED) != !strcmp(model, "loads it")) {
+			first_load = load_files++ ? first_load : i;
+			continue;
+		}
+		/* a file validate finds errors in is a "no" already: its lookups are not compared */
+		size_t m = 0, e = 0;
+		bool compare = a->load == FIJ_LOADED && f->in_file && !f->invalid;
+		char *const *keys = compare ? p->keysets[p->ranks[i].keys].v : NULL;
+		for (size_t k = 0; compare && k < a->nkeys; k++) {
+			const struct fijudge_key *x = &a->keys[k];
+			c->not_judged += x->hit < 0;
+			if (x->hit == 0 && f->in_file[k]) { /* the model's hit, the loader's miss */
+				if (!m++ && !first_miss)
+					first_miss = keys[k], miss_key = x;
+			} else if (x->hit == 1 && !f->in_file[k]) {
+				if (!e++ && !first_extra)
+					first_extra = keys[k];
+			}
+		}
+		miss_files += m > 0, miss_keys += m;
+		extra_files += e > 0, extra_keys += e;
+	}
+	if (load_files) {
+		const struct plan_file *f = &c->files[first_load];
+		add_disagree(c, "%s: tunetab's model: FlashInfer %s; FlashInfer %s's loader: %s "
+			     "(so in %zu of %zu rank files)", base_name(f->path), model_load(f, mb, sizeof mb),
+			     fi, loader_load(&r->files[first_load], lb, sizeof lb), load_files, c->nfiles);
+	}
+	if (miss_keys)
+		add_disagree(c, "%zu lookups in %zu rank files: tunetab's model: in the file (a hit); "
+			     "FlashInfer %s's loader: a miss (%s)%s%s; the first: %s", miss_keys,
+			     miss_files, fi, miss_key->why ? miss_key->why : "?",
+			     miss_key->looked_up ? "; it looks up " : "",
+			     miss_key->looked_up ? miss_key->looked_up : "", first_miss);
+	if (extra_keys)
+		add_disagree(c, "%zu lookups in %zu rank files: tunetab's model: not in the file; "
+			     "FlashInfer %s's loader: a hit; the first: %s", extra_keys, extra_files, fi,
+			     first_extra);
+}
+
+void plan_judge(const struct lookup_plan *p, const struct tt_data *data, struct plan_check *c)
+{
+	const struct install_job *j = &p->job;
+	const char *why = judge_why_not(p, c, c->judge, sizeof c->judge);
+	if (why) {
+		if (why != c->judge)
+			snprintf(c->judge, sizeof c->judge, "%s", why);
+		return;
+	}
+	struct fijudge_op ops[2 * PLAN_OPS_MAX];
+	struct fijudge_keys *sets = xcalloc(p->nkeysets ? p->nkeysets : 1, sizeof *sets);
+	const char **paths = xcalloc(p->nranks ? p->nranks : 1, sizeof *paths);
+	size_t *set = xcalloc(p->nranks ? p->nranks : 1, sizeof *set);
+	for (size_t i = 0; p->keys_known && i < p->nkeysets; i++)
+		sets[i] = (struct fijudge_keys){ p->keysets[i].v, p->keysets[i].n };
+	for (size_t i = 0; i < p->nranks; i++) {
+		paths[i] = p->ranks[i].path ? p->ranks[i].path : ""; /* none: "missing" */
+		set[i] = p->keys_known ? p->ranks[i].keys : 0; /* not known: one empty set */
+	}
+	struct fijudge_request q = { .python = j->python, .flashinfer = j->flashinfer,
+				     .gpu = p->device, .ops = ops,
+				     .nops = judge_ops(p, data, ops, 2 * PLAN_OPS_MAX),
+				     .keysets = sets, .nkeysets = p->keys_known ? p->nkeysets : 1,
+				     .paths = paths, .keyset = set, .npaths = p->nranks };
+	struct fijudge_result r;
+	char reason[512];
+	if (fijudge_run(&q, &r, reason, sizeof reason)) {
+		c->judged = true;
+		snprintf(c->judge, sizeof c->judge, "FlashInfer %s's loader at %s", r.flashinfer,
+			 r.package);
+		judge_compare(p, c, &r);
+		if (c->ndisagree)
+			c->state = PLAN_DISAGREE;
+		fijudge_release(&r);
+	} else {
+		snprintf(c->judge, sizeof c->judge, "%s", reason);
+	}
+	free(sets);
+	free(paths);
+	free(set);
 }

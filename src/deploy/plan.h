@@ -107,7 +107,8 @@ void plan_release(struct lookup_plan *p);
 
 /* --- the plan against the disk ------------------------------------------------------------ */
 
-enum plan_state { PLAN_HITS, PLAN_NO, PLAN_CANNOT_TELL };
+/* PLAN_DISAGREE: FlashInfer's own loader (plan_judge) answers otherwise than tunetab's model */
+enum plan_state { PLAN_HITS, PLAN_NO, PLAN_CANNOT_TELL, PLAN_DISAGREE };
 
 /* One reason the server will not use what is there ("no"). */
 struct plan_finding {
@@ -125,7 +126,12 @@ struct plan_file {
 	size_t wanted, hits;           /* this rank's keys; present in the file */
 	size_t invalid;                /* validate errors for the server's GPU and version */
 	char first_invalid[320];
+	bool parsed;                   /* a JSON object FlashInfer can read */
+	bool *in_file;                 /* per key of its rank's set: there (tunetab's model of a
+					* hit), NULL when not checked */
 };
+
+#define PLAN_DISAGREE_MAX 8
 
 struct plan_check {
 	enum plan_state state;
@@ -146,6 +152,13 @@ struct plan_check {
 	bool measure;                  /* an op only a measurement covers lacks keys: a plain
 				       * install leaves them to the server (install_untuned), a
 				       * measured one (--profile) writes them */
+	/* FlashInfer's own loader as the judge (plan_judge) */
+	bool judged;                   /* its loader answered for the files */
+	char judge[600];               /* judged: "FlashInfer V's loader at PACKAGE"; else why it
+					* was not asked (tunetab's model alone gave the verdict) */
+	size_t not_judged;             /* lookups it could not judge */
+	char disagree[PLAN_DISAGREE_MAX][1000]; /* where it answers otherwise than the model */
+	size_t ndisagree;
 };
 
 /* Whether plan op o is one tunetab covers only by measuring it on the GPU (every op but the
@@ -159,6 +172,18 @@ bool plan_op_measured(const struct lookup_plan *p, size_t o);
  * with a tactic valid on the server's GPU, and the ranks' files agree. vd: validate's data. */
 void plan_check_disk(const struct lookup_plan *p, const void *vd, struct plan_check *c);
 void plan_check_release(struct plan_check *c);
+
+/* FlashInfer's own loader as the judge of c (plan_check_disk's): where the server's Python
+ * (the job's) imports the FlashInfer the plan is for, scripts/tunetab-fi-judge.py loads each
+ * rank file with its AutoTuner.load_configs and looks up that rank's keys with its
+ * search_cache in tune mode (flashinfer/fijudge.h; each op's requested profiling policy from
+ * configs/ops); c->judge says whose verdict it is. Where its answer differs from the model's
+ * (a file loaded or not, a lookup found or not), c->disagree says so and c->state becomes
+ * PLAN_DISAGREE; where the plan's keys are not known, only whether each file loads is
+ * asked. Not asked (said in c->judge) where the server reads no cache, the store is
+ * FlashInfer's managed one, no rank file is there, or that Python has no FlashInfer of the
+ * plan's version. */
+void plan_judge(const struct lookup_plan *p, const struct tt_data *data, struct plan_check *c);
 
 /* The table about to be installed against the plan: tactics the server's GPU cannot run
  * (validate), keys a rank looks up that it lacks (but those install leaves to the server:

@@ -15,14 +15,11 @@
 
 extern char **environ;
 
-/* The script's whole answer, also when FlashInfer does not import (then "error" says why):
- * {"version", "metadata": {...}, "workspace_dir", "managed_root", "consumers": {...},
- * "modules": {...}}. NULL with the reason in why when it cannot run. Caller json_decref()s. */
-static json_t *fienv_probe(const char *python, char *why, size_t n)
+json_t *fienv_run(const char *python, const char *name, const char *arg, char *why, size_t n)
 {
-	char *script = data_script_path("tunetab-fi-env.py");
+	char *script = data_script_path(name);
 	if (!script) {
-		snprintf(why, n, "scripts/tunetab-fi-env.py is missing from tunetab's data folder");
+		snprintf(why, n, "scripts/%s is missing from tunetab's data folder", name);
 		return NULL;
 	}
 	int fds[2];
@@ -36,7 +33,7 @@ static json_t *fienv_probe(const char *python, char *why, size_t n)
 	posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
 	posix_spawn_file_actions_addclose(&fa, fds[0]);
 	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-	char *argv[] = { (char *)python, script, NULL };
+	char *argv[] = { (char *)python, script, (char *)arg, NULL };
 	pid_t pid;
 	int e = posix_spawn(&pid, python, &fa, NULL, argv, environ);
 	posix_spawn_file_actions_destroy(&fa);
@@ -54,7 +51,22 @@ static json_t *fienv_probe(const char *python, char *why, size_t n)
 		fclose(f);
 	int st = 0;
 	waitpid(pid, &st, 0);
-	if (!json_is_object(out) || !WIFEXITED(st) || WEXITSTATUS(st)) {
+	if (!out || !WIFEXITED(st) || WEXITSTATUS(st)) {
+		snprintf(why, n, "scripts/%s failed", name);
+		json_decref(out);
+		return NULL;
+	}
+	return out;
+}
+
+/* The environment script's whole answer, also when FlashInfer does not import (then "error"
+ * says why): {"version", "metadata": {...}, "workspace_dir", "managed_root", "consumers":
+ * {...}, "modules": {...}}. NULL with the reason in why when it cannot run. Caller
+ * json_decref()s. */
+static json_t *fienv_probe(const char *python, char *why, size_t n)
+{
+	json_t *out = fienv_run(python, "tunetab-fi-env.py", NULL, why, n);
+	if (out && !json_is_object(out)) {
 		snprintf(why, n, "scripts/tunetab-fi-env.py failed");
 		json_decref(out);
 		return NULL;

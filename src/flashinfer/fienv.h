@@ -42,4 +42,12 @@ bool fienv_summary(const char *python, const char *consumer, struct fienv_summar
 		   char *why, size_t n);
 void fienv_summary_release(struct fienv_summary *s);
 
+/* Runs scripts/<name> of tunetab's data folder in python, with one argument arg (NULL: none)
+ * and its stderr to /dev/null, and reads its stdout as one JSON value: that value (caller
+ * json_decref()s), or NULL with the reason in why ("scripts/NAME failed": it exited non-zero
+ * or printed no JSON). For flashinfer/'s readers of such scripts (fienv, fijudge). */
+struct json_t;
+struct json_t *fienv_run(const char *python, const char *name, const char *arg, char *why,
+			 size_t n);
+
 #endif
