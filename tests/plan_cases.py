@@ -18,9 +18,24 @@ The oracle, per case and per rank of the server:
     server's model and parallelism (make test-flashinfer checks those against FlashInfer);
   - whether every tactic it would use is one FlashInfer's runner has on that GPU: the id ranges
     of cutlass-moe-tactics.md §3.0.1 (FlashInfer's source), written here.
+  - whether the server starts at all: SGLang's own parser (tests/consumers/launch_parse.py:
+    argparse with every option the release's parser has, dumped from its wheel) refuses an
+    unknown, ambiguous or badly chosen option; the server then reads nothing, and doctor must
+    refuse the command too (exit 2);
+  - whether it tunes FlashInfer at start (and so reads the cache at all): SGLang's own
+    should_run_flashinfer_autotune (tests/consumers/sglang_tunes.py, the wheel's function) for
+    the resolved deployment the case states; vLLM: whether its first MoE layer runs FlashInfer's
+    CUTLASS MoE, as the case states from vLLM's own selection (tests/data/launch/vllm-expected.json);
+  - the server's environment: the environment doctor and install run in (the case's env, as
+    beside the server) with the launch command's VAR=VALUE words over it, which the path
+    functions above read (SGLANG_CACHE_DIR, VLLM_CACHE_ROOT, VLLM_FLASHINFER_AUTOTUNE_CACHE_DIR).
 Truth is "hits" when every rank's file is there, loads, hits every lookup with a valid tactic.
-doctor must exit 0 exactly then; otherwise 1, or 6 where the case says tunetab cannot see the
-truth (no FlashInfer to read the environment, vLLM's hash, no config.json for install's flags).
+doctor must exit 0 exactly then; otherwise 1 (2 where the server refuses the command), or 6
+where the case says tunetab cannot see the truth (no FlashInfer to read the environment, vLLM's
+hash, no config.json for install's flags). A case may also accept 6 ("cannot tell") for its
+answer (or_cannot_tell: the public recipes, whose options tunetab need not model); never 0
+where the truth is not "hits", never 2 where the server takes the command. Each recipe case
+cites the page its launch command was copied from.
 
 Environment: ROOT, TUNETAB; run in an empty folder. Prints one line per case and a summary;
 exit 1 when doctor disagrees with the oracle anywhere (or the harness breaks).
@@ -42,6 +57,16 @@ VHASH2 = "fedcba9876543210fedcba9876543210fedcba9876543210fedcba9876543210"
 
 GPUS = {"h200": ("NVIDIA H200", "90"), "h100-sxm": ("NVIDIA H100 80GB HBM3", "90"),
         "rtx-pro-6000-server": ("NVIDIA RTX PRO 6000 Blackwell Server Edition", "120")}
+# the variables that name a cache root (the path functions read them)
+PATH_VARS = ("SGLANG_CACHE_DIR", "VLLM_CACHE_ROOT", "VLLM_FLASHINFER_AUTOTUNE_CACHE_DIR", "XDG_CACHE_HOME")
+MODELS = {"Qwen/Qwen3-30B-A3B": ("qwen3-30b-a3b", "Qwen3MoeConfig", None),
+          "deepseek-ai/DeepSeek-V3": ("deepseek-v3", "DeepseekV3Config", "fp8"),
+          "nvidia/GLM-5.1-NVFP4": ("glm-5", "GlmMoeDsaConfig", "modelopt_fp4"),
+          "nvidia/GLM-5-NVFP4": ("glm-5", "GlmMoeDsaConfig", "modelopt_fp4"),
+          "zai-org/GLM-5-FP8": ("glm-5", "GlmMoeDsaConfig", "fp8"),
+          "zai-org/GLM-5": ("glm-5", "GlmMoeDsaConfig", None),
+          "openai/gpt-oss-120b": ("gpt-oss-120b", "GptOssConfig", "mxfp4"),
+          "openai/gpt-oss-20b": ("gpt-oss-20b", "GptOssConfig", "mxfp4")}
 
 # The sizes of FlashInfer's cutlass MoE tactic lists, (sm, dtype) -> (G1, G2 with FINALIZE):
 # GEMM1 ids 0..G1-1, GEMM2 ids G1..G1+G2-1, or G1..2*G1-1 without fused finalize (§3). SM90 bf16:
@@ -63,7 +88,18 @@ DTYPE_RUNNER = {
 SERVER = dict(consumer="sglang", cversion="0.5.23", model="Qwen/Qwen3-30B-A3B", model_id="qwen3-30b-a3b",
               hf="Qwen3MoeConfig", dtype="bf16", torch="bfloat16", device="h200", fi="0.7.4", tp=4,
               pp=1, dp=1, attn_dp=1, ep=1, finalize=False, quant=None, backend="flashinfer_cutlass",
-              skip=[], extra=[], env={}, vfolder=VHASH, input_view=None, tunes=True, max_tokens=8192)
+              skip=[], extra=[], env={}, vfolder=VHASH, input_view=None, max_tokens=8192,
+              # a recipe's own words (its launch command as published), else launch() builds them
+              words=None,
+              # the cache root through the environment (SGLANG_CACHE_DIR / a vLLM variable in
+              # the case's env) instead of --cache-dir
+              root_env=False,
+              # what SGLang's should_run_flashinfer_autotune reads, as SGLang resolves the
+              # command: the model config's quantization (None: the checkpoint's, MODELS),
+              # the fp4 GEMM backend, --moe-a2a-backend, --disable-flashinfer-autotune,
+              # --enable-deterministic-inference, speculative decoding
+              mquant=None, fp4_backend="auto", a2a="none", no_autotune=False, deterministic=False,
+              spec=False)
 
 
 def run(args, env=None, cwd=None):
@@ -74,7 +110,7 @@ def run(args, env=None, cwd=None):
 
 
 def plant_hub():
-    for m in ["Qwen/Qwen3-30B-A3B", "deepseek-ai/DeepSeek-V3", "nvidia/GLM-5.1-NVFP4"]:
+    for m in MODELS:
         snap = os.path.join(HUB, "models--" + m.replace("/", "--"), "snapshots", SNAP)
         os.makedirs(snap, exist_ok=True)
         with open(os.path.join(os.path.dirname(os.path.dirname(snap)), "refs_main"), "w"):
@@ -107,6 +143,8 @@ def fake_python(fi, gpu):
 
 def launch(s):
     """The server's launch command (words)."""
+    if s["words"]:
+        return list(s["words"])
     if s["consumer"] == "vllm":
         w = ["vllm", "serve", s["model"], "--tensor-parallel-size", str(s["tp"])]
         if s["ep"] > 1:
@@ -147,12 +185,26 @@ def moe_ranks(s):
     return out
 
 
-def oracle_paths(s, root):
-    """The file each rank opens, by the consumer's own rule."""
+def server_env(c, d):
+    """The server's environment as far as the path functions read it: the case's environment
+    (install's and doctor's, as beside the server), the launch command's VAR=VALUE words over
+    it; a relative folder is the case folder's (the server starts there)."""
+    e = dict(c.env)
+    e.update(c.server["env"])
+    return {k: os.path.join(d, v) if k in PATH_VARS and v else v for k, v in e.items()}
+
+
+def oracle_paths(s, cdir, env, vfolder=None):
+    """The file each rank opens, by the consumer's own rule, in the server's environment env
+    (without a cache-root variable there, the root is --cache-dir's, the case's root/). Both
+    functions make the folder, as the server does when it starts (vLLM: in the config-hash
+    folder vfolder, default the case's)."""
+    root = os.path.join(cdir, "root")
     if s["consumer"] == "vllm":  # vLLM 0.34.0's own resolve_rank_flashinfer_autotune_file
         site = os.path.join(ROOT, ".venv-consumers", "vllm-" + s["cversion"])
-        case = {"env": {"VLLM_FLASHINFER_AUTOTUNE_CACHE_DIR": root}, "tp": s["tp"], "pp": s["pp"],
-                "dp": s["dp"], "hash": s["vfolder"], "home": WORK,
+        venv = {k: v for k, v in env.items() if k in PATH_VARS}
+        case = {"env": venv or {"VLLM_FLASHINFER_AUTOTUNE_CACHE_DIR": root}, "tp": s["tp"], "pp": s["pp"],
+                "dp": s["dp"], "hash": vfolder or s["vfolder"], "home": WORK,
                 "workspace": "/ws/.cache/flashinfer/%s/90a" % s["fi"]}
         rc, out, err = run([sys.executable, os.path.join(ROOT, "tests/consumers/vllm_path.py"), site,
                             os.path.join(ROOT, ".venv-consumers", "flashinfer-none"), json.dumps(case)])
@@ -166,7 +218,8 @@ def oracle_paths(s, root):
                 "moe_runner_backend": s["backend"], "tp": s["tp"], "pp": s["pp"],
                 "attn_dp": s["attn_dp"], "ep": s["ep"], "hf_config_class": s["hf"],
                 "skip_ops": s["skip"], "tp_rank": t, "pp_rank": p, "dp_rank": d,
-                "sm": GPUS[s["device"]][1], "flashinfer": s["fi"], "cache_dir": root}
+                "sm": GPUS[s["device"]][1], "flashinfer": s["fi"],
+                "cache_dir": env.get("SGLANG_CACHE_DIR") or root}
         rc, out, err = run([sys.executable, os.path.join(ROOT, "tests/consumers/sglang_path.py"), site,
                             json.dumps(case)])
         if rc:
@@ -238,21 +291,26 @@ class Case:
     """server: the truth; install: tunetab commands (or a plain command) run first; doctor: its
     extra options (--no-python: no FlashInfer to read, --no-hub: no config.json findable);
     env: the environment install and doctor run in (the server's, as when run beside it);
-    unknown: tunetab cannot see the truth (doctor must exit 6); says: a word doctor's output must
-    hold (the cause it names)."""
+    unknown: tunetab cannot see the truth (doctor must exit 6); or_cannot_tell: doctor gives the
+    oracle's answer or says it cannot tell (exit 6), as for a published recipe whose options
+    tunetab need not model; says: a word doctor's output must hold (the cause it names). An
+    install step may fail only where the server reads no cache (it refuses the command or does
+    not tune)."""
     def __init__(self, name, server, install, doctor=(), mutate=None, unknown=False, says=None,
-                 oracle_fi=None, env=None):
+                 oracle_fi=None, env=None, or_cannot_tell=False):
         self.name, self.server, self.install, self.doctor = name, server, install, list(doctor)
         self.mutate, self.unknown, self.says, self.oracle_fi = mutate, unknown, says, oracle_fi
         self.env = env or {}
+        self.or_cannot_tell = or_cannot_tell
 
 
 def S(**kw):
     s = dict(SERVER)
     s.update(kw)
-    if "model_id" not in kw and s["model"] != SERVER["model"]:
-        s["model_id"] = {"deepseek-ai/DeepSeek-V3": "deepseek-v3",
-                         "nvidia/GLM-5.1-NVFP4": "glm-5"}.get(s["model"], s["model_id"])
+    if "model_id" not in kw and s["model"] != SERVER["model"] and s["model"] in MODELS:
+        s["model_id"] = MODELS[s["model"]][0]
+    if "hf" not in kw and s["model"] in MODELS:
+        s["hf"] = MODELS[s["model"]][1]
     return s
 
 
@@ -263,7 +321,7 @@ def common(s, py=True):
         o += ["--python", fake_python(s["fi"], GPUS[s["device"]][0])]
     else:
         o += ["--flashinfer", s["fi"]]
-    return o + ["--cache-dir", "root"]
+    return o + ([] if s["root_env"] else ["--cache-dir", "root"])
 
 
 def inst(s, *more, py=True):
@@ -465,22 +523,74 @@ def doctor_args(c):
     return ["doctor", "--for", s["consumer"]] + common(s, py) + extra + ["--"] + env_words(s) + launch(s)
 
 
+def refusals(L):
+    """Per case, None where the server's parser takes its launch command, else argparse's message
+    (SGLang: tests/consumers/launch_parse.py; vLLM's FlexibleArgumentParser is not rebuilt here:
+    its commands are taken as accepted, and doctor refusing one disagrees)."""
+    idx = [i for i, c in enumerate(L) if c.server["consumer"] == "sglang" and not
+           (c.install and c.install[-1][:2] == ["install", "--for"] and "--" not in c.install[-1])]
+    bf = os.path.join(WORK, "launch-jobs.jsonl")
+    with open(bf, "w") as f:
+        for i in idx:
+            s = L[i].server
+            f.write(json.dumps({"version": s["cversion"], "words": env_words(s) + launch(s)}) + "\n")
+    rc, out, err = run([sys.executable, os.path.join(ROOT, "tests/consumers/launch_parse.py"), bf])
+    lines = out.splitlines()
+    if rc or len(lines) != len(idx):
+        raise SystemExit("plan_cases: SGLang's parser (launch_parse.py) failed: " + err)
+    res = [None] * len(L)
+    for i, line in zip(idx, lines):
+        res[i] = json.loads(line)["refused"]
+    return res
+
+
+def tunes(s):
+    """(whether the server tunes FlashInfer at start, and so reads the cache; why not), by its
+    own rule: SGLang's should_run_flashinfer_autotune for the resolved deployment s states;
+    vLLM: its first MoE layer's backend, as s states it from vLLM's own selection."""
+    if s["consumer"] == "vllm":
+        if s["backend"] != "flashinfer_cutlass":
+            return False, "vLLM runs %s's MoE, not FlashInfer's CUTLASS MoE: it tunes nothing" % s["backend"]
+        return True, ""
+    q = s["mquant"] or s["quant"] or MODELS.get(s["model"], (None, None, None))[2]
+    case = {"moe_runner_backend": s["backend"], "moe_a2a_backend": s["a2a"], "quantization": q,
+            "fp4_gemm_backend": s["fp4_backend"], "disable_flashinfer_autotune": s["no_autotune"],
+            "deterministic": s["deterministic"], "speculative": s["spec"],
+            "sm": GPUS[s["device"]][1]}
+    site = os.path.join(ROOT, ".venv-consumers", "sglang-" + s["cversion"])
+    rc, out, err = run([sys.executable, os.path.join(ROOT, "tests/consumers/sglang_tunes.py"), site,
+                        json.dumps(case)])
+    if rc or out.strip() not in ("True", "False"):
+        raise SystemExit("plan_cases: SGLang's should_run_flashinfer_autotune failed: " + err)
+    if out.strip() == "False":
+        return False, ("SGLang %s's should_run_flashinfer_autotune is False (MoE runner backend %s): "
+                       "it reads no cache" % (s["cversion"], s["backend"]))
+    if s["backend"] != "flashinfer_cutlass":
+        raise SystemExit("plan_cases: no oracle for the keys of MoE runner backend %s" % s["backend"])
+    return True, ""
+
+
 def main():
     plant_hub()
     base_env = {"HF_HUB_CACHE": HUB, "TUNETAB_TEST_IGNORE_INSTALLED": "1"}
-    for k in ("SGLANG_CACHE_DIR", "SGLANG_FLASHINFER_MOE_FUSED_FINALIZE", "VLLM_CACHE_ROOT"):
+    for k in ("SGLANG_CACHE_DIR", "SGLANG_FLASHINFER_MOE_FUSED_FINALIZE") + PATH_VARS:
         os.environ.pop(k, None)
     L = cases()
     top = WORK
+    refused = refusals(L)
     jobs, per_case = [], []
     setup_failed = {}
     for i, c in enumerate(L):
         d = os.path.join(WORK, "c%02d" % i)
         os.makedirs(d)
         s = c.server
-        os.makedirs(os.path.join(d, "root", VHASH), exist_ok=True)  # vLLM's first start (cases use it or not)
-        if s["consumer"] != "vllm":
-            shutil.rmtree(os.path.join(d, "root", VHASH))
+        senv = server_env(c, d)
+        tuned, why_not = (False, "") if refused[i] else tunes(s)
+        if s["consumer"] == "vllm":
+            # vLLM's first start made its config-hash folder (cases use it or not), in the root of
+            # the environment it started in: the launch command's, and without its words
+            oracle_paths(s, d, senv, VHASH)
+            oracle_paths(s, d, server_env(Case("", dict(s, env={}), [], env=c.env), d), VHASH)
         for step in c.install:
             step = list(step)
             if step[0] == "generate":  # tables are shared by name between cases
@@ -497,8 +607,10 @@ def main():
                 rc, o, e = run([T] + step, env=ienv, cwd=d)
             else:
                 rc, o, e = run(step, cwd=d)
+            if rc and step[0] == "install" and (refused[i] or not tuned):
+                continue  # install refuses where the server reads no cache: not a failure
             if rc:  # counted as a disagreement below (an older tunetab may refuse a step)
-                setup_failed[i] = "setup failed: %s: %s" % (" ".join(step[:3]), e.strip().splitlines()[0][:200])
+                setup_failed[i] = "setup failed: %s: %s" % (" ".join(step[:3]), (e.strip().splitlines() or [""])[0][:200])
                 break
         if c.mutate:
             cwd = os.getcwd()
@@ -515,16 +627,17 @@ def main():
         rc, out, err = run([T] + args, env=denv, cwd=d)
         # the oracle's jobs: every rank's file
         fi = c.oracle_fi or "0.7.4"
-        root = os.path.join(d, "root")
-        paths = oracle_paths(s, root)
-        gpu = GPUS[s["device"]][0]
-        keys = server_keys(s) if s["tunes"] and s["backend"] != "triton" else []
         first = len(jobs)
-        for (t, p, dd, w, mtp, mtr, mep, mer), path in zip(moe_ranks(s), paths):
-            jobs.append({"table": path, "device": gpu, "keys": keys,
-                         "deployment": deployment(s, mtp, mtr, mep, mer),
-                         "metadata": env_meta(s["fi"], gpu), "fi": fi, "case": i})
-        per_case.append((c, rc, out, err, first, len(jobs)))
+        if not refused[i]:
+            paths = oracle_paths(s, d, senv)
+            gpu = GPUS[s["device"]][0]
+            keys = server_keys(s) if tuned else []
+            for (t, p, dd, w, mtp, mtr, mep, mer), path in zip(moe_ranks(s), paths):
+                jobs.append({"table": path, "device": gpu, "keys": keys,
+                             "deployment": deployment(s, mtp, mtr, mep, mer),
+                             "metadata": env_meta(s["fi"], gpu), "fi": fi, "case": i})
+        per_case.append((c, rc, out.replace(d + "/", ""), err.replace(d + "/", ""), first, len(jobs),
+                         why_not))
     # one oracle process per FlashInfer version
     results = [None] * len(jobs)
     for fi in sorted({j["fi"] for j in jobs}):
@@ -541,12 +654,12 @@ def main():
             return 1
         for k, line in zip(idx, lines):
             results[k] = json.loads(line)
-    agree = truth_hits = 0
-    for i, (c, rc, out, err, a, b) in enumerate(per_case):
+    agree = truth_hits = told = 0
+    for i, (c, rc, out, err, a, b, why_not) in enumerate(per_case):
         s = c.server
-        why = ""
-        if s["backend"] == "triton":
-            why = "the server runs Triton's MoE: no cache read"
+        why = why_not
+        if refused[i]:
+            why = "the server refuses the command: SGLang %s's parser: %s" % (s["cversion"], refused[i][:110])
         for k in range(a, b):
             r = results[k]
             name = os.path.basename(jobs[k]["table"])
@@ -567,29 +680,35 @@ def main():
                 if bad:
                     why = "%s: tactic %s is not among FlashInfer's ids for SM%s %s" % (
                         name, bad[0][1], GPUS[s["device"]][1], s["dtype"])
-        if not why and s["consumer"] == "sglang" and s["tp"] > 1 and s["backend"] != "triton":
+        if not why and s["consumer"] == "sglang" and s["tp"] > 1:
             why = sglang_diverged(s, [jobs[k]["table"] for k in range(a, b)])
         truth = "hits" if not why else "no (%s)" % why
-        want = 6 if c.unknown else 0 if not why else 1
+        want = 6 if c.unknown else 2 if refused[i] else 0 if not why else 1
         lines = [l for l in out.splitlines() if l.startswith(("  no ", "  cannot tell "))]
         said = lines[0].split(None, 1)[1].strip() if lines else ""
         said = said[len("tell"):].strip() if said.startswith("tell") else said
-        ok = rc == want and (not c.says or c.says in out) and i not in setup_failed
+        if rc == 2 and not said:
+            said = (err.strip().splitlines() or [""])[-1].replace("tunetab: error: ", "")
+        tell = c.or_cannot_tell and rc == 6 and not refused[i]
+        ok = (tell or rc == want and (not c.says or c.says in out)) and i not in setup_failed
         if c.unknown and not why:
             truth = "hits, which tunetab cannot see"
         elif c.unknown:
             truth = "no (%s), which tunetab cannot see" % why
         agree += ok
+        told += tell and ok
         truth_hits += not why
         print("%02d %s\n   oracle: %s\n   doctor: exit %d%s%s" % (
             i, c.name, truth, rc, ": " if said else "", said[:150]))
         if i in setup_failed:
             print("   " + setup_failed[i])
         if not ok:
-            print("   DISAGREE: doctor should exit %d%s" % (want, " naming '%s'" % c.says if c.says else ""))
+            print("   DISAGREE: doctor should exit %d%s%s" % (
+                want, " naming '%s'" % c.says if c.says else "", " or 6" if c.or_cannot_tell else ""))
             print("   " + "\n   ".join((out + err).splitlines()[:40]))
-    print("%d cases (the oracle: %d hit, %d do not): doctor agrees with the oracle on %d" % (
-        len(L), truth_hits, len(L) - truth_hits, agree))
+    print("%d cases (the oracle: %d hit, %d do not; %d refused by the server): doctor agrees with "
+          "the oracle on %d (%d of them by saying it cannot tell, where a case allows it)" % (
+              len(L), truth_hits, len(L) - truth_hits, sum(1 for r in refused if r), agree, told))
     return 0 if agree == len(L) else 1
 
 
