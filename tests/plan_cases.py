@@ -99,7 +99,11 @@ SERVER = dict(consumer="sglang", cversion="0.5.23", model="Qwen/Qwen3-30B-A3B", 
               # the fp4 GEMM backend, --moe-a2a-backend, --disable-flashinfer-autotune,
               # --enable-deterministic-inference, speculative decoding
               mquant=None, fp4_backend="auto", a2a="none", no_autotune=False, deterministic=False,
-              spec=False)
+              spec=False,
+              # shared experts SGLang fuses into the routed MoE (one more expert, top-k + 1), as
+              # its shared_experts_fusion_disable_reason decides (0.5.23 models/deepseek_v2.py:
+              # 3324-3394; models/glm4_moe.py:1285 for GLM-5)
+              fused_shared=0)
 
 
 def run(args, env=None, cwd=None):
@@ -229,7 +233,7 @@ def oracle_paths(s, cdir, env, vfolder=None):
 
 
 def deployment(s, mtp, mtr, mep, mer):
-    d = {"output_dtype": "torch.bfloat16", "top_k": 8, "tp_size": mtp, "tp_rank": mtr,
+    d = {"output_dtype": "torch.bfloat16", "top_k": 8 + s["fused_shared"], "tp_size": mtp, "tp_rank": mtr,
          "ep_size": mep, "ep_rank": mer, "cluster_size": 1, "cluster_rank": 0,
          "enable_alltoall": False, "use_w4_group_scaling": False, "use_mxfp8_act_scaling": False,
          "use_wfp4afp8_humming": False, "min_latency_mode": False, "enable_pdl": True,
@@ -260,10 +264,23 @@ def server_keys(s):
     """The profiles the server looks up (their extras are rebuilt by FlashInfer's real runner)."""
     mtp, mep = moe_ranks(s)[0][4], moe_ranks(s)[0][6]
     ck = (s["device"], s["model_id"], s["dtype"], mtp, mep, s["fi"], s["input_view"], s["finalize"],
-          s["max_tokens"])
+          s["max_tokens"], s["fused_shared"])
     if ck not in _keys:
         out = os.path.join(WORK, "keys-%d" % len(_keys))
-        args = [T, "generate", "--device", s["device"], "--model", s["model_id"], "--dtype", s["dtype"],
+        model = s["model_id"]
+        if s["fused_shared"]:  # the model's geometry with the fused shared experts routed
+            n = s["fused_shared"]
+            model = os.path.join(WORK, "%s-fused%d.yaml" % (s["model_id"], n))
+            with open(os.path.join(ROOT, "configs/models", s["model_id"] + ".yaml")) as f:
+                text = f.read()
+            for field, delta in (("routed_experts", n), ("top_k", n)):
+                head, rest = text.split("  %s: " % field, 1)
+                num, tail = rest.split(" ", 1)
+                text = "%s  %s: %d %s" % (head, field, int(num) + delta, tail)
+            text = text.replace("id: %s " % s["model_id"], "id: %s-fused%d " % (s["model_id"], n), 1)
+            with open(model, "w") as f:
+                f.write(text)
+        args = [T, "generate", "--device", s["device"], "--model", model, "--dtype", s["dtype"],
                 "--tp", str(mtp), "--ep", str(mep), "--flashinfer", s["fi"], "--format", "json",
                 "--fused-finalize", "on" if s["finalize"] else "off", "--max-tokens", str(s["max_tokens"]),
                 "-o", out, "-q"]
@@ -295,13 +312,15 @@ class Case:
     oracle's answer or says it cannot tell (exit 6), as for a published recipe whose options
     tunetab need not model; says: a word doctor's output must hold (the cause it names). An
     install step may fail only where the server reads no cache (it refuses the command or does
-    not tune)."""
+    not tune). blind: why the oracle cannot say what the server does either (an input neither it
+    nor tunetab models decides it): doctor must say it cannot tell."""
     def __init__(self, name, server, install, doctor=(), mutate=None, unknown=False, says=None,
-                 oracle_fi=None, env=None, or_cannot_tell=False):
+                 oracle_fi=None, env=None, or_cannot_tell=False, blind=None):
         self.name, self.server, self.install, self.doctor = name, server, install, list(doctor)
         self.mutate, self.unknown, self.says, self.oracle_fi = mutate, unknown, says, oracle_fi
         self.env = env or {}
         self.or_cannot_tell = or_cannot_tell
+        self.blind = blind
 
 
 def S(**kw):
@@ -507,6 +526,260 @@ def cases():
              [gen(s, "t"), ["install", "--for", "sglang", "--from", "t", "--model-path", s["model"],
                             "--hf-config-class", s["hf"], "--tp", "4"] + common(s)],
              doctor=["--no-hub"], unknown=True))
+
+    # --- issue #47's "Why", the launch words and the environment (each exits 0 on f6ffc43)
+    # SGLANG_CACHE_DIR as a VAR=VALUE word: SGLang's own path function reads it (the cache root
+    # of the server's environment); install and doctor run with SGLANG_CACHE_DIR=root, as the
+    # issue's user had it, and no --cache-dir
+    envroot = {"SGLANG_CACHE_DIR": "root"}
+    w_sg = S(root_env=True, env={"SGLANG_CACHE_DIR": "elsewhere"})
+    add(Case("SGLANG_CACHE_DIR=elsewhere on the command line, installed for the environment's root",
+             w_sg, [inst(S(root_env=True))], env=envroot, says="nothing was installed"))
+    add(Case("SGLANG_CACHE_DIR=elsewhere on the command line, install given the same command", w_sg,
+             [inst(w_sg)], env=envroot))
+    add(Case("SGLANG_CACHE_DIR=elsewhere on the command line, --cache-dir naming the other root",
+             S(env={"SGLANG_CACHE_DIR": "elsewhere"}), [inst(s)], says="SGLANG_CACHE_DIR=elsewhere"))
+    # vLLM's roots: VLLM_CACHE_ROOT (envs.py:757) under VLLM_FLASHINFER_AUTOTUNE_CACHE_DIR
+    # (envs.py:1904; flashinfer_autotune_cache.py:40-53); vLLM started once in each environment
+    vroot = dict(v, root_env=True)
+    w_vr = dict(vroot, env={"VLLM_CACHE_ROOT": "elsewhere"})
+    add(Case("vLLM: VLLM_CACHE_ROOT=elsewhere on the command line, installed for the environment's",
+             w_vr, [inst(vroot)], env={"VLLM_CACHE_ROOT": "root"}))
+    # (without --cache-file vLLM's config hash is out of sight: cannot tell, as case 49)
+    add(Case("vLLM: VLLM_CACHE_ROOT=elsewhere on the command line, install given the same command",
+             w_vr, [inst(w_vr)], env={"VLLM_CACHE_ROOT": "root"}, unknown=True))
+    w_vd = dict(vroot, env={"VLLM_FLASHINFER_AUTOTUNE_CACHE_DIR": "elsewhere"})
+    vdenv = {"VLLM_FLASHINFER_AUTOTUNE_CACHE_DIR": "root"}
+    add(Case("vLLM: VLLM_FLASHINFER_AUTOTUNE_CACHE_DIR=elsewhere on the command line, installed "
+             "for the environment's", w_vd, [inst(vroot)], env=vdenv))
+    add(Case("vLLM: VLLM_FLASHINFER_AUTOTUNE_CACHE_DIR=elsewhere on the command line, install given "
+             "the same command", w_vd, [inst(w_vd)], env=vdenv, unknown=True))
+    add(Case("vLLM: VLLM_CACHE_ROOT=elsewhere on the command line, VLLM_FLASHINFER_AUTOTUNE_CACHE_DIR "
+             "in the environment (which vLLM takes)", dict(vroot, env={"VLLM_CACHE_ROOT": "elsewhere"}),
+             [inst(dict(vroot, env={"VLLM_CACHE_ROOT": "elsewhere"}))], env=vdenv, unknown=True))
+    # options tunetab does not model, or the server does not have
+    add(Case("--enable-ep-moe: SGLang 0.5.23's parser has no such option", S(extra=["--enable-ep-moe"]),
+             [inst(s)]))
+    add(Case("--cuda-graph-max-bs 8: an abbreviation SGLang's parser finds ambiguous",
+             S(extra=["--cuda-graph-max-bs", "8"]), [inst(s)]))
+    add(Case("--disable-cuda-graph (SGLang 0.5.23 tunes its prefill chunk: no effect on the keys)",
+             S(extra=["--disable-cuda-graph"]), [inst(s)]))
+    add(Case("--mem-fraction-static 0.85, an option tunetab does not model", S(extra=["--mem-fraction-static",
+             "0.85"]), [inst(s)], unknown=True))
+    add(Case("--mem-frac 0.85: argparse's abbreviation of it", S(extra=["--mem-frac", "0.85"]), [inst(s)],
+             unknown=True))
+    add(Case("CUDA_LAUNCH_BLOCKING=1 on the command line: a variable tunetab does not model",
+             S(env={"CUDA_LAUNCH_BLOCKING": "1"}), [inst(s)], unknown=True))
+    add(Case("SGLANG_ENABLE_JIT_DEEPGEMM=0 in doctor's environment: SGLang reads it", s, [inst(s)],
+             env={"SGLANG_ENABLE_JIT_DEEPGEMM": "0"}, unknown=True))
+    add(Case("vLLM: --kv-cache-dtype fp8 (another config hash), --cache-file the earlier start's", v_kv,
+             [inst(v)], doctor=["--cache-file", "root/%s/autotune_configs_dp0_rank0.json" % VHASH],
+             unknown=True))
+    add(Case("vLLM: --enforce-eager (another config hash), --cache-file the earlier start's",
+             dict(v, extra=["--enforce-eager"], vfolder=VHASH2), [inst(v)],
+             doctor=["--cache-file", "root/%s/autotune_configs_dp0_rank0.json" % VHASH], unknown=True))
+    add(Case("--enable-deterministic-inference: SGLang does not tune", S(extra=[
+             "--enable-deterministic-inference"], deterministic=True), [inst(s)], says="does not tune"))
+    add(Case("--disable-flashinfer-autotune: SGLang does not tune", S(extra=[
+             "--disable-flashinfer-autotune"], no_autotune=True), [inst(s)], says="does not tune"))
+
+    # --- launch commands copied from public SGLang/vLLM docs, recipes and model cards, each
+    # installed with tunetab for that command and then checked (doctor may say it cannot tell
+    # where a recipe's options are ones tunetab does not model). Only the model is adapted to
+    # one whose config.json the tests have (said where); the server states its deployment as
+    # the consumer resolves the command: SGLang's MoE runner backend stays 'auto' on SM90
+    # without --quantization and becomes flashinfer_cutlass for modelopt_fp4 on SM120
+    # (sglang 0.5.23 arg_groups/overrides.py:1449-1525; tests/data/launch/sglang-expected.json,
+    # SGLang's own resolution); vLLM's first MoE layer's backend as vLLM 0.33.0's own selection
+    # gives it for that model, dtype, GPU and parallelism (tests/data/launch/vllm-expected.json:
+    # Qwen3 bf16 TRITON on SM90 and FLASHINFER_CUTLASS on SM120, block FP8 FLASHINFER_CUTLASS
+    # with EP and TRITON without on SM90, gpt-oss MXFP4 TRITON on SM90)
+    def sgl(words, **kw):
+        kw.setdefault("backend", "auto")
+        return S(words=words, **kw)
+
+    def rec(name, server, **kw):
+        add(Case(name, server, [inst(server)], or_cannot_tell=True, **kw))
+
+    py, m = ["python", "-m", "sglang.launch_server"], ["python3", "-m", "sglang.launch_server"]
+    dsv3 = dict(model="deepseek-ai/DeepSeek-V3", tp=8)
+    # https://github.com/sgl-project/sglang/blob/main/benchmark/deepseek_v3/README.md
+    # "Using pip" (8 x H200)
+    rec("recipe: SGLang benchmark/deepseek_v3/README.md, pip (8 x H200)",
+        sgl(m + ["--model", "deepseek-ai/DeepSeek-V3", "--tp", "8", "--trust-remote-code"], **dsv3))
+    # same page, "Using Docker (Recommended)": the command the container runs
+    rec("recipe: SGLang benchmark/deepseek_v3/README.md, Docker",
+        sgl(m + ["--model", "deepseek-ai/DeepSeek-V3", "--tp", "8", "--trust-remote-code", "--port",
+                 "30000"], **dsv3))
+    # same page, "Serving with two H20*8 nodes" (node 1; "two H100 nodes, the usage is similar")
+    rec("recipe: SGLang benchmark/deepseek_v3/README.md, two nodes, node 1 (H100)",
+        sgl(m + ["--model-path", "deepseek-ai/DeepSeek-V3", "--tp", "16", "--dist-init-addr",
+                 "10.0.0.1:5000", "--nnodes", "2", "--node-rank", "0", "--trust-remote-code"],
+            model="deepseek-ai/DeepSeek-V3", tp=16, device="h100-sxm"))
+    # https://github.com/sgl-project/sglang/blob/main/docs/basic_usage/deepseek_v3.md
+    # (docs.sglang.io basic_usage/deepseek_v3), "Multi-token Prediction"; model DeepSeek-V3-0324
+    # adapted to DeepSeek-V3
+    rec("recipe: SGLang docs deepseek_v3.md, MTP (DeepSeek-V3-0324 -> DeepSeek-V3)",
+        sgl(m + ["--model-path", "deepseek-ai/DeepSeek-V3", "--speculative-algorithm", "EAGLE",
+                 "--trust-remote-code", "--tp", "8"], spec=True, **dsv3))
+    # same page, "Function calling for DeepSeek Models"; DeepSeek-V3-0324 -> DeepSeek-V3
+    rec("recipe: SGLang docs deepseek_v3.md, function calling (DeepSeek-V3-0324 -> DeepSeek-V3)",
+        sgl(m + ["--model", "deepseek-ai/DeepSeek-V3", "--tp", "8", "--port", "30000", "--host",
+                 "0.0.0.0", "--mem-fraction-static", "0.9", "--tool-call-parser", "deepseekv3",
+                 "--chat-template", "./examples/chat_template/tool_chat_template_deepseekv3.jinja"],
+            **dsv3))
+    # https://huggingface.co/deepseek-ai/DeepSeek-V3.2-Exp/commit/fd33dda13987c4ec2bd43d7d4318046a4f220ca9
+    # (the model card's SGLang launch command); DeepSeek-V3.2-Exp -> DeepSeek-V3
+    rec("recipe: DeepSeek-V3.2-Exp model card, SGLang DP attention (-> DeepSeek-V3)",
+        sgl(py + ["--model", "deepseek-ai/DeepSeek-V3", "--tp", "8", "--dp", "8",
+                  "--enable-dp-attention"], attn_dp=8, **dsv3))
+    # https://github.com/sgl-project/sglang/blob/main/docs/advanced_features/expert_parallelism.md
+    # "Launch with DeepEP and DeepGEMM for DeepSeek-V3"
+    rec("recipe: SGLang docs expert_parallelism.md, DeepEP and DeepGEMM",
+        sgl(py + ["--model-path", "deepseek-ai/DeepSeek-V3", "--moe-a2a-backend", "deepep",
+                  "--moe-runner-backend", "deep_gemm", "--tp", "8", "--ep", "8"], backend="deep_gemm",
+            a2a="deepep", ep=8, **dsv3))
+    # https://github.com/sgl-project/sgl-cookbook/blob/main/docs/Qwen/Qwen3.md (the SGLang
+    # cookbook, docs.sglang.io cookbook Qwen3) 4.2.1, 4.2.3 and 5.1.1; Qwen3-235B-A22B -> Qwen3-30B-A3B
+    q = dict(model="Qwen/Qwen3-30B-A3B", tp=8)
+    rec("recipe: SGLang cookbook Qwen3, reasoning parser (Qwen3-235B-A22B -> Qwen3-30B-A3B)",
+        sgl(py + ["--model", "Qwen/Qwen3-30B-A3B", "--reasoning-parser", "qwen3", "--tp", "8",
+                  "--host", "0.0.0.0", "--port", "8000"], **q))
+    rec("recipe: SGLang cookbook Qwen3, tool calling (-> Qwen3-30B-A3B)",
+        sgl(py + ["--model", "Qwen/Qwen3-30B-A3B", "--reasoning-parser", "qwen3", "--tool-call-parser",
+                  "qwen3", "--tp", "8", "--host", "0.0.0.0", "--port", "8000"], **q))
+    rec("recipe: SGLang cookbook Qwen3, benchmark deployment (-> Qwen3-30B-A3B)",
+        sgl(py + ["--model", "Qwen/Qwen3-30B-A3B", "--tp", "8"], **q))
+    # https://github.com/sgl-project/sglang/blob/main/docs/basic_usage/qwen3.md, EAGLE
+    # (its --speculative-algo is argparse's abbreviation of --speculative-algorithm);
+    # Qwen3-Next-80B-A3B-Instruct -> Qwen3-30B-A3B
+    rec("recipe: SGLang docs qwen3.md, Qwen3-Next EAGLE (-> Qwen3-30B-A3B)",
+        sgl(m + ["--model", "Qwen/Qwen3-30B-A3B", "--tp", "4", "--speculative-num-steps", "3",
+                 "--speculative-eagle-topk", "1", "--speculative-num-draft-tokens", "4",
+                 "--speculative-algo", "NEXTN"], model="Qwen/Qwen3-30B-A3B", tp=4, spec=True))
+    # https://qwen.readthedocs.io/zh-cn/stable/_sources/deployment/sglang.md.txt (Qwen's docs,
+    # SGLang: tensor parallelism on 4 GPUs); Qwen3-8B -> Qwen3-30B-A3B
+    rec("recipe: Qwen docs deployment/sglang, TP 4 (Qwen3-8B -> Qwen3-30B-A3B)",
+        sgl(py + ["--model-path", "Qwen/Qwen3-30B-A3B", "--tensor-parallel-size", "4"],
+            model="Qwen/Qwen3-30B-A3B", tp=4))
+    # https://github.com/sgl-project/sglang/blob/main/docs/advanced_features/quantization.md
+    # "Offline Quantization" (Meta-Llama-3.1-8B-Instruct-AWQ-INT4 -> Qwen3-30B-A3B)
+    rec("recipe: SGLang docs quantization.md, offline quantized model (-> Qwen3-30B-A3B)",
+        sgl(m + ["--model-path", "Qwen/Qwen3-30B-A3B", "--port", "30000", "--host", "0.0.0.0"],
+            model="Qwen/Qwen3-30B-A3B", tp=1))
+    # same page, ModelOpt "FP4 Models" (Llama-3.3-70B-Instruct-NVFP4 -> GLM-5-NVFP4), on an
+    # RTX PRO 6000 (SM120): SGLang picks flashinfer_cutlass for modelopt_fp4 there and tunes;
+    # GLM-5-NVFP4 keeps its shared expert in NVFP4 (its hf_quant_config excludes none, unlike
+    # GLM-5.1-NVFP4's), so SGLang fuses it into the MoE: 257 experts, top-9
+    rec("recipe: SGLang docs quantization.md, ModelOpt FP4 (-> GLM-5-NVFP4, RTX PRO 6000)",
+        sgl(m + ["--model-path", "nvidia/GLM-5-NVFP4", "--quantization", "modelopt_fp4", "--port",
+                 "30000"], model="nvidia/GLM-5-NVFP4", tp=1, quant="modelopt_fp4", dtype="nvfp4",
+            input_view="bf16", device="rtx-pro-6000-server", backend="flashinfer_cutlass",
+            fused_shared=1))
+    # https://github.com/sgl-project/sgl-cookbook/blob/main/docs/autoregressive/GLM/GLM-5.md
+    # (docs.sglang.io cookbook GLM-5) section 4, "FP8 on H200, all features enabled"
+    rec("recipe: SGLang cookbook GLM-5, FP8 on H200",
+        sgl(py + ["--model", "zai-org/GLM-5-FP8", "--tp", "8", "--tool-call-parser", "glm47",
+                  "--reasoning-parser", "glm45", "--speculative-algorithm", "EAGLE",
+                  "--speculative-num-steps", "3", "--speculative-eagle-topk", "1",
+                  "--speculative-num-draft-tokens", "4", "--mem-fraction-static", "0.85", "--host",
+                  "0.0.0.0", "--port", "30000"], model="zai-org/GLM-5-FP8", tp=8, spec=True))
+    # https://github.com/sgl-project/sglang/blob/main/docs/basic_usage/gpt_oss.md, the demo
+    # tool server (H200)
+    rec("recipe: SGLang docs gpt_oss.md, demo tool server",
+        sgl(m + ["--model-path", "openai/gpt-oss-120b", "--tool-server", "demo", "--tp", "2"],
+            model="openai/gpt-oss-120b", tp=2))
+    # https://github.com/voipmonitor/rtx6kpro/blob/master/models/glm5.md "Recommended: Docker
+    # run with MTP + b12x" (8 x RTX PRO 6000): its -e variables as VAR=VALUE words and the
+    # command the container runs; festr2/GLM-5-NVFP4-MTP -> nvidia/GLM-5-NVFP4. SGLang 0.5.23's
+    # parser refuses it (--cuda-graph-max-bs is ambiguous there; b12x is no MoE runner backend)
+    rec("recipe: rtx6kpro glm5.md, Docker run with MTP + b12x (-> GLM-5-NVFP4)",
+        sgl(m + ["--model-path", "nvidia/GLM-5-NVFP4", "--served-model-name", "glm-5",
+                 "--reasoning-parser", "glm45", "--tool-call-parser", "glm47", "--tensor-parallel-size",
+                 "8", "--quantization", "modelopt_fp4", "--kv-cache-dtype", "bf16", "--trust-remote-code",
+                 "--cuda-graph-max-bs", "32", "--max-running-requests", "64", "--mem-fraction-static",
+                 "0.85", "--chunked-prefill-size", "16384", "--host", "0.0.0.0", "--port", "5000",
+                 "--disable-custom-all-reduce", "--enable-flashinfer-allreduce-fusion",
+                 "--enable-metrics", "--sleep-on-idle", "--attention-backend", "flashinfer",
+                 "--fp4-gemm-backend", "b12x", "--moe-runner-backend", "b12x",
+                 "--model-loader-extra-config", '{"enable_multithread_load": true, "num_threads": 16}',
+                 "--speculative-algorithm", "NEXTN", "--speculative-num-steps", "4",
+                 "--speculative-num-draft-tokens", "6", "--speculative-eagle-topk", "1"],
+            model="nvidia/GLM-5-NVFP4", tp=8, quant="modelopt_fp4", dtype="nvfp4", input_view="bf16",
+            device="rtx-pro-6000-server", env={
+                "SGLANG_ENABLE_SPEC_V2": "True", "SGLANG_ENABLE_JIT_DEEPGEMM": "0",
+                "SGLANG_ENABLE_DEEP_GEMM": "0", "NCCL_GRAPH_FILE": "/etc/nccl_graph_opt.xml",
+                "NCCL_IB_DISABLE": "1", "NCCL_P2P_LEVEL": "SYS", "NCCL_ALLOC_P2P_NET_LL_BUFFERS": "1",
+                "NCCL_MIN_NCHANNELS": "8", "OMP_NUM_THREADS": "8", "SAFETENSORS_FAST_GPU": "1"}))
+
+    # vLLM (0.34.0): where vLLM tunes, doctor is given the file its first start logged
+    # (--cache-file), as docs/consumers.md tells the user
+    logged = ["--cache-file", "root/%s/autotune_configs_dp0_rank0.json" % VHASH]
+    vs = ["vllm", "serve"]
+    # https://github.com/vllm-project/recipes/blob/main/DeepSeek/DeepSeek-V3.md "Running
+    # DeepSeek-R1 with FP8 on 8xH200" (the recipe: the same applies to DeepSeek-V3);
+    # DeepSeek-R1-0528 -> DeepSeek-V3
+    rec("recipe: vLLM recipes DeepSeek-V3.md, FP8 on 8 x H200 (DeepSeek-R1-0528 -> DeepSeek-V3)",
+        dict(v, words=vs + ["deepseek-ai/DeepSeek-V3", "--trust-remote-code", "--tensor-parallel-size",
+                            "8", "--enable_expert_parallel"]), doctor=logged)
+    # https://github.com/vllm-project/recipes/blob/main/GLM/GLM5.md: the Docker command's vllm
+    # serve, and "Serving FP8 Model on 8xH200" (MTP); block FP8 without EP: Triton's MoE
+    glm = dict(v, model="zai-org/GLM-5-FP8", model_id="glm-5", hf="GlmMoeDsaConfig", ep=1,
+               backend="triton")
+    rec("recipe: vLLM recipes GLM5.md, Docker (8 x H200)",
+        dict(glm, words=vs + ["zai-org/GLM-5-FP8", "--tensor-parallel-size", "8", "--tool-call-parser",
+                              "glm47", "--reasoning-parser", "glm45", "--enable-auto-tool-choice",
+                              "--served-model-name", "glm-5-fp8"]))
+    rec("recipe: vLLM recipes GLM5.md, FP8 with MTP on 8 x H200",
+        dict(glm, words=vs + ["zai-org/GLM-5-FP8", "--tensor-parallel-size", "8",
+                              "--speculative-config.method", "mtp",
+                              "--speculative-config.num_speculative_tokens", "3", "--tool-call-parser",
+                              "glm47", "--reasoning-parser", "glm45", "--enable-auto-tool-choice",
+                              "--served-model-name", "glm-5-fp8"]))
+    # https://github.com/vllm-project/vllm/blob/main/docs/serving/expert_parallel_deployment.md
+    # "Single Node Deployment" (comments dropped); DeepSeek-V3-0324 -> DeepSeek-V3. Its
+    # VLLM_ALL2ALL_BACKEND=pplx and VLLM_USE_DEEP_GEMM=1 choose vLLM's MoE kernels, which
+    # vllm-expected.json has no case of: the oracle cannot say what runs
+    add(Case("recipe: vLLM docs expert_parallel_deployment.md, single node pplx (-> DeepSeek-V3)",
+             dict(v, tp=1, dp=8, env={"VLLM_ALL2ALL_BACKEND": "pplx", "VLLM_USE_DEEP_GEMM": "1"},
+                  words=vs + ["deepseek-ai/DeepSeek-V3", "--tensor-parallel-size", "1",
+                              "--data-parallel-size", "8", "--enable-expert-parallel"]),
+             [inst(dict(v, tp=1, dp=8, env={"VLLM_ALL2ALL_BACKEND": "pplx", "VLLM_USE_DEEP_GEMM": "1"},
+                        words=vs + ["deepseek-ai/DeepSeek-V3", "--tensor-parallel-size", "1",
+                                    "--data-parallel-size", "8", "--enable-expert-parallel"]))],
+             blind="VLLM_ALL2ALL_BACKEND=pplx and VLLM_USE_DEEP_GEMM=1 pick vLLM's MoE kernels"))
+    # same page, EPLB, as JSON and as dotted fields ("Prefer individual arguments instead of
+    # JSON?"); Qwen3 bf16 on one H200: Triton's MoE
+    qv = dict(v, model="Qwen/Qwen3-30B-A3B", model_id="qwen3-30b-a3b", hf="Qwen3MoeConfig",
+              dtype="bf16", tp=1, ep=1, backend="triton")
+    rec("recipe: vLLM docs expert_parallel_deployment.md, EPLB config as JSON",
+        dict(qv, words=vs + ["Qwen/Qwen3-30B-A3B", "--enable-eplb", "--eplb-config",
+                             '{"window_size":1000,"step_interval":3000,"num_redundant_experts":2,'
+                             '"log_balancedness":true}']))
+    rec("recipe: vLLM docs expert_parallel_deployment.md, EPLB config as dotted arguments",
+        dict(qv, words=vs + ["Qwen/Qwen3-30B-A3B", "--enable-eplb", "--eplb-config.window_size", "1000",
+                             "--eplb-config.step_interval", "3000", "--eplb-config.num_redundant_experts",
+                             "2", "--eplb-config.log_balancedness", "true"]))
+    # https://github.com/vllm-project/recipes/blob/main/OpenAI/GPT-OSS.md: the quick start's
+    # TP 2 command (on an H200), and the evaluation deployment on 8 x H100
+    gv = dict(v, model="openai/gpt-oss-120b", model_id="gpt-oss-120b", hf="GptOssConfig",
+              dtype="bf16", ep=1, backend="triton")
+    rec("recipe: vLLM recipes GPT-OSS.md, TP 2",
+        dict(gv, tp=2, words=vs + ["openai/gpt-oss-120b", "--tensor-parallel-size", "2"]))
+    rec("recipe: vLLM recipes GPT-OSS.md, evaluation deployment on 8 x H100",
+        dict(gv, tp=8, device="h100-sxm", words=vs + [
+            "openai/gpt-oss-120b", "--tensor_parallel_size", "8", "--max-model-len", "131072",
+            "--max-num-batched-tokens", "10240", "--max-num-seqs", "128", "--gpu-memory-utilization",
+            "0.85", "--no-enable-prefix-caching"]))
+    # https://github.com/vllm-project/vllm/blob/main/docs/serving/parallelism_scaling.md
+    # (docs.vllm.ai serving/parallelism_scaling): TP 4, and TP 4 with PP 2;
+    # facebook/opt-13b and gpt2 -> Qwen3-30B-A3B, on RTX PRO 6000s (SM120: FlashInfer's CUTLASS MoE)
+    qb = dict(qv, device="rtx-pro-6000-server", backend="flashinfer_cutlass", tp=4)
+    rec("recipe: vLLM docs parallelism_scaling.md, TP 4 (opt-13b -> Qwen3-30B-A3B, RTX PRO 6000)",
+        dict(qb, words=vs + ["Qwen/Qwen3-30B-A3B", "--tensor-parallel-size", "4"]), doctor=logged)
+    rec("recipe: vLLM docs parallelism_scaling.md, TP 4 PP 2 (gpt2 -> Qwen3-30B-A3B, RTX PRO 6000)",
+        dict(qb, pp=2, words=vs + ["Qwen/Qwen3-30B-A3B", "--tensor-parallel-size", "4",
+                                   "--pipeline-parallel-size", "2"]), doctor=logged)
     return L
 
 
@@ -585,7 +858,7 @@ def main():
         os.makedirs(d)
         s = c.server
         senv = server_env(c, d)
-        tuned, why_not = (False, "") if refused[i] else tunes(s)
+        tuned, why_not = (False, "") if refused[i] or c.blind else tunes(s)
         if s["consumer"] == "vllm":
             # vLLM's first start made its config-hash folder (cases use it or not), in the root of
             # the environment it started in: the launch command's, and without its words
@@ -628,10 +901,10 @@ def main():
         # the oracle's jobs: every rank's file
         fi = c.oracle_fi or "0.7.4"
         first = len(jobs)
-        if not refused[i]:
+        if tuned and not c.blind:
             paths = oracle_paths(s, d, senv)
             gpu = GPUS[s["device"]][0]
-            keys = server_keys(s) if tuned else []
+            keys = server_keys(s)
             for (t, p, dd, w, mtp, mtr, mep, mer), path in zip(moe_ranks(s), paths):
                 jobs.append({"table": path, "device": gpu, "keys": keys,
                              "deployment": deployment(s, mtp, mtr, mep, mer),
@@ -683,21 +956,23 @@ def main():
         if not why and s["consumer"] == "sglang" and s["tp"] > 1:
             why = sglang_diverged(s, [jobs[k]["table"] for k in range(a, b)])
         truth = "hits" if not why else "no (%s)" % why
-        want = 6 if c.unknown else 2 if refused[i] else 0 if not why else 1
+        want = 6 if c.unknown or c.blind else 2 if refused[i] else 0 if not why else 1
         lines = [l for l in out.splitlines() if l.startswith(("  no ", "  cannot tell "))]
         said = lines[0].split(None, 1)[1].strip() if lines else ""
         said = said[len("tell"):].strip() if said.startswith("tell") else said
         if rc == 2 and not said:
             said = (err.strip().splitlines() or [""])[-1].replace("tunetab: error: ", "")
         tell = c.or_cannot_tell and rc == 6 and not refused[i]
-        ok = (tell or rc == want and (not c.says or c.says in out)) and i not in setup_failed
-        if c.unknown and not why:
+        ok = (tell or rc == want and (not c.says or c.says in out + err)) and i not in setup_failed
+        if c.blind:
+            truth = "cannot tell either: %s" % c.blind
+        elif c.unknown and not why:
             truth = "hits, which tunetab cannot see"
         elif c.unknown:
             truth = "no (%s), which tunetab cannot see" % why
         agree += ok
         told += tell and ok
-        truth_hits += not why
+        truth_hits += not why and not c.blind
         print("%02d %s\n   oracle: %s\n   doctor: exit %d%s%s" % (
             i, c.name, truth, rc, ": " if said else "", said[:150]))
         if i in setup_failed:
@@ -706,9 +981,11 @@ def main():
             print("   DISAGREE: doctor should exit %d%s%s" % (
                 want, " naming '%s'" % c.says if c.says else "", " or 6" if c.or_cannot_tell else ""))
             print("   " + "\n   ".join((out + err).splitlines()[:40]))
-    print("%d cases (the oracle: %d hit, %d do not; %d refused by the server): doctor agrees with "
-          "the oracle on %d (%d of them by saying it cannot tell, where a case allows it)" % (
-              len(L), truth_hits, len(L) - truth_hits, sum(1 for r in refused if r), agree, told))
+    blind = sum(1 for c in L if c.blind)
+    print("%d cases (the oracle: %d hit, %d do not, %d it cannot tell either; %d refused by the "
+          "server): doctor agrees with the oracle on %d (%d of them by saying it cannot tell, where "
+          "a case allows it)" % (len(L), truth_hits, len(L) - truth_hits - blind, blind,
+                                 sum(1 for r in refused if r), agree, told))
     return 0 if agree == len(L) else 1
 
 
