@@ -583,6 +583,14 @@ def cases():
     add(Case("--disable-flashinfer-autotune: SGLang does not tune", S(extra=[
              "--disable-flashinfer-autotune"], no_autotune=True), [inst(s)], says="does not tune"))
 
+    # a rank file that does not parse (issue #47, "A corrupt rank file is a dead end"): FlashInfer's
+    # own loader on it, and SGLang's digest of the group, judge; doctor must not say hits
+    def truncate():
+        f = files("rank_tp1*")[0]
+        text = open(f).read()
+        open(f, "w").write(text[:len(text) // 2])
+    add(Case("one rank file truncated", s, [inst(s)], mutate=truncate, says="rank_tp1_pp0_dp0.json"))
+
     # --- launch commands copied from public SGLang/vLLM docs, recipes and model cards, each
     # installed with tunetab for that command and then checked (doctor may say it cannot tell
     # where a recipe's options are ones tunetab does not model). Only the model is adapted to
@@ -960,8 +968,9 @@ def main():
         lines = [l for l in out.splitlines() if l.startswith(("  no ", "  cannot tell "))]
         said = lines[0].split(None, 1)[1].strip() if lines else ""
         said = said[len("tell"):].strip() if said.startswith("tell") else said
-        if rc == 2 and not said:
-            said = (err.strip().splitlines() or [""])[-1].replace("tunetab: error: ", "")
+        if not said:  # an error instead of a verdict: its message
+            errs = [l for l in err.splitlines() if l.startswith("tunetab: error: ")]
+            said = errs[-1][len("tunetab: error: "):] if errs else ""
         tell = c.or_cannot_tell and rc == 6 and not refused[i]
         ok = (tell or rc == want and (not c.says or c.says in out + err)) and i not in setup_failed
         if c.blind:
