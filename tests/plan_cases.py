@@ -25,7 +25,8 @@ The oracle, per case and per rank of the server:
   - whether it tunes FlashInfer at start (and so reads the cache at all): SGLang's own
     should_run_flashinfer_autotune (tests/consumers/sglang_tunes.py, the wheel's function) for
     the resolved deployment the case states; vLLM: whether its first MoE layer runs FlashInfer's
-    CUTLASS MoE, as the case states from vLLM's own selection (tests/data/launch/vllm-expected.json);
+    CUTLASS MoE, as the case states from vLLM's own selection
+    (tests/data/launch/vllm-expected.json);
   - the server's environment: the environment doctor and install run in (the case's env, as
     beside the server) with the launch command's VAR=VALUE words over it, which the path
     functions above read (SGLANG_CACHE_DIR, VLLM_CACHE_ROOT, VLLM_FLASHINFER_AUTOTUNE_CACHE_DIR).
@@ -43,6 +44,7 @@ exit 1 when doctor disagrees with the oracle anywhere (or the harness breaks).
 import glob
 import json
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -58,7 +60,8 @@ VHASH2 = "fedcba9876543210fedcba9876543210fedcba9876543210fedcba9876543210"
 GPUS = {"h200": ("NVIDIA H200", "90"), "h100-sxm": ("NVIDIA H100 80GB HBM3", "90"),
         "rtx-pro-6000-server": ("NVIDIA RTX PRO 6000 Blackwell Server Edition", "120")}
 # the variables that name a cache root (the path functions read them)
-PATH_VARS = ("SGLANG_CACHE_DIR", "VLLM_CACHE_ROOT", "VLLM_FLASHINFER_AUTOTUNE_CACHE_DIR", "XDG_CACHE_HOME")
+PATH_VARS = ("SGLANG_CACHE_DIR", "VLLM_CACHE_ROOT", "VLLM_FLASHINFER_AUTOTUNE_CACHE_DIR",
+             "XDG_CACHE_HOME")
 MODELS = {"Qwen/Qwen3-30B-A3B": ("qwen3-30b-a3b", "Qwen3MoeConfig", None),
           "deepseek-ai/DeepSeek-V3": ("deepseek-v3", "DeepseekV3Config", "fp8"),
           "nvidia/GLM-5.1-NVFP4": ("glm-5", "GlmMoeDsaConfig", "modelopt_fp4"),
@@ -207,7 +210,8 @@ def oracle_paths(s, cdir, env, vfolder=None):
     if s["consumer"] == "vllm":  # vLLM 0.34.0's own resolve_rank_flashinfer_autotune_file
         site = os.path.join(ROOT, ".venv-consumers", "vllm-" + s["cversion"])
         venv = {k: v for k, v in env.items() if k in PATH_VARS}
-        case = {"env": venv or {"VLLM_FLASHINFER_AUTOTUNE_CACHE_DIR": root}, "tp": s["tp"], "pp": s["pp"],
+        case = {"env": venv or {"VLLM_FLASHINFER_AUTOTUNE_CACHE_DIR": root}, "tp": s["tp"],
+                "pp": s["pp"],
                 "dp": s["dp"], "hash": vfolder or s["vfolder"], "home": WORK,
                 "workspace": "/ws/.cache/flashinfer/%s/90a" % s["fi"]}
         rc, out, err = run([sys.executable, os.path.join(ROOT, "tests/consumers/vllm_path.py"), site,
@@ -233,7 +237,8 @@ def oracle_paths(s, cdir, env, vfolder=None):
 
 
 def deployment(s, mtp, mtr, mep, mer):
-    d = {"output_dtype": "torch.bfloat16", "top_k": 8 + s["fused_shared"], "tp_size": mtp, "tp_rank": mtr,
+    d = {"output_dtype": "torch.bfloat16", "top_k": 8 + s["fused_shared"], "tp_size": mtp,
+         "tp_rank": mtr,
          "ep_size": mep, "ep_rank": mer, "cluster_size": 1, "cluster_rank": 0,
          "enable_alltoall": False, "use_w4_group_scaling": False, "use_mxfp8_act_scaling": False,
          "use_wfp4afp8_humming": False, "min_latency_mode": False, "enable_pdl": True,
@@ -277,7 +282,8 @@ def server_keys(s):
                 head, rest = text.split("  %s: " % field, 1)
                 num, tail = rest.split(" ", 1)
                 text = "%s  %s: %d %s" % (head, field, int(num) + delta, tail)
-            text = text.replace("id: %s " % s["model_id"], "id: %s-fused%d " % (s["model_id"], n), 1)
+            text = text.replace("id: %s " % s["model_id"],
+                                "id: %s-fused%d " % (s["model_id"], n), 1)
             with open(model, "w") as f:
                 f.write(text)
         args = [T, "generate", "--device", s["device"], "--model", model, "--dtype", s["dtype"],
@@ -527,69 +533,75 @@ def cases():
                             "--hf-config-class", s["hf"], "--tp", "4"] + common(s)],
              doctor=["--no-hub"], unknown=True))
 
-    # --- issue #47's "Why", the launch words and the environment (each exits 0 on f6ffc43)
+    # --- issue #47's "Why": the launch words and the environment. On f6ffc43 (before the closed
+    # world) doctor gets 52-55, 57, 60 and 63-68 wrong (exit 0, or 6 where the files are missing)
     # SGLANG_CACHE_DIR as a VAR=VALUE word: SGLang's own path function reads it (the cache root
     # of the server's environment); install and doctor run with SGLANG_CACHE_DIR=root, as the
     # issue's user had it, and no --cache-dir
     envroot = {"SGLANG_CACHE_DIR": "root"}
     w_sg = S(root_env=True, env={"SGLANG_CACHE_DIR": "elsewhere"})
-    add(Case("SGLANG_CACHE_DIR=elsewhere on the command line, installed for the environment's root",
-             w_sg, [inst(S(root_env=True))], env=envroot, says="nothing was installed"))
-    add(Case("SGLANG_CACHE_DIR=elsewhere on the command line, install given the same command", w_sg,
-             [inst(w_sg)], env=envroot))
-    add(Case("SGLANG_CACHE_DIR=elsewhere on the command line, --cache-dir naming the other root",
-             S(env={"SGLANG_CACHE_DIR": "elsewhere"}), [inst(s)], says="SGLANG_CACHE_DIR=elsewhere"))
+    word = "SGLANG_CACHE_DIR=elsewhere on the command line, "
+    add(Case(word + "installed for the environment's root", w_sg, [inst(S(root_env=True))],
+             env=envroot, says="nothing was installed"))
+    add(Case(word + "install given the same command", w_sg, [inst(w_sg)], env=envroot))
+    add(Case(word + "--cache-dir naming the other root", S(env={"SGLANG_CACHE_DIR": "elsewhere"}),
+             [inst(s)], says="SGLANG_CACHE_DIR=elsewhere"))
     # vLLM's roots: VLLM_CACHE_ROOT (envs.py:757) under VLLM_FLASHINFER_AUTOTUNE_CACHE_DIR
-    # (envs.py:1904; flashinfer_autotune_cache.py:40-53); vLLM started once in each environment
+    # (envs.py:1904; flashinfer_autotune_cache.py:40-53); vLLM started once in each environment;
+    # without --cache-file vLLM's config hash is out of sight: cannot tell where the files are
+    # there (as case 49)
     vroot = dict(v, root_env=True)
+    vcr = {"VLLM_CACHE_ROOT": "root"}
     w_vr = dict(vroot, env={"VLLM_CACHE_ROOT": "elsewhere"})
-    add(Case("vLLM: VLLM_CACHE_ROOT=elsewhere on the command line, installed for the environment's",
-             w_vr, [inst(vroot)], env={"VLLM_CACHE_ROOT": "root"}))
-    # (without --cache-file vLLM's config hash is out of sight: cannot tell, as case 49)
-    add(Case("vLLM: VLLM_CACHE_ROOT=elsewhere on the command line, install given the same command",
-             w_vr, [inst(w_vr)], env={"VLLM_CACHE_ROOT": "root"}, unknown=True))
+    word = "vLLM: VLLM_CACHE_ROOT=elsewhere on the command line, "
+    add(Case(word + "installed for the environment's", w_vr, [inst(vroot)], env=vcr))
+    add(Case(word + "install given the same command", w_vr, [inst(w_vr)], env=vcr, unknown=True))
     w_vd = dict(vroot, env={"VLLM_FLASHINFER_AUTOTUNE_CACHE_DIR": "elsewhere"})
     vdenv = {"VLLM_FLASHINFER_AUTOTUNE_CACHE_DIR": "root"}
-    add(Case("vLLM: VLLM_FLASHINFER_AUTOTUNE_CACHE_DIR=elsewhere on the command line, installed "
-             "for the environment's", w_vd, [inst(vroot)], env=vdenv))
-    add(Case("vLLM: VLLM_FLASHINFER_AUTOTUNE_CACHE_DIR=elsewhere on the command line, install given "
-             "the same command", w_vd, [inst(w_vd)], env=vdenv, unknown=True))
-    add(Case("vLLM: VLLM_CACHE_ROOT=elsewhere on the command line, VLLM_FLASHINFER_AUTOTUNE_CACHE_DIR "
-             "in the environment (which vLLM takes)", dict(vroot, env={"VLLM_CACHE_ROOT": "elsewhere"}),
-             [inst(dict(vroot, env={"VLLM_CACHE_ROOT": "elsewhere"}))], env=vdenv, unknown=True))
-    # options tunetab does not model, or the server does not have
-    add(Case("--enable-ep-moe: SGLang 0.5.23's parser has no such option", S(extra=["--enable-ep-moe"]),
-             [inst(s)]))
+    word = "vLLM: VLLM_FLASHINFER_AUTOTUNE_CACHE_DIR=elsewhere on the command line, "
+    add(Case(word + "installed for the environment's", w_vd, [inst(vroot)], env=vdenv))
+    add(Case(word + "install given the same command", w_vd, [inst(w_vd)], env=vdenv, unknown=True))
+    add(Case("vLLM: VLLM_CACHE_ROOT=elsewhere on the command line, VLLM_FLASHINFER_AUTOTUNE_"
+             "CACHE_DIR in the environment (which vLLM takes)", w_vr, [inst(w_vr)], env=vdenv,
+             unknown=True))
+    # options tunetab does not model, or the server does not have (SGLang's own parser refuses
+    # --cuda-graph-max-bs too, so exit 2 is right there; --disable-cuda-graph is taken)
+    add(Case("--enable-ep-moe: SGLang 0.5.23's parser has no such option",
+             S(extra=["--enable-ep-moe"]), [inst(s)]))
     add(Case("--cuda-graph-max-bs 8: an abbreviation SGLang's parser finds ambiguous",
              S(extra=["--cuda-graph-max-bs", "8"]), [inst(s)]))
     add(Case("--disable-cuda-graph (SGLang 0.5.23 tunes its prefill chunk: no effect on the keys)",
              S(extra=["--disable-cuda-graph"]), [inst(s)]))
-    add(Case("--mem-fraction-static 0.85, an option tunetab does not model", S(extra=["--mem-fraction-static",
-             "0.85"]), [inst(s)], unknown=True))
-    add(Case("--mem-frac 0.85: argparse's abbreviation of it", S(extra=["--mem-frac", "0.85"]), [inst(s)],
-             unknown=True))
+    add(Case("--mem-fraction-static 0.85, an option tunetab does not model",
+             S(extra=["--mem-fraction-static", "0.85"]), [inst(s)], unknown=True))
+    add(Case("--mem-frac 0.85: argparse's abbreviation of it", S(extra=["--mem-frac", "0.85"]),
+             [inst(s)], unknown=True))
     add(Case("CUDA_LAUNCH_BLOCKING=1 on the command line: a variable tunetab does not model",
              S(env={"CUDA_LAUNCH_BLOCKING": "1"}), [inst(s)], unknown=True))
     add(Case("SGLANG_ENABLE_JIT_DEEPGEMM=0 in doctor's environment: SGLang reads it", s, [inst(s)],
              env={"SGLANG_ENABLE_JIT_DEEPGEMM": "0"}, unknown=True))
-    add(Case("vLLM: --kv-cache-dtype fp8 (another config hash), --cache-file the earlier start's", v_kv,
-             [inst(v)], doctor=["--cache-file", "root/%s/autotune_configs_dp0_rank0.json" % VHASH],
-             unknown=True))
+    earlier = ["--cache-file", "root/%s/autotune_configs_dp0_rank0.json" % VHASH]
+    add(Case("vLLM: --kv-cache-dtype fp8 (another config hash), --cache-file the earlier start's",
+             v_kv, [inst(v)], doctor=earlier, unknown=True))
     add(Case("vLLM: --enforce-eager (another config hash), --cache-file the earlier start's",
-             dict(v, extra=["--enforce-eager"], vfolder=VHASH2), [inst(v)],
-             doctor=["--cache-file", "root/%s/autotune_configs_dp0_rank0.json" % VHASH], unknown=True))
-    add(Case("--enable-deterministic-inference: SGLang does not tune", S(extra=[
-             "--enable-deterministic-inference"], deterministic=True), [inst(s)], says="does not tune"))
-    add(Case("--disable-flashinfer-autotune: SGLang does not tune", S(extra=[
-             "--disable-flashinfer-autotune"], no_autotune=True), [inst(s)], says="does not tune"))
+             dict(v, extra=["--enforce-eager"], vfolder=VHASH2), [inst(v)], doctor=earlier,
+             unknown=True))
+    add(Case("--enable-deterministic-inference: SGLang does not tune",
+             S(extra=["--enable-deterministic-inference"], deterministic=True), [inst(s)],
+             says="does not tune"))
+    add(Case("--disable-flashinfer-autotune: SGLang does not tune",
+             S(extra=["--disable-flashinfer-autotune"], no_autotune=True), [inst(s)],
+             says="does not tune"))
 
-    # a rank file that does not parse (issue #47, "A corrupt rank file is a dead end"): FlashInfer's
-    # own loader on it, and SGLang's digest of the group, judge; doctor must not say hits
+    # a rank file that does not parse (issue #47, "A corrupt rank file is a dead end"):
+    # FlashInfer's own loader on it, and SGLang's digest of the group, judge; doctor must not
+    # say hits
     def truncate():
         f = files("rank_tp1*")[0]
         text = open(f).read()
         open(f, "w").write(text[:len(text) // 2])
-    add(Case("one rank file truncated", s, [inst(s)], mutate=truncate, says="rank_tp1_pp0_dp0.json"))
+    add(Case("one rank file truncated", s, [inst(s)], mutate=truncate,
+             says="rank_tp1_pp0_dp0.json"))
 
     # --- launch commands copied from public SGLang/vLLM docs, recipes and model cards, each
     # installed with tunetab for that command and then checked (doctor may say it cannot tell
@@ -602,192 +614,184 @@ def cases():
     # gives it for that model, dtype, GPU and parallelism (tests/data/launch/vllm-expected.json:
     # Qwen3 bf16 TRITON on SM90 and FLASHINFER_CUTLASS on SM120, block FP8 FLASHINFER_CUTLASS
     # with EP and TRITON without on SM90, gpt-oss MXFP4 TRITON on SM90)
-    def sgl(words, **kw):
+    def sgl(command, **kw):
         kw.setdefault("backend", "auto")
-        return S(words=words, **kw)
+        return S(words=shlex.split(command), **kw)
+
+    def vl(base, command, **kw):
+        return dict(base, words=shlex.split(command), **kw)
 
     def rec(name, server, **kw):
-        add(Case(name, server, [inst(server)], or_cannot_tell=True, **kw))
+        add(Case("recipe: " + name, server, [inst(server)], or_cannot_tell=True, **kw))
 
-    py, m = ["python", "-m", "sglang.launch_server"], ["python3", "-m", "sglang.launch_server"]
     dsv3 = dict(model="deepseek-ai/DeepSeek-V3", tp=8)
     # https://github.com/sgl-project/sglang/blob/main/benchmark/deepseek_v3/README.md
-    # "Using pip" (8 x H200)
-    rec("recipe: SGLang benchmark/deepseek_v3/README.md, pip (8 x H200)",
-        sgl(m + ["--model", "deepseek-ai/DeepSeek-V3", "--tp", "8", "--trust-remote-code"], **dsv3))
-    # same page, "Using Docker (Recommended)": the command the container runs
-    rec("recipe: SGLang benchmark/deepseek_v3/README.md, Docker",
-        sgl(m + ["--model", "deepseek-ai/DeepSeek-V3", "--tp", "8", "--trust-remote-code", "--port",
-                 "30000"], **dsv3))
-    # same page, "Serving with two H20*8 nodes" (node 1; "two H100 nodes, the usage is similar")
-    rec("recipe: SGLang benchmark/deepseek_v3/README.md, two nodes, node 1 (H100)",
-        sgl(m + ["--model-path", "deepseek-ai/DeepSeek-V3", "--tp", "16", "--dist-init-addr",
-                 "10.0.0.1:5000", "--nnodes", "2", "--node-rank", "0", "--trust-remote-code"],
-            model="deepseek-ai/DeepSeek-V3", tp=16, device="h100-sxm"))
+    # "Using pip" (8 x H200), "Using Docker (Recommended)" (the command the container runs) and
+    # "Serving with two H20*8 nodes" (node 1; "two H100 nodes, the usage is similar")
+    rec("SGLang benchmark/deepseek_v3/README.md, pip (8 x H200)", sgl(
+        "python3 -m sglang.launch_server --model deepseek-ai/DeepSeek-V3 --tp 8"
+        " --trust-remote-code", **dsv3))
+    rec("SGLang benchmark/deepseek_v3/README.md, Docker", sgl(
+        "python3 -m sglang.launch_server --model deepseek-ai/DeepSeek-V3 --tp 8 --trust-remote-code"
+        " --port 30000", **dsv3))
+    rec("SGLang benchmark/deepseek_v3/README.md, two nodes, node 1 (H100)", sgl(
+        "python3 -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --tp 16"
+        " --dist-init-addr 10.0.0.1:5000 --nnodes 2 --node-rank 0 --trust-remote-code",
+        model="deepseek-ai/DeepSeek-V3", tp=16, device="h100-sxm"))
     # https://github.com/sgl-project/sglang/blob/main/docs/basic_usage/deepseek_v3.md
-    # (docs.sglang.io basic_usage/deepseek_v3), "Multi-token Prediction"; model DeepSeek-V3-0324
-    # adapted to DeepSeek-V3
-    rec("recipe: SGLang docs deepseek_v3.md, MTP (DeepSeek-V3-0324 -> DeepSeek-V3)",
-        sgl(m + ["--model-path", "deepseek-ai/DeepSeek-V3", "--speculative-algorithm", "EAGLE",
-                 "--trust-remote-code", "--tp", "8"], spec=True, **dsv3))
-    # same page, "Function calling for DeepSeek Models"; DeepSeek-V3-0324 -> DeepSeek-V3
-    rec("recipe: SGLang docs deepseek_v3.md, function calling (DeepSeek-V3-0324 -> DeepSeek-V3)",
-        sgl(m + ["--model", "deepseek-ai/DeepSeek-V3", "--tp", "8", "--port", "30000", "--host",
-                 "0.0.0.0", "--mem-fraction-static", "0.9", "--tool-call-parser", "deepseekv3",
-                 "--chat-template", "./examples/chat_template/tool_chat_template_deepseekv3.jinja"],
-            **dsv3))
-    # https://huggingface.co/deepseek-ai/DeepSeek-V3.2-Exp/commit/fd33dda13987c4ec2bd43d7d4318046a4f220ca9
-    # (the model card's SGLang launch command); DeepSeek-V3.2-Exp -> DeepSeek-V3
-    rec("recipe: DeepSeek-V3.2-Exp model card, SGLang DP attention (-> DeepSeek-V3)",
-        sgl(py + ["--model", "deepseek-ai/DeepSeek-V3", "--tp", "8", "--dp", "8",
-                  "--enable-dp-attention"], attn_dp=8, **dsv3))
+    # (docs.sglang.io basic_usage/deepseek_v3): "Multi-token Prediction" and "Function calling
+    # for DeepSeek Models"; DeepSeek-V3-0324 -> DeepSeek-V3
+    rec("SGLang docs deepseek_v3.md, MTP (DeepSeek-V3-0324 -> DeepSeek-V3)", sgl(
+        "python3 -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3"
+        " --speculative-algorithm EAGLE --trust-remote-code --tp 8", spec=True, **dsv3))
+    rec("SGLang docs deepseek_v3.md, function calling (DeepSeek-V3-0324 -> DeepSeek-V3)", sgl(
+        "python3 -m sglang.launch_server --model deepseek-ai/DeepSeek-V3 --tp 8 --port 30000"
+        " --host 0.0.0.0 --mem-fraction-static 0.9 --tool-call-parser deepseekv3"
+        " --chat-template ./examples/chat_template/tool_chat_template_deepseekv3.jinja", **dsv3))
+    # https://huggingface.co/deepseek-ai/DeepSeek-V3.2-Exp/commit/
+    # fd33dda13987c4ec2bd43d7d4318046a4f220ca9 (the model card's SGLang launch command);
+    # DeepSeek-V3.2-Exp -> DeepSeek-V3
+    rec("DeepSeek-V3.2-Exp model card, SGLang DP attention (-> DeepSeek-V3)", sgl(
+        "python -m sglang.launch_server --model deepseek-ai/DeepSeek-V3 --tp 8 --dp 8"
+        " --enable-dp-attention", attn_dp=8, **dsv3))
     # https://github.com/sgl-project/sglang/blob/main/docs/advanced_features/expert_parallelism.md
     # "Launch with DeepEP and DeepGEMM for DeepSeek-V3"
-    rec("recipe: SGLang docs expert_parallelism.md, DeepEP and DeepGEMM",
-        sgl(py + ["--model-path", "deepseek-ai/DeepSeek-V3", "--moe-a2a-backend", "deepep",
-                  "--moe-runner-backend", "deep_gemm", "--tp", "8", "--ep", "8"], backend="deep_gemm",
-            a2a="deepep", ep=8, **dsv3))
+    rec("SGLang docs expert_parallelism.md, DeepEP and DeepGEMM", sgl(
+        "python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --moe-a2a-backend"
+        " deepep --moe-runner-backend deep_gemm --tp 8 --ep 8", backend="deep_gemm", a2a="deepep",
+        ep=8, **dsv3))
     # https://github.com/sgl-project/sgl-cookbook/blob/main/docs/Qwen/Qwen3.md (the SGLang
-    # cookbook, docs.sglang.io cookbook Qwen3) 4.2.1, 4.2.3 and 5.1.1; Qwen3-235B-A22B -> Qwen3-30B-A3B
+    # cookbook, docs.sglang.io cookbook Qwen3) 4.2.1, 4.2.3 and 5.1.1; Qwen3-235B-A22B ->
+    # Qwen3-30B-A3B. SGLang 0.5.23 has no tool call parser 'qwen3': its parser refuses 4.2.3
     q = dict(model="Qwen/Qwen3-30B-A3B", tp=8)
-    rec("recipe: SGLang cookbook Qwen3, reasoning parser (Qwen3-235B-A22B -> Qwen3-30B-A3B)",
-        sgl(py + ["--model", "Qwen/Qwen3-30B-A3B", "--reasoning-parser", "qwen3", "--tp", "8",
-                  "--host", "0.0.0.0", "--port", "8000"], **q))
-    rec("recipe: SGLang cookbook Qwen3, tool calling (-> Qwen3-30B-A3B)",
-        sgl(py + ["--model", "Qwen/Qwen3-30B-A3B", "--reasoning-parser", "qwen3", "--tool-call-parser",
-                  "qwen3", "--tp", "8", "--host", "0.0.0.0", "--port", "8000"], **q))
-    rec("recipe: SGLang cookbook Qwen3, benchmark deployment (-> Qwen3-30B-A3B)",
-        sgl(py + ["--model", "Qwen/Qwen3-30B-A3B", "--tp", "8"], **q))
-    # https://github.com/sgl-project/sglang/blob/main/docs/basic_usage/qwen3.md, EAGLE
-    # (its --speculative-algo is argparse's abbreviation of --speculative-algorithm);
+    rec("SGLang cookbook Qwen3, reasoning parser (Qwen3-235B-A22B -> Qwen3-30B-A3B)", sgl(
+        "python -m sglang.launch_server --model Qwen/Qwen3-30B-A3B --reasoning-parser qwen3 --tp 8"
+        " --host 0.0.0.0 --port 8000", **q))
+    rec("SGLang cookbook Qwen3, tool calling (-> Qwen3-30B-A3B)", sgl(
+        "python -m sglang.launch_server --model Qwen/Qwen3-30B-A3B --reasoning-parser qwen3"
+        " --tool-call-parser qwen3 --tp 8 --host 0.0.0.0 --port 8000", **q))
+    rec("SGLang cookbook Qwen3, benchmark deployment (-> Qwen3-30B-A3B)", sgl(
+        "python -m sglang.launch_server --model Qwen/Qwen3-30B-A3B --tp 8", **q))
+    # https://github.com/sgl-project/sglang/blob/main/docs/basic_usage/qwen3.md, EAGLE (its
+    # --speculative-algo is argparse's abbreviation of --speculative-algorithm);
     # Qwen3-Next-80B-A3B-Instruct -> Qwen3-30B-A3B
-    rec("recipe: SGLang docs qwen3.md, Qwen3-Next EAGLE (-> Qwen3-30B-A3B)",
-        sgl(m + ["--model", "Qwen/Qwen3-30B-A3B", "--tp", "4", "--speculative-num-steps", "3",
-                 "--speculative-eagle-topk", "1", "--speculative-num-draft-tokens", "4",
-                 "--speculative-algo", "NEXTN"], model="Qwen/Qwen3-30B-A3B", tp=4, spec=True))
+    rec("SGLang docs qwen3.md, Qwen3-Next EAGLE (-> Qwen3-30B-A3B)", sgl(
+        "python3 -m sglang.launch_server --model Qwen/Qwen3-30B-A3B --tp 4 --speculative-num-steps"
+        " 3 --speculative-eagle-topk 1 --speculative-num-draft-tokens 4 --speculative-algo NEXTN",
+        model="Qwen/Qwen3-30B-A3B", tp=4, spec=True))
     # https://qwen.readthedocs.io/zh-cn/stable/_sources/deployment/sglang.md.txt (Qwen's docs,
     # SGLang: tensor parallelism on 4 GPUs); Qwen3-8B -> Qwen3-30B-A3B
-    rec("recipe: Qwen docs deployment/sglang, TP 4 (Qwen3-8B -> Qwen3-30B-A3B)",
-        sgl(py + ["--model-path", "Qwen/Qwen3-30B-A3B", "--tensor-parallel-size", "4"],
-            model="Qwen/Qwen3-30B-A3B", tp=4))
+    rec("Qwen docs deployment/sglang, TP 4 (Qwen3-8B -> Qwen3-30B-A3B)", sgl(
+        "python -m sglang.launch_server --model-path Qwen/Qwen3-30B-A3B --tensor-parallel-size 4",
+        model="Qwen/Qwen3-30B-A3B", tp=4))
     # https://github.com/sgl-project/sglang/blob/main/docs/advanced_features/quantization.md
     # "Offline Quantization" (Meta-Llama-3.1-8B-Instruct-AWQ-INT4 -> Qwen3-30B-A3B)
-    rec("recipe: SGLang docs quantization.md, offline quantized model (-> Qwen3-30B-A3B)",
-        sgl(m + ["--model-path", "Qwen/Qwen3-30B-A3B", "--port", "30000", "--host", "0.0.0.0"],
-            model="Qwen/Qwen3-30B-A3B", tp=1))
+    rec("SGLang docs quantization.md, offline quantized model (-> Qwen3-30B-A3B)", sgl(
+        "python3 -m sglang.launch_server --model-path Qwen/Qwen3-30B-A3B --port 30000"
+        " --host 0.0.0.0", model="Qwen/Qwen3-30B-A3B", tp=1))
     # same page, ModelOpt "FP4 Models" (Llama-3.3-70B-Instruct-NVFP4 -> GLM-5-NVFP4), on an
     # RTX PRO 6000 (SM120): SGLang picks flashinfer_cutlass for modelopt_fp4 there and tunes;
     # GLM-5-NVFP4 keeps its shared expert in NVFP4 (its hf_quant_config excludes none, unlike
     # GLM-5.1-NVFP4's), so SGLang fuses it into the MoE: 257 experts, top-9
-    rec("recipe: SGLang docs quantization.md, ModelOpt FP4 (-> GLM-5-NVFP4, RTX PRO 6000)",
-        sgl(m + ["--model-path", "nvidia/GLM-5-NVFP4", "--quantization", "modelopt_fp4", "--port",
-                 "30000"], model="nvidia/GLM-5-NVFP4", tp=1, quant="modelopt_fp4", dtype="nvfp4",
-            input_view="bf16", device="rtx-pro-6000-server", backend="flashinfer_cutlass",
-            fused_shared=1))
+    rec("SGLang docs quantization.md, ModelOpt FP4 (-> GLM-5-NVFP4, RTX PRO 6000)", sgl(
+        "python3 -m sglang.launch_server --model-path nvidia/GLM-5-NVFP4 --quantization"
+        " modelopt_fp4 --port 30000", model="nvidia/GLM-5-NVFP4", tp=1, quant="modelopt_fp4",
+        dtype="nvfp4", input_view="bf16", device="rtx-pro-6000-server",
+        backend="flashinfer_cutlass", fused_shared=1))
     # https://github.com/sgl-project/sgl-cookbook/blob/main/docs/autoregressive/GLM/GLM-5.md
     # (docs.sglang.io cookbook GLM-5) section 4, "FP8 on H200, all features enabled"
-    rec("recipe: SGLang cookbook GLM-5, FP8 on H200",
-        sgl(py + ["--model", "zai-org/GLM-5-FP8", "--tp", "8", "--tool-call-parser", "glm47",
-                  "--reasoning-parser", "glm45", "--speculative-algorithm", "EAGLE",
-                  "--speculative-num-steps", "3", "--speculative-eagle-topk", "1",
-                  "--speculative-num-draft-tokens", "4", "--mem-fraction-static", "0.85", "--host",
-                  "0.0.0.0", "--port", "30000"], model="zai-org/GLM-5-FP8", tp=8, spec=True))
+    rec("SGLang cookbook GLM-5, FP8 on H200", sgl(
+        "python -m sglang.launch_server --model zai-org/GLM-5-FP8 --tp 8 --tool-call-parser glm47"
+        " --reasoning-parser glm45 --speculative-algorithm EAGLE --speculative-num-steps 3"
+        " --speculative-eagle-topk 1 --speculative-num-draft-tokens 4 --mem-fraction-static 0.85"
+        " --host 0.0.0.0 --port 30000", model="zai-org/GLM-5-FP8", tp=8, spec=True))
     # https://github.com/sgl-project/sglang/blob/main/docs/basic_usage/gpt_oss.md, the demo
     # tool server (H200)
-    rec("recipe: SGLang docs gpt_oss.md, demo tool server",
-        sgl(m + ["--model-path", "openai/gpt-oss-120b", "--tool-server", "demo", "--tp", "2"],
-            model="openai/gpt-oss-120b", tp=2))
+    rec("SGLang docs gpt_oss.md, demo tool server", sgl(
+        "python3 -m sglang.launch_server --model-path openai/gpt-oss-120b --tool-server demo"
+        " --tp 2", model="openai/gpt-oss-120b", tp=2))
     # https://github.com/voipmonitor/rtx6kpro/blob/master/models/glm5.md "Recommended: Docker
     # run with MTP + b12x" (8 x RTX PRO 6000): its -e variables as VAR=VALUE words and the
     # command the container runs; festr2/GLM-5-NVFP4-MTP -> nvidia/GLM-5-NVFP4. SGLang 0.5.23's
     # parser refuses it (--cuda-graph-max-bs is ambiguous there; b12x is no MoE runner backend)
-    rec("recipe: rtx6kpro glm5.md, Docker run with MTP + b12x (-> GLM-5-NVFP4)",
-        sgl(m + ["--model-path", "nvidia/GLM-5-NVFP4", "--served-model-name", "glm-5",
-                 "--reasoning-parser", "glm45", "--tool-call-parser", "glm47", "--tensor-parallel-size",
-                 "8", "--quantization", "modelopt_fp4", "--kv-cache-dtype", "bf16", "--trust-remote-code",
-                 "--cuda-graph-max-bs", "32", "--max-running-requests", "64", "--mem-fraction-static",
-                 "0.85", "--chunked-prefill-size", "16384", "--host", "0.0.0.0", "--port", "5000",
-                 "--disable-custom-all-reduce", "--enable-flashinfer-allreduce-fusion",
-                 "--enable-metrics", "--sleep-on-idle", "--attention-backend", "flashinfer",
-                 "--fp4-gemm-backend", "b12x", "--moe-runner-backend", "b12x",
-                 "--model-loader-extra-config", '{"enable_multithread_load": true, "num_threads": 16}',
-                 "--speculative-algorithm", "NEXTN", "--speculative-num-steps", "4",
-                 "--speculative-num-draft-tokens", "6", "--speculative-eagle-topk", "1"],
-            model="nvidia/GLM-5-NVFP4", tp=8, quant="modelopt_fp4", dtype="nvfp4", input_view="bf16",
-            device="rtx-pro-6000-server", env={
-                "SGLANG_ENABLE_SPEC_V2": "True", "SGLANG_ENABLE_JIT_DEEPGEMM": "0",
-                "SGLANG_ENABLE_DEEP_GEMM": "0", "NCCL_GRAPH_FILE": "/etc/nccl_graph_opt.xml",
-                "NCCL_IB_DISABLE": "1", "NCCL_P2P_LEVEL": "SYS", "NCCL_ALLOC_P2P_NET_LL_BUFFERS": "1",
-                "NCCL_MIN_NCHANNELS": "8", "OMP_NUM_THREADS": "8", "SAFETENSORS_FAST_GPU": "1"}))
+    rec("rtx6kpro glm5.md, Docker run with MTP + b12x (-> GLM-5-NVFP4)", sgl(
+        "python3 -m sglang.launch_server --model-path nvidia/GLM-5-NVFP4 --served-model-name"
+        " glm-5 --reasoning-parser glm45 --tool-call-parser glm47 --tensor-parallel-size 8"
+        " --quantization modelopt_fp4 --kv-cache-dtype bf16 --trust-remote-code"
+        " --cuda-graph-max-bs 32 --max-running-requests 64 --mem-fraction-static 0.85"
+        " --chunked-prefill-size 16384 --host 0.0.0.0 --port 5000 --disable-custom-all-reduce"
+        " --enable-flashinfer-allreduce-fusion --enable-metrics --sleep-on-idle"
+        " --attention-backend flashinfer --fp4-gemm-backend b12x --moe-runner-backend b12x"
+        " --model-loader-extra-config '{\"enable_multithread_load\": true, \"num_threads\": 16}'"
+        " --speculative-algorithm NEXTN --speculative-num-steps 4 --speculative-num-draft-tokens"
+        " 6 --speculative-eagle-topk 1", model="nvidia/GLM-5-NVFP4", tp=8, quant="modelopt_fp4",
+        dtype="nvfp4", input_view="bf16", device="rtx-pro-6000-server", env=dict(
+            w.split("=", 1) for w in shlex.split(
+                "SGLANG_ENABLE_SPEC_V2=True SGLANG_ENABLE_JIT_DEEPGEMM=0 SGLANG_ENABLE_DEEP_GEMM=0"
+                " NCCL_GRAPH_FILE=/etc/nccl_graph_opt.xml NCCL_IB_DISABLE=1 NCCL_P2P_LEVEL=SYS"
+                " NCCL_ALLOC_P2P_NET_LL_BUFFERS=1 NCCL_MIN_NCHANNELS=8 OMP_NUM_THREADS=8"
+                " SAFETENSORS_FAST_GPU=1"))))
 
     # vLLM (0.34.0): where vLLM tunes, doctor is given the file its first start logged
     # (--cache-file), as docs/consumers.md tells the user
     logged = ["--cache-file", "root/%s/autotune_configs_dp0_rank0.json" % VHASH]
-    vs = ["vllm", "serve"]
     # https://github.com/vllm-project/recipes/blob/main/DeepSeek/DeepSeek-V3.md "Running
     # DeepSeek-R1 with FP8 on 8xH200" (the recipe: the same applies to DeepSeek-V3);
     # DeepSeek-R1-0528 -> DeepSeek-V3
-    rec("recipe: vLLM recipes DeepSeek-V3.md, FP8 on 8 x H200 (DeepSeek-R1-0528 -> DeepSeek-V3)",
-        dict(v, words=vs + ["deepseek-ai/DeepSeek-V3", "--trust-remote-code", "--tensor-parallel-size",
-                            "8", "--enable_expert_parallel"]), doctor=logged)
+    rec("vLLM recipes DeepSeek-V3.md, FP8 on 8 x H200 (DeepSeek-R1-0528 -> DeepSeek-V3)", vl(
+        v, "vllm serve deepseek-ai/DeepSeek-V3 --trust-remote-code --tensor-parallel-size 8"
+        " --enable_expert_parallel"), doctor=logged)
     # https://github.com/vllm-project/recipes/blob/main/GLM/GLM5.md: the Docker command's vllm
     # serve, and "Serving FP8 Model on 8xH200" (MTP); block FP8 without EP: Triton's MoE
     glm = dict(v, model="zai-org/GLM-5-FP8", model_id="glm-5", hf="GlmMoeDsaConfig", ep=1,
                backend="triton")
-    rec("recipe: vLLM recipes GLM5.md, Docker (8 x H200)",
-        dict(glm, words=vs + ["zai-org/GLM-5-FP8", "--tensor-parallel-size", "8", "--tool-call-parser",
-                              "glm47", "--reasoning-parser", "glm45", "--enable-auto-tool-choice",
-                              "--served-model-name", "glm-5-fp8"]))
-    rec("recipe: vLLM recipes GLM5.md, FP8 with MTP on 8 x H200",
-        dict(glm, words=vs + ["zai-org/GLM-5-FP8", "--tensor-parallel-size", "8",
-                              "--speculative-config.method", "mtp",
-                              "--speculative-config.num_speculative_tokens", "3", "--tool-call-parser",
-                              "glm47", "--reasoning-parser", "glm45", "--enable-auto-tool-choice",
-                              "--served-model-name", "glm-5-fp8"]))
+    rec("vLLM recipes GLM5.md, Docker (8 x H200)", vl(
+        glm, "vllm serve zai-org/GLM-5-FP8 --tensor-parallel-size 8 --tool-call-parser glm47"
+        " --reasoning-parser glm45 --enable-auto-tool-choice --served-model-name glm-5-fp8"))
+    rec("vLLM recipes GLM5.md, FP8 with MTP on 8 x H200", vl(
+        glm, "vllm serve zai-org/GLM-5-FP8 --tensor-parallel-size 8 --speculative-config.method"
+        " mtp --speculative-config.num_speculative_tokens 3 --tool-call-parser glm47"
+        " --reasoning-parser glm45 --enable-auto-tool-choice --served-model-name glm-5-fp8"))
     # https://github.com/vllm-project/vllm/blob/main/docs/serving/expert_parallel_deployment.md
     # "Single Node Deployment" (comments dropped); DeepSeek-V3-0324 -> DeepSeek-V3. Its
     # VLLM_ALL2ALL_BACKEND=pplx and VLLM_USE_DEEP_GEMM=1 choose vLLM's MoE kernels, which
     # vllm-expected.json has no case of: the oracle cannot say what runs
+    pplx = vl(v, "vllm serve deepseek-ai/DeepSeek-V3 --tensor-parallel-size 1"
+              " --data-parallel-size 8 --enable-expert-parallel", tp=1, dp=8,
+              env={"VLLM_ALL2ALL_BACKEND": "pplx", "VLLM_USE_DEEP_GEMM": "1"})
     add(Case("recipe: vLLM docs expert_parallel_deployment.md, single node pplx (-> DeepSeek-V3)",
-             dict(v, tp=1, dp=8, env={"VLLM_ALL2ALL_BACKEND": "pplx", "VLLM_USE_DEEP_GEMM": "1"},
-                  words=vs + ["deepseek-ai/DeepSeek-V3", "--tensor-parallel-size", "1",
-                              "--data-parallel-size", "8", "--enable-expert-parallel"]),
-             [inst(dict(v, tp=1, dp=8, env={"VLLM_ALL2ALL_BACKEND": "pplx", "VLLM_USE_DEEP_GEMM": "1"},
-                        words=vs + ["deepseek-ai/DeepSeek-V3", "--tensor-parallel-size", "1",
-                                    "--data-parallel-size", "8", "--enable-expert-parallel"]))],
+             pplx, [inst(pplx)],
              blind="VLLM_ALL2ALL_BACKEND=pplx and VLLM_USE_DEEP_GEMM=1 pick vLLM's MoE kernels"))
     # same page, EPLB, as JSON and as dotted fields ("Prefer individual arguments instead of
     # JSON?"); Qwen3 bf16 on one H200: Triton's MoE
     qv = dict(v, model="Qwen/Qwen3-30B-A3B", model_id="qwen3-30b-a3b", hf="Qwen3MoeConfig",
               dtype="bf16", tp=1, ep=1, backend="triton")
-    rec("recipe: vLLM docs expert_parallel_deployment.md, EPLB config as JSON",
-        dict(qv, words=vs + ["Qwen/Qwen3-30B-A3B", "--enable-eplb", "--eplb-config",
-                             '{"window_size":1000,"step_interval":3000,"num_redundant_experts":2,'
-                             '"log_balancedness":true}']))
-    rec("recipe: vLLM docs expert_parallel_deployment.md, EPLB config as dotted arguments",
-        dict(qv, words=vs + ["Qwen/Qwen3-30B-A3B", "--enable-eplb", "--eplb-config.window_size", "1000",
-                             "--eplb-config.step_interval", "3000", "--eplb-config.num_redundant_experts",
-                             "2", "--eplb-config.log_balancedness", "true"]))
+    rec("vLLM docs expert_parallel_deployment.md, EPLB config as JSON", vl(
+        qv, "vllm serve Qwen/Qwen3-30B-A3B --enable-eplb --eplb-config '{\"window_size\":1000,"
+        "\"step_interval\":3000,\"num_redundant_experts\":2,\"log_balancedness\":true}'"))
+    rec("vLLM docs expert_parallel_deployment.md, EPLB config as dotted arguments", vl(
+        qv, "vllm serve Qwen/Qwen3-30B-A3B --enable-eplb --eplb-config.window_size 1000"
+        " --eplb-config.step_interval 3000 --eplb-config.num_redundant_experts 2"
+        " --eplb-config.log_balancedness true"))
     # https://github.com/vllm-project/recipes/blob/main/OpenAI/GPT-OSS.md: the quick start's
     # TP 2 command (on an H200), and the evaluation deployment on 8 x H100
     gv = dict(v, model="openai/gpt-oss-120b", model_id="gpt-oss-120b", hf="GptOssConfig",
               dtype="bf16", ep=1, backend="triton")
-    rec("recipe: vLLM recipes GPT-OSS.md, TP 2",
-        dict(gv, tp=2, words=vs + ["openai/gpt-oss-120b", "--tensor-parallel-size", "2"]))
-    rec("recipe: vLLM recipes GPT-OSS.md, evaluation deployment on 8 x H100",
-        dict(gv, tp=8, device="h100-sxm", words=vs + [
-            "openai/gpt-oss-120b", "--tensor_parallel_size", "8", "--max-model-len", "131072",
-            "--max-num-batched-tokens", "10240", "--max-num-seqs", "128", "--gpu-memory-utilization",
-            "0.85", "--no-enable-prefix-caching"]))
+    rec("vLLM recipes GPT-OSS.md, TP 2", vl(
+        gv, "vllm serve openai/gpt-oss-120b --tensor-parallel-size 2", tp=2))
+    rec("vLLM recipes GPT-OSS.md, evaluation deployment on 8 x H100", vl(
+        gv, "vllm serve openai/gpt-oss-120b --tensor_parallel_size 8 --max-model-len 131072"
+        " --max-num-batched-tokens 10240 --max-num-seqs 128 --gpu-memory-utilization 0.85"
+        " --no-enable-prefix-caching", tp=8, device="h100-sxm"))
     # https://github.com/vllm-project/vllm/blob/main/docs/serving/parallelism_scaling.md
-    # (docs.vllm.ai serving/parallelism_scaling): TP 4, and TP 4 with PP 2;
-    # facebook/opt-13b and gpt2 -> Qwen3-30B-A3B, on RTX PRO 6000s (SM120: FlashInfer's CUTLASS MoE)
+    # (docs.vllm.ai serving/parallelism_scaling): TP 4, and TP 4 with PP 2; facebook/opt-13b
+    # and gpt2 -> Qwen3-30B-A3B, on RTX PRO 6000s (SM120: FlashInfer's CUTLASS MoE)
     qb = dict(qv, device="rtx-pro-6000-server", backend="flashinfer_cutlass", tp=4)
-    rec("recipe: vLLM docs parallelism_scaling.md, TP 4 (opt-13b -> Qwen3-30B-A3B, RTX PRO 6000)",
-        dict(qb, words=vs + ["Qwen/Qwen3-30B-A3B", "--tensor-parallel-size", "4"]), doctor=logged)
-    rec("recipe: vLLM docs parallelism_scaling.md, TP 4 PP 2 (gpt2 -> Qwen3-30B-A3B, RTX PRO 6000)",
-        dict(qb, pp=2, words=vs + ["Qwen/Qwen3-30B-A3B", "--tensor-parallel-size", "4",
-                                   "--pipeline-parallel-size", "2"]), doctor=logged)
+    rec("vLLM docs parallelism_scaling.md, TP 4 (opt-13b -> Qwen3-30B-A3B, RTX PRO 6000)", vl(
+        qb, "vllm serve Qwen/Qwen3-30B-A3B --tensor-parallel-size 4"), doctor=logged)
+    rec("vLLM docs parallelism_scaling.md, TP 4 PP 2 (gpt2 -> Qwen3-30B-A3B, RTX PRO 6000)", vl(
+        qb, "vllm serve Qwen/Qwen3-30B-A3B --tensor-parallel-size 4 --pipeline-parallel-size 2",
+        pp=2), doctor=logged)
     return L
 
 
@@ -814,7 +818,8 @@ def refusals(L):
     with open(bf, "w") as f:
         for i in idx:
             s = L[i].server
-            f.write(json.dumps({"version": s["cversion"], "words": env_words(s) + launch(s)}) + "\n")
+            words = env_words(s) + launch(s)
+            f.write(json.dumps({"version": s["cversion"], "words": words}) + "\n")
     rc, out, err = run([sys.executable, os.path.join(ROOT, "tests/consumers/launch_parse.py"), bf])
     lines = out.splitlines()
     if rc or len(lines) != len(idx):
@@ -831,7 +836,8 @@ def tunes(s):
     vLLM: its first MoE layer's backend, as s states it from vLLM's own selection."""
     if s["consumer"] == "vllm":
         if s["backend"] != "flashinfer_cutlass":
-            return False, "vLLM runs %s's MoE, not FlashInfer's CUTLASS MoE: it tunes nothing" % s["backend"]
+            return False, ("vLLM runs %s's MoE, not FlashInfer's CUTLASS MoE: it tunes nothing"
+                           % s["backend"])
         return True, ""
     q = s["mquant"] or s["quant"] or MODELS.get(s["model"], (None, None, None))[2]
     case = {"moe_runner_backend": s["backend"], "moe_a2a_backend": s["a2a"], "quantization": q,
@@ -844,10 +850,11 @@ def tunes(s):
     if rc or out.strip() not in ("True", "False"):
         raise SystemExit("plan_cases: SGLang's should_run_flashinfer_autotune failed: " + err)
     if out.strip() == "False":
-        return False, ("SGLang %s's should_run_flashinfer_autotune is False (MoE runner backend %s): "
-                       "it reads no cache" % (s["cversion"], s["backend"]))
+        return False, ("SGLang %s's should_run_flashinfer_autotune is False (MoE runner backend "
+                       "%s): it reads no cache" % (s["cversion"], s["backend"]))
     if s["backend"] != "flashinfer_cutlass":
-        raise SystemExit("plan_cases: no oracle for the keys of MoE runner backend %s" % s["backend"])
+        raise SystemExit("plan_cases: no oracle for the keys of MoE runner backend %s"
+                         % s["backend"])
     return True, ""
 
 
@@ -891,7 +898,8 @@ def main():
             if rc and step[0] == "install" and (refused[i] or not tuned):
                 continue  # install refuses where the server reads no cache: not a failure
             if rc:  # counted as a disagreement below (an older tunetab may refuse a step)
-                setup_failed[i] = "setup failed: %s: %s" % (" ".join(step[:3]), (e.strip().splitlines() or [""])[0][:200])
+                first_line = (e.strip().splitlines() or [""])[0][:200]
+                setup_failed[i] = "setup failed: %s: %s" % (" ".join(step[:3]), first_line)
                 break
         if c.mutate:
             cwd = os.getcwd()
@@ -917,8 +925,8 @@ def main():
                 jobs.append({"table": path, "device": gpu, "keys": keys,
                              "deployment": deployment(s, mtp, mtr, mep, mer),
                              "metadata": env_meta(s["fi"], gpu), "fi": fi, "case": i})
-        per_case.append((c, rc, out.replace(d + "/", ""), err.replace(d + "/", ""), first, len(jobs),
-                         why_not))
+        per_case.append((c, rc, out.replace(d + "/", ""), err.replace(d + "/", ""), first,
+                         len(jobs), why_not))
     # one oracle process per FlashInfer version
     results = [None] * len(jobs)
     for fi in sorted({j["fi"] for j in jobs}):
@@ -940,7 +948,8 @@ def main():
         s = c.server
         why = why_not
         if refused[i]:
-            why = "the server refuses the command: SGLang %s's parser: %s" % (s["cversion"], refused[i][:110])
+            why = "the server refuses the command: SGLang %s's parser: %s" % (
+                s["cversion"], refused[i][:110])
         for k in range(a, b):
             r = results[k]
             name = os.path.basename(jobs[k]["table"])
@@ -988,13 +997,14 @@ def main():
             print("   " + setup_failed[i])
         if not ok:
             print("   DISAGREE: doctor should exit %d%s%s" % (
-                want, " naming '%s'" % c.says if c.says else "", " or 6" if c.or_cannot_tell else ""))
+                want, " naming '%s'" % c.says if c.says else "",
+                " or 6" if c.or_cannot_tell else ""))
             print("   " + "\n   ".join((out + err).splitlines()[:40]))
     blind = sum(1 for c in L if c.blind)
     print("%d cases (the oracle: %d hit, %d do not, %d it cannot tell either; %d refused by the "
-          "server): doctor agrees with the oracle on %d (%d of them by saying it cannot tell, where "
-          "a case allows it)" % (len(L), truth_hits, len(L) - truth_hits - blind, blind,
-                                 sum(1 for r in refused if r), agree, told))
+          "server): doctor agrees with the oracle on %d (%d of them by saying it cannot tell, "
+          "where a case allows it)" % (len(L), truth_hits, len(L) - truth_hits - blind, blind,
+                                       sum(1 for r in refused if r), agree, told))
     return 0 if agree == len(L) else 1
 
 

@@ -72,7 +72,8 @@ def real_parser():
 def options_of(words):
     """The server's own words: after VAR=VALUE words, `env` and the entry point."""
     i = 0
-    while i < len(words) and (words[i] == "env" or ("=" in words[i] and not words[i].startswith("-"))):
+    while i < len(words) and (words[i] == "env" or
+                              ("=" in words[i] and not words[i].startswith("-"))):
         i += 1
     for e in ENTRY:
         if words[i:i + len(e)] == e:

@@ -46,17 +46,20 @@ def main():
         sys.modules[name] = types.ModuleType(name)
     sys.modules[fp4.__name__] = fp4
     sys.modules[fp8.__name__] = fp8
-    exec_ = ns(kernel=ns(disable_flashinfer_autotune=case.get("disable_flashinfer_autotune", False)),
+    no_tune = case.get("disable_flashinfer_autotune", False)
+    exec_ = ns(kernel=ns(disable_flashinfer_autotune=no_tune),
                deterministic=ns(enable_deterministic_inference=case.get("deterministic", False)),
                moe=ns(moe_runner_backend=case["moe_runner_backend"],
                       moe_a2a_backend=case.get("moe_a2a_backend", "none")))
     g = {"torch": fake_torch, "get_exec": lambda: exec_,
          "get_parallel": lambda: ns(enable_kv_cache_sharding=case.get("kv_cache_sharding", False)),
-         "get_spec": lambda: ns(speculative_moe_runner_backend=None, speculative_moe_a2a_backend=None),
+         "get_spec": lambda: ns(speculative_moe_runner_backend=None,
+                                speculative_moe_a2a_backend=None),
          "ModelRunner": object, "Callable": object, "Optional": object}
     exec(compile(ast.Module(body=keep, type_ignores=[]), str(src_path), "exec"), g)
     if "_serves_block_fp8_as_mxfp8_on_flashinfer" in g:  # 0.5.23 reads the built model's layers
-        g["_serves_block_fp8_as_mxfp8_on_flashinfer"] = lambda mr: case.get("block_fp8_as_mxfp8", False)
+        mxfp8 = case.get("block_fp8_as_mxfp8", False)
+        g["_serves_block_fp8_as_mxfp8_on_flashinfer"] = lambda mr: mxfp8
     runner = ns(device="cuda", model_config=ns(quantization=case.get("quantization")),
                 spec_algorithm=ns(is_speculative=lambda: case.get("speculative", False)),
                 is_draft_worker=False)
