@@ -18,9 +18,25 @@ The oracle, per case and per rank of the server:
     server's model and parallelism (make test-flashinfer checks those against FlashInfer);
   - whether every tactic it would use is one FlashInfer's runner has on that GPU: the id ranges
     of cutlass-moe-tactics.md §3.0.1 (FlashInfer's source), written here.
+  - whether the server starts at all: SGLang's own parser (tests/consumers/launch_parse.py:
+    argparse with every option the release's parser has, dumped from its wheel) refuses an
+    unknown, ambiguous or badly chosen option; the server then reads nothing, and doctor must
+    refuse the command too (exit 2);
+  - whether it tunes FlashInfer at start (and so reads the cache at all): SGLang's own
+    should_run_flashinfer_autotune (tests/consumers/sglang_tunes.py, the wheel's function) for
+    the resolved deployment the case states; vLLM: whether its first MoE layer runs FlashInfer's
+    CUTLASS MoE, as the case states from vLLM's own selection
+    (tests/data/launch/vllm-expected.json);
+  - the server's environment: the environment doctor and install run in (the case's env, as
+    beside the server) with the launch command's VAR=VALUE words over it, which the path
+    functions above read (SGLANG_CACHE_DIR, VLLM_CACHE_ROOT, VLLM_FLASHINFER_AUTOTUNE_CACHE_DIR).
 Truth is "hits" when every rank's file is there, loads, hits every lookup with a valid tactic.
-doctor must exit 0 exactly then; otherwise 1, or 6 where the case says tunetab cannot see the
-truth (no FlashInfer to read the environment, vLLM's hash, no config.json for install's flags).
+doctor must exit 0 exactly then; otherwise 1 (2 where the server refuses the command), or 6
+where the case says tunetab cannot see the truth (no FlashInfer to read the environment, vLLM's
+hash, no config.json for install's flags). A case may also accept 6 ("cannot tell") for its
+answer (or_cannot_tell: the public recipes, whose options tunetab need not model); never 0
+where the truth is not "hits", never 2 where the server takes the command. Each recipe case
+cites the page its launch command was copied from.
 
 Environment: ROOT, TUNETAB; run in an empty folder. Prints one line per case and a summary;
 exit 1 when doctor disagrees with the oracle anywhere (or the harness breaks).
@@ -28,6 +44,7 @@ exit 1 when doctor disagrees with the oracle anywhere (or the harness breaks).
 import glob
 import json
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -42,6 +59,17 @@ VHASH2 = "fedcba9876543210fedcba9876543210fedcba9876543210fedcba9876543210"
 
 GPUS = {"h200": ("NVIDIA H200", "90"), "h100-sxm": ("NVIDIA H100 80GB HBM3", "90"),
         "rtx-pro-6000-server": ("NVIDIA RTX PRO 6000 Blackwell Server Edition", "120")}
+# the variables that name a cache root (the path functions read them)
+PATH_VARS = ("SGLANG_CACHE_DIR", "VLLM_CACHE_ROOT", "VLLM_FLASHINFER_AUTOTUNE_CACHE_DIR",
+             "XDG_CACHE_HOME")
+MODELS = {"Qwen/Qwen3-30B-A3B": ("qwen3-30b-a3b", "Qwen3MoeConfig", None),
+          "deepseek-ai/DeepSeek-V3": ("deepseek-v3", "DeepseekV3Config", "fp8"),
+          "nvidia/GLM-5.1-NVFP4": ("glm-5", "GlmMoeDsaConfig", "modelopt_fp4"),
+          "nvidia/GLM-5-NVFP4": ("glm-5", "GlmMoeDsaConfig", "modelopt_fp4"),
+          "zai-org/GLM-5-FP8": ("glm-5", "GlmMoeDsaConfig", "fp8"),
+          "zai-org/GLM-5": ("glm-5", "GlmMoeDsaConfig", None),
+          "openai/gpt-oss-120b": ("gpt-oss-120b", "GptOssConfig", "mxfp4"),
+          "openai/gpt-oss-20b": ("gpt-oss-20b", "GptOssConfig", "mxfp4")}
 
 # The sizes of FlashInfer's cutlass MoE tactic lists, (sm, dtype) -> (G1, G2 with FINALIZE):
 # GEMM1 ids 0..G1-1, GEMM2 ids G1..G1+G2-1, or G1..2*G1-1 without fused finalize (§3). SM90 bf16:
@@ -63,7 +91,22 @@ DTYPE_RUNNER = {
 SERVER = dict(consumer="sglang", cversion="0.5.23", model="Qwen/Qwen3-30B-A3B", model_id="qwen3-30b-a3b",
               hf="Qwen3MoeConfig", dtype="bf16", torch="bfloat16", device="h200", fi="0.7.4", tp=4,
               pp=1, dp=1, attn_dp=1, ep=1, finalize=False, quant=None, backend="flashinfer_cutlass",
-              skip=[], extra=[], env={}, vfolder=VHASH, input_view=None, tunes=True, max_tokens=8192)
+              skip=[], extra=[], env={}, vfolder=VHASH, input_view=None, max_tokens=8192,
+              # a recipe's own words (its launch command as published), else launch() builds them
+              words=None,
+              # the cache root through the environment (SGLANG_CACHE_DIR / a vLLM variable in
+              # the case's env) instead of --cache-dir
+              root_env=False,
+              # what SGLang's should_run_flashinfer_autotune reads, as SGLang resolves the
+              # command: the model config's quantization (None: the checkpoint's, MODELS),
+              # the fp4 GEMM backend, --moe-a2a-backend, --disable-flashinfer-autotune,
+              # --enable-deterministic-inference, speculative decoding
+              mquant=None, fp4_backend="auto", a2a="none", no_autotune=False, deterministic=False,
+              spec=False,
+              # shared experts SGLang fuses into the routed MoE (one more expert, top-k + 1), as
+              # its shared_experts_fusion_disable_reason decides (0.5.23 models/deepseek_v2.py:
+              # 3324-3394; models/glm4_moe.py:1285 for GLM-5)
+              fused_shared=0)
 
 
 def run(args, env=None, cwd=None):
@@ -74,7 +117,7 @@ def run(args, env=None, cwd=None):
 
 
 def plant_hub():
-    for m in ["Qwen/Qwen3-30B-A3B", "deepseek-ai/DeepSeek-V3", "nvidia/GLM-5.1-NVFP4"]:
+    for m in MODELS:
         snap = os.path.join(HUB, "models--" + m.replace("/", "--"), "snapshots", SNAP)
         os.makedirs(snap, exist_ok=True)
         with open(os.path.join(os.path.dirname(os.path.dirname(snap)), "refs_main"), "w"):
@@ -107,6 +150,8 @@ def fake_python(fi, gpu):
 
 def launch(s):
     """The server's launch command (words)."""
+    if s["words"]:
+        return list(s["words"])
     if s["consumer"] == "vllm":
         w = ["vllm", "serve", s["model"], "--tensor-parallel-size", str(s["tp"])]
         if s["ep"] > 1:
@@ -147,12 +192,27 @@ def moe_ranks(s):
     return out
 
 
-def oracle_paths(s, root):
-    """The file each rank opens, by the consumer's own rule."""
+def server_env(c, d):
+    """The server's environment as far as the path functions read it: the case's environment
+    (install's and doctor's, as beside the server), the launch command's VAR=VALUE words over
+    it; a relative folder is the case folder's (the server starts there)."""
+    e = dict(c.env)
+    e.update(c.server["env"])
+    return {k: os.path.join(d, v) if k in PATH_VARS and v else v for k, v in e.items()}
+
+
+def oracle_paths(s, cdir, env, vfolder=None):
+    """The file each rank opens, by the consumer's own rule, in the server's environment env
+    (without a cache-root variable there, the root is --cache-dir's, the case's root/). Both
+    functions make the folder, as the server does when it starts (vLLM: in the config-hash
+    folder vfolder, default the case's)."""
+    root = os.path.join(cdir, "root")
     if s["consumer"] == "vllm":  # vLLM 0.34.0's own resolve_rank_flashinfer_autotune_file
         site = os.path.join(ROOT, ".venv-consumers", "vllm-" + s["cversion"])
-        case = {"env": {"VLLM_FLASHINFER_AUTOTUNE_CACHE_DIR": root}, "tp": s["tp"], "pp": s["pp"],
-                "dp": s["dp"], "hash": s["vfolder"], "home": WORK,
+        venv = {k: v for k, v in env.items() if k in PATH_VARS}
+        case = {"env": venv or {"VLLM_FLASHINFER_AUTOTUNE_CACHE_DIR": root}, "tp": s["tp"],
+                "pp": s["pp"],
+                "dp": s["dp"], "hash": vfolder or s["vfolder"], "home": WORK,
                 "workspace": "/ws/.cache/flashinfer/%s/90a" % s["fi"]}
         rc, out, err = run([sys.executable, os.path.join(ROOT, "tests/consumers/vllm_path.py"), site,
                             os.path.join(ROOT, ".venv-consumers", "flashinfer-none"), json.dumps(case)])
@@ -166,7 +226,8 @@ def oracle_paths(s, root):
                 "moe_runner_backend": s["backend"], "tp": s["tp"], "pp": s["pp"],
                 "attn_dp": s["attn_dp"], "ep": s["ep"], "hf_config_class": s["hf"],
                 "skip_ops": s["skip"], "tp_rank": t, "pp_rank": p, "dp_rank": d,
-                "sm": GPUS[s["device"]][1], "flashinfer": s["fi"], "cache_dir": root}
+                "sm": GPUS[s["device"]][1], "flashinfer": s["fi"],
+                "cache_dir": env.get("SGLANG_CACHE_DIR") or root}
         rc, out, err = run([sys.executable, os.path.join(ROOT, "tests/consumers/sglang_path.py"), site,
                             json.dumps(case)])
         if rc:
@@ -176,7 +237,8 @@ def oracle_paths(s, root):
 
 
 def deployment(s, mtp, mtr, mep, mer):
-    d = {"output_dtype": "torch.bfloat16", "top_k": 8, "tp_size": mtp, "tp_rank": mtr,
+    d = {"output_dtype": "torch.bfloat16", "top_k": 8 + s["fused_shared"], "tp_size": mtp,
+         "tp_rank": mtr,
          "ep_size": mep, "ep_rank": mer, "cluster_size": 1, "cluster_rank": 0,
          "enable_alltoall": False, "use_w4_group_scaling": False, "use_mxfp8_act_scaling": False,
          "use_wfp4afp8_humming": False, "min_latency_mode": False, "enable_pdl": True,
@@ -207,10 +269,24 @@ def server_keys(s):
     """The profiles the server looks up (their extras are rebuilt by FlashInfer's real runner)."""
     mtp, mep = moe_ranks(s)[0][4], moe_ranks(s)[0][6]
     ck = (s["device"], s["model_id"], s["dtype"], mtp, mep, s["fi"], s["input_view"], s["finalize"],
-          s["max_tokens"])
+          s["max_tokens"], s["fused_shared"])
     if ck not in _keys:
         out = os.path.join(WORK, "keys-%d" % len(_keys))
-        args = [T, "generate", "--device", s["device"], "--model", s["model_id"], "--dtype", s["dtype"],
+        model = s["model_id"]
+        if s["fused_shared"]:  # the model's geometry with the fused shared experts routed
+            n = s["fused_shared"]
+            model = os.path.join(WORK, "%s-fused%d.yaml" % (s["model_id"], n))
+            with open(os.path.join(ROOT, "configs/models", s["model_id"] + ".yaml")) as f:
+                text = f.read()
+            for field, delta in (("routed_experts", n), ("top_k", n)):
+                head, rest = text.split("  %s: " % field, 1)
+                num, tail = rest.split(" ", 1)
+                text = "%s  %s: %d %s" % (head, field, int(num) + delta, tail)
+            text = text.replace("id: %s " % s["model_id"],
+                                "id: %s-fused%d " % (s["model_id"], n), 1)
+            with open(model, "w") as f:
+                f.write(text)
+        args = [T, "generate", "--device", s["device"], "--model", model, "--dtype", s["dtype"],
                 "--tp", str(mtp), "--ep", str(mep), "--flashinfer", s["fi"], "--format", "json",
                 "--fused-finalize", "on" if s["finalize"] else "off", "--max-tokens", str(s["max_tokens"]),
                 "-o", out, "-q"]
@@ -238,21 +314,28 @@ class Case:
     """server: the truth; install: tunetab commands (or a plain command) run first; doctor: its
     extra options (--no-python: no FlashInfer to read, --no-hub: no config.json findable);
     env: the environment install and doctor run in (the server's, as when run beside it);
-    unknown: tunetab cannot see the truth (doctor must exit 6); says: a word doctor's output must
-    hold (the cause it names)."""
+    unknown: tunetab cannot see the truth (doctor must exit 6); or_cannot_tell: doctor gives the
+    oracle's answer or says it cannot tell (exit 6), as for a published recipe whose options
+    tunetab need not model; says: a word doctor's output must hold (the cause it names). An
+    install step may fail only where the server reads no cache (it refuses the command or does
+    not tune). blind: why the oracle cannot say what the server does either (an input neither it
+    nor tunetab models decides it): doctor must say it cannot tell."""
     def __init__(self, name, server, install, doctor=(), mutate=None, unknown=False, says=None,
-                 oracle_fi=None, env=None):
+                 oracle_fi=None, env=None, or_cannot_tell=False, blind=None):
         self.name, self.server, self.install, self.doctor = name, server, install, list(doctor)
         self.mutate, self.unknown, self.says, self.oracle_fi = mutate, unknown, says, oracle_fi
         self.env = env or {}
+        self.or_cannot_tell = or_cannot_tell
+        self.blind = blind
 
 
 def S(**kw):
     s = dict(SERVER)
     s.update(kw)
-    if "model_id" not in kw and s["model"] != SERVER["model"]:
-        s["model_id"] = {"deepseek-ai/DeepSeek-V3": "deepseek-v3",
-                         "nvidia/GLM-5.1-NVFP4": "glm-5"}.get(s["model"], s["model_id"])
+    if "model_id" not in kw and s["model"] != SERVER["model"] and s["model"] in MODELS:
+        s["model_id"] = MODELS[s["model"]][0]
+    if "hf" not in kw and s["model"] in MODELS:
+        s["hf"] = MODELS[s["model"]][1]
     return s
 
 
@@ -263,7 +346,7 @@ def common(s, py=True):
         o += ["--python", fake_python(s["fi"], GPUS[s["device"]][0])]
     else:
         o += ["--flashinfer", s["fi"]]
-    return o + ["--cache-dir", "root"]
+    return o + ([] if s["root_env"] else ["--cache-dir", "root"])
 
 
 def inst(s, *more, py=True):
@@ -449,6 +532,266 @@ def cases():
              [gen(s, "t"), ["install", "--for", "sglang", "--from", "t", "--model-path", s["model"],
                             "--hf-config-class", s["hf"], "--tp", "4"] + common(s)],
              doctor=["--no-hub"], unknown=True))
+
+    # --- issue #47's "Why": the launch words and the environment. On f6ffc43 (before the closed
+    # world) doctor gets 52-55, 57, 60 and 63-68 wrong (exit 0, or 6 where the files are missing)
+    # SGLANG_CACHE_DIR as a VAR=VALUE word: SGLang's own path function reads it (the cache root
+    # of the server's environment); install and doctor run with SGLANG_CACHE_DIR=root, as the
+    # issue's user had it, and no --cache-dir
+    envroot = {"SGLANG_CACHE_DIR": "root"}
+    w_sg = S(root_env=True, env={"SGLANG_CACHE_DIR": "elsewhere"})
+    word = "SGLANG_CACHE_DIR=elsewhere on the command line, "
+    add(Case(word + "installed for the environment's root", w_sg, [inst(S(root_env=True))],
+             env=envroot, says="nothing was installed"))
+    add(Case(word + "install given the same command", w_sg, [inst(w_sg)], env=envroot))
+    add(Case(word + "--cache-dir naming the other root", S(env={"SGLANG_CACHE_DIR": "elsewhere"}),
+             [inst(s)], says="SGLANG_CACHE_DIR=elsewhere"))
+    # vLLM's roots: VLLM_CACHE_ROOT (envs.py:757) under VLLM_FLASHINFER_AUTOTUNE_CACHE_DIR
+    # (envs.py:1904; flashinfer_autotune_cache.py:40-53); vLLM started once in each environment;
+    # without --cache-file vLLM's config hash is out of sight: cannot tell where the files are
+    # there (as case 49)
+    vroot = dict(v, root_env=True)
+    vcr = {"VLLM_CACHE_ROOT": "root"}
+    w_vr = dict(vroot, env={"VLLM_CACHE_ROOT": "elsewhere"})
+    word = "vLLM: VLLM_CACHE_ROOT=elsewhere on the command line, "
+    add(Case(word + "installed for the environment's", w_vr, [inst(vroot)], env=vcr))
+    add(Case(word + "install given the same command", w_vr, [inst(w_vr)], env=vcr, unknown=True))
+    w_vd = dict(vroot, env={"VLLM_FLASHINFER_AUTOTUNE_CACHE_DIR": "elsewhere"})
+    vdenv = {"VLLM_FLASHINFER_AUTOTUNE_CACHE_DIR": "root"}
+    word = "vLLM: VLLM_FLASHINFER_AUTOTUNE_CACHE_DIR=elsewhere on the command line, "
+    add(Case(word + "installed for the environment's", w_vd, [inst(vroot)], env=vdenv))
+    add(Case(word + "install given the same command", w_vd, [inst(w_vd)], env=vdenv, unknown=True))
+    add(Case("vLLM: VLLM_CACHE_ROOT=elsewhere on the command line, VLLM_FLASHINFER_AUTOTUNE_"
+             "CACHE_DIR in the environment (which vLLM takes)", w_vr, [inst(w_vr)], env=vdenv,
+             unknown=True))
+    # options tunetab does not model, or the server does not have (SGLang's own parser refuses
+    # --cuda-graph-max-bs too, so exit 2 is right there; --disable-cuda-graph is taken)
+    add(Case("--enable-ep-moe: SGLang 0.5.23's parser has no such option",
+             S(extra=["--enable-ep-moe"]), [inst(s)]))
+    add(Case("--cuda-graph-max-bs 8: an abbreviation SGLang's parser finds ambiguous",
+             S(extra=["--cuda-graph-max-bs", "8"]), [inst(s)]))
+    add(Case("--disable-cuda-graph (SGLang 0.5.23 tunes its prefill chunk: no effect on the keys)",
+             S(extra=["--disable-cuda-graph"]), [inst(s)]))
+    add(Case("--mem-fraction-static 0.85, an option tunetab does not model",
+             S(extra=["--mem-fraction-static", "0.85"]), [inst(s)], unknown=True))
+    add(Case("--mem-frac 0.85: argparse's abbreviation of it", S(extra=["--mem-frac", "0.85"]),
+             [inst(s)], unknown=True))
+    add(Case("CUDA_LAUNCH_BLOCKING=1 on the command line: a variable tunetab does not model",
+             S(env={"CUDA_LAUNCH_BLOCKING": "1"}), [inst(s)], unknown=True))
+    add(Case("SGLANG_ENABLE_JIT_DEEPGEMM=0 in doctor's environment: SGLang reads it", s, [inst(s)],
+             env={"SGLANG_ENABLE_JIT_DEEPGEMM": "0"}, unknown=True))
+    earlier = ["--cache-file", "root/%s/autotune_configs_dp0_rank0.json" % VHASH]
+    add(Case("vLLM: --kv-cache-dtype fp8 (another config hash), --cache-file the earlier start's",
+             v_kv, [inst(v)], doctor=earlier, unknown=True))
+    add(Case("vLLM: --enforce-eager (another config hash), --cache-file the earlier start's",
+             dict(v, extra=["--enforce-eager"], vfolder=VHASH2), [inst(v)], doctor=earlier,
+             unknown=True))
+    add(Case("--enable-deterministic-inference: SGLang does not tune",
+             S(extra=["--enable-deterministic-inference"], deterministic=True), [inst(s)],
+             says="does not tune"))
+    add(Case("--disable-flashinfer-autotune: SGLang does not tune",
+             S(extra=["--disable-flashinfer-autotune"], no_autotune=True), [inst(s)],
+             says="does not tune"))
+
+    # a rank file that does not parse (issue #47, "A corrupt rank file is a dead end"):
+    # FlashInfer's own loader on it, and SGLang's digest of the group, judge; doctor must not
+    # say hits
+    def truncate():
+        f = files("rank_tp1*")[0]
+        text = open(f).read()
+        open(f, "w").write(text[:len(text) // 2])
+    add(Case("one rank file truncated", s, [inst(s)], mutate=truncate,
+             says="rank_tp1_pp0_dp0.json"))
+
+    # --- launch commands copied from public SGLang/vLLM docs, recipes and model cards, each
+    # installed with tunetab for that command and then checked (doctor may say it cannot tell
+    # where a recipe's options are ones tunetab does not model). Only the model is adapted to
+    # one whose config.json the tests have (said where); the server states its deployment as
+    # the consumer resolves the command: SGLang's MoE runner backend stays 'auto' on SM90
+    # without --quantization and becomes flashinfer_cutlass for modelopt_fp4 on SM120
+    # (sglang 0.5.23 arg_groups/overrides.py:1449-1525; tests/data/launch/sglang-expected.json,
+    # SGLang's own resolution); vLLM's first MoE layer's backend as vLLM 0.33.0's own selection
+    # gives it for that model, dtype, GPU and parallelism (tests/data/launch/vllm-expected.json:
+    # Qwen3 bf16 TRITON on SM90 and FLASHINFER_CUTLASS on SM120, block FP8 FLASHINFER_CUTLASS
+    # with EP and TRITON without on SM90, gpt-oss MXFP4 TRITON on SM90)
+    def sgl(command, **kw):
+        kw.setdefault("backend", "auto")
+        return S(words=shlex.split(command), **kw)
+
+    def vl(base, command, **kw):
+        return dict(base, words=shlex.split(command), **kw)
+
+    def rec(name, server, **kw):
+        add(Case("recipe: " + name, server, [inst(server)], or_cannot_tell=True, **kw))
+
+    dsv3 = dict(model="deepseek-ai/DeepSeek-V3", tp=8)
+    # https://github.com/sgl-project/sglang/blob/main/benchmark/deepseek_v3/README.md
+    # "Using pip" (8 x H200), "Using Docker (Recommended)" (the command the container runs) and
+    # "Serving with two H20*8 nodes" (node 1; "two H100 nodes, the usage is similar")
+    rec("SGLang benchmark/deepseek_v3/README.md, pip (8 x H200)", sgl(
+        "python3 -m sglang.launch_server --model deepseek-ai/DeepSeek-V3 --tp 8"
+        " --trust-remote-code", **dsv3))
+    rec("SGLang benchmark/deepseek_v3/README.md, Docker", sgl(
+        "python3 -m sglang.launch_server --model deepseek-ai/DeepSeek-V3 --tp 8 --trust-remote-code"
+        " --port 30000", **dsv3))
+    rec("SGLang benchmark/deepseek_v3/README.md, two nodes, node 1 (H100)", sgl(
+        "python3 -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --tp 16"
+        " --dist-init-addr 10.0.0.1:5000 --nnodes 2 --node-rank 0 --trust-remote-code",
+        model="deepseek-ai/DeepSeek-V3", tp=16, device="h100-sxm"))
+    # https://github.com/sgl-project/sglang/blob/main/docs/basic_usage/deepseek_v3.md
+    # (docs.sglang.io basic_usage/deepseek_v3): "Multi-token Prediction" and "Function calling
+    # for DeepSeek Models"; DeepSeek-V3-0324 -> DeepSeek-V3
+    rec("SGLang docs deepseek_v3.md, MTP (DeepSeek-V3-0324 -> DeepSeek-V3)", sgl(
+        "python3 -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3"
+        " --speculative-algorithm EAGLE --trust-remote-code --tp 8", spec=True, **dsv3))
+    rec("SGLang docs deepseek_v3.md, function calling (DeepSeek-V3-0324 -> DeepSeek-V3)", sgl(
+        "python3 -m sglang.launch_server --model deepseek-ai/DeepSeek-V3 --tp 8 --port 30000"
+        " --host 0.0.0.0 --mem-fraction-static 0.9 --tool-call-parser deepseekv3"
+        " --chat-template ./examples/chat_template/tool_chat_template_deepseekv3.jinja", **dsv3))
+    # https://huggingface.co/deepseek-ai/DeepSeek-V3.2-Exp/commit/
+    # fd33dda13987c4ec2bd43d7d4318046a4f220ca9 (the model card's SGLang launch command);
+    # DeepSeek-V3.2-Exp -> DeepSeek-V3
+    rec("DeepSeek-V3.2-Exp model card, SGLang DP attention (-> DeepSeek-V3)", sgl(
+        "python -m sglang.launch_server --model deepseek-ai/DeepSeek-V3 --tp 8 --dp 8"
+        " --enable-dp-attention", attn_dp=8, **dsv3))
+    # https://github.com/sgl-project/sglang/blob/main/docs/advanced_features/expert_parallelism.md
+    # "Launch with DeepEP and DeepGEMM for DeepSeek-V3"
+    rec("SGLang docs expert_parallelism.md, DeepEP and DeepGEMM", sgl(
+        "python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --moe-a2a-backend"
+        " deepep --moe-runner-backend deep_gemm --tp 8 --ep 8", backend="deep_gemm", a2a="deepep",
+        ep=8, **dsv3))
+    # https://github.com/sgl-project/sgl-cookbook/blob/main/docs/Qwen/Qwen3.md (the SGLang
+    # cookbook, docs.sglang.io cookbook Qwen3) 4.2.1, 4.2.3 and 5.1.1; Qwen3-235B-A22B ->
+    # Qwen3-30B-A3B. SGLang 0.5.23 has no tool call parser 'qwen3': its parser refuses 4.2.3
+    q = dict(model="Qwen/Qwen3-30B-A3B", tp=8)
+    rec("SGLang cookbook Qwen3, reasoning parser (Qwen3-235B-A22B -> Qwen3-30B-A3B)", sgl(
+        "python -m sglang.launch_server --model Qwen/Qwen3-30B-A3B --reasoning-parser qwen3 --tp 8"
+        " --host 0.0.0.0 --port 8000", **q))
+    rec("SGLang cookbook Qwen3, tool calling (-> Qwen3-30B-A3B)", sgl(
+        "python -m sglang.launch_server --model Qwen/Qwen3-30B-A3B --reasoning-parser qwen3"
+        " --tool-call-parser qwen3 --tp 8 --host 0.0.0.0 --port 8000", **q))
+    rec("SGLang cookbook Qwen3, benchmark deployment (-> Qwen3-30B-A3B)", sgl(
+        "python -m sglang.launch_server --model Qwen/Qwen3-30B-A3B --tp 8", **q))
+    # https://github.com/sgl-project/sglang/blob/main/docs/basic_usage/qwen3.md, EAGLE (its
+    # --speculative-algo is argparse's abbreviation of --speculative-algorithm);
+    # Qwen3-Next-80B-A3B-Instruct -> Qwen3-30B-A3B
+    rec("SGLang docs qwen3.md, Qwen3-Next EAGLE (-> Qwen3-30B-A3B)", sgl(
+        "python3 -m sglang.launch_server --model Qwen/Qwen3-30B-A3B --tp 4 --speculative-num-steps"
+        " 3 --speculative-eagle-topk 1 --speculative-num-draft-tokens 4 --speculative-algo NEXTN",
+        model="Qwen/Qwen3-30B-A3B", tp=4, spec=True))
+    # https://qwen.readthedocs.io/zh-cn/stable/_sources/deployment/sglang.md.txt (Qwen's docs,
+    # SGLang: tensor parallelism on 4 GPUs); Qwen3-8B -> Qwen3-30B-A3B
+    rec("Qwen docs deployment/sglang, TP 4 (Qwen3-8B -> Qwen3-30B-A3B)", sgl(
+        "python -m sglang.launch_server --model-path Qwen/Qwen3-30B-A3B --tensor-parallel-size 4",
+        model="Qwen/Qwen3-30B-A3B", tp=4))
+    # https://github.com/sgl-project/sglang/blob/main/docs/advanced_features/quantization.md
+    # "Offline Quantization" (Meta-Llama-3.1-8B-Instruct-AWQ-INT4 -> Qwen3-30B-A3B)
+    rec("SGLang docs quantization.md, offline quantized model (-> Qwen3-30B-A3B)", sgl(
+        "python3 -m sglang.launch_server --model-path Qwen/Qwen3-30B-A3B --port 30000"
+        " --host 0.0.0.0", model="Qwen/Qwen3-30B-A3B", tp=1))
+    # same page, ModelOpt "FP4 Models" (Llama-3.3-70B-Instruct-NVFP4 -> GLM-5-NVFP4), on an
+    # RTX PRO 6000 (SM120): SGLang picks flashinfer_cutlass for modelopt_fp4 there and tunes;
+    # GLM-5-NVFP4 keeps its shared expert in NVFP4 (its hf_quant_config excludes none, unlike
+    # GLM-5.1-NVFP4's), so SGLang fuses it into the MoE: 257 experts, top-9
+    rec("SGLang docs quantization.md, ModelOpt FP4 (-> GLM-5-NVFP4, RTX PRO 6000)", sgl(
+        "python3 -m sglang.launch_server --model-path nvidia/GLM-5-NVFP4 --quantization"
+        " modelopt_fp4 --port 30000", model="nvidia/GLM-5-NVFP4", tp=1, quant="modelopt_fp4",
+        dtype="nvfp4", input_view="bf16", device="rtx-pro-6000-server",
+        backend="flashinfer_cutlass", fused_shared=1))
+    # https://github.com/sgl-project/sgl-cookbook/blob/main/docs/autoregressive/GLM/GLM-5.md
+    # (docs.sglang.io cookbook GLM-5) section 4, "FP8 on H200, all features enabled"
+    rec("SGLang cookbook GLM-5, FP8 on H200", sgl(
+        "python -m sglang.launch_server --model zai-org/GLM-5-FP8 --tp 8 --tool-call-parser glm47"
+        " --reasoning-parser glm45 --speculative-algorithm EAGLE --speculative-num-steps 3"
+        " --speculative-eagle-topk 1 --speculative-num-draft-tokens 4 --mem-fraction-static 0.85"
+        " --host 0.0.0.0 --port 30000", model="zai-org/GLM-5-FP8", tp=8, spec=True))
+    # https://github.com/sgl-project/sglang/blob/main/docs/basic_usage/gpt_oss.md, the demo
+    # tool server (H200)
+    rec("SGLang docs gpt_oss.md, demo tool server", sgl(
+        "python3 -m sglang.launch_server --model-path openai/gpt-oss-120b --tool-server demo"
+        " --tp 2", model="openai/gpt-oss-120b", tp=2))
+    # https://github.com/voipmonitor/rtx6kpro/blob/master/models/glm5.md "Recommended: Docker
+    # run with MTP + b12x" (8 x RTX PRO 6000): its -e variables as VAR=VALUE words and the
+    # command the container runs; festr2/GLM-5-NVFP4-MTP -> nvidia/GLM-5-NVFP4. SGLang 0.5.23's
+    # parser refuses it (--cuda-graph-max-bs is ambiguous there; b12x is no MoE runner backend)
+    rec("rtx6kpro glm5.md, Docker run with MTP + b12x (-> GLM-5-NVFP4)", sgl(
+        "python3 -m sglang.launch_server --model-path nvidia/GLM-5-NVFP4 --served-model-name"
+        " glm-5 --reasoning-parser glm45 --tool-call-parser glm47 --tensor-parallel-size 8"
+        " --quantization modelopt_fp4 --kv-cache-dtype bf16 --trust-remote-code"
+        " --cuda-graph-max-bs 32 --max-running-requests 64 --mem-fraction-static 0.85"
+        " --chunked-prefill-size 16384 --host 0.0.0.0 --port 5000 --disable-custom-all-reduce"
+        " --enable-flashinfer-allreduce-fusion --enable-metrics --sleep-on-idle"
+        " --attention-backend flashinfer --fp4-gemm-backend b12x --moe-runner-backend b12x"
+        " --model-loader-extra-config '{\"enable_multithread_load\": true, \"num_threads\": 16}'"
+        " --speculative-algorithm NEXTN --speculative-num-steps 4 --speculative-num-draft-tokens"
+        " 6 --speculative-eagle-topk 1", model="nvidia/GLM-5-NVFP4", tp=8, quant="modelopt_fp4",
+        dtype="nvfp4", input_view="bf16", device="rtx-pro-6000-server", env=dict(
+            w.split("=", 1) for w in shlex.split(
+                "SGLANG_ENABLE_SPEC_V2=True SGLANG_ENABLE_JIT_DEEPGEMM=0 SGLANG_ENABLE_DEEP_GEMM=0"
+                " NCCL_GRAPH_FILE=/etc/nccl_graph_opt.xml NCCL_IB_DISABLE=1 NCCL_P2P_LEVEL=SYS"
+                " NCCL_ALLOC_P2P_NET_LL_BUFFERS=1 NCCL_MIN_NCHANNELS=8 OMP_NUM_THREADS=8"
+                " SAFETENSORS_FAST_GPU=1"))))
+
+    # vLLM (0.34.0): where vLLM tunes, doctor is given the file its first start logged
+    # (--cache-file), as docs/consumers.md tells the user
+    logged = ["--cache-file", "root/%s/autotune_configs_dp0_rank0.json" % VHASH]
+    # https://github.com/vllm-project/recipes/blob/main/DeepSeek/DeepSeek-V3.md "Running
+    # DeepSeek-R1 with FP8 on 8xH200" (the recipe: the same applies to DeepSeek-V3);
+    # DeepSeek-R1-0528 -> DeepSeek-V3
+    rec("vLLM recipes DeepSeek-V3.md, FP8 on 8 x H200 (DeepSeek-R1-0528 -> DeepSeek-V3)", vl(
+        v, "vllm serve deepseek-ai/DeepSeek-V3 --trust-remote-code --tensor-parallel-size 8"
+        " --enable_expert_parallel"), doctor=logged)
+    # https://github.com/vllm-project/recipes/blob/main/GLM/GLM5.md: the Docker command's vllm
+    # serve, and "Serving FP8 Model on 8xH200" (MTP); block FP8 without EP: Triton's MoE
+    glm = dict(v, model="zai-org/GLM-5-FP8", model_id="glm-5", hf="GlmMoeDsaConfig", ep=1,
+               backend="triton")
+    rec("vLLM recipes GLM5.md, Docker (8 x H200)", vl(
+        glm, "vllm serve zai-org/GLM-5-FP8 --tensor-parallel-size 8 --tool-call-parser glm47"
+        " --reasoning-parser glm45 --enable-auto-tool-choice --served-model-name glm-5-fp8"))
+    rec("vLLM recipes GLM5.md, FP8 with MTP on 8 x H200", vl(
+        glm, "vllm serve zai-org/GLM-5-FP8 --tensor-parallel-size 8 --speculative-config.method"
+        " mtp --speculative-config.num_speculative_tokens 3 --tool-call-parser glm47"
+        " --reasoning-parser glm45 --enable-auto-tool-choice --served-model-name glm-5-fp8"))
+    # https://github.com/vllm-project/vllm/blob/main/docs/serving/expert_parallel_deployment.md
+    # "Single Node Deployment" (comments dropped); DeepSeek-V3-0324 -> DeepSeek-V3. Its
+    # VLLM_ALL2ALL_BACKEND=pplx and VLLM_USE_DEEP_GEMM=1 choose vLLM's MoE kernels, which
+    # vllm-expected.json has no case of: the oracle cannot say what runs
+    pplx = vl(v, "vllm serve deepseek-ai/DeepSeek-V3 --tensor-parallel-size 1"
+              " --data-parallel-size 8 --enable-expert-parallel", tp=1, dp=8,
+              env={"VLLM_ALL2ALL_BACKEND": "pplx", "VLLM_USE_DEEP_GEMM": "1"})
+    add(Case("recipe: vLLM docs expert_parallel_deployment.md, single node pplx (-> DeepSeek-V3)",
+             pplx, [inst(pplx)],
+             blind="VLLM_ALL2ALL_BACKEND=pplx and VLLM_USE_DEEP_GEMM=1 pick vLLM's MoE kernels"))
+    # same page, EPLB, as JSON and as dotted fields ("Prefer individual arguments instead of
+    # JSON?"); Qwen3 bf16 on one H200: Triton's MoE
+    qv = dict(v, model="Qwen/Qwen3-30B-A3B", model_id="qwen3-30b-a3b", hf="Qwen3MoeConfig",
+              dtype="bf16", tp=1, ep=1, backend="triton")
+    rec("vLLM docs expert_parallel_deployment.md, EPLB config as JSON", vl(
+        qv, "vllm serve Qwen/Qwen3-30B-A3B --enable-eplb --eplb-config '{\"window_size\":1000,"
+        "\"step_interval\":3000,\"num_redundant_experts\":2,\"log_balancedness\":true}'"))
+    rec("vLLM docs expert_parallel_deployment.md, EPLB config as dotted arguments", vl(
+        qv, "vllm serve Qwen/Qwen3-30B-A3B --enable-eplb --eplb-config.window_size 1000"
+        " --eplb-config.step_interval 3000 --eplb-config.num_redundant_experts 2"
+        " --eplb-config.log_balancedness true"))
+    # https://github.com/vllm-project/recipes/blob/main/OpenAI/GPT-OSS.md: the quick start's
+    # TP 2 command (on an H200), and the evaluation deployment on 8 x H100
+    gv = dict(v, model="openai/gpt-oss-120b", model_id="gpt-oss-120b", hf="GptOssConfig",
+              dtype="bf16", ep=1, backend="triton")
+    rec("vLLM recipes GPT-OSS.md, TP 2", vl(
+        gv, "vllm serve openai/gpt-oss-120b --tensor-parallel-size 2", tp=2))
+    rec("vLLM recipes GPT-OSS.md, evaluation deployment on 8 x H100", vl(
+        gv, "vllm serve openai/gpt-oss-120b --tensor_parallel_size 8 --max-model-len 131072"
+        " --max-num-batched-tokens 10240 --max-num-seqs 128 --gpu-memory-utilization 0.85"
+        " --no-enable-prefix-caching", tp=8, device="h100-sxm"))
+    # https://github.com/vllm-project/vllm/blob/main/docs/serving/parallelism_scaling.md
+    # (docs.vllm.ai serving/parallelism_scaling): TP 4, and TP 4 with PP 2; facebook/opt-13b
+    # and gpt2 -> Qwen3-30B-A3B, on RTX PRO 6000s (SM120: FlashInfer's CUTLASS MoE)
+    qb = dict(qv, device="rtx-pro-6000-server", backend="flashinfer_cutlass", tp=4)
+    rec("vLLM docs parallelism_scaling.md, TP 4 (opt-13b -> Qwen3-30B-A3B, RTX PRO 6000)", vl(
+        qb, "vllm serve Qwen/Qwen3-30B-A3B --tensor-parallel-size 4"), doctor=logged)
+    rec("vLLM docs parallelism_scaling.md, TP 4 PP 2 (gpt2 -> Qwen3-30B-A3B, RTX PRO 6000)", vl(
+        qb, "vllm serve Qwen/Qwen3-30B-A3B --tensor-parallel-size 4 --pipeline-parallel-size 2",
+        pp=2), doctor=logged)
     return L
 
 
@@ -465,22 +808,77 @@ def doctor_args(c):
     return ["doctor", "--for", s["consumer"]] + common(s, py) + extra + ["--"] + env_words(s) + launch(s)
 
 
+def refusals(L):
+    """Per case, None where the server's parser takes its launch command, else argparse's message
+    (SGLang: tests/consumers/launch_parse.py; vLLM's FlexibleArgumentParser is not rebuilt here:
+    its commands are taken as accepted, and doctor refusing one disagrees)."""
+    idx = [i for i, c in enumerate(L) if c.server["consumer"] == "sglang" and not
+           (c.install and c.install[-1][:2] == ["install", "--for"] and "--" not in c.install[-1])]
+    bf = os.path.join(WORK, "launch-jobs.jsonl")
+    with open(bf, "w") as f:
+        for i in idx:
+            s = L[i].server
+            words = env_words(s) + launch(s)
+            f.write(json.dumps({"version": s["cversion"], "words": words}) + "\n")
+    rc, out, err = run([sys.executable, os.path.join(ROOT, "tests/consumers/launch_parse.py"), bf])
+    lines = out.splitlines()
+    if rc or len(lines) != len(idx):
+        raise SystemExit("plan_cases: SGLang's parser (launch_parse.py) failed: " + err)
+    res = [None] * len(L)
+    for i, line in zip(idx, lines):
+        res[i] = json.loads(line)["refused"]
+    return res
+
+
+def tunes(s):
+    """(whether the server tunes FlashInfer at start, and so reads the cache; why not), by its
+    own rule: SGLang's should_run_flashinfer_autotune for the resolved deployment s states;
+    vLLM: its first MoE layer's backend, as s states it from vLLM's own selection."""
+    if s["consumer"] == "vllm":
+        if s["backend"] != "flashinfer_cutlass":
+            return False, ("vLLM runs %s's MoE, not FlashInfer's CUTLASS MoE: it tunes nothing"
+                           % s["backend"])
+        return True, ""
+    q = s["mquant"] or s["quant"] or MODELS.get(s["model"], (None, None, None))[2]
+    case = {"moe_runner_backend": s["backend"], "moe_a2a_backend": s["a2a"], "quantization": q,
+            "fp4_gemm_backend": s["fp4_backend"], "disable_flashinfer_autotune": s["no_autotune"],
+            "deterministic": s["deterministic"], "speculative": s["spec"],
+            "sm": GPUS[s["device"]][1]}
+    site = os.path.join(ROOT, ".venv-consumers", "sglang-" + s["cversion"])
+    rc, out, err = run([sys.executable, os.path.join(ROOT, "tests/consumers/sglang_tunes.py"), site,
+                        json.dumps(case)])
+    if rc or out.strip() not in ("True", "False"):
+        raise SystemExit("plan_cases: SGLang's should_run_flashinfer_autotune failed: " + err)
+    if out.strip() == "False":
+        return False, ("SGLang %s's should_run_flashinfer_autotune is False (MoE runner backend "
+                       "%s): it reads no cache" % (s["cversion"], s["backend"]))
+    if s["backend"] != "flashinfer_cutlass":
+        raise SystemExit("plan_cases: no oracle for the keys of MoE runner backend %s"
+                         % s["backend"])
+    return True, ""
+
+
 def main():
     plant_hub()
     base_env = {"HF_HUB_CACHE": HUB, "TUNETAB_TEST_IGNORE_INSTALLED": "1"}
-    for k in ("SGLANG_CACHE_DIR", "SGLANG_FLASHINFER_MOE_FUSED_FINALIZE", "VLLM_CACHE_ROOT"):
+    for k in ("SGLANG_CACHE_DIR", "SGLANG_FLASHINFER_MOE_FUSED_FINALIZE") + PATH_VARS:
         os.environ.pop(k, None)
     L = cases()
     top = WORK
+    refused = refusals(L)
     jobs, per_case = [], []
     setup_failed = {}
     for i, c in enumerate(L):
         d = os.path.join(WORK, "c%02d" % i)
         os.makedirs(d)
         s = c.server
-        os.makedirs(os.path.join(d, "root", VHASH), exist_ok=True)  # vLLM's first start (cases use it or not)
-        if s["consumer"] != "vllm":
-            shutil.rmtree(os.path.join(d, "root", VHASH))
+        senv = server_env(c, d)
+        tuned, why_not = (False, "") if refused[i] or c.blind else tunes(s)
+        if s["consumer"] == "vllm":
+            # vLLM's first start made its config-hash folder (cases use it or not), in the root of
+            # the environment it started in: the launch command's, and without its words
+            oracle_paths(s, d, senv, VHASH)
+            oracle_paths(s, d, server_env(Case("", dict(s, env={}), [], env=c.env), d), VHASH)
         for step in c.install:
             step = list(step)
             if step[0] == "generate":  # tables are shared by name between cases
@@ -497,8 +895,11 @@ def main():
                 rc, o, e = run([T] + step, env=ienv, cwd=d)
             else:
                 rc, o, e = run(step, cwd=d)
+            if rc and step[0] == "install" and (refused[i] or not tuned):
+                continue  # install refuses where the server reads no cache: not a failure
             if rc:  # counted as a disagreement below (an older tunetab may refuse a step)
-                setup_failed[i] = "setup failed: %s: %s" % (" ".join(step[:3]), e.strip().splitlines()[0][:200])
+                first_line = (e.strip().splitlines() or [""])[0][:200]
+                setup_failed[i] = "setup failed: %s: %s" % (" ".join(step[:3]), first_line)
                 break
         if c.mutate:
             cwd = os.getcwd()
@@ -515,16 +916,17 @@ def main():
         rc, out, err = run([T] + args, env=denv, cwd=d)
         # the oracle's jobs: every rank's file
         fi = c.oracle_fi or "0.7.4"
-        root = os.path.join(d, "root")
-        paths = oracle_paths(s, root)
-        gpu = GPUS[s["device"]][0]
-        keys = server_keys(s) if s["tunes"] and s["backend"] != "triton" else []
         first = len(jobs)
-        for (t, p, dd, w, mtp, mtr, mep, mer), path in zip(moe_ranks(s), paths):
-            jobs.append({"table": path, "device": gpu, "keys": keys,
-                         "deployment": deployment(s, mtp, mtr, mep, mer),
-                         "metadata": env_meta(s["fi"], gpu), "fi": fi, "case": i})
-        per_case.append((c, rc, out, err, first, len(jobs)))
+        if tuned and not c.blind:
+            paths = oracle_paths(s, d, senv)
+            gpu = GPUS[s["device"]][0]
+            keys = server_keys(s)
+            for (t, p, dd, w, mtp, mtr, mep, mer), path in zip(moe_ranks(s), paths):
+                jobs.append({"table": path, "device": gpu, "keys": keys,
+                             "deployment": deployment(s, mtp, mtr, mep, mer),
+                             "metadata": env_meta(s["fi"], gpu), "fi": fi, "case": i})
+        per_case.append((c, rc, out.replace(d + "/", ""), err.replace(d + "/", ""), first,
+                         len(jobs), why_not))
     # one oracle process per FlashInfer version
     results = [None] * len(jobs)
     for fi in sorted({j["fi"] for j in jobs}):
@@ -541,12 +943,13 @@ def main():
             return 1
         for k, line in zip(idx, lines):
             results[k] = json.loads(line)
-    agree = truth_hits = 0
-    for i, (c, rc, out, err, a, b) in enumerate(per_case):
+    agree = truth_hits = told = 0
+    for i, (c, rc, out, err, a, b, why_not) in enumerate(per_case):
         s = c.server
-        why = ""
-        if s["backend"] == "triton":
-            why = "the server runs Triton's MoE: no cache read"
+        why = why_not
+        if refused[i]:
+            why = "the server refuses the command: SGLang %s's parser: %s" % (
+                s["cversion"], refused[i][:110])
         for k in range(a, b):
             r = results[k]
             name = os.path.basename(jobs[k]["table"])
@@ -567,29 +970,41 @@ def main():
                 if bad:
                     why = "%s: tactic %s is not among FlashInfer's ids for SM%s %s" % (
                         name, bad[0][1], GPUS[s["device"]][1], s["dtype"])
-        if not why and s["consumer"] == "sglang" and s["tp"] > 1 and s["backend"] != "triton":
+        if not why and s["consumer"] == "sglang" and s["tp"] > 1:
             why = sglang_diverged(s, [jobs[k]["table"] for k in range(a, b)])
         truth = "hits" if not why else "no (%s)" % why
-        want = 6 if c.unknown else 0 if not why else 1
+        want = 6 if c.unknown or c.blind else 2 if refused[i] else 0 if not why else 1
         lines = [l for l in out.splitlines() if l.startswith(("  no ", "  cannot tell "))]
         said = lines[0].split(None, 1)[1].strip() if lines else ""
         said = said[len("tell"):].strip() if said.startswith("tell") else said
-        ok = rc == want and (not c.says or c.says in out) and i not in setup_failed
-        if c.unknown and not why:
+        if not said:  # an error instead of a verdict: its message
+            errs = [l for l in err.splitlines() if l.startswith("tunetab: error: ")]
+            said = errs[-1][len("tunetab: error: "):] if errs else ""
+        tell = c.or_cannot_tell and rc == 6 and not refused[i]
+        ok = (tell or rc == want and (not c.says or c.says in out + err)) and i not in setup_failed
+        if c.blind:
+            truth = "cannot tell either: %s" % c.blind
+        elif c.unknown and not why:
             truth = "hits, which tunetab cannot see"
         elif c.unknown:
             truth = "no (%s), which tunetab cannot see" % why
         agree += ok
-        truth_hits += not why
+        told += tell and ok
+        truth_hits += not why and not c.blind
         print("%02d %s\n   oracle: %s\n   doctor: exit %d%s%s" % (
             i, c.name, truth, rc, ": " if said else "", said[:150]))
         if i in setup_failed:
             print("   " + setup_failed[i])
         if not ok:
-            print("   DISAGREE: doctor should exit %d%s" % (want, " naming '%s'" % c.says if c.says else ""))
+            print("   DISAGREE: doctor should exit %d%s%s" % (
+                want, " naming '%s'" % c.says if c.says else "",
+                " or 6" if c.or_cannot_tell else ""))
             print("   " + "\n   ".join((out + err).splitlines()[:40]))
-    print("%d cases (the oracle: %d hit, %d do not): doctor agrees with the oracle on %d" % (
-        len(L), truth_hits, len(L) - truth_hits, agree))
+    blind = sum(1 for c in L if c.blind)
+    print("%d cases (the oracle: %d hit, %d do not, %d it cannot tell either; %d refused by the "
+          "server): doctor agrees with the oracle on %d (%d of them by saying it cannot tell, "
+          "where a case allows it)" % (len(L), truth_hits, len(L) - truth_hits - blind, blind,
+                                       sum(1 for r in refused if r), agree, told))
     return 0 if agree == len(L) else 1
 
 

@@ -110,7 +110,10 @@ def main():
            f"-- own parsers and sources) and configs/consumers/inputs/{consumer}.yaml (the classes);",
            "-- do not edit. versions[V].options rows: option strings, dest, nargs (\"0\" a flag, \"\"",
            "-- one value, \"+\"/\"*\" a list, \"?\" optional), class (\"m\" modelled, \"n\" no effect,",
-           "-- \"\" neither: cannot tell), the strings that store false, argparse's action class.",
+           "-- \"\" neither: cannot tell), the strings that store false, argparse's action class,",
+           "-- the values argparse's choices= allows (comma-separated; SGLang's only: vLLM "
+           "converts its",
+           "-- values with type functions the dump does not record, str.upper for --log-level).",
            "-- env[NAME]: \"m\", \"n\", or",
            "-- \"r\" (read, neither). prefixes: names the stack builds at run time.",
            "return {",
@@ -122,8 +125,12 @@ def main():
         for r in rows:
             neg = r[8] if len(r) > 8 else ""
             action = r[5] if len(r) > 5 else ""
+            # SGLang's parser is plain argparse (sglang/srt/server_args.py prepare_server_args):
+            # its choices compare the text (6 of 96 convert it first, int or an identity check)
+            choices = r[4] if consumer == "sglang" and r[2] != "0" else ""
             out.append(f"      {{ {lua_str(r[0])}, {lua_str(r[1])}, {lua_str(r[2])}, "
-                       f"{lua_str(klass(r))}, {lua_str(neg)}, {lua_str(action)} }},")
+                       f"{lua_str(klass(r))}, {lua_str(neg)}, {lua_str(action)}"
+                       + (f", {lua_str(choices)}" if choices else "") + " },")
         out.append("    } },")
     out.append("  },")
     out.append("  env = {")

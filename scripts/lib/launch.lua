@@ -133,22 +133,23 @@ local function convert(o, name, v)
   return v
 end
 
-local function words_of(text)
+local function words_of(text, sep)
   local out, i = {}, 1
   while i <= #text do
-    local j = string.find(text, " ", i, true) or (#text + 1)
+    local j = string.find(text, sep or " ", i, true) or (#text + 1)
     if j > i then out[#out + 1] = string.sub(text, i, j - 1) end
     i = j + 1
   end
   return out
 end
 
--- Options from rows of { "--a --b", dest, nargs [, class, negatives, action] } (argparse's own
--- table: nargs "0" a flag, "" one value, "+"/"*" a list, "?" an optional value; the class
--- tunetab gives the input, "m" modelled, "n" no effect, "" neither; the strings of a
+-- Options from rows of { "--a --b", dest, nargs [, class, negatives, action, choices] }
+-- (argparse's own table: nargs "0" a flag, "" one value, "+"/"*" a list, "?" an optional value;
+-- the class tunetab gives the input, "m" modelled, "n" no effect, "" neither; the strings of a
 -- boolean-optional flag that store false; argparse's action class: _StoreFalseAction stores
--- false). types (optional) gives the value options whose text the script reads as something
--- else, by dest: "int" (type=int) or a function (the server's own type= parser, as convert).
+-- false; the values choices= allows, comma-separated). types (optional) gives the value options
+-- whose text the script reads as something else, by dest: "int" (type=int) or a function (the
+-- server's own type= parser, as convert).
 function M.from_rows(rows, types)
   local kinds = { ["0"] = "flag", [""] = "str", ["+"] = "list", ["*"] = "list", ["?"] = "opt" }
   local options = {}
@@ -162,6 +163,9 @@ function M.from_rows(rows, types)
     if o.kind == "flag" and not o.negative and r[6] and r[6] ~= "" then
       o.value = r[6] ~= "_StoreFalseAction" -- store_true (deprecated ones too), store_const
     end
+    if r[7] and r[7] ~= "" then
+      o.choices = words_of(r[7], ",")
+    end
     local t = types and types[r[2]]
     if t and o.kind == "str" then
       if type(t) == "function" then o.convert = t else o.kind = t end
@@ -169,6 +173,20 @@ function M.from_rows(rows, types)
     options[#options + 1] = o
   end
   return options
+end
+
+-- argparse's choices=: the value is one of them (a number as the int type= would read it), else
+-- "argument --a/--b: invalid choice: 'x' (choose from 'y', 'z')", argparse's own words
+local function choose(o, v)
+  if not o.choices then return true end
+  local n = M.int(v)
+  for _, c in ipairs(o.choices) do
+    if c == v or (n and c == tostring(n)) then return true end
+  end
+  local quoted = {}
+  for _, c in ipairs(o.choices) do quoted[#quoted + 1] = "'" .. c .. "'" end
+  return nil, "argument " .. display(o) .. ": invalid choice: '" .. v .. "' (choose from " ..
+    table.concat(quoted, ", ") .. ")"
 end
 
 -- argparse's allow_abbrev: an exact name, else the one option some long name of which starts
@@ -249,6 +267,10 @@ function M.parse(words, start, options, abbrev)
         list[#list + 1] = words[i]
         i = i + 1
       end
+      for _, v in ipairs(list) do
+        local ok, why = choose(o, v)
+        if not ok then return nil, why end
+      end
       opts[o.key] = list
     else
       local v = inline
@@ -260,7 +282,11 @@ function M.parse(words, start, options, abbrev)
         i = i + 1
       end
       local cv, why = v, nil
-      if v ~= true then cv, why = convert(o, name, v) end
+      if v ~= true then
+        local ok, bad = choose(o, v)
+        if not ok then return nil, bad end
+        cv, why = convert(o, name, v)
+      end
       if cv == nil then return nil, why end
       opts[o.key] = cv
       i = i + 1

@@ -3,7 +3,9 @@
 -- own parsers and sources) and configs/consumers/inputs/vllm.yaml (the classes);
 -- do not edit. versions[V].options rows: option strings, dest, nargs ("0" a flag, ""
 -- one value, "+"/"*" a list, "?" optional), class ("m" modelled, "n" no effect,
--- "" neither: cannot tell), the strings that store false, argparse's action class.
+-- "" neither: cannot tell), the strings that store false, argparse's action class,
+-- the values argparse's choices= allows (comma-separated; SGLang's only: vLLM converts its
+-- values with type functions the dump does not record, str.upper for --log-level).
 -- env[NAME]: "m", "n", or
 -- "r" (read, neither). prefixes: names the stack builds at run time.
 return {

@@ -28,6 +28,7 @@ verdict -- $L --mem-fraction 0.85 --context-length 8192
 echo "== SGLang's parser refuses these: so does doctor"
 verdict -- $L --enable-ep-moe
 verdict -- $L --cuda-graph-max-bs 8
+verdict -- $L --tool-call-parser qwen3
 echo "== a deprecated flag SGLang 0.5.23 still takes (--disable-cuda-graph): modelled"
 verdict -- $L --disable-cuda-graph
 echo "== a VAR=VALUE word that moves the cache: doctor looks there (nothing installed)"
