@@ -111,7 +111,10 @@ bool fi_cache_equal(const struct fi_cache *a, const struct fi_cache *b)
 
 const struct fi_meta *fi_cache_meta(const struct fi_cache *c)
 {
-	return (const struct fi_meta *)json_object_get(doc_json(c), "_metadata");
+	/* "_metadata": null is no _metadata: FlashInfer pops it with a None default and checks
+	 * only when it is not None (0.7.4 autotuner.py:4878-4887; 0.6.18 the same) */
+	json_t *m = json_object_get(doc_json(c), "_metadata");
+	return json_is_null(m) ? NULL : (const struct fi_meta *)m;
 }
 
 void fi_cache_set_meta(struct fi_cache *c, struct fi_meta *m)

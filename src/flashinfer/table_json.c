@@ -171,6 +171,8 @@ int table_json_read(const char *name, const char *text, size_t len, struct table
 				break;
 			}
 		}
+		if (strcmp(k, "_metadata") == 0 && json_is_null(v))
+			continue; /* FlashInfer reads null as no _metadata (cachefile.c fi_cache_meta) */
 		if (strcmp(k, "_metadata") == 0) {
 			t->has_metadata = true;
 			t->metadata_is_object = json_is_object(v);

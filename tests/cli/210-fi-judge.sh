@@ -4,10 +4,11 @@
 # with its search_cache in tune mode, in that Python (scripts/tunetab-fi-judge.py), and says whose
 # verdict it is. Where FlashInfer's answer differs from tunetab's model, doctor names the rank
 # file, what each said, and exits 1:
-#  - a real gap in tunetab's model: "_metadata": null. tunetab takes it as a _metadata that is
-#    not an object (every field a soft mismatch: the file ignored); FlashInfer 0.7.4 pops it and
-#    checks nothing when it is None (flashinfer/autotuner/autotuner.py:4878-4885 of the 0.7.4
-#    wheel: `if saved_meta is not None:`), so it loads the file and every lookup hits;
+#  - "_metadata": null, a gap in tunetab's model this judge found: tunetab took it as a
+#    _metadata that is not an object (every field a soft mismatch: the file ignored) where
+#    FlashInfer 0.7.4 pops it and checks nothing when it is None (flashinfer/autotuner/
+#    autotuner.py:4878-4885 of the 0.7.4 wheel: `if saved_meta is not None:`); now fixed, the
+#    two agree: the file loads and every lookup hits;
 #  - a deliberately wrong model (TUNETAB_TEST_META_IGNORE=cuda_version: tunetab's copy of the
 #    rule takes any cuda_version stamp as equal): alone (the judge's script refused) it says every
 #    lookup hits and exits 0; the loader ignores the files and doctor exits 1.
@@ -50,7 +51,7 @@ echo "-- --json"
 tunetab doctor --for sglang $O --python "$PY" --json -- $L 2>/dev/null >json.out || true
 python3 -c 'import json, sys; d = json.load(sys.stdin); print(json.dumps({k: d[k] for k in ("judged_by", "disagreements", "verdict", "exit")}))' <json.out |
     sed -e "$RUN_SED"
-echo "== \"_metadata\": null: tunetab's model ignores the files, FlashInfer's loader loads them"
+echo "== \"_metadata\": null: FlashInfer's loader and tunetab's model both load the files"
 edit 'd["_metadata"] = None'
 doc "$PY"
 echo "== a wrong model (TUNETAB_TEST_META_IGNORE=cuda_version), cuda_version 12.8 stamped"
