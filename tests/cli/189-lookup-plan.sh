@@ -1,9 +1,11 @@
-# 189-lookup-plan: issue #38's mismatch table. 52 deployments, each installed with tunetab and
+# 189-lookup-plan: issue #38's mismatch table. 57 deployments, each installed with tunetab and
 # checked by `tunetab doctor --for` and by an oracle made of the consumers' and FlashInfer's own
 # released code (tests/plan_cases.py says how): doctor exits 0 exactly where the oracle says every
 # rank's lookups hit, 1 naming the cause where they do not, and 6 ("cannot tell") where what
 # decides it is out of tunetab's sight (no FlashInfer to read the environment's _metadata,
-# vLLM's config hash, a model config install's flags do not find). Needs make deps-test (SGLang's
+# vLLM's config hash, a model config install's flags do not find). Issue #47's cases: an entry
+# whose profiling policy is not its op's is no hit where the server looks it up in FlashInfer's
+# tune mode (SGLang; the oracle then looks up inside autotune(True)). Needs make deps-test (SGLang's
 # path and digest functions, vLLM 0.34.0's path function) and make deps-flashinfer (FlashInfer 0.7.4 and 0.6.18).
 . "$ROOT/tests/lib.sh"
 python3 "$ROOT/tests/plan_cases.py"
