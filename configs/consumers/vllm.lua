@@ -241,16 +241,16 @@ local function start_ops(o, m, f, c)
       local inter = linears.round_up(m.intermediate // c.runner_tp, 64)
       if m.hidden % 256 ~= 0 then
         t.tunes, t.unknown = true, true
-        t.why = "vLLM pads the hidden size " .. m.hidden .. " to " .. linears.round_up(m.hidden, 256) ..
-          " for this kernel (utils/flashinfer_utils.py:312-325), which tunetab does not model in " ..
-          "its keys"
+        t.why = "vLLM pads the hidden size " .. m.hidden .. " to " ..
+          linears.round_up(m.hidden, 256) .. " for this kernel (utils/flashinfer_utils.py:" ..
+          "312-325), which tunetab does not model in its keys"
       else
         t.tunes = true
         -- tune_max_num_tokens = max(max_num_tokens x dp, 8192) (fused_moe/utils.py:698-713);
         -- the warm-up's buckets replace the op's own
         local tmax = math.max(c.tokens * c.dp, 8192)
-        t.calls[1] = linears.nvfp4_moe_call(m, { tune = "buckets", m = c.tokens, tune_max = c.tokens,
-          inter = inter, experts = experts,
+        t.calls[1] = linears.nvfp4_moe_call(m, { tune = "buckets", m = c.tokens,
+          tune_max = c.tokens, inter = inter, experts = experts,
           local_experts = experts // c.runner_ep, routing = "logits", passed_tune_max = tmax })
         t.from = "the warm-up's buckets up to " .. c.tokens .. " (" .. c.tfrom .. ")"
       end

@@ -96,7 +96,8 @@ static bool py_number(const json_t *j, double *v)
  * stored policy that is no list never equals. */
 static bool policy_equal(const json_t *want, const json_t *got)
 {
-	if (!json_is_array(want) || !json_is_array(got) || json_array_size(want) != json_array_size(got))
+	if (!json_is_array(want) || !json_is_array(got) ||
+	    json_array_size(want) != json_array_size(got))
 		return false;
 	for (size_t i = 0; i < json_array_size(want); i++) {
 		const json_t *a = json_array_get(want, i), *b = json_array_get(got, i);
