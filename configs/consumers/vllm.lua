@@ -240,7 +240,7 @@ local function start_ops(o, m, f, c)
       -- linears.nvfp4_moe_call).
       local inter = linears.round_up(m.intermediate // c.runner_tp, 64)
       if m.hidden % 256 ~= 0 then
-        t.tunes, t.unknown = true, true
+        t.tunes, t.unknown = true, true -- it tunes the op; tunetab cannot tell its keys
         t.why = "vLLM pads the hidden size " .. m.hidden .. " to " ..
           linears.round_up(m.hidden, 256) .. " for this kernel (utils/flashinfer_utils.py:" ..
           "312-325), which tunetab does not model in its keys"

@@ -8,7 +8,8 @@
 # of `tunetab generate --for`; then FlashInfer 0.7.4's own tuner rebuilds the keys from those
 # calls (tests/flashinfer/ops_keys.sh), which must equal tunetab's. The models' config.json are
 # written here: the two models' MoE geometry (configs/models), NVFP4 by a ModelOpt
-# hf_quant_config.json beside it.
+# hf_quant_config.json beside it. vLLM pads the hidden size too (to 256): for a model whose hidden
+# size it pads, tunetab says it cannot tell that op's keys and writes none.
 . "$ROOT/tests/lib.sh"
 CONS=${CONSUMERS_DIR:-$ROOT/.venv-consumers}
 PY=${FI_VENV_DIR:-$ROOT/.venv-flashinfer}/0.7.4/bin/python
@@ -69,3 +70,17 @@ case_ sglang-qwen3 qwen3 sglang 0.5.23 $SGL nvidia/Qwen3-30B-A3B-NVFP4
 case_ sglang-glm glm sglang 0.5.23 $SGL nvidia/GLM-4.5-Air-NVFP4
 case_ vllm-qwen3 qwen3 vllm 0.34.0 vllm serve nvidia/Qwen3-30B-A3B-NVFP4 -tp 8
 case_ vllm-glm glm vllm 0.34.0 vllm serve nvidia/GLM-4.5-Air-NVFP4 -tp 8
+echo "== a hidden size vLLM pads (2880, not a multiple of 256: Qwen3-30B-A3B's config with it)"
+mkdir h2880
+python3 - <<'PY'
+import json
+c = json.load(open("qwen3/config.json"))
+c["hidden_size"] = 2880
+json.dump(c, open("h2880/config.json", "w"))
+PY
+cp qwen3/hf_quant_config.json h2880/
+echo "vLLM's own code: $("$PY" "$ROOT/tests/consumers/nvfp4_moe_sizes.py" vllm "$CONS/vllm-0.34.0" \
+    '{"intermediate": 96, "hidden": 2880, "gated": true}')"
+tunetab generate --for vllm --device b200 --consumer-version 0.34.0 --flashinfer 0.7.4 \
+    --model-config h2880/config.json -o h2880-out -- vllm serve nvidia/Qwen3-30B-A3B-NVFP4 -tp 8 2>&1 |
+    grep -e 'trtllm_fp4_block_scale_moe' -e 'error' | sed "s|$ROOT|<root>|g"
