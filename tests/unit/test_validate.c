@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "data/catalog.h"
+#include "data/consumer.h"
 #include "data/device.h"
 #include "data/dtypes.h"
 #include "data/firules.h"
@@ -196,6 +197,16 @@ TEST(validate_policy_rule)
 				    "\"l2_cache_policy\", \"hot\"]", POLICY_FILE)); /* False != None */
 	/* 0.7.0 reads [runner, tactic] only */
 	CHECK(old && validate_policy_used(old, fp4, hot, POLICY_FILE));
+	/* the policy install gives the managed store's CUTLASS MoE entries (flashinfer.yaml
+	 * entry_policy) is the one the op requests */
+	struct consumer *fi = NULL;
+	struct diags d = DIAGS_INIT;
+	CHECK_INT(consumer_load(".", "flashinfer", &fi, &d), 0);
+	CHECK(fi && fi->managed_store &&
+	      validate_policy_used(r, moe, fi->managed_store->entry_policy, POLICY_STORE));
+	if (fi)
+		consumer_free(fi);
+	diags_release(&d);
 }
 
 TEST(validate_check_list)
