@@ -362,8 +362,19 @@ bool fi_store_entry_same(const struct fi_cache *c, const char *key, const char *
 	const char *tk = json_string_value(json_object_get(theirs, "key"));
 	bool same = json_is_object(theirs) && !strcmp(tk ? tk : "", key) && tt &&
 		    json_equal(tt, json_array_get(val, 1));
-	if (!same)
+	/* ours' profiling policy, where it has one, is the op's (as fi_cache_merge) */
+	json_t *pol = json_is_array(val) ? json_array_get(val, 2) : NULL;
+	json_t *their_pol = json_object_get(theirs, "profiling_policy");
+	bool same_policy = !pol || (their_pol && json_equal(pol, their_pol));
+	if (same && !same_policy) {
+		json_t *t = json_pack("[sOO]", "", tt, their_pol ? their_pol : json_null());
+		if (!their_pol)
+			json_array_remove(t, 2);
+		*x = policy_conflict(key, val, t);
+		json_decref(t);
+	} else if (!same) {
 		*x = conflict(key, val, tt ? tt : theirs);
+	}
 	json_decref(theirs);
-	return same;
+	return same && same_policy;
 }

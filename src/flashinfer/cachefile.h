@@ -108,8 +108,9 @@ char *fi_store_entry(const struct fi_cache *c, const char *key, const char *poli
 /* The key the entry file `there` (its text) is for, or NULL when it names none; *policy its
  * profiling_policy as JSON text, NULL when it has no list there (caller frees both). */
 char *fi_store_entry_key(const char *there, char **policy);
-/* Whether the entry file `there` (its text) holds key with c's tactic for it; when not, *x
- * gets the conflict (theirs "?" when the file holds no tactic; free its strings). */
+/* Whether the entry file `there` (its text) holds key with c's tactic for it (and, where c's
+ * entry carries a profiling policy, that policy); when not, *x gets the conflict (theirs "?"
+ * when the file holds no tactic; free its strings). */
 bool fi_store_entry_same(const struct fi_cache *c, const char *key, const char *there,
 			 struct fi_conflict *x);
 

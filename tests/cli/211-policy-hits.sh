@@ -4,7 +4,9 @@
 # graph); any other is profiled again at start. GLM-5 NVFP4 on a B200 at TP 8, SGLang 0.5.23:
 # rank files whose fp4_gemm entries carry a hot-L2 policy (or none, read as hot) are no hits,
 # named so, and the fix doctor prints (install --replace) makes them hits; validate on such a file
-# warns [op-policy] and fails in CI mode (--strict), as it does on a table with no entries.
+# warns [op-policy] and fails in CI mode (--strict), as it does on a table with no entries. The
+# managed store (vLLM with one rank) is judged by the same rule: an entry file with another
+# policy, or none, is profiled again.
 . "$ROOT/tests/lib.sh"
 H=$ROOT/tests/data/hf/nvidia
 SGL="python -m sglang.launch_server --model-path nvidia/GLM-5-NVFP4 --tp 8 --quantization modelopt_fp4"
@@ -76,3 +78,35 @@ python3 -c 'import json; json.dump({"_metadata": dict({k: "*" for k in ("cuda_ve
 
 run tunetab validate -q flashinfer_autotune_NVIDIA_B200.json
 run tunetab validate --strict -q flashinfer_autotune_NVIDIA_B200.json
+echo "== FlashInfer's managed store (vLLM, one rank, Qwen3-30B-A3B NVFP4 on a B200): an entry file"
+echo "   with another profiling policy, or none (None never equals the op's), is profiled again"
+mkdir q
+cp "$ROOT/tests/data/hf/Qwen/Qwen3-30B-A3B/config.json" q/
+echo '{"quantization": {"quant_algo": "NVFP4", "group_size": 16, "exclude_modules": ["lm_head"]}}' >q/hf_quant_config.json
+fi_python py "NVIDIA B200" 0.5.23 0.34.0
+V="vllm serve nvidia/Qwen3-30B-A3B-NVFP4"
+S="--python ./py --device b200 --model-config q/config.json --cache-dir store"
+tunetab install --for vllm $S -- $V >/dev/null 2>&1
+store() {
+    rc=0; tunetab doctor --for vllm $S -- $V >chk.txt 2>/dev/null || rc=$?
+    grep -e '^  lookups' -e '^  no ' -e '^verdict' chk.txt | sed -e "s|$PWD/||g" -e 's|v2/[0-9a-f]*|v2/<env>|g'
+    echo "doctor exit $rc"
+}
+store
+# set_entry POLICY-JSON|none: the first two entry files' profiling_policy
+set_entry() {
+    for f in $(ls store/v2/*/entries/*.json | head -2); do
+        python3 -c 'import json, sys
+e = json.load(open(sys.argv[1]))
+if sys.argv[2] == "none": e.pop("profiling_policy", None)
+else: e["profiling_policy"] = json.loads(sys.argv[2])
+json.dump(e, open(sys.argv[1], "w"))' "$f" "$1"
+    done
+}
+set_entry '["cuda_graph_profile_replays", 1, "l2_cache_policy", "hot"]'
+store
+set_entry none
+store
+echo "== the fix: install replaces them (another policy there is a conflict)"
+tunetab install --for vllm $S -- $V 2>&1 | grep -e 'conflicts' | sed -e "s|$PWD/||g"
+store
