@@ -261,7 +261,8 @@ static const struct cli_option validate_options[] = {
 	  .help = "the dtype where the keys cannot tell (bf16 or fp8)" },
 	{ .name = "format", .id = 'F', .arg = ARG_REQUIRED, .arg_name = "text|json|github|junit",
 	  .help = "text (default), JSON, GitHub annotations or JUnit XML" },
-	{ .name = "strict", .id = 's', .help = "exit 1 on warnings too" },
+	{ .name = "strict", .id = 's', .help = "CI mode: exit 1 on warnings too (an entry profiled "
+	  "again at start [op-policy], a table with no entries [no-entries], ...)" },
 	{ .name = "quiet", .id = 'q', .short_name = 'q',
 	  .help = "only the findings: no per-file header and summary lines" },
 	{ .name = "list-checks", .id = 'L', .help = "list every check id and what it finds" },

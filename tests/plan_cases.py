@@ -398,6 +398,19 @@ def set_meta(**kv):
     return edit(lambda d: d["_metadata"].update(kv))
 
 
+def policy(pol):
+    """Every entry's profiling policy (its value's 3rd element) set to pol, or dropped (None)."""
+    def fn(d):
+        for k, v in d.items():
+            if not k.startswith("_"):
+                d[k] = v[:2] + ([pol] if pol is not None else [])
+    return fn
+
+
+HOT = ["cuda_graph_profile_replays", None, "l2_cache_policy", "hot"]  # the CUTLASS MoE's own
+HOT_GRAPH = ["cuda_graph_profile_replays", 1, "l2_cache_policy", "hot"]  # measured under a CUDA graph
+
+
 def first_tactic(value):
     def fn(d):
         k = sorted(x for x in d if "gemm1" in x)[0]
@@ -794,6 +807,21 @@ def cases():
     rec("vLLM docs parallelism_scaling.md, TP 4 PP 2 (gpt2 -> Qwen3-30B-A3B, RTX PRO 6000)", vl(
         qb, "vllm serve Qwen/Qwen3-30B-A3B --tensor-parallel-size 4 --pipeline-parallel-size 2",
         pp=2), doctor=logged)
+
+    # --- issue #47: an entry counts only where FlashInfer's tune mode uses it (its profiling
+    # policy the op's); the oracle looks up inside autotune(True) for SGLang
+    add(Case("entries saved with the CUTLASS MoE's own profiling policy (FlashInfer 0.7.4 writes it)", s,
+             [inst(s)], mutate=edit(policy(HOT))))
+    add(Case("entries without a profiling policy (read as the op's default, the CUTLASS MoE's)", s,
+             [inst(s)], mutate=edit(policy(None))))
+    add(Case("vLLM: entries measured under another profiling policy (no tuning pass when they load)", v,
+             [inst(v)], mutate=edit(policy(HOT_GRAPH)),
+             doctor=["--cache-file", "root/%s/autotune_configs_dp0_rank0.json" % VHASH]))
+    add(Case("entries measured under a CUDA graph: SGLang's tuning profiles them again (issue #47)", s,
+             [inst(s)], mutate=edit(policy(HOT_GRAPH)), says="profiles them again"))
+    add(Case("entries with a cold-L2 policy the CUTLASS MoE does not request", s, [inst(s)],
+             mutate=edit(policy(["cuda_graph_profile_replays", None, "l2_cache_policy", "cold"])),
+             says="profiles them again"))
     return L
 
 
@@ -926,7 +954,13 @@ def main():
             for (t, p, dd, w, mtp, mtr, mep, mer), path in zip(moe_ranks(s), paths):
                 jobs.append({"table": path, "device": gpu, "keys": keys,
                              "deployment": deployment(s, mtp, mtr, mep, mer),
-                             "metadata": env_meta(s["fi"], gpu), "fi": fi, "case": i})
+                             "metadata": env_meta(s["fi"], gpu), "fi": fi, "case": i,
+                             # SGLang looks its entries up inside autotune(True) (0.5.23
+                             # flashinfer_autotune.py:330-362): tune mode, where FlashInfer
+                             # compares each entry's profiling policy; vLLM, when every rank's
+                             # file loads, runs no tuning pass (kernel_warmup.py:514-532,
+                             # 623-624 in 0.34.0) and serves them as they are
+                             "tune_mode": s["consumer"] == "sglang"})
         per_case.append((c, rc, out.replace(d + "/", ""), err.replace(d + "/", ""), first,
                          len(jobs), why_not))
     # one oracle process per FlashInfer version

@@ -299,7 +299,17 @@ local function start_ops(o, m, gpu, version, c)
       while p < bs do p = p * 2 end
       local experts, ep = m.experts, c.ep
       local moe_tp = c.tp // ep
-      local inter = m.intermediate // moe_tp
+      -- the per-GPU intermediate size the kernel gets (and its key's intermediate_size): SGLang
+      -- pads it for the NVFP4 TensorRT-LLM-gen MoE. 0.5.23 wheel, layers/quantization/
+      -- modelopt_quant.py:2476-2490 (create_weights): round_up to 64 for a gated MoE in the
+      -- TensorRT-LLM weight layout (128 otherwise), kept in layer.intermediate_size_per_partition
+      -- (:3267 passes it on); then moe_runner/flashinfer_trtllm.py:524-545, 667
+      -- (_align_fp4_moe_weights: 16 gated, 128 not), a no-op after it. The call is gated
+      -- (SwiGLU: linears.nvfp4_moe_call), and its hidden size unpadded (trtllm_nvfp4_hidden_
+      -- alignment, :613-625: 1 unless per-token and not gated). 0.5.22 pads to 16 only
+      -- (flashinfer_trtllm.py:513-534, 656; its create_weights, modelopt_quant.py:2423-2436,
+      -- does not round), but tunetab models these ops from 0.5.23 on.
+      local inter = linears.round_up(m.intermediate // moe_tp, 64)
       t.tunes = true
       t.calls[1] = linears.nvfp4_moe_call(m, { tune = "at_m", m = bs, tune_max = p, inter = inter,
         experts = experts, local_experts = experts // ep,

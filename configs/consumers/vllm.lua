@@ -309,14 +309,32 @@ local function start_ops(o, m, f, c)
       t.tunes, t.why = false, "VLLM_FLASHINFER_AUTOTUNE_SKIP_OPS names it"
     else
       local experts = m.experts
-      t.tunes = true
-      -- tune_max_num_tokens = max(max_num_tokens x dp, 8192) (fused_moe/utils.py:698-713);
-      -- the warm-up's buckets replace the op's own
-      local tmax = math.max(c.tokens * c.dp, 8192)
-      t.calls[1] = linears.nvfp4_moe_call(m, { tune = "buckets", m = c.tokens, tune_max = c.tokens,
-        inter = m.intermediate // c.runner_tp, experts = experts,
-        local_experts = experts // c.runner_ep, routing = "logits", passed_tune_max = tmax })
-      t.from = "the warm-up's buckets up to " .. c.tokens .. " (" .. c.tfrom .. ")"
+      -- vLLM pads the weights for this kernel and gives it the padded sizes (0.34.0 wheel,
+      -- model_executor/layers/quantization/utils/flashinfer_fp4_moe.py:509-534; 0.33.0 :404-425):
+      -- the per-GPU intermediate size to a multiple of 64 for a gated MoE, 128 otherwise
+      -- (align_fp4_moe_weights_for_fi, utils/flashinfer_utils.py:229-295; 0.33.0 :214-280),
+      -- into moe_config.intermediate_size_per_partition, which the experts read
+      -- (fused_moe/experts/trtllm_nvfp4_moe.py:88-90, 624; 0.33.0 :59-61, 591); the hidden
+      -- size to a multiple of 256 (align_fp4_moe_hidden_dim_for_fi, :312-325; modelopt.py:
+      -- 1122-1125 passes trtllm_nvfp4_hidden_alignment, :298-309: 256 unless per-token and not
+      -- gated; 0.33.0 :283-306, modelopt.py:1087). The call is gated (SwiGLU:
+      -- linears.nvfp4_moe_call).
+      local inter = linears.round_up(m.intermediate // c.runner_tp, 64)
+      if m.hidden % 256 ~= 0 then
+        t.tunes, t.unknown = true, true -- it tunes the op; tunetab cannot tell its keys
+        t.why = "vLLM pads the hidden size " .. m.hidden .. " to " ..
+          linears.round_up(m.hidden, 256) .. " for this kernel (utils/flashinfer_utils.py:" ..
+          "312-325), which tunetab does not model in its keys"
+      else
+        t.tunes = true
+        -- tune_max_num_tokens = max(max_num_tokens x dp, 8192) (fused_moe/utils.py:698-713);
+        -- the warm-up's buckets replace the op's own
+        local tmax = math.max(c.tokens * c.dp, 8192)
+        t.calls[1] = linears.nvfp4_moe_call(m, { tune = "buckets", m = c.tokens,
+          tune_max = c.tokens, inter = inter, experts = experts,
+          local_experts = experts // c.runner_ep, routing = "logits", passed_tune_max = tmax })
+        t.from = "the warm-up's buckets up to " .. c.tokens .. " (" .. c.tfrom .. ")"
+      end
     end
   end
   return ops

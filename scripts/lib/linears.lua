@@ -247,6 +247,11 @@ function M.nvfp4_moe_call(model, t)
   return t
 end
 
+-- x rounded up to a multiple of a (SGLang's round_up, vLLM's round_up: (x + a - 1) // a * a)
+function M.round_up(x, a)
+  return (x + a - 1) // a * a
+end
+
 -- the distinct (n, k) shapes of gemms, in first-seen order, each with the layers it covers
 function M.shapes(gemms)
   local seen, out = {}, {}

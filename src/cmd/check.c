@@ -176,6 +176,8 @@ static json_t *op_json(const struct plan_op *op, const struct plan_check *c, siz
 						   : json_null());
 	json_object_set_new(x, "profiled_at_start", counted
 			    ? json_integer((json_int_t)(op->nkeys - c->op_hits[o])) : json_null());
+	json_object_set_new(x, "profiled_again", counted
+			    ? json_integer((json_int_t)c->op_reprofiled[o]) : json_null());
 	json_object_set_new(x, "why", !op->tunes || !op->known ? json_string(op->why) : json_null());
 	return x;
 }
@@ -202,6 +204,8 @@ static void check_json(const struct lookup_plan *p, const struct plan_check *c, 
 								: json_null());
 		json_object_set_new(x, "hits", p->keys_known ? json_integer((json_int_t)f->hits)
 							     : json_null());
+		json_object_set_new(x, "profiled_again", p->keys_known
+				    ? json_integer((json_int_t)f->reprofiled) : json_null());
 		json_object_set_new(x, "invalid", json_integer((json_int_t)f->invalid));
 		json_object_set_new(x, "first_invalid", f->invalid ? json_string(f->first_invalid)
 								   : json_null());
@@ -212,8 +216,9 @@ static void check_json(const struct lookup_plan *p, const struct plan_check *c, 
 	json_object_set_new(doc, "files_differ", json_boolean(c->differ));
 	json_object_set_new(doc, "environment_metadata", json_boolean(j->env_meta != NULL));
 	json_object_set_new(doc, "lookups", p->keys_known && (j->managed || c->nfiles)
-			    ? json_pack("{s:I, s:I}", "wanted", (json_int_t)c->wanted, "hits",
-					(json_int_t)c->hits) : json_null());
+			    ? json_pack("{s:I, s:I, s:I}", "wanted", (json_int_t)c->wanted, "hits",
+					(json_int_t)c->hits, "profiled_again", (json_int_t)c->reprofiled)
+			    : json_null());
 	json_t *ops = json_array();
 	for (size_t o = 0; o < p->nops; o++)
 		json_array_append_new(ops, op_json(&p->ops[o], c, o));
@@ -304,11 +309,15 @@ static void print_check_state(const struct lookup_plan *p, const struct plan_che
 		}
 	}
 	if (p->keys_known && j->managed)
-		printf("  lookups             %zu of the server's %zu keys have their entry\n", c->hits,
-		       c->wanted);
+		printf("  lookups             %zu of the server's %zu keys have their entry%s\n", c->hits,
+		       c->wanted, c->reprofiled ? " with their op's profiling policy" : "");
 	else if (p->keys_known && c->nfiles)
 		printf("  lookups             %zu of %zu (%zu rank file%s x the keys each looks up) are "
-		       "in the files\n", c->hits, c->wanted, c->nfiles, c->nfiles == 1 ? "" : "s");
+		       "in the files%s\n", c->hits, c->wanted, c->nfiles, c->nfiles == 1 ? "" : "s",
+		       c->reprofiled ? " with their op's profiling policy" : "");
+	if (p->keys_known && c->reprofiled)
+		printf("  lookups             %zu more are there with another profiling policy: "
+		       "profiled again at start\n", c->reprofiled);
 	/* every op the server tunes at start, and what the cache holds of each (issue #39) */
 	for (size_t o = 0; o < p->nops; o++) {
 		const struct plan_op *op = &p->ops[o];
@@ -319,6 +328,11 @@ static void print_check_state(const struct lookup_plan *p, const struct plan_che
 			printf("tuned at start; cannot tell its keys: %s\n", op->why);
 		else if (!c->op_checked)
 			printf("tuned at start, %zu keys\n", op->nkeys);
+		else if (c->op_reprofiled[o])
+			printf("tuned at start; the cache covers %zu of its %zu keys; %zu more are there "
+			       "with another profiling policy than its %s: profiled again at start\n",
+			       c->op_hits[o], op->nkeys, c->op_reprofiled[o],
+			       op->def ? op->def->policy : "?");
 		else
 			print_op_cover(op, c, o);
 	}

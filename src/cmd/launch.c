@@ -57,7 +57,10 @@ void cli_launch_print(const struct serve_deployment *s, FILE *f)
 			s->why_not);
 	for (size_t i = 0; i < s->nops; i++) {
 		const struct op_use *o = &s->ops[i];
-		if (o->tunes)
+		if (o->tunes && o->unknown)
+			fprintf(f, "tunetab: it also tunes %s (%s) at start; tunetab cannot tell its "
+				"keys: %s\n", o->op, o->runner, o->why ? o->why : "");
+		else if (o->tunes)
 			fprintf(f, "tunetab: it also tunes %s (%s) at start: %zu call%s, %s\n", o->op,
 				o->runner, o->ncalls, o->ncalls == 1 ? "" : "s", o->from ? o->from : "");
 		else

@@ -60,6 +60,8 @@ static const cyaml_schema_field_t version_fields[] = {
 	CYAML_FIELD_BOOL("key_found", CYAML_FLAG_OPTIONAL, struct consumer_version, key_found),
 	CYAML_FIELD_STRING_PTR("key_log", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL,
 			       struct consumer_version, key_log, 1, 256),
+	CYAML_FIELD_BOOL("skips_tuning_when_loaded", CYAML_FLAG_OPTIONAL, struct consumer_version,
+			 skips_tuning_when_loaded),
 	CYAML_FIELD_MAPPING_PTR("managed", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL,
 				struct consumer_version, managed, managed_fields),
 	CYAML_FIELD_END

@@ -40,6 +40,10 @@ struct consumer_version {
 	bool key_found;             /* {key} is not computed: the name of the folder the server's
 				     * first start made (key_hex hex digits) */
 	char *key_log;              /* the server's log line that names its cache file */
+	bool skips_tuning_when_loaded; /* when every rank's file loads, the server runs no tuning
+				     * pass: an entry is used whatever its profiling policy
+				     * (otherwise lookups run in FlashInfer's tune mode, which
+				     * profiles an entry of another policy again) */
 	struct consumer_managed *managed; /* NULL: always rank files */
 };
 

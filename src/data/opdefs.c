@@ -1,6 +1,7 @@
 /* opdefs.c: configs/ops/<id>.yaml, loaded with libcyaml. */
 #include "data/opdefs.h"
 
+#include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -88,7 +89,8 @@ static const cyaml_schema_field_t op_fields[] = {
 	STR("what", struct op_def, what, 1),
 	STR("read", struct op_def, read, 1),
 	STR("flashinfer_min", struct op_def, flashinfer_min, 1),
-	STR("policy", struct op_def, policy, 0),
+	STR("policy", struct op_def, policy, 2),
+	STR("policy_unset", struct op_def, policy_unset, 2),
 	CYAML_FIELD_UINT("inputs", CYAML_FLAG_DEFAULT, struct op_def, inputs),
 	CYAML_FIELD_ENUM("buckets", CYAML_FLAG_STRICT, struct op_def, buckets, bucket_strings,
 			 CYAML_ARRAY_LEN(bucket_strings)),
@@ -108,13 +110,23 @@ static void op_free(struct op_def *op)
 	yaml_kind_free(&doc_kind, op);
 }
 
-/* What libcyaml cannot say: each extra names a field or a literal, an enum extra's names
- * exist, no op or runner twice. */
+/* What libcyaml cannot say: the policies are JSON arrays, each extra names a field or a
+ * literal, an enum extra's names exist, no op or runner twice. */
 static int check_op(struct op_def *op, const struct op_set *set, struct diags *d)
 {
 	if (version_parse(op->flashinfer_min, &op->min))
 		return yaml_error_at(d, op->path, "op.flashinfer_min", "'%s' is not a version",
 				     op->flashinfer_min);
+	const char *pol[] = { op->policy, op->policy_unset };
+	const char *ypath[] = { "op.policy", "op.policy_unset" };
+	for (int i = 0; i < 2; i++) {
+		json_t *j = json_loads(pol[i], JSON_DECODE_ANY, NULL);
+		bool array = json_is_array(j);
+		json_decref(j);
+		if (!array)
+			return yaml_error_at(d, op->path, ypath[i], "'%s' is not a JSON array (a "
+					     "profiling policy as FlashInfer saves it)", pol[i]);
+	}
 	for (unsigned i = 0; i < op->extras_count; i++) {
 		const struct op_extra *e = &op->extras[i];
 		if (!e->field == !e->literal)
@@ -204,6 +216,14 @@ const struct op_def *opdefs_find(const struct op_set *set, const char *id_or_nam
 {
 	for (size_t i = 0; i < set->n; i++)
 		if (!strcmp(set->v[i]->id, id_or_name) || !strcmp(set->v[i]->name, id_or_name))
+			return set->v[i];
+	return NULL;
+}
+
+const struct op_def *opdefs_cutlass_moe(const struct op_set *set)
+{
+	for (size_t i = 0; i < set->n; i++)
+		if (!strcmp(set->v[i]->builder, "cutlass_moe"))
 			return set->v[i];
 	return NULL;
 }

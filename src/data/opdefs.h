@@ -60,7 +60,9 @@ struct op_enum {
 };
 
 struct op_def {
-	char *id, *name, *builder, *what, *read, *flashinfer_min, *policy;
+	char *id, *name, *builder, *what, *read, *flashinfer_min;
+	char *policy;        /* the profiling policy the op requests (JSON array text) */
+	char *policy_unset;  /* the one FlashInfer assumes for an entry saved without one */
 	unsigned inputs;     /* shapes in the key's profile */
 	enum op_buckets buckets;
 	struct op_runner *runners;
@@ -85,6 +87,8 @@ void opdefs_release(struct op_set *set);
 /* One op file on its own (check-data FILE). */
 int opdefs_check_file(const char *path, struct diags *d);
 const struct op_def *opdefs_find(const struct op_set *set, const char *id_or_name);
+/* FlashInfer's CUTLASS fused MoE (the op whose builder is cutlass_moe), or NULL. */
+const struct op_def *opdefs_cutlass_moe(const struct op_set *set);
 const struct op_runner *opdef_runner(const struct op_def *op, const char *name);
 /* The runner's tactics on SM sm, or NULL when it has none there. */
 const struct op_tactics *opdef_tactics(const struct op_runner *r, unsigned sm);

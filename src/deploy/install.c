@@ -537,7 +537,8 @@ static int stamp_metadata(const struct install_request *q, struct install_job *j
 		return diag_error(d, TT_INVALID, "install", NULL, 0, 0, "--metadata env: cannot read this "
 				  "environment's FlashInfer metadata: %s",
 				  j->why[0] ? j->why : "no FlashInfer found");
-	if ((!mode || !strcmp(mode, "env")) && j->env_meta) {
+	bool env_stamp = (!mode || !strcmp(mode, "env")) && j->env_meta;
+	if (env_stamp) {
 		struct fi_meta *m = fi_meta_copy(j->env_meta);
 		const char *g = fi_meta_str(m, "gpu");
 		if ((!g || !strcmp(g, "unknown")) && meta_gpu) /* no GPU here: the table's own */
@@ -551,6 +552,15 @@ static int stamp_metadata(const struct install_request *q, struct install_job *j
 	/* kept as the table says: FlashInfer compares flashinfer_version exactly, so a table
 	 * stamped for another version is ignored whole where the server imports this one */
 	const char *kept = fi_meta_str(fi_cache_meta(j->ours), "flashinfer_version");
+	if (!q->check && kept && strcmp(kept, "*") && strcmp(kept, j->flashinfer) && env_stamp)
+		/* this environment's stamp: --flashinfer names another version than its Python's */
+		return diag_error(d, TT_INVALID, "install", NULL, 0, 0, "--flashinfer %s, but %s "
+				  "imports FlashInfer %s, whose _metadata install stamps "
+				  "(flashinfer_version %s): FlashInfer %s ignores a file stamped for "
+				  "another version (a hard mismatch); give --python with the server's "
+				  "interpreter, leave out --flashinfer to install for %s, or give "
+				  "--metadata wildcard", j->flashinfer, j->python, kept, kept,
+				  j->flashinfer, kept);
 	if (!q->check && kept && strcmp(kept, "*") && strcmp(kept, j->flashinfer))
 		return diag_error(d, TT_INVALID, "install", NULL, 0, 0, "%s's _metadata says FlashInfer "
 				  "%s, and the server imports %s: FlashInfer %s ignores the whole file "

@@ -127,6 +127,7 @@ static int op_keys(const struct tt_data *data, struct lookup_plan *p, struct op_
 		 g2_name ? g2_name + 1 : "");
 	moe->op = p->moe_op;
 	moe->runner = g1 ? g1->runners[0] : "?";
+	moe->def = opdefs_cutlass_moe(&data->ops);
 	moe->tunes = s->tunes;
 	if (!s->tunes)
 		snprintf(moe->why, sizeof moe->why, "%s", s->why_not ? s->why_not : "");
@@ -136,6 +137,7 @@ static int op_keys(const struct tt_data *data, struct lookup_plan *p, struct op_
 		struct plan_op *po = &p->ops[p->nops++];
 		po->op = def ? def->name : so->op;
 		po->runner = so->runner;
+		po->def = def;
 		po->tunes = so->tunes;
 		if (!so->tunes || so->unknown) {
 			snprintf(po->why, sizeof po->why, "%s", so->why ? so->why : "");
@@ -184,6 +186,7 @@ static int server_keys(const struct tt_data *data, struct lookup_plan *p, struct
 		ks->v = xcalloc(keys.n + ops.n + 1, sizeof *ks->v);
 		for (size_t k = 0; k < keys.n; k++)
 			ks->v[ks->n++] = xstrdup(keys.v[k].key);
+		ks->nmoe = ks->n;
 		if (i == 0) {
 			p->ops[0].known = p->serve->tunes;
 			p->ops[0].keys = ks->v;
@@ -474,17 +477,98 @@ static const char *base_name(const char *path)
 	return b ? b + 1 : path;
 }
 
+/* The plan op the keyset's j-th key is of: the CUTLASS MoE's first, then the other ops' in
+ * order (server_keys). */
+static const struct plan_op *key_op(const struct lookup_plan *p, const struct plan_keyset *ks,
+				    size_t j)
+{
+	if (j < ks->nmoe)
+		return &p->ops[0];
+	j -= ks->nmoe;
+	for (size_t o = 1; o < p->nops; o++) {
+		if (!p->ops[o].known)
+			continue;
+		if (j < p->ops[o].nkeys)
+			return &p->ops[o];
+		j -= p->ops[o].nkeys;
+	}
+	return NULL;
+}
+
+/* Whether the server looks the entries up in FlashInfer's tune mode, which compares each
+ * one's profiling policy with its op's: the managed store always (autotune_v2 mode="tune"),
+ * rank files unless the consumer skips tuning when they all load (consumer data). */
+static bool policy_compared(const struct lookup_plan *p)
+{
+	return p->job.managed || !p->job.v->skips_tuning_when_loaded;
+}
+
+/* Whether the server uses an entry of op po found with the profiling policy `stored` (JSON
+ * text, NULL: none) in a file or the store (validate_policy_used, the rule's one home); when
+ * not and why (may be NULL) is empty, it says so. */
+static bool entry_used(const struct lookup_plan *p, const struct plan_op *po, const char *stored,
+		       enum policy_source from, char *why, size_t whyn)
+{
+	if (!po || !po->def || !policy_compared(p) ||
+	    validate_policy_used(p->rules, po->def, stored, from))
+		return true;
+	if (why && !why[0])
+		snprintf(why, whyn, "%s requests the profiling policy %s, the first has %s%s%s",
+			 po->op, po->def->policy, stored ? stored : "none",
+			 !stored && from == POLICY_FILE ? ", read as " : "",
+			 !stored && from == POLICY_FILE ? po->def->policy_unset : "");
+	return false;
+}
+
+/* The finding of entries found but profiled again (why: the first of them, entry_used). */
+static void reprofiled_finding(struct plan_check *c, const struct lookup_plan *p, const char *where,
+			       size_t n, size_t of, const char *why)
+{
+	add_finding(c, "%s: %zu of its %zu lookups are there, but %s's start-up tuning (FlashInfer's "
+		    "tune mode) profiles them again: %s (autotuner/autotuner.py:2394-2400)", where, n,
+		    of, p->job.cons->name, why);
+}
+
+/* The store's entry files of our keys that are there: those the server profiles again. */
+static void store_policies(const struct lookup_plan *p, size_t *n, char *why, size_t whyn)
+{
+	const struct install_store *st = &p->job.store;
+	const struct plan_keyset *ks = p->keys_known && p->nkeysets ? &p->keysets[0] : NULL;
+	for (size_t i = 0; ks && i < st->n; i++) {
+		char *buf = NULL, *pol = NULL, *key = NULL;
+		size_t len;
+		if (!st->exists[i] || read_file(st->paths[i], 0, &buf, &len) ||
+		    !(key = fi_store_entry_key(buf, &pol))) {
+			free(buf);
+			continue;
+		}
+		for (size_t j = 0; j < ks->n; j++)
+			if (!strcmp(ks->v[j], key)) {
+				*n += !entry_used(p, key_op(p, ks, j), pol, POLICY_STORE, why, whyn);
+				break;
+			}
+		free(key);
+		free(pol);
+		free(buf);
+	}
+}
+
 static void check_store(const struct lookup_plan *p, struct plan_check *c)
 {
 	const struct install_store *st = &p->job.store;
 	c->wanted = st->n;
 	const struct fi_merge *m = &st->merge;
-	c->hits = m->same + m->nconflicts;
+	size_t there = m->same + m->nconflicts;
+	char why[400] = "";
+	store_policies(p, &c->reprofiled, why, sizeof why);
+	c->hits = there - c->reprofiled;
+	if (c->reprofiled)
+		reprofiled_finding(c, p, st->dir, c->reprofiled, c->wanted, why);
 	if (!st->manifest_exists)
 		add_finding(c, "%s has no manifest.json: FlashInfer's managed store is not there for "
 			    "this environment (%s)", st->dir, st->env_hash);
-	if (c->hits < c->wanted)
-		add_finding(c, "%zu of %s%s %zu keys have no entry file in %s", c->wanted - c->hits,
+	if (there < c->wanted)
+		add_finding(c, "%zu of %s%s %zu keys have no entry file in %s", c->wanted - there,
 			    p->table ? p->table : "the server", p->table ? "'s" : "'s", c->wanted, st->dir);
 	if (p->table && m->nconflicts)
 		add_finding(c, "%zu entr%s of %s hold%s another tactic in the store (the first: %s, "
@@ -517,11 +601,21 @@ static char **keys_without(char **v, size_t n, char **drop, size_t ndrop, size_t
 static char **count_ops(const struct lookup_plan *p, struct plan_check *c,
 			const struct fi_cache *doc, const char **sorted, size_t nhave, size_t *nleft)
 {
-	size_t local[PLAN_OPS_MAX] = { 0 }, n = 0;
+	size_t local[PLAN_OPS_MAX] = { 0 }, held[PLAN_OPS_MAX] = { 0 }, n = 0;
 	for (size_t o = 0; o < p->nops; o++)
 		for (size_t k = 0; p->ops[o].known && k < p->ops[o].nkeys; k++) {
 			if (!bsearch(&p->ops[o].keys[k], sorted, nhave, sizeof *sorted, cmp_str))
 				continue;
+			held[o]++;
+			char *pol = NULL;
+			bool used = !fi_cache_entry_policy(doc, p->ops[o].keys[k], &pol) ||
+				    entry_used(p, &p->ops[o], pol, POLICY_FILE, NULL, 0);
+			free(pol);
+			if (!used) { /* there, another profiling policy: profiled again */
+				if (!c->op_checked)
+					c->op_reprofiled[o]++;
+				continue;
+			}
 			local[o]++;
 			long long t;
 			if (!c->op_checked && !fi_cache_tactic(doc, p->ops[o].keys[k], &t) && t == -1)
@@ -532,7 +626,7 @@ static char **count_ops(const struct lookup_plan *p, struct plan_check *c,
 			c->op_hits[o] = local[o];
 		if (plan_op_measured(p, o) && local[o] < p->ops[o].nkeys)
 			c->measure = true;
-		if (plan_op_measured(p, o) && !local[o]) {
+		if (plan_op_measured(p, o) && !held[o]) {
 			c->op_left[o] = true;
 			n += p->ops[o].nkeys;
 		}
@@ -541,7 +635,7 @@ static char **count_ops(const struct lookup_plan *p, struct plan_check *c,
 	char **left = xcalloc(n + 1, sizeof *left);
 	*nleft = 0;
 	for (size_t o = 0; o < p->nops; o++)
-		for (size_t k = 0; plan_op_measured(p, o) && !local[o] && k < p->ops[o].nkeys; k++)
+		for (size_t k = 0; plan_op_measured(p, o) && !held[o] && k < p->ops[o].nkeys; k++)
 			left[(*nleft)++] = p->ops[o].keys[k];
 	qsort(left, *nleft, sizeof *left, cmp_str);
 	return left;
@@ -630,17 +724,27 @@ void plan_check_disk(const struct lookup_plan *p, const void *vd, struct plan_ch
 			const char **sorted = xcalloc(nhave ? nhave : 1, sizeof *sorted);
 			memcpy(sorted, have, nhave * sizeof *have);
 			qsort(sorted, nhave, sizeof *sorted, cmp_str);
+			/* a hit: there, with the profiling policy its op requests (else profiled again) */
 			f->in_file = xcalloc(ks->n ? ks->n : 1, sizeof *f->in_file);
 			for (size_t k = 0; k < ks->n; k++) {
-				f->in_file[k] = bsearch(&ks->v[k], sorted, nhave, sizeof *sorted,
-							cmp_str) != NULL;
-				f->hits += f->in_file[k];
+				char *pol;
+				if (!fi_cache_entry_policy(doc, ks->v[k], &pol))
+					continue;
+				if (entry_used(p, key_op(p, ks, k), pol, POLICY_FILE, f->first_reprofiled,
+					       sizeof f->first_reprofiled)) {
+					f->in_file[k] = true;
+					f->hits++;
+				} else {
+					f->reprofiled++;
+				}
+				free(pol);
 			}
 			size_t nleft, nwant;
 			char **left = count_ops(p, c, doc, sorted, nhave, &nleft);
 			char **want = keys_without(ks->v, ks->n, left, nleft, &nwant);
 			free(sorted);
 			c->hits += f->hits;
+			c->reprofiled += f->reprofiled;
 			/* the causes once per keyset: the first rank file of it */
 			bool first_of_set = true;
 			for (size_t q = 0; q < i; q++)
@@ -698,6 +802,12 @@ void plan_check_disk(const struct lookup_plan *p, const void *vd, struct plan_ch
 		if (c->files[i].invalid) {
 			invalid_finding(c, p, base_name(c->files[i].path), c->files[i].invalid,
 					c->files[i].first_invalid);
+			break;
+		}
+	for (size_t i = 0; i < c->nfiles; i++)
+		if (c->files[i].reprofiled) {
+			reprofiled_finding(c, p, base_name(c->files[i].path), c->files[i].reprofiled,
+					   c->files[i].wanted, c->files[i].first_reprofiled);
 			break;
 		}
 	if (cannot && !unloaded) {
@@ -764,6 +874,20 @@ void plan_check_table(const struct lookup_plan *p, const struct fi_cache *table,
 			free(want);
 		}
 		free_strings(have, nhave);
+		/* entries the server would find, but profile again (their policy) */
+		char why[400] = "";
+		for (size_t i = 0; i < p->nkeysets && !c->reprofiled; i++) {
+			const struct plan_keyset *ks = &p->keysets[i];
+			for (size_t k = 0; k < ks->n; k++) {
+				char *pol;
+				if (fi_cache_entry_policy(table, ks->v[k], &pol) &&
+				    !entry_used(p, key_op(p, ks, k), pol, POLICY_FILE, why, sizeof why))
+					c->reprofiled++;
+				free(pol);
+			}
+			if (c->reprofiled)
+				reprofiled_finding(c, p, name, c->reprofiled, ks->n, why);
+		}
 	}
 	finish(c, p);
 }

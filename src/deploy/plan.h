@@ -38,6 +38,7 @@ struct plan_unknown {
  * it is tuned, and its keys in the plan (every rank looks them up). */
 struct plan_op {
 	const char *op, *runner;
+	const struct op_def *def;      /* its data (configs/ops): the profiling policy it requests */
 	bool tunes;
 	bool known;                    /* its keys are in the plan */
 	char why[400];                 /* not tuned, or keys not known: why */
@@ -55,8 +56,9 @@ struct plan_rank {
 /* A set of keys some ranks look up (one set for every rank where keys hold no rank). */
 struct plan_keyset {
 	long moe_tp_rank, moe_ep_rank;
-	char **v;
-	size_t n;
+	char **v;                      /* the CUTLASS MoE's nmoe keys, then the other ops' (in the
+					* order of lookup_plan.ops) */
+	size_t n, nmoe;
 };
 
 struct lookup_plan {
@@ -123,7 +125,10 @@ struct plan_file {
 	bool exists;
 	int meta;                      /* 0 accepted, 1 soft, 2 hard, 3 strict, -1 cannot tell */
 	char meta_field[64];
-	size_t wanted, hits;           /* this rank's keys; present in the file */
+	size_t wanted, hits;           /* this rank's keys; present in the file and used */
+	size_t reprofiled;             /* present, but FlashInfer's tune mode profiles them again:
+					* their profiling policy is not their op's */
+	char first_reprofiled[400];    /* the first of them: its op and policy, in words */
 	size_t invalid;                /* validate errors for the server's GPU and version */
 	char first_invalid[320];
 	bool parsed;                   /* a JSON object FlashInfer can read */
@@ -138,6 +143,7 @@ struct plan_check {
 	struct plan_file *files;
 	size_t nfiles;
 	size_t wanted, hits;           /* over every rank */
+	size_t reprofiled;             /* over every rank: found, but profiled again */
 	bool differ;                   /* rank files of one group hold different content */
 	struct plan_finding findings[PLAN_FINDINGS_MAX];
 	size_t nfindings;
@@ -148,6 +154,7 @@ struct plan_check {
 				       * tactic, -1 (the server runs its default there, untuned) */
 	bool op_left[PLAN_OPS_MAX];    /* an op only a measurement covers (plan_op_measured) of
 				       * which a file holds no key: the server tunes it at start */
+	size_t op_reprofiled[PLAN_OPS_MAX]; /* ... there, but with another profiling policy */
 	bool op_checked;               /* op_hits counted (a file was there to count in) */
 	bool measure;                  /* an op only a measurement covers lacks keys: a plain
 				       * install leaves them to the server (install_untuned), a
@@ -169,7 +176,9 @@ bool plan_op_measured(const struct lookup_plan *p, size_t o);
 /* The plan against what is on disk, with FlashInfer's acceptance rules for the version:
  * hits only when every rank's file is there, loads (its _metadata accepted: known fields
  * compared, the rest "*" or read from the environment), holds every key that rank looks up
- * with a tactic valid on the server's GPU, and the ranks' files agree. vd: validate's data. */
+ * with a tactic valid on the server's GPU and, where the server looks them up in FlashInfer's
+ * tune mode, the profiling policy their op requests (validate_policy_used: others are
+ * profiled again), and the ranks' files agree. vd: validate's data. */
 void plan_check_disk(const struct lookup_plan *p, const void *vd, struct plan_check *c);
 void plan_check_release(struct plan_check *c);
 

@@ -134,6 +134,14 @@ char **fi_cache_keys(const struct fi_cache *c, size_t *n)
 	return v;
 }
 
+bool fi_cache_entry_policy(const struct fi_cache *c, const char *key, char **policy)
+{
+	json_t *val = c ? json_object_get(doc_json(c), key) : NULL;
+	json_t *pol = json_is_array(val) ? json_array_get(val, 2) : NULL;
+	*policy = pol ? json_dumps(pol, JSON_ENCODE_ANY) : NULL;
+	return val != NULL;
+}
+
 void fi_cache_set_entry(struct fi_cache *c, const char *key, const char *runner, long long tactic)
 {
 	json_object_set_new(doc_json(c), key, json_pack("[sI]", runner, (json_int_t)tactic));
@@ -216,6 +224,27 @@ static struct fi_conflict conflict(const char *key, json_t *ours, json_t *theirs
 	};
 }
 
+/* The tactic and the profiling policy after it ("-1 with [...]", "-1 with no policy"). */
+static char *tactic_policy_text(json_t *e)
+{
+	char *t = tactic_text(e);
+	json_t *pol = json_is_array(e) ? json_array_get(e, 2) : NULL;
+	char *p = pol ? json_dumps(pol, JSON_COMPACT | JSON_ENCODE_ANY) : NULL;
+	char *s = xasprintf("%s with %s%s", t, p ? "policy " : "no policy", p ? p : "");
+	free(t);
+	free(p);
+	return s;
+}
+
+/* A key both hold with the same tactic but other profiling policies. */
+static struct fi_conflict policy_conflict(const char *key, json_t *ours, json_t *theirs)
+{
+	return (struct fi_conflict){
+		.key = xstrdup(key), .ours = tactic_policy_text(ours),
+		.theirs = tactic_policy_text(theirs),
+	};
+}
+
 void fi_conflicts_free(struct fi_conflict *v, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
@@ -259,12 +288,18 @@ void fi_cache_merge(struct fi_cache *into, const struct fi_cache *ours, bool rep
 		bool same = !strcmp(a, b);
 		free(a);
 		free(b);
-		if (same) {
+		/* ours' profiling policy, where it has one, is the op's: another one there is
+		 * profiled again by a server tuning at start (validate_policy_used) */
+		json_t *pol = json_is_array(val) ? json_array_get(val, 2) : NULL;
+		json_t *their_pol = json_is_array(have) ? json_array_get(have, 2) : NULL;
+		bool same_policy = !pol || (their_pol && json_equal(pol, their_pol));
+		if (same && same_policy) {
 			m->same++;
 			continue;
 		}
 		ALLOC_GROW(m->conflicts, m->nconflicts + 1, m->conflicts_alloc);
-		m->conflicts[m->nconflicts++] = conflict(key, val, have);
+		m->conflicts[m->nconflicts++] = same ? policy_conflict(key, val, have)
+						     : conflict(key, val, have);
 		if (replace) {
 			json_object_set(to, key, val);
 			m->replaced++;
@@ -369,6 +404,17 @@ char *fi_store_entry(const struct fi_cache *c, const char *key, const char *poli
 	return text;
 }
 
+char *fi_store_entry_key(const char *there, char **policy)
+{
+	json_t *e = json_loads(there, 0, NULL);
+	const char *k = json_string_value(json_object_get(e, "key"));
+	json_t *pol = json_object_get(e, "profiling_policy");
+	char *key = k ? xstrdup(k) : NULL;
+	*policy = key && json_is_array(pol) ? json_dumps(pol, 0) : NULL;
+	json_decref(e);
+	return key;
+}
+
 bool fi_store_entry_same(const struct fi_cache *c, const char *key, const char *there,
 			 struct fi_conflict *x)
 {
@@ -378,8 +424,19 @@ bool fi_store_entry_same(const struct fi_cache *c, const char *key, const char *
 	const char *tk = json_string_value(json_object_get(theirs, "key"));
 	bool same = json_is_object(theirs) && !strcmp(tk ? tk : "", key) && tt &&
 		    json_equal(tt, json_array_get(val, 1));
-	if (!same)
+	/* ours' profiling policy, where it has one, is the op's (as fi_cache_merge) */
+	json_t *pol = json_is_array(val) ? json_array_get(val, 2) : NULL;
+	json_t *their_pol = json_object_get(theirs, "profiling_policy");
+	bool same_policy = !pol || (their_pol && json_equal(pol, their_pol));
+	if (same && !same_policy) {
+		json_t *t = json_pack("[sOO]", "", tt, their_pol ? their_pol : json_null());
+		if (!their_pol)
+			json_array_remove(t, 2);
+		*x = policy_conflict(key, val, t);
+		json_decref(t);
+	} else if (!same) {
 		*x = conflict(key, val, tt ? tt : theirs);
+	}
 	json_decref(theirs);
-	return same;
+	return same && same_policy;
 }

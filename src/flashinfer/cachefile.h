@@ -47,6 +47,9 @@ void fi_cache_set_meta(struct fi_cache *c, struct fi_meta *m);
 /* The entry keys (not the '_' fields) in document order, each a copy (*n of them; the array
  * is never NULL; c NULL: none); free with free_strings (base/util.h). */
 char **fi_cache_keys(const struct fi_cache *c, size_t *n);
+/* Whether c holds key; *policy gets its value's profiling policy (the 3rd element) as JSON
+ * text, or NULL when it has none (caller frees). */
+bool fi_cache_entry_policy(const struct fi_cache *c, const char *key, char **policy);
 /* Sets key's entry to [runner, tactic] (a placeholder: a key looked up, no tactic measured). */
 void fi_cache_set_entry(struct fi_cache *c, const char *key, const char *runner, long long tactic);
 /* Removes key's entry; false when c has none. */
@@ -71,7 +74,8 @@ char *fi_cache_compact(const struct fi_cache *c);
 
 /* --- merging caches ------------------------------------------------------------------------ */
 
-/* A key two caches hold with different tactics, each as compact JSON. */
+/* A key two caches hold with different tactics, each as compact JSON (or with the same
+ * tactic and other profiling policies: "TACTIC with policy [...]" / "with no policy"). */
 struct fi_conflict {
 	char *key;
 	char *ours, *theirs;
@@ -88,8 +92,9 @@ struct fi_merge {
 
 /* Adds every field of from that into lacks (several files made one: the first one's wins). */
 void fi_cache_absorb(struct fi_cache *into, const struct fi_cache *from);
-/* ours into `into`: an entry it lacks is added, one with another tactic is a conflict, which
- * keeps into's unless replace; a '_' field of ours only where into has none. *m counts. */
+/* ours into `into`: an entry it lacks is added, one with another tactic (or, where ours
+ * carries a profiling policy, another policy) is a conflict, which keeps into's unless
+ * replace; a '_' field of ours only where into has none. *m counts. */
 void fi_cache_merge(struct fi_cache *into, const struct fi_cache *ours, bool replace,
 		    struct fi_merge *m);
 
@@ -108,8 +113,12 @@ int fi_store_manifest(const struct fi_meta *meta, const char *cache_schema, unsi
  * preloaded). Caller frees. */
 char *fi_store_entry(const struct fi_cache *c, const char *key, const char *policy,
 		     bool *key_fields);
-/* Whether the entry file `there` (its text) holds key with c's tactic for it; when not, *x
- * gets the conflict (theirs "?" when the file holds no tactic; free its strings). */
+/* The key the entry file `there` (its text) is for, or NULL when it names none; *policy its
+ * profiling_policy as JSON text, NULL when it has no list there (caller frees both). */
+char *fi_store_entry_key(const char *there, char **policy);
+/* Whether the entry file `there` (its text) holds key with c's tactic for it (and, where c's
+ * entry carries a profiling policy, that policy); when not, *x gets the conflict (theirs "?"
+ * when the file holds no tactic; free its strings). */
 bool fi_store_entry_same(const struct fi_cache *c, const char *key, const char *there,
 			 struct fi_conflict *x);
 

@@ -45,7 +45,8 @@ const struct check_info validate_checks[] = {
 	{ "json-value", "an entry value FlashInfer's loader raises on" },
 	{ "json-metadata", "_metadata values that are not strings, missing or mismatching fields" },
 	{ "json-generation", "_generation is not the SHA-256 of the file's content" },
-	{ "op-policy", "another op's entry (configs/ops) without the profiling policy its op requests: the server profiles it again" },
+	{ "op-policy", "an entry without the profiling policy its op requests (configs/ops): a server tuning at start profiles it again" },
+	{ "no-entries", "the table has no entries: a server finds nothing in it" },
 	{ NULL, NULL },
 };
 
@@ -61,6 +62,7 @@ struct vctx {
 	struct tactic_list lists[DT_COUNT][2]; /* [dtype][use_fused_finalize] */
 	int list_state[DT_COUNT][2]; /* 0 unknown, 1 loaded, -1 none */
 	bool reported_no_catalog[DT_COUNT];
+	const struct op_def *moe_def; /* the CUTLASS MoE's (configs/ops), or NULL */
 	struct strbuf canon;  /* scratch: a key's canonical spelling */
 	struct strbuf sig;    /* scratch: a key without its token count */
 };
@@ -73,6 +75,56 @@ static const char *base_name(const char *path)
 {
 	const char *b = strrchr(path, '/');
 	return b ? b + 1 : path;
+}
+
+/* --- the profiling policy: whether tune mode uses an entry it finds ---------------------- */
+
+/* A policy item as a number, where Python's == compares it as one (bool, int, float). */
+static bool py_number(const json_t *j, double *v)
+{
+	if (json_is_boolean(j))
+		*v = json_is_true(j);
+	else if (json_is_number(j))
+		*v = json_number_value(j);
+	else
+		return false;
+	return true;
+}
+
+/* Python's == of the tuples FlashInfer compares (tuple(value[2]) against the op's): item by
+ * item, numbers by value (1 == 1.0 == True), strings by their bytes, None only to None. A
+ * stored policy that is no list never equals. */
+static bool policy_equal(const json_t *want, const json_t *got)
+{
+	if (!json_is_array(want) || !json_is_array(got) ||
+	    json_array_size(want) != json_array_size(got))
+		return false;
+	for (size_t i = 0; i < json_array_size(want); i++) {
+		const json_t *a = json_array_get(want, i), *b = json_array_get(got, i);
+		double x, y;
+		bool an = py_number(a, &x), bn = py_number(b, &y);
+		if (an != bn || (an && x != y) || (!an && !json_equal((json_t *)a, (json_t *)b)))
+			return false;
+	}
+	return true;
+}
+
+bool validate_policy_used(const struct fi_rules *rules, const struct op_def *op,
+			  const char *stored, enum policy_source from)
+{
+	if (rules && rules->json_cache.entry_value != VALUE_POLICY)
+		return true; /* values carry no policy: nothing is compared */
+	const char *got = stored ? stored : from == POLICY_FILE ? op->policy_unset : NULL;
+	if (!got)
+		return false; /* a managed entry without one: None never equals the op's tuple */
+	if (!strcmp(got, op->policy))
+		return true;
+	json_t *a = json_loads(op->policy, JSON_DECODE_ANY, NULL);
+	json_t *b = json_loads(got, JSON_DECODE_ANY, NULL);
+	bool same = policy_equal(a, b);
+	json_decref(a);
+	json_decref(b);
+	return same;
 }
 
 /* "v0_1_trtllm_fused_moe_NVIDIA_B200.py" -> prefix "v0_1_", device part "NVIDIA_B200". */
@@ -675,6 +727,63 @@ static void check_value(struct vctx *c, const struct table_entry *e)
 	}
 }
 
+/* A value's item as JSON text in the data's spelling (["a", 1, null]); what JSON cannot hold
+ * as a policy item (a dict) as "?", which never parses. */
+static void pyv_json(const struct pyv *x, struct strbuf *out)
+{
+	switch (x->kind) {
+	case PV_STR: {
+		json_t *j = json_stringn_nocheck(x->s, x->len);
+		char *t = json_dumps(j, JSON_ENCODE_ANY);
+		sb_adds(out, t ? t : "?");
+		free(t);
+		json_decref(j);
+		break;
+	}
+	case PV_INT: sb_addf(out, "%lld", x->i); break;
+	case PV_NONE: sb_adds(out, "null"); break;
+	case PV_TRUE: sb_adds(out, "true"); break;
+	case PV_FALSE: sb_adds(out, "false"); break;
+	case PV_TUPLE:
+	case PV_LIST:
+		sb_addc(out, '[');
+		for (size_t i = 0; i < x->n; i++) {
+			if (i)
+				sb_adds(out, ", ");
+			pyv_json(&x->items[i], out);
+		}
+		sb_addc(out, ']');
+		break;
+	default: sb_adds(out, "?"); break;
+	}
+}
+
+/* A JSON entry's profiling policy against the one its op requests, as FlashInfer's tune mode
+ * compares them (validate_policy_used): a server tuning at start profiles a mismatch again. */
+static void check_policy(struct vctx *c, const struct table_entry *e, const char *opname,
+			 const struct op_def *op)
+{
+	if (c->t->kind != TABLE_JSON || !op || !e->value_ok || e->value->kind != PV_TUPLE)
+		return;
+	if (e->value->n > 2 && e->value->items[2].kind != PV_TUPLE)
+		return; /* no list: FlashInfer raises on the file (json-value) */
+	struct strbuf got = STRBUF_INIT;
+	if (e->value->n > 2)
+		pyv_json(&e->value->items[2], &got);
+	if (!validate_policy_used(c->r->rules, op, got.buf, POLICY_FILE)) {
+		if (got.buf)
+			WARN(c, "op-policy", e->vline, e->vcol, "op '%s' requests the profiling policy "
+			     "%s; this entry has %s, so a server tuning at start profiles it again "
+			     "(autotuner/autotuner.py:2394-2400)", opname, op->policy, got.buf);
+		else
+			WARN(c, "op-policy", e->vline, e->vcol, "op '%s' requests the profiling policy "
+			     "%s; this entry has none, which FlashInfer %s reads as %s, so a server "
+			     "tuning at start profiles it again (autotuner/autotuner.py:2394-2400)",
+			     opname, op->policy, c->r->version, op->policy_unset);
+	}
+	sb_release(&got);
+}
+
 /* An entry of another op the servers tune at start (configs/ops: fp4_gemm, the TensorRT-LLM-gen
  * MoE; issue #39): its runner, profile arity, extras arity, tactic and profiling policy by
  * the op's data. */
@@ -712,33 +821,7 @@ static bool check_op_entry(struct vctx *c, const struct table_entry *e, const st
 	    (e->tactic->i < 0 || e->tactic->i >= (long long)tl->count))
 		ERR(c, "tactic-range", e->vline, e->vcol, "tactic %lld: %s on SM%u has tactics 0 to %u "
 		    "(%s); FlashInfer raises on it", e->tactic->i, k->runner, sm, tl->count - 1, tl->read);
-	if (c->t->kind == TABLE_JSON && *op->policy && e->value && e->value->kind == PV_TUPLE) {
-		struct strbuf got = STRBUF_INIT;
-		if (e->value->n > 2) {
-			const struct pyv *pol = &e->value->items[2];
-			/* the policy list as JSON text: ["a", 1, "b", "c"] */
-			sb_addc(&got, '[');
-			for (size_t i = 0; pol->kind == PV_TUPLE && i < pol->n; i++) {
-				const struct pyv *x = &pol->items[i];
-				if (i)
-					sb_adds(&got, ", ");
-				if (x->kind == PV_STR)
-					sb_addf(&got, "\"%.*s\"", (int)x->len, x->s);
-				else if (x->kind == PV_INT)
-					sb_addf(&got, "%lld", x->i);
-				else if (x->kind == PV_NONE)
-					sb_adds(&got, "null");
-				else
-					sb_adds(&got, "?");
-			}
-			sb_addc(&got, ']');
-		}
-		if (!got.buf || strcmp(got.buf, op->policy))
-			WARN(c, "op-policy", e->vline, e->vcol, "op '%s' requests the profiling policy %s; "
-			     "this entry has %s, so a server tuning at start profiles it again "
-			     "(autotuner.py:2395-2400)", k->op, op->policy, got.buf ? got.buf : "none");
-		sb_release(&got);
-	}
+	check_policy(c, e, k->op, op);
 	return ok;
 }
 
@@ -769,6 +852,13 @@ static bool check_like_family(struct vctx *c, const struct table_entry *e, struc
 			if (f && f->clean) {
 				family_token(f, tokens, e->line, e->col);
 				check_value_runner(c, e, f->runner);
+				if (t0[0] == '(' && t0[1] == '\'') { /* the key's op, for the message */
+					const char *q = memchr(t0 + 2, '\'', (size_t)(prof - t0 - 2));
+					char opname[128];
+					snprintf(opname, sizeof opname, "%.*s", q ? (int)(q - t0 - 2) : 0,
+						 t0 + 2);
+					check_policy(c, e, opname, c->moe_def);
+				}
 				if (e->value_ok && f->stage)
 					check_tactic(c, e, &f->lists, f->stage);
 				return true;
@@ -875,6 +965,7 @@ static bool check_entry(struct vctx *c, size_t idx, struct families *fams, bool 
 		lookupable = false;
 	}
 	check_value_runner(c, e, k.runner);
+	check_policy(c, e, k.op, c->moe_def);
 	if (k.profile->n != op->shapes) {
 		ERR(c, "profile-arity", e->line, e->col, "the profile has %zu shapes; op '%s' has %u "
 		    "inputs", k.profile->n, k.op, op->shapes);
@@ -1019,6 +1110,7 @@ int validate_table(const struct validate_data *data, const struct table *t,
 {
 	memset(r, 0, sizeof *r);
 	struct vctx c = { .data = data, .t = t, .o = o, .r = r, .d = d };
+	c.moe_def = data->ops ? opdefs_cutlass_moe(data->ops) : NULL;
 	int rc = pick_version(&c);
 	if (rc)
 		return rc;
@@ -1097,6 +1189,10 @@ int validate_table(const struct validate_data *data, const struct table *t,
 		fidx.slot = NULL;
 		fidx.cap = 0;
 	}
+	if (!t->n && !r->never_loaded)
+		diags_add(d, SEV_WARNING, "no-entries", t->path, 0, 0, "the table has no entries: a "
+			  "server finds nothing in it and profiles every shape at start (or runs its "
+			  "fallback tactic)");
 	if (!r->device && r->device_from == NULL)
 		diags_add(d, SEV_NOTE, "no-catalog", t->path, 0, 0, "no device known (give --device): "
 			  "tactic ids not checked");

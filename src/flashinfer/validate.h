@@ -41,6 +41,22 @@ struct validate_result {
 	size_t entries;
 };
 
+/* Where an entry was found: a JSON cache (load_configs: an entry saved without a profiling
+ * policy counts as its op's policy_unset) or FlashInfer's managed store (an entry file without
+ * one has None, which never equals: autotune_cache.py:339-345). */
+enum policy_source { POLICY_FILE, POLICY_STORE };
+
+/* Whether FlashInfer `rules`, in tune mode (autotune(True): SGLang's start-up tuning; the
+ * managed store's mode="tune"), uses an entry of op that it found by its key: only when the
+ * entry's profiling policy equals the one op requests, compared as Python compares the tuples
+ * (1 == 1.0 == True); otherwise it profiles that shape again (0.7.4 autotuner/autotuner.py:
+ * 2394-2400, 2469-2477). stored: the policy as JSON text (the value's 3rd element, an entry
+ * file's profiling_policy), NULL when the entry has none. Versions whose values carry no
+ * policy (entry_value pair, before 0.7.1) compare nothing: true. The one home of this rule:
+ * validate's op-policy check and the lookup plan (deploy/plan) both ask it. */
+bool validate_policy_used(const struct fi_rules *rules, const struct op_def *op,
+			  const char *stored, enum policy_source from);
+
 /* One description line per check id, in the order docs/commands/validate.md lists them. */
 struct check_info {
 	const char *id;

@@ -9,8 +9,10 @@
 # installed would (the shape scripts/tunetab-fi-env.py prints), on an RTX PRO 6000 Blackwell
 # machine for SGLang's block and an H200 machine for vLLM's; the models' config.json in a
 # Hugging Face cache; the folder vLLM's first start makes; git's identity. README's `make
-# test` is the command CI runs (.ci/run); it is not run again inside itself. Clones HEAD: in a
-# working tree, commit first.
+# test` is the command CI runs (.ci/run); it is not run again inside itself. What README says
+# SGLang's walkthrough needs on the machine (the model's config.json, the server's Python) is
+# taken away in turn: its first doctor then exits 2 and names the option README gives. Clones
+# HEAD: in a working tree, commit first.
 . "$ROOT/tests/lib.sh"
 git clone -q "$ROOT" clone
 H=$PWD
@@ -60,6 +62,24 @@ unset -f tunetab # lib.sh's: README's commands run the tunetab pip installed
 (cd clone && . "$H/blocks.sh") >statuses
 cat statuses
 echo "tunetab on PATH: $(command -v tunetab | sed "s|$H/||")"
+# what README says SGLang's walkthrough needs on the machine: its first doctor, without the
+# model's config.json in the Hugging Face cache, and without the server's Python on PATH,
+# exits 2 naming the option README gives for it
+python3 - "$ROOT/README.md" >needs.sh <<'PYEOF'
+import re, sys
+text = open(sys.argv[1], encoding="utf-8").read()
+block = next(b for b in re.findall(r"^```sh\n(.*?)^```", text, re.S | re.M) if "doctor --for sglang" in b)
+lines = [re.sub(r"\s+#.*$", "", l) for l in block.splitlines() if l.strip() and not l.startswith("#")]
+print("\n".join(l for l in lines if re.match(r"^[A-Z]+=", l)))
+print(next(l for l in lines if "doctor --for sglang" in l))
+PYEOF
+need() {
+    rc=0
+    (cd clone && env "$@" sh "$H/needs.sh") >out 2>&1 </dev/null || rc=$?
+    echo "exit $rc; $(grep -o -e '--model-config FILE' -e '--python' out | sort -u | tr '\n' ' ')"
+}
+echo "README's needs: without the model's config.json: $(need HF_HUB_CACHE="$H/empty-hub")"
+echo "README's needs: without the server's Python: $(need PATH="$H/venv/bin:$(echo "$PATH" | sed "s|$H/onpath:||")")"
 # README's output blocks (```text) are lines those commands printed
 python3 - "$ROOT/README.md" log <<'PYEOF'
 import re, sys

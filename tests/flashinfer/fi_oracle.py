@@ -40,6 +40,8 @@ from __future__ import annotations
 import __future__
 import argparse
 import ast
+import contextlib
+import dataclasses
 import fcntl
 import importlib
 import importlib.util
@@ -509,6 +511,17 @@ class Oracle:
         else:
             keys = json_keys(self.args.table)
         kw = {"inputs": []} if "inputs" in self.search_params else {}
+        # tune mode (a job's "tune_mode": how SGLang looks entries up at start, inside
+        # autotune(True)): FlashInfer compares each entry's profiling policy with the one the
+        # runner's TuningConfig requests, so the lookup passes the real runner's config with its
+        # bucket and constraint specs dropped (the profile stays as given) and its
+        # policy-relevant fields kept; the stand-in runner has an empty TuningConfig's
+        tune = bool(getattr(self, "tune_mode", False))
+        tc = at.TuningConfig()
+        if tune and self.real_runner is not None:
+            rtc = getattr(type(self.real_runner), "tuning_config", None)
+            if rtc is not None:
+                tc = dataclasses.replace(rtc, dynamic_tensor_specs=(), constraint_specs=())
         for text in keys:
             res: dict = {"key": text}
             try:
@@ -520,7 +533,8 @@ class Oracle:
             ck = self.cache_key(op, runner, profile)
             fk = self.file_key(ck)
             try:
-                hit, r_id, tactic, _ = self.tuner.search_cache(op, [runner], profile, at.TuningConfig(), **kw)
+                with at.autotune(True) if tune else contextlib.nullcontext():
+                    hit, r_id, tactic, _ = self.tuner.search_cache(op, [runner], profile, tc, **kw)
             except Exception as e:
                 out["error"] = f"{type(e).__name__}: {e}"
                 out["traceback"] = traceback.format_exc(limit=-4)
@@ -649,6 +663,7 @@ def run_batch(args) -> int:
         oracle.args.table = job["table"]
         oracle.keys = job.get("keys")
         oracle.metadata = job.get("metadata")
+        oracle.tune_mode = job.get("tune_mode", False)
         dep = job.get("deployment")
         ck = json.dumps(dep, sort_keys=True)
         if dep is None:
@@ -683,10 +698,11 @@ def main() -> int:
     ap.add_argument("--place-as", choices=("given", "expected"), default="given",
                     help="name the .py table gets in tuning_configs/ (default: its own name)")
     ap.add_argument("--batch", metavar="FILE",
-                    help="JSON lines, each {table, device, keys: [...], deployment, metadata}: one "
-                         "JSON cache each in this one process (metadata: the server environment's "
-                         "_collect_metadata fields); one JSON line out per job; --table and "
-                         "--device are then not read")
+                    help="JSON lines, each {table, device, keys: [...], deployment, metadata, "
+                         "tune_mode}: one JSON cache each in this one process (metadata: the server "
+                         "environment's _collect_metadata fields; tune_mode: look up inside "
+                         "autotune(True), where FlashInfer compares each entry's profiling policy); "
+                         "one JSON line out per job; --table and --device are then not read")
     ap.add_argument("--metadata", metavar="JSON",
                     help="JSON object of _metadata fields this environment reports (the server's)")
     ap.add_argument("--deployment", metavar="JSON",

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "data/catalog.h"
+#include "data/consumer.h"
 #include "data/device.h"
 #include "data/dtypes.h"
 #include "data/firules.h"
@@ -154,7 +155,58 @@ TEST(validate_table_corpus)
 		free(dir);
 		free(cases[i]);
 	}
-	CHECK_INT(failing, 49); /* broken tables; the ok-* ones and those with warnings only pass */
+	CHECK_INT(failing, 50); /* broken tables; the ok-* ones and those with warnings only pass */
+}
+
+/* The profiling-policy rule (validate_policy_used) as FlashInfer 0.7.4's tune mode applies it
+ * (autotuner/autotuner.py:2394-2400, 4517-4549): the op's policy from configs/ops, Python's
+ * tuple equality, an entry without one read as the op's policy_unset (a store entry: never
+ * equal), and no comparison where values carry no policy (0.7.0). */
+TEST(validate_policy_rule)
+{
+	const struct op_def *fp4 = opdefs_find(data()->ops, "fp4_gemm");
+	const struct op_def *moe = opdefs_cutlass_moe(data()->ops);
+	CHECK(fp4 && moe);
+	if (!fp4 || !moe)
+		return;
+	struct fi_version v074, v070;
+	CHECK_INT(version_parse("0.7.4", &v074), 0);
+	CHECK_INT(version_parse("0.7.0", &v070), 0);
+	const struct fi_rules *r = firules_find(data()->rules, &v074, NULL);
+	const struct fi_rules *old = firules_find(data()->rules, &v070, NULL);
+	const char *cold = "[\"cuda_graph_profile_replays\",1,\"l2_cache_policy\",\"cold\"]";
+	const char *hot = "[\"cuda_graph_profile_replays\", 1, \"l2_cache_policy\", \"hot\"]";
+	const char *hot_none = "[\"cuda_graph_profile_replays\", null, \"l2_cache_policy\", \"hot\"]";
+	CHECK(validate_policy_used(r, fp4, cold, POLICY_FILE));
+	CHECK(validate_policy_used(r, fp4, "[\"cuda_graph_profile_replays\", 1.0, \"l2_cache_policy\", "
+				   "\"cold\"]", POLICY_FILE));  /* 1.0 == 1 in Python */
+	CHECK(validate_policy_used(r, fp4, "[\"cuda_graph_profile_replays\", true, "
+				   "\"l2_cache_policy\", \"cold\"]", POLICY_FILE)); /* True == 1 */
+	CHECK(!validate_policy_used(r, fp4, hot, POLICY_FILE));
+	CHECK(!validate_policy_used(r, fp4, NULL, POLICY_FILE)); /* none: read as hot */
+	CHECK(!validate_policy_used(r, fp4, "\"cold\"", POLICY_FILE));
+	CHECK(!validate_policy_used(r, fp4, "[\"cuda_graph_profile_replays\", 1, \"l2_cache_policy\", "
+				    "\"cold\", \"cuda_graph_timing_mode\", \"individual\"]", POLICY_FILE));
+	/* the CUTLASS MoE: no CUDA graph, hot L2; an entry without a policy is used in a file,
+	 * not in the store */
+	CHECK(validate_policy_used(r, moe, hot_none, POLICY_FILE));
+	CHECK(validate_policy_used(r, moe, NULL, POLICY_FILE));
+	CHECK(!validate_policy_used(r, moe, NULL, POLICY_STORE));
+	CHECK(!validate_policy_used(r, moe, hot, POLICY_FILE));
+	CHECK(!validate_policy_used(r, moe, "[\"cuda_graph_profile_replays\", false, "
+				    "\"l2_cache_policy\", \"hot\"]", POLICY_FILE)); /* False != None */
+	/* 0.7.0 reads [runner, tactic] only */
+	CHECK(old && validate_policy_used(old, fp4, hot, POLICY_FILE));
+	/* the policy install gives the managed store's CUTLASS MoE entries (flashinfer.yaml
+	 * entry_policy) is the one the op requests */
+	struct consumer *fi = NULL;
+	struct diags d = DIAGS_INIT;
+	CHECK_INT(consumer_load(".", "flashinfer", &fi, &d), 0);
+	CHECK(fi && fi->managed_store &&
+	      validate_policy_used(r, moe, fi->managed_store->entry_policy, POLICY_STORE));
+	if (fi)
+		consumer_free(fi);
+	diags_release(&d);
 }
 
 TEST(validate_check_list)
@@ -165,9 +217,9 @@ TEST(validate_check_list)
 		for (const struct check_info *cj = validate_checks; cj != ci; cj++)
 			CHECK(strcmp(ci->id, cj->id));
 	}
-	CHECK_INT(n, 30);
+	CHECK_INT(n, 31);
 	CHECK_STR(validate_checks[0].id, "syntax");
-	CHECK_STR(validate_checks[n - 1].id, "op-policy");
+	CHECK_STR(validate_checks[n - 1].id, "no-entries");
 }
 
 /* A bf16 Qwen3-30B-A3B table as generate writes it for FlashInfer version on an H200: every
@@ -376,6 +428,7 @@ TEST(validate_provenance_beside)
 TTEST_SUITE(validate_tests) = {
 	{ "validate_table_corpus", validate_table_corpus },
 	{ "validate_check_list", validate_check_list },
+	{ "validate_policy_rule", validate_policy_rule },
 	{ "validate_options_and_generated", validate_options_and_generated },
 	{ "validate_provenance_beside", validate_provenance_beside },
 	TTEST_END,
