@@ -91,7 +91,7 @@ echo '{"quantization": {"quant_algo": "NVFP4", "group_size": 16, "exclude_module
 fi_python py "NVIDIA B200" 0.5.23 0.34.0
 V="vllm serve nvidia/Qwen3-30B-A3B-NVFP4"
 S="--python ./py --device b200 --model-config q/config.json --cache-dir store"
-tunetab install --for vllm $S -- $V >/dev/null 2>&1
+tunetab install --for vllm $S --write-fallbacks -- $V >/dev/null 2>&1
 store() {
     rc=0; tunetab doctor --for vllm $S -- $V >chk.txt 2>/dev/null || rc=$?
     grep -e '^  lookups' -e '^  no ' -e '^verdict' chk.txt | sed -e "s|$PWD/||g" -e 's|v2/[0-9a-f]*|v2/<env>|g'
@@ -113,5 +113,5 @@ store
 set_entry none
 store
 echo "== the fix: install replaces them (another policy there is a conflict)"
-tunetab install --for vllm $S -- $V 2>&1 | grep -e 'conflicts' | sed -e "s|$PWD/||g"
+tunetab install --for vllm $S --write-fallbacks -- $V 2>&1 | grep -e 'conflicts' | sed -e "s|$PWD/||g"
 store
