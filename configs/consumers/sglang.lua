@@ -266,8 +266,8 @@ local function start_ops(o, m, gpu, version, c)
     local list, why = linears.layout(m, { tp = c.tp, attn_tp = c.tp // c.attn_dp,
                                            shared_fused = c.fused_shared > 0,
                                            shared_swiglu = major == 10 and backend ~= "marlin" and backend ~= "flashinfer_trtllm" })
-    if not list then
-      g.tunes, g.why = false, why
+    if not list then -- an NVFP4 checkpoint's linears SGLang tunes, laid out as tunetab cannot
+      g.tunes, g.why = true, why
       g.unknown = true
     else
       local gemms, gnotes = linears.fp4_gemms(list, m.exclude)

@@ -284,7 +284,7 @@ local function start_ops(o, m, f, c)
     else
       local list, why = linears.layout(m, { tp = c.tp, attn_tp = c.tp })
       if not list then
-        g.tunes, g.why, g.unknown = false, why, true
+        g.tunes, g.why, g.unknown = true, why, true -- tuned, laid out as tunetab cannot tell
       else
         local gemms = linears.fp4_gemms(list, m.exclude)
         g.tunes = #gemms > 0

@@ -141,9 +141,9 @@ static int op_keys(const struct tt_data *data, struct lookup_plan *p, struct op_
 		po->tunes = so->tunes;
 		if (!so->tunes || so->unknown) {
 			snprintf(po->why, sizeof po->why, "%s", so->why ? so->why : "");
-			if (so->unknown) /* a layout tunetab does not know: it may tune it (#47) */
-				add_unknown(p->unknowns, &p->nunknowns, "", "whether %s tunes %s at "
-					    "start, and its keys: %s", s->consumer_name, po->op, po->why);
+			if (so->unknown) /* tuned, laid out as tunetab does not know (#47) */
+				add_unknown(p->unknowns, &p->nunknowns, "", "the keys %s looks up for "
+					    "%s at start: %s", s->consumer_name, po->op, po->why);
 			continue;
 		}
 		struct fi_version v;

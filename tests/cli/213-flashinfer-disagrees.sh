@@ -20,7 +20,8 @@ run tunetab install -q --for sglang --from t/flashinfer_autotune_NVIDIA_B200.jso
 echo "== the table's own _metadata (--metadata from) for another version"
 run tunetab install -q --for sglang --from t/flashinfer_autotune_NVIDIA_B200.json --python ./py \
     --flashinfer 0.7.2 --metadata from --model-path Qwen/Qwen3-30B-A3B --tp 1
-echo "== as the hint says: without --flashinfer, the Python's version"
-run tunetab install -q --for sglang --device b200 --python ./py \
+echo "== as the hint says: without --flashinfer, the Python's version (--write-fallbacks: the"
+echo "   B200's ops are FlashInfer's fallbacks unless measured, and this install should write)"
+run tunetab install -q --for sglang --device b200 --python ./py --write-fallbacks \
     --model-config "$H/GLM-5-NVFP4/config.json" -- $SGL
 ls cache/flashinfer/autotune/

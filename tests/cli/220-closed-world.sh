@@ -47,6 +47,25 @@ SGLANG_FLASHINFER_AUTOTUNE_CACHE=0 verdict -- $L
 echo "== an unrelated variable in doctor's environment is not SGLang's"
 UNRELATED_SETTING=1 verdict -- $L
 
+echo "== a model layout tunetab does not know: NVFP4 Llama 4 Scout on an RTX 5090 at TP 2 (its"
+echo "   linears, which SGLang tunes as fp4_gemm; a config.json of the checkpoint's shapes, made here)"
+mkdir l4
+cat >l4/config.json <<'EOF'
+{"architectures": ["Llama4ForConditionalGeneration"], "model_type": "llama4", "torch_dtype": "bfloat16",
+ "text_config": {"model_type": "llama4_text", "hidden_size": 5120, "intermediate_size": 8192,
+  "intermediate_size_mlp": 16384, "num_local_experts": 16, "num_experts_per_tok": 1,
+  "hidden_act": "silu", "num_hidden_layers": 48, "num_attention_heads": 40,
+  "num_key_value_heads": 8, "head_dim": 128, "vocab_size": 202048}}
+EOF
+echo '{"producer": {"name": "modelopt"}, "quantization": {"quant_algo": "NVFP4", "group_size": 16, "exclude_modules": ["lm_head"]}}' >l4/hf_quant_config.json
+fi_python py5090 "NVIDIA GeForce RTX 5090"
+L4="python -m sglang.launch_server --model-path nvidia/Llama-4-Scout-17B-16E-Instruct-FP4 --tp 2 --quantization modelopt_fp4"
+rc=0; "$TUNETAB" install --for sglang --device rtx-5090 --python "$PWD/py5090" --model-config l4/config.json -- $L4 >/dev/null 2>&1 || rc=$?
+echo "install exit $rc"
+rc=0; "$TUNETAB" doctor --for sglang --device rtx-5090 --python "$PWD/py5090" --model-config l4/config.json -- $L4 >out.txt 2>&1 || rc=$?
+grep -e '^  op .*fp4_gemm' -e '^  cannot tell' -e '^verdict' out.txt
+echo "doctor exit $rc"
+
 echo "== vLLM: its own parser (underscores, -O, dotted config fields, its front end's options)"
 fi_python vpy "NVIDIA H200" 0.5.23 0.34.0
 V="--device h200 --python $PWD/vpy --consumer-version 0.34.0 --cache-file $PWD/v/0123/autotune_configs_dp0_rank0.json"
