@@ -63,19 +63,8 @@ local TYPES = { tp_size = "int", pp_size = "int", dp_size = "int", attn_dp_size 
                 max_running_requests = "int", cuda_graph_max_bs_decode = "int",
                 max_prefill_tokens = human_readable_int }
 
--- the newest table of a release not newer than version (the oldest for older ones)
-local function options_for(version)
-  local best, oldest
-  for v, _ in pairs(TABLES.versions) do
-    if not oldest or version_less(v, oldest) then oldest = v end
-    if not version_less(version, v) and (not best or version_less(best, v)) then best = v end
-  end
-  local v = best or oldest
-  return launch.from_rows(TABLES.versions[v].options, TYPES), v
-end
-
 local function read(words, start, version)
-  local options, table_version = options_for(version)
+  local options, table_version = launch.options_for(TABLES, version, TYPES)
   -- argparse's allow_abbrev is on: --tp and --dp are prefixes of --tp-size and --dp-size
   -- (server_args.py:668-720 builds the parser; SGLang's own parser checked the prefixes)
   local o, why = launch.parse(words, start, options, true)

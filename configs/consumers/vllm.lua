@@ -64,17 +64,6 @@ local KEYS = {
 
 local version_less = launch.version_less
 
--- the newest table of a release not newer than version (the oldest for older ones)
-local function options_for(version)
-  local best, oldest
-  for v, _ in pairs(TABLES.versions) do
-    if not oldest or version_less(v, oldest) then oldest = v end
-    if not version_less(version, v) and (not best or version_less(best, v)) then best = v end
-  end
-  local v = best or oldest
-  return launch.from_rows(TABLES.versions[v].options, TYPES), v, TABLES.versions[v].abbrev
-end
-
 -- FlexibleArgumentParser.parse_args rewrites the words first (V:utils/argparse_utils.py:379-407):
 -- "_" made "-" in a --name up to its first "."; -O3, -O=3 and -O 3 are --optimization-level 3.
 -- A dotted --name.key VALUE sets one field of a config option (:445-490): read here as that
@@ -125,7 +114,7 @@ end
 -- The launch command as vLLM `version`'s parser reads it: the options by the script's short
 -- names (KEYS), opts.given, opts.positional; nil and why where vLLM refuses the command.
 local function read(words, start, version)
-  local options, table_version, abbrev = options_for(version)
+  local options, table_version, abbrev = launch.options_for(TABLES, version, TYPES)
   local o, why = launch.parse(flexible(words, start), start, options, abbrev)
   if not o then
     return nil, "vLLM " .. version .. " would refuse this launch command (its parser: " ..

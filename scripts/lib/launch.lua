@@ -314,6 +314,19 @@ function M.version_less(a, b)
   return false
 end
 
+-- options_for(tables, version, types): a consumer's generated option tables
+-- (scripts/lib/<id>_options.lua) for `version`: the newest release's not newer than it (the
+-- oldest's for older ones), as from_rows options; then that release and its allow_abbrev.
+function M.options_for(tables, version, types)
+  local best, oldest
+  for v, _ in pairs(tables.versions) do
+    if not oldest or M.version_less(v, oldest) then oldest = v end
+    if not M.version_less(version, v) and (not best or M.version_less(best, v)) then best = v end
+  end
+  local v = best or oldest
+  return M.from_rows(tables.versions[v].options, types), v, tables.versions[v].abbrev
+end
+
 -- The first of names that env sets to a non-empty value, else nil.
 function M.env(env, name)
   local v = env[name]
