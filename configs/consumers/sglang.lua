@@ -132,7 +132,7 @@ local function decode_bs(o, gpu, tp, version)
   local from = "--cuda-graph-max-bs-decode"
   if o.disable_cuda_graph then
     return nil, "--disable-cuda-graph: SGLang " .. version .. " tunes at its eager runner's " ..
-      "batch size, which tunetab does not know"
+      "batch size, which tunetab does not know (give a launch command without it to check the rest)"
   end
   if not bs then
     if not mem then
@@ -249,8 +249,8 @@ local function start_ops(o, m, gpu, version, c)
     g.tunes, g.why = false, c.off
   elseif skip.fp4_gemm then
     g.tunes, g.why = false, "--flashinfer-autotune-skip-ops names fp4_gemm"
-  elseif not bs then
-    return nil, bs_from
+  elseif not bs then -- tuned, at a batch tunetab cannot tell: its keys unknown
+    g.tunes, g.why, g.unknown = true, bs_from, true
   else
     local list, why = linears.layout(m, { tp = c.tp, attn_tp = c.tp // c.attn_dp,
                                            shared_fused = c.fused_shared > 0,
@@ -282,7 +282,7 @@ local function start_ops(o, m, gpu, version, c)
     if c.off then t.tunes, t.why = false, c.off
     elseif skipped then
       t.tunes, t.why = false, "--flashinfer-autotune-skip-ops names flashinfer::trtllm_fp4_block_scale_moe"
-    elseif not bs then return nil, bs_from
+    elseif not bs then t.tunes, t.why, t.unknown = true, bs_from, true
     else
       local p = 1
       while p < bs do p = p * 2 end
@@ -464,11 +464,14 @@ local function resolve(p, f)
   local ff = launch.env_bool(env, ff_env, ff_default, { "true", "1", "yes", "y" })
   local ff_from = launch.env(env, ff_env) and (ff_env .. "=" .. env[ff_env])
     or (ff_env .. " unset: SGLang's default, " .. (ff_default and "on" or "off"))
-  local max_tokens, why = nil, nil
-  if tunes then
+  local max_tokens, why, moe_unknown = nil, nil, nil
+  if tunes then -- a command SGLang takes: buckets tunetab cannot tell are a cannot-tell (#47)
     max_tokens, why = tune_max(version, o, gpu, tp, attn_dp)
-    if not max_tokens then return nil, why end
-    notes[#notes + 1] = "tunes token buckets up to " .. max_tokens .. " (" .. why .. ")"
+    if max_tokens then
+      notes[#notes + 1] = "tunes token buckets up to " .. max_tokens .. " (" .. why .. ")"
+    else
+      moe_unknown = why
+    end
   end
   -- what turns FlashInfer's start-up autotune off for every op (flashinfer_autotune.py:77-161)
   local off
@@ -508,7 +511,7 @@ local function resolve(p, f)
     runner_tp = tp // ep // moe_dp, runner_ep = ep,
     fused_finalize = ff, fused_finalize_from = ff_from,
     max_tokens = max_tokens or 0,
-    tunes = tunes, why_not = why_not,
+    tunes = tunes, why_not = why_not, moe_unknown = moe_unknown,
     notes = notes,
     unknowns = unknowns,
   }

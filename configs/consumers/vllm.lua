@@ -377,13 +377,29 @@ local function resolve(p, f)
   elseif td == "half" then td = "float16"
   elseif td == "float" then td = "float32" end
   local x, why = experts(o, m, gpu.sm, ep_on, dp, f.python or {})
-  if not x then return nil, why end
-  local dtype = x.dtype or (td == "float16" and "fp16" or "bf16")
+  -- a command vLLM takes whose MoE kernels or token buckets tunetab cannot tell: a cannot-tell
+  -- (#47), the keys of every op unknown
   local tokens, tfrom = hybrid_default_tokens(o, gpu)
-  if not tokens then
-    return nil, "vLLM's default --max-num-batched-tokens depends on the GPU's memory, which " ..
-      "tunetab does not know for '" .. gpu.name .. "': give --max-num-batched-tokens in the command"
+  local moe_unknown = not x and why or not tokens and ("vLLM's default --max-num-batched-" ..
+    "tokens depends on the GPU's memory, which tunetab does not know for '" .. gpu.name ..
+    "': give --max-num-batched-tokens in the command") or nil
+  local off_early = o.autotune == false or (o.autotune == nil and o.opt_level == "0")
+  if moe_unknown and (off_early or gpu.sm < 90) then -- it tunes nothing whatever the kernels
+    moe_unknown = nil
+    x = x or { fi = false, why = off_early and "FlashInfer autotuning is off " ..
+      "(--disable-flashinfer-autotune or -O0)" or "vLLM tunes FlashInfer only on SM90 and up " ..
+      "(kernel_warmup.py:265-272)", method = "unquantized" }
+    tokens, tfrom = tokens or 0, tfrom or "not tuned"
   end
+  if moe_unknown then
+    return { ops = {}, model_path = o.model_path, torch_dtype = "torch." .. td,
+      quantization = o.quantization or "None", moe_runner_backend = tostring(o.moe_backend),
+      skip_ops = "", hf_config_class = m.config_class, tp = tp, pp = pp, dp = dp,
+      attn_dp = 1, moe_ep = runner_ep, biases = m.biases, runner_tp = runner_tp,
+      runner_ep = runner_ep, fused_finalize = true, max_tokens = 0, tunes = true,
+      moe_unknown = moe_unknown, notes = notes, unknowns = unknowns }
+  end
+  local dtype = x.dtype or (td == "float16" and "fp16" or "bf16")
   notes[#notes + 1] = string.format("tunes token buckets up to %d (%s)", tokens, tfrom)
   local autotune = o.autotune
   if autotune == nil then autotune = o.opt_level ~= "0" end

@@ -232,7 +232,8 @@ static json_t *deployment_json(const struct serve_request *sq, const struct serv
 	json_object_set_new(o, "torch_dtype", json_pack("s?", s->torch_dtype));
 	json_object_set_new(o, "quantization", json_pack("s?", s->quantization));
 	json_object_set_new(o, "moe_runner_backend", json_pack("s?", s->moe_runner_backend));
-	json_object_set_new(o, "max_tokens", s->tunes ? json_integer(s->max_tokens) : json_null());
+	json_object_set_new(o, "max_tokens", s->tunes && !s->moe_unknown ? json_integer(s->max_tokens)
+			    : json_null());
 	json_object_set_new(o, "notes", notes);
 	return o;
 }
@@ -262,6 +263,12 @@ static int install_launch(struct for_args *a, struct tt_data *data,
 		char *why = serve_why_no_autotune(&s);
 		rc = cli_error(TT_INVALID, "%s", why);
 		free(why);
+		goto out;
+	}
+	if (s.tunes && s.moe_unknown && !a->from && !a->check && !a->dry) {
+		/* a command the server takes, tuned at buckets tunetab cannot tell (#47) */
+		rc = cli_error(TT_UNKNOWN, "cannot tell the keys %s looks up for the CUTLASS MoE at "
+			       "start: %s; nothing written", s.consumer_name, s.moe_unknown);
 		goto out;
 	}
 	if ((rc = load_table(a, data, &s, &cache, &generated)))

@@ -45,13 +45,18 @@ void cli_launch_print(const struct serve_deployment *s, FILE *f)
 	fprintf(f, "tunetab: server: TP %ld PP %ld DP %ld (attention DP %ld, MoE EP %ld), %s, "
 		"quantization %s, MoE runner backend %s\n", s->tp, s->pp, s->dp, s->attn_dp, s->moe_ep,
 		s->torch_dtype, s->quantization, s->moe_runner_backend);
-	if (s->tunes)
+	char mt[24];
+	snprintf(mt, sizeof mt, "%ld", s->max_tokens);
+	if (s->tunes && s->moe_unknown)
+		fprintf(f, "tunetab: FlashInfer's CUTLASS MoE as the server builds it: cannot tell: "
+			"%s\n", s->moe_unknown);
+	else if (s->tunes)
 		fprintf(f, "tunetab: FlashInfer's CUTLASS MoE as the server builds it: %s%s%s, %s%s, "
-			"tp_size %ld, ep_size %ld, use_fused_finalize %s (%s), token buckets up to "
-			"%ld\n", s->dtype, s->input_view ? " with its input as " : "",
+			"tp_size %ld, ep_size %ld, use_fused_finalize %s (%s), token buckets up to %s\n",
+			s->dtype, s->input_view ? " with its input as " : "",
 			s->input_view ? s->input_view : "", s->activation,
 			s->biases ? " with biases" : "", s->runner_tp, s->runner_ep,
-			s->fused_finalize ? "on" : "off", s->fused_finalize_from, s->max_tokens);
+			s->fused_finalize ? "on" : "off", s->fused_finalize_from, mt);
 	else
 		fprintf(f, "tunetab: the server does not tune FlashInfer's CUTLASS MoE at start: %s\n",
 			s->why_not);

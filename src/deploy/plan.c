@@ -131,6 +131,11 @@ static int op_keys(const struct tt_data *data, struct lookup_plan *p, struct op_
 	moe->tunes = s->tunes;
 	if (!s->tunes)
 		snprintf(moe->why, sizeof moe->why, "%s", s->why_not ? s->why_not : "");
+	else if (s->moe_unknown) { /* tuned, at buckets tunetab cannot tell */
+		snprintf(moe->why, sizeof moe->why, "%s", s->moe_unknown);
+		add_unknown(p->unknowns, &p->nunknowns, "", "the keys %s looks up for %s at start: %s",
+			    s->consumer_name, p->moe_op, moe->why);
+	}
 	for (size_t i = 0; i < s->nops && p->nops < PLAN_OPS_MAX; i++) {
 		const struct op_use *so = &s->ops[i];
 		const struct op_def *def = opdefs_find(&data->ops, so->op);
@@ -176,7 +181,7 @@ static int server_keys(const struct tt_data *data, struct lookup_plan *p, struct
 	for (size_t i = 0; i < p->nkeysets && !rc; i++) {
 		struct plan_keyset *ks = &p->keysets[i];
 		struct lookup_list keys = { 0 };
-		if (p->serve->tunes)
+		if (p->serve->tunes && !p->serve->moe_unknown)
 			rc = server_moe_keys(data, p->serve, p->rules, ks->moe_tp_rank, ks->moe_ep_rank,
 					      &keys, d);
 		if (rc) {
@@ -188,7 +193,7 @@ static int server_keys(const struct tt_data *data, struct lookup_plan *p, struct
 			ks->v[ks->n++] = xstrdup(keys.v[k].key);
 		ks->nmoe = ks->n;
 		if (i == 0) {
-			p->ops[0].known = p->serve->tunes;
+			p->ops[0].known = p->serve->tunes && !p->serve->moe_unknown;
 			p->ops[0].keys = ks->v;
 			p->ops[0].nkeys = keys.n;
 			for (size_t o = 1; o < p->nops; o++)

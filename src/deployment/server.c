@@ -155,7 +155,7 @@ static int take(const char *script, const struct script_field *v, size_t n,
 		offsetof(struct serve_deployment, moe_experts), true }, { "moe_top_k", SK_INT,
 		offsetof(struct serve_deployment, moe_top_k), true }, { "moe_tune", SK_STR,
 		offsetof(struct serve_deployment, moe_tune), true }, { "moe_m", SK_INT,
-		offsetof(struct serve_deployment, moe_m), true },
+		offsetof(struct serve_deployment, moe_m), true }, S(moe_unknown, true),
 #undef S
 #undef I
 #undef B
@@ -191,7 +191,7 @@ static int take(const char *script, const struct script_field *v, size_t n,
 			return diag_error(d, TT_SCRIPT, "script", script, 0, 0, "resolve() returned "
 					  "'%s' %ld: a parallel size is at least 1", sizes[i].name,
 					  sizes[i].v);
-	if (s->tunes && (!s->dtype || !s->activation))
+	if (s->tunes && !s->moe_unknown && (!s->dtype || !s->activation))
 		return diag_error(d, TT_SCRIPT, "script", script, 0, 0, "resolve() says the server tunes "
 				  "but names no dtype or activation");
 	if (!s->tunes && !s->why_not)
@@ -480,7 +480,7 @@ void serve_release(struct serve_deployment *s)
 			  &s->flashinfer_from, &s->device, &s->model_path, &s->torch_dtype,
 			  &s->quantization, &s->moe_runner_backend, &s->skip_ops, &s->hf_config_class,
 			  &s->dtype, &s->activation, &s->input_view, &s->fused_finalize_from, &s->why_not,
-			  &s->moe_tune };
+			  &s->moe_tune, &s->moe_unknown };
 	for (size_t i = 0; i < ARRAY_SIZE(strs); i++)
 		free(*strs[i]);
 	hf_model_release(&s->model);
@@ -638,7 +638,7 @@ bool serve_equal(const struct serve_deployment *a, const struct serve_deployment
 	SAME_STR(dtype); SAME_STR(activation); SAME_STR(input_view); SAME_NUM(biases);
 	SAME_NUM(runner_tp); SAME_NUM(runner_ep); SAME_NUM(fused_finalize);
 	SAME_NUM(max_tokens); SAME_STR(moe_tune); SAME_NUM(moe_m); SAME_NUM(moe_experts);
-	SAME_NUM(moe_top_k); SAME_NUM(tunes); SAME_STR(why_not); SAME_NUM(nops);
+	SAME_NUM(moe_top_k); SAME_NUM(tunes); SAME_STR(why_not); SAME_STR(moe_unknown); SAME_NUM(nops);
 	SAME_NUM(nunknowns);
 #undef SAME_STR
 #undef SAME_NUM

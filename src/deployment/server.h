@@ -73,6 +73,8 @@ struct serve_deployment {
 	/* does the server read a cache of these keys at start */
 	bool tunes;
 	char *why_not;                 /* when it does not: why */
+	char *moe_unknown;             /* it does, at token buckets tunetab cannot tell: why
+					* (its keys are then unknown: a cannot-tell) */
 	char **notes;                  /* what the script says of its choices */
 	size_t nnotes;
 	/* inputs whose effect tunetab cannot tell (issue #47: the consumer's closed world of

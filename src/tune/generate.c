@@ -103,7 +103,7 @@ void generate_request_from_server(const struct serve_deployment *s, const struct
 	o->consumer = s->consumer;
 	o->moe_tune = s->moe_tune;
 	o->moe_m = s->moe_m;
-	o->ops_only = !s->tunes;
+	o->ops_only = !s->tunes || s->moe_unknown; /* its keys unknown: not written */
 	if (o->ops_only) /* only the CUTLASS MoE has a bundled module */
 		o->format = "json";
 }

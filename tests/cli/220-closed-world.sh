@@ -31,6 +31,13 @@ verdict -- $L --cuda-graph-max-bs 8
 verdict -- $L --tool-call-parser qwen3
 echo "== a deprecated flag SGLang 0.5.23 still takes (--disable-cuda-graph): modelled"
 verdict -- $L --disable-cuda-graph
+echo "== SGLang 0.5.22 takes it too but tunes at its eager runner's batch, which tunetab does"
+echo "   not know: doctor cannot tell, install writes nothing (exit 6), never a usage error"
+"$TUNETAB" install --for sglang $D --consumer-version 0.5.22 -- $L >/dev/null 2>&1; echo "install exit $?"
+verdict --consumer-version 0.5.22 -- $L --disable-cuda-graph
+rc=0; "$TUNETAB" install --for sglang $D --consumer-version 0.5.22 -- $L --disable-cuda-graph \
+    >/dev/null 2>err.txt || rc=$?
+grep error err.txt; echo "install exit $rc"
 echo "== a VAR=VALUE word that moves the cache: doctor looks there (nothing installed)"
 verdict -- SGLANG_CACHE_DIR=$PWD/elsewhere $L
 echo "== install reads the word too, then doctor finds the files"
