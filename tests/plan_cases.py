@@ -16,8 +16,19 @@ The oracle, per case and per rank of the server:
     file states per case (dtype flags, tp/ep size and rank, use_fused_finalize) rather than
     taking them from tunetab; the profiles looked up are those of `tunetab generate` for the
     server's model and parallelism (make test-flashinfer checks those against FlashInfer);
+  - the other ops it tunes at start (fp4_gemm, the TensorRT-LLM-gen NVFP4 MoE; a case's
+    other_ops): their keys and requested profiling policies from FlashInfer 0.7.4's own runner
+    classes, TuningConfigs and _get_cache_key (tests/flashinfer/ops_keys.py --emit), for the
+    calls of `tunetab generate --for` with the MoE's per-GPU sizes replaced by the ones the
+    consumer's own released code pads them to (tests/consumers/nvfp4_moe_sizes.py), looked up
+    in each rank file by FlashInfer's search_cache in tune mode with the op's own policy; a
+    case whose keys no one here knows (profiled_ops) is judged by whether the files hold any
+    entry of the op at all;
   - whether every tactic it would use is one FlashInfer's runner has on that GPU: the id ranges
-    of cutlass-moe-tactics.md §3.0.1 (FlashInfer's source), written here.
+    of cutlass-moe-tactics.md §3.0.1 (FlashInfer's source), written here;
+  - whether install made the server slower than without tunetab: an entry of an op it tunes at
+    start holding FlashInfer's fallback tactic (-1), unasked (no --write-fallbacks), fails the
+    case whatever doctor says (issue #47 item 4).
   - whether the server starts at all: SGLang's own parser (tests/consumers/launch_parse.py:
     argparse with every option the release's parser has, dumped from its wheel) refuses an
     unknown, ambiguous or badly chosen option; the server then reads nothing, and doctor must
@@ -58,7 +69,8 @@ VHASH = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
 VHASH2 = "fedcba9876543210fedcba9876543210fedcba9876543210fedcba9876543210"
 
 GPUS = {"h200": ("NVIDIA H200", "90"), "h100-sxm": ("NVIDIA H100 80GB HBM3", "90"),
-        "rtx-pro-6000-server": ("NVIDIA RTX PRO 6000 Blackwell Server Edition", "120")}
+        "rtx-pro-6000-server": ("NVIDIA RTX PRO 6000 Blackwell Server Edition", "120"),
+        "b200": ("NVIDIA B200", "100"), "rtx-5090": ("NVIDIA GeForce RTX 5090", "120")}
 # the variables that name a cache root (the path functions read them)
 PATH_VARS = ("SGLANG_CACHE_DIR", "VLLM_CACHE_ROOT", "VLLM_FLASHINFER_AUTOTUNE_CACHE_DIR",
              "XDG_CACHE_HOME")
@@ -69,7 +81,10 @@ MODELS = {"Qwen/Qwen3-30B-A3B": ("qwen3-30b-a3b", "Qwen3MoeConfig", None),
           "zai-org/GLM-5-FP8": ("glm-5", "GlmMoeDsaConfig", "fp8"),
           "zai-org/GLM-5": ("glm-5", "GlmMoeDsaConfig", None),
           "openai/gpt-oss-120b": ("gpt-oss-120b", "GptOssConfig", "mxfp4"),
-          "openai/gpt-oss-20b": ("gpt-oss-20b", "GptOssConfig", "mxfp4")}
+          "openai/gpt-oss-20b": ("gpt-oss-20b", "GptOssConfig", "mxfp4"),
+          "nvidia/Qwen3-30B-A3B-NVFP4": ("qwen3-30b-a3b", "Qwen3MoeConfig", "modelopt_fp4"),
+          "nvidia/Llama-4-Scout-17B-16E-Instruct-FP4": ("llama-4-scout", "Llama4Config",
+                                                        "modelopt_fp4")}
 
 # The sizes of FlashInfer's cutlass MoE tactic lists, (sm, dtype) -> (G1, G2 with FINALIZE):
 # GEMM1 ids 0..G1-1, GEMM2 ids G1..G1+G2-1, or G1..2*G1-1 without fused finalize (§3). SM90 bf16:
@@ -106,7 +121,13 @@ SERVER = dict(consumer="sglang", cversion="0.5.23", model="Qwen/Qwen3-30B-A3B", 
               # shared experts SGLang fuses into the routed MoE (one more expert, top-k + 1), as
               # its shared_experts_fusion_disable_reason decides (0.5.23 models/deepseek_v2.py:
               # 3324-3394; models/glm4_moe.py:1285 for GLM-5)
-              fused_shared=0, profiled_ops=[])
+              fused_shared=0, profiled_ops=[],
+              # the oracle looks up the CUTLASS MoE's keys (False: the case's truth does not
+              # need them, and the oracle has no keys for this model's MoE)
+              moe_keys=True,
+              # the other ops the server tunes at start whose keys the oracle computes
+              # (other_keys: fp4_gemm, the TensorRT-LLM-gen NVFP4 MoE)
+              other_ops=False)
 
 
 def run(args, env=None, cwd=None):
@@ -300,6 +321,63 @@ def server_keys(s):
     return _keys[ck]
 
 
+_other = {}
+# the tunetab whose `generate --for` gives the oracle its calls (make test: the one tested; to
+# run these cases on an older tunetab, this tree's, as the calls' sizes are replaced below)
+OT = os.environ.get("ORACLE_TUNETAB") or T
+
+
+def snapshot(model):
+    return os.path.join(HUB, "models--" + model.replace("/", "--"), "snapshots", SNAP)
+
+
+def other_keys(s):
+    """{op: (the keys the server looks up at start, the policy fields of the op's own
+    TuningConfig)} for the ops other than the CUTLASS MoE that it tunes (fp4_gemm, the
+    TensorRT-LLM-gen NVFP4 MoE). The keys are FlashInfer 0.7.4's own tuner's
+    (tests/flashinfer/ops_keys.py --emit: FlashInfer's runner classes, TuningConfigs and
+    _get_cache_key) for the calls `tunetab generate --for` records, with the MoE's per-GPU
+    intermediate and hidden sizes replaced by the ones the consumer's own released code pads
+    them to (tests/consumers/nvfp4_moe_sizes.py); the linear layers' shapes are tunetab's
+    (tests/cli/212 and make test-flashinfer check them against FlashInfer)."""
+    ck = json.dumps([s[k] for k in ("consumer", "cversion", "device", "model", "fi", "tp", "ep",
+                                    "words", "extra", "backend", "quant")])
+    if ck in _other:
+        return _other[ck]
+    out = os.path.join(WORK, "other-%d" % len(_other))
+    config = os.path.join(snapshot(s["model"]), "config.json")
+    rc, _, err = run([OT, "generate", "-q", "--for", s["consumer"], "--device", s["device"],
+                      "--consumer-version", s["cversion"], "--flashinfer", s["fi"],
+                      "--model-config", config, "-o", out, "--"] + launch(s),
+                     env={"HF_HUB_CACHE": HUB})
+    if rc:
+        raise SystemExit("plan_cases: the oracle's generate --for failed: " + err)
+    c = json.load(open(config))
+    c = c.get("text_config", c)
+    mtp = s["tp"] // s["ep"]
+    site = os.path.join(ROOT, ".venv-consumers", "%s-%s" % (s["consumer"], s["cversion"]))
+    rc, o, err = run([os.path.join(ROOT, ".venv-flashinfer", s["fi"], "bin", "python"),
+                      os.path.join(ROOT, "tests/consumers/nvfp4_moe_sizes.py"), s["consumer"], site,
+                      json.dumps({"intermediate": c["moe_intermediate_size"] // mtp,
+                                  "hidden": c["hidden_size"], "gated": True})])
+    if rc:
+        raise SystemExit("plan_cases: the consumer's padding (nvfp4_moe_sizes.py) failed: " + err)
+    own = json.loads(o)
+    prov = glob.glob(os.path.join(out, "tunetab_provenance_*.json"))[0]
+    rc, o, err = run([os.path.join(ROOT, ".venv-flashinfer", s["fi"], "bin", "python"),
+                      os.path.join(ROOT, "tests/flashinfer/ops_keys.py"), "--emit", "--provenance",
+                      prov, "--set", "inter=%d" % own["intermediate"], "--set",
+                      "hidden=%d" % own["hidden"], "--set", "hidden_output=%d" % own["hidden"]])
+    if rc:
+        raise SystemExit("plan_cases: FlashInfer's keys (ops_keys.py --emit) failed: " + err)
+    ops = {}
+    for e in json.loads(o)["ops"]:
+        keys, _ = ops.setdefault(e["op"], (set(), e["config"]))
+        keys.update(e["keys"])
+    _other[ck] = {op: (sorted(k), cfg) for op, (k, cfg) in ops.items()}
+    return _other[ck]
+
+
 def valid_tactic(s, key, tactic):
     r = TACTICS.get((GPUS[s["device"]][1], s["dtype"]))
     if r is None or not isinstance(tactic, int):
@@ -316,17 +394,18 @@ class Case:
     env: the environment install and doctor run in (the server's, as when run beside it);
     unknown: tunetab cannot see the truth (doctor must exit 6); or_cannot_tell: doctor gives the
     oracle's answer or says it cannot tell (exit 6), as for a published recipe whose options
-    tunetab need not model; says: a word doctor's output must hold (the cause it names). An
-    install step may fail only where the server reads no cache (it refuses the command or does
-    not tune). blind: why the oracle cannot say what the server does either (an input neither it
+    tunetab need not model; says (and says_also): words doctor's output must hold (the cause
+    it names). An install step may fail only where the server reads no cache (it refuses the
+    command or does not tune); a step may be a callable (run in the cases' folder). blind: why the oracle cannot say what the server does either (an input neither it
     nor tunetab models decides it): doctor must say it cannot tell."""
     def __init__(self, name, server, install, doctor=(), mutate=None, unknown=False, says=None,
-                 oracle_fi=None, env=None, or_cannot_tell=False, blind=None):
+                 oracle_fi=None, env=None, or_cannot_tell=False, blind=None, says_also=None):
         self.name, self.server, self.install, self.doctor = name, server, install, list(doctor)
         self.mutate, self.unknown, self.says, self.oracle_fi = mutate, unknown, says, oracle_fi
         self.env = env or {}
         self.or_cannot_tell = or_cannot_tell
         self.blind = blind
+        self.says_also = says_also
 
 
 def S(**kw):
@@ -365,6 +444,27 @@ def gen(s, out, *more):
             "--tp", str(mtp), "--ep", str(moe_ranks(s)[0][6]), "--flashinfer", s["fi"], "--format",
             "json", "--fused-finalize", "on" if s["finalize"] else "off", "-o", out, "-q"] + \
         (["--input-view", s["input_view"]] if s["input_view"] else []) + list(more)
+
+
+def gen_for(s, out):
+    """tunetab generate for server s's launch command (every op it tunes at start)."""
+    return ["generate", "--for", s["consumer"], "--device", s["device"], "--consumer-version",
+            s["cversion"], "--flashinfer", s["fi"], "-o", out, "-q", "--"] + launch(s)
+
+
+def measured_elsewhere(out):
+    """A step: the table generate wrote to out as one measured on another machine (FlashInfer's
+    own autotuner, say) would come: tactic 0 at every key, no provenance beside it."""
+    def step():
+        for f in glob.glob(os.path.join(WORK, out, "tunetab_provenance_*.json")):
+            os.unlink(f)
+        f = table(out)
+        d = json.load(open(f))
+        for k, v in d.items():
+            if not k.startswith("_"):
+                v[1] = 0
+        json.dump(d, open(f, "w"), indent=2)
+    return step
 
 
 def table(out):
@@ -409,6 +509,15 @@ def policy(pol):
 
 HOT = ["cuda_graph_profile_replays", None, "l2_cache_policy", "hot"]  # the CUTLASS MoE's own
 HOT_GRAPH = ["cuda_graph_profile_replays", 1, "l2_cache_policy", "hot"]  # measured under a CUDA graph
+
+
+def op_policy(op, pol):
+    """The profiling policy of every entry of op set to pol."""
+    def fn(d):
+        for k, v in d.items():
+            if k.startswith("('%s'" % op):
+                d[k] = v[:2] + [pol]
+    return fn
 
 
 def first_tactic(value):
@@ -613,8 +722,8 @@ def cases():
         f = files("rank_tp1*")[0]
         text = open(f).read()
         open(f, "w").write(text[:len(text) // 2])
-    add(Case("one rank file truncated", s, [inst(s)], mutate=truncate,
-             says="rank_tp1_pp0_dp0.json"))
+    add(Case("one rank file truncated: a verdict and a fix, not a dead end", s, [inst(s)],
+             mutate=truncate, says="rank_tp1_pp0_dp0.json", says_also="verdict: no"))
 
     # --- launch commands copied from public SGLang/vLLM docs, recipes and model cards, each
     # installed with tunetab for that command and then checked (doctor may say it cannot tell
@@ -822,6 +931,39 @@ def cases():
     add(Case("entries with a cold-L2 policy the CUTLASS MoE does not request", s, [inst(s)],
              mutate=edit(policy(["cuda_graph_profile_replays", None, "l2_cache_policy", "cold"])),
              says="profiles them again"))
+
+    # --- issue #47's "Why", the ops other than the CUTLASS MoE (each seen to fail on f6ffc43).
+    # SGLang 0.5.23 with an NVFP4 checkpoint on a B200 tunes fp4_gemm (the CuTe-DSL runner) and
+    # the TensorRT-LLM-gen MoE at start (flashinfer_autotune.py), in tune mode; their keys and
+    # requested policies are FlashInfer's own (other_keys), the MoE's per-GPU intermediate size
+    # SGLang's own padding of 768 / 8 = 96 (128)
+    b2 = S(model="nvidia/Qwen3-30B-A3B-NVFP4", device="b200", tp=8, quant="modelopt_fp4",
+           dtype="nvfp4", backend="flashinfer_trtllm", other_ops=True, moe_keys=False)
+    add(Case("B200 NVFP4, install's defaults: no untuned fallback written, the server tunes "
+             "fp4_gemm and the TensorRT-LLM-gen MoE at start as without tunetab", b2, [inst(b2)],
+             says="nothing was installed"))
+    add(Case("B200 NVFP4, install --write-fallbacks: FlashInfer's fallback at every key (the user's "
+             "choice; doctor counts them)", b2, [inst(b2, "--write-fallbacks")], says="fallback"))
+    elsewhere = [gen_for(b2, "b2-elsewhere"), measured_elsewhere("b2-elsewhere"),
+                 inst(b2, "--from", "b2-elsewhere")]
+    add(Case("B200 NVFP4, a table measured elsewhere given with --from: the MoE's keys at the "
+             "intermediate size SGLang pads 768 / 8 = 96 to", b2, elsewhere))
+    add(Case("B200 NVFP4, fp4_gemm's entries measured under a hot-L2 CUDA graph (it requests "
+             "cold): SGLang profiles them again", b2, elsewhere,
+             mutate=edit(op_policy("fp4_gemm", HOT_GRAPH)), says="profiles them again"))
+    # a layout tunetab does not know: NVFP4 Llama 4 Scout on an RTX 5090 at TP 2, whose linears
+    # SGLang tunes as fp4_gemm (the CUTLASS runner on SM120); tunetab writes none of their keys,
+    # so every one is profiled at start (the oracle's profiled_ops rule)
+    l4 = S(model="nvidia/Llama-4-Scout-17B-16E-Instruct-FP4", device="rtx-5090", tp=2,
+           quant="modelopt_fp4", dtype="nvfp4", input_view="bf16", backend="flashinfer_cutlass",
+           moe_keys=False, profiled_ops=["fp4_gemm"])
+    add(Case("NVFP4 Llama 4 Scout on an RTX 5090: its linears (fp4_gemm) laid out as tunetab does "
+             "not know", l4, [inst(l4)], or_cannot_tell=True))
+    # SGLang 0.5.22 takes --disable-cuda-graph and tunes at its eager runner's batch size, which
+    # neither tunetab nor this oracle models: cannot tell, never a usage error
+    add(Case("SGLang 0.5.22 --disable-cuda-graph: tuned at its eager runner's batch size",
+             S(cversion="0.5.22", max_tokens=512, extra=["--disable-cuda-graph"]), [inst(old)],
+             blind="SGLang 0.5.22 tunes at its eager runner's batch size"))
     return L
 
 
@@ -882,7 +1024,7 @@ def tunes(s):
     if out.strip() == "False":
         return False, ("SGLang %s's should_run_flashinfer_autotune is False (MoE runner backend "
                        "%s): it reads no cache" % (s["cversion"], s["backend"]))
-    if s["backend"] != "flashinfer_cutlass":
+    if s["backend"] not in ("flashinfer_cutlass", "flashinfer_trtllm"):
         raise SystemExit("plan_cases: no oracle for the keys of MoE runner backend %s"
                          % s["backend"])
     return True, ""
@@ -910,6 +1052,9 @@ def main():
             oracle_paths(s, d, senv, VHASH)
             oracle_paths(s, d, server_env(Case("", dict(s, env={}), [], env=c.env), d), VHASH)
         for step in c.install:
+            if callable(step):
+                step()
+                continue
             step = list(step)
             if step[0] == "generate":  # tables are shared by name between cases
                 j = step.index("-o") + 1
@@ -950,8 +1095,20 @@ def main():
         if tuned and not c.blind:
             paths = oracle_paths(s, d, senv)
             gpu = GPUS[s["device"]][0]
-            keys = server_keys(s)
-            for (t, p, dd, w, mtp, mtr, mep, mer), path in zip(moe_ranks(s), paths):
+            if s["other_ops"]:  # the other ops' lookups, by stand-in runners of their names
+                other = other_keys(s)
+                okeys = [k for op in sorted(other) for k in other[op][0]]
+                for path in paths:
+                    jobs.append({"table": path, "device": gpu, "keys": okeys,
+                                 "metadata": env_meta(s["fi"], gpu), "fi": fi, "case": i,
+                                 "tune_mode": s["consumer"] == "sglang", "other": True,
+                                 "tuning_configs": {op: cfg for op, (_, cfg) in other.items()}})
+            keys = server_keys(s) if s["moe_keys"] and s["backend"] == "flashinfer_cutlass" else None
+            if not keys and not s["other_ops"]:  # the files alone (loaded, no lookup)
+                for path in paths:
+                    jobs.append({"table": path, "device": gpu, "keys": [], "fi": fi, "case": i,
+                                 "metadata": env_meta(s["fi"], gpu)})
+            for (t, p, dd, w, mtp, mtr, mep, mer), path in zip(moe_ranks(s), paths if keys else []):
                 jobs.append({"table": path, "device": gpu, "keys": keys,
                              "deployment": deployment(s, mtp, mtr, mep, mer),
                              "metadata": env_meta(s["fi"], gpu), "fi": fi, "case": i,
@@ -1002,7 +1159,8 @@ def main():
             elif r["misses"]:
                 why = "%s: %d of %d lookups miss" % (name, r["misses"], len(r["results"]))
             else:
-                bad = [(x["key"], x["value"][1]) for x in r["results"] if not valid_tactic(s, x["key"], x["value"][1])]
+                bad = [(x["key"], x["value"][1]) for x in r["results"]
+                       if not jobs[k].get("other") and not valid_tactic(s, x["key"], x["value"][1])]
                 if bad:
                     why = "%s: tactic %s is not among FlashInfer's ids for SM%s %s" % (
                         name, bad[0][1], GPUS[s["device"]][1], s["dtype"])
@@ -1020,7 +1178,20 @@ def main():
                     why = "%s holds no %s entry: the server profiles it at start" % (
                         os.path.basename(t), op)
         if not why and s["consumer"] == "sglang" and s["tp"] > 1:
-            why = sglang_diverged(s, [jobs[k]["table"] for k in range(a, b)])
+            why = sglang_diverged(s, list(dict.fromkeys(jobs[k]["table"] for k in range(a, b))))
+        # never a table that makes the server slower than without tunetab (#47 item 4): an
+        # entry of an op it tunes at start holding FlashInfer's fallback tactic (-1), which the
+        # server then runs unprofiled, only where the user asked (install --write-fallbacks)
+        harm = ""
+        asked = any(not callable(st) and "--write-fallbacks" in st for st in c.install)
+        for k in range(a, b):
+            if jobs[k].get("other") and not asked:
+                fb = [x["key"] for x in results[k]["results"] if x.get("hit") and x["value"][1] == -1]
+                if fb:
+                    harm = ("install wrote FlashInfer's fallback tactic (-1) for %d lookups (the "
+                            "first: %s) unasked: the server runs it there unprofiled, no longer "
+                            "tuning them" % (len(fb), fb[0][:90]))
+                    break
         truth = "hits" if not why else "no (%s)" % why
         want = 6 if c.unknown or c.blind else 2 if refused[i] else 0 if not why else 1
         lines = [l for l in out.splitlines() if l.startswith(("  no ", "  cannot tell "))]
@@ -1030,7 +1201,8 @@ def main():
             errs = [l for l in err.splitlines() if l.startswith("tunetab: error: ")]
             said = errs[-1][len("tunetab: error: "):] if errs else ""
         tell = c.or_cannot_tell and rc == 6 and not refused[i]
-        ok = (tell or rc == want and (not c.says or c.says in out + err)) and i not in setup_failed
+        ok = (tell or rc == want and all(w in out + err for w in (c.says, c.says_also) if w)) and \
+            i not in setup_failed and not harm
         if c.blind:
             truth = "cannot tell either: %s" % c.blind
         elif c.unknown and not why:
@@ -1044,9 +1216,12 @@ def main():
             i, c.name, truth, rc, ": " if said else "", said[:150]))
         if i in setup_failed:
             print("   " + setup_failed[i])
+        if harm:
+            print("   " + harm)
         if not ok:
             print("   DISAGREE: doctor should exit %d%s%s" % (
-                want, " naming '%s'" % c.says if c.says else "",
+                want, " naming '%s'" % "', '".join(w for w in (c.says, c.says_also) if w)
+                if c.says else "",
                 " or 6" if c.or_cannot_tell else ""))
             print("   " + "\n   ".join((out + err).splitlines()[:40]))
     blind = sum(1 for c in L if c.blind)

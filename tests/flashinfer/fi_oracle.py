@@ -532,9 +532,17 @@ class Oracle:
                 continue
             ck = self.cache_key(op, runner, profile)
             fk = self.file_key(ck)
+            # a job's "tuning_configs": {op: the policy fields of the op's own TuningConfig
+            # (ops_keys.py --emit)}: the stand-in runner's lookup in tune mode asks with the
+            # policy FlashInfer's op requests
+            pol_fields = getattr(self, "tuning_configs", {}).get(op)
+            op_tc = tc
+            if tune and self.real_runner is None and pol_fields is not None:
+                op_tc = at.TuningConfig(**{f: tuple(v) if isinstance(v, list) else v
+                                           for f, v in pol_fields.items()})
             try:
                 with at.autotune(True) if tune else contextlib.nullcontext():
-                    hit, r_id, tactic, _ = self.tuner.search_cache(op, [runner], profile, tc, **kw)
+                    hit, r_id, tactic, _ = self.tuner.search_cache(op, [runner], profile, op_tc, **kw)
             except Exception as e:
                 out["error"] = f"{type(e).__name__}: {e}"
                 out["traceback"] = traceback.format_exc(limit=-4)
@@ -664,6 +672,7 @@ def run_batch(args) -> int:
         oracle.keys = job.get("keys")
         oracle.metadata = job.get("metadata")
         oracle.tune_mode = job.get("tune_mode", False)
+        oracle.tuning_configs = job.get("tuning_configs") or {}
         dep = job.get("deployment")
         ck = json.dumps(dep, sort_keys=True)
         if dep is None:
@@ -699,7 +708,7 @@ def main() -> int:
                     help="name the .py table gets in tuning_configs/ (default: its own name)")
     ap.add_argument("--batch", metavar="FILE",
                     help="JSON lines, each {table, device, keys: [...], deployment, metadata, "
-                         "tune_mode}: one JSON cache each in this one process (metadata: the server "
+                         "tune_mode, tuning_configs}: one JSON cache each in this one process (metadata: the server "
                          "environment's _collect_metadata fields; tune_mode: look up inside "
                          "autotune(True), where FlashInfer compares each entry's profiling policy); "
                          "one JSON line out per job; --table and --device are then not read")

@@ -29,6 +29,11 @@ deployment fields (hidden, inter, local_experts, top_k, tp, ep, tune_max) only.
 Each table entry's policy is FlashInfer's: entry[2], or for [runner, tactic] alone (a legacy
 entry) _default_profiling_policy(cfg), must equal _profiling_policy(cfg), as search_cache asks
 in tuning mode (autotuner/autotuner.py 2395-2400).
+--set FIELD=VALUE sets a call field outright (plan_cases.py: the padded intermediate size the
+consumer's own code computes). --emit, instead of --table: print the keys FlashInfer's tuner
+computes per op, as JSON, with the policy fields of the op's TuningConfig (those
+AutoTuner._profiling_policy reads) and the policy FlashInfer requests and assumes for an entry
+without one: {"ops": [{"op", "runner", "keys", "config", "policy", "default_policy"}]}.
 Exit 0 all equal, 1 a difference, 2 usage, 3 harness error.
 """
 import argparse
@@ -181,6 +186,18 @@ def op_keys(op_name, job, runner, inputs, cfg):
     return got, list(AutoTuner._profiling_policy(cfg)), list(AutoTuner._default_profiling_policy(cfg))
 
 
+# the TuningConfig fields AutoTuner._profiling_policy reads (l2_cache_policy and uses_cold_chain
+# are properties of these)
+POLICY_FIELDS = ("use_cold_l2_cache", "use_cuda_graph", "cuda_graph_profile_replays",
+                 "use_cuda_graph_individual_timing", "cold_chain_launches",
+                 "profile_arena_input_indices", "value_aware_input_indices")
+
+
+def policy_config(cfg):
+    return {f: list(v) if isinstance(v, tuple) else v
+            for f, v in ((f, getattr(cfg, f)) for f in POLICY_FIELDS if hasattr(cfg, f))}
+
+
 def key_head(k):
     m = re.match(r"\('([^']*)', '([^']*)'", k)
     return (m.group(1), m.group(2)) if m else (None, None)
@@ -217,9 +234,11 @@ def compare(table, name, rname, want, pol, note=""):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--table", required=True)
+    ap.add_argument("--table")
     ap.add_argument("--provenance", required=True)
     ap.add_argument("--mutate", action="append", default=[])
+    ap.add_argument("--set", action="append", default=[], dest="sets")
+    ap.add_argument("--emit", action="store_true")
     ap.add_argument("--forward", action="store_true")
     try:
         a = ap.parse_args()
@@ -233,8 +252,19 @@ def main():
         except ValueError:
             print(f"ops_keys: --mutate wants FIELD=DELTA, not '{m}'", file=sys.stderr)
             return 2
+    if bool(a.table) == a.emit:
+        print("ops_keys: give --table or --emit", file=sys.stderr)
+        return 2
+    sets = {}
+    for m in a.sets:
+        f, _, v = m.partition("=")
+        try:
+            sets[f] = int(v)
+        except ValueError:
+            print(f"ops_keys: --set wants FIELD=INTEGER, not '{m}'", file=sys.stderr)
+            return 2
     try:
-        table = json.load(open(a.table))
+        table = json.load(open(a.table)) if a.table else {}
         prov = json.load(open(a.provenance))
         ops = prov["ops"]
     except (OSError, ValueError, KeyError) as e:
@@ -245,6 +275,7 @@ def main():
         import recorder_ops as rec
         w = load_worker()
         bad = 0
+        emitted = []
         for entry in ops:
             name, rname = entry["op"], entry["runner"]
             names = CUTLASS_MOE_OPS if name == CUTLASS_MOE and rname == "MoERunner" else (name,)
@@ -256,6 +287,9 @@ def main():
                 for f, d in mut.items():
                     if isinstance(job.get(f), int):
                         job[f] += d
+                for f, v in sets.items():
+                    if isinstance(job.get(f), int):
+                        job[f] = v
                 if name == CUTLASS_MOE:
                     runner, inputs, cfg = cutlass_moe(job, rec)
                 else:
@@ -269,8 +303,14 @@ def main():
                     ks, pol, dpol = op_keys(n, job, runner, inputs, cfg)
                     want[n].update(ks)
                     policies.add(json.dumps([pol, dpol]))
+                    if a.emit:
+                        emitted.append({"op": n, "runner": rname, "keys": ks,
+                                        "config": policy_config(cfg), "policy": pol,
+                                        "default_policy": dpol})
                 if a.forward and first is None:
                     first = (job, runner, inputs)
+            if a.emit:
+                continue
             pol = [json.loads(p) for p in policies]
             for n in names:
                 bad |= compare(table, n, rname, want[n], pol,
@@ -290,6 +330,8 @@ def main():
                     except (rec.BindingError, AssertionError, ValueError) as e:
                         bad = 1
                         print(f"  forward: {type(e).__name__}: {e}")
+        if a.emit:
+            print(json.dumps({"ops": emitted}))
         return bad
     except Exception:  # noqa: BLE001
         traceback.print_exc()
