@@ -139,7 +139,7 @@ def table_cases():
     case("table-py", "directory instead of file", VAL + ["{T}/" + PYN], 1,
          lambda t: os.mkdir(os.path.join(t, PYN)))
     case("table-py", "missing file", VAL + ["{T}/" + PYN], 1)
-    case("table-py", "symlink loop", VAL + ["{T}/" + PYN], 5, lambda t: symlink_loop(t, PYN))
+    case("table-py", "symlink loop", VAL + ["{T}/" + PYN], 1, lambda t: symlink_loop(t, PYN))
     case("table-py", "unreadable (mode 000, as uid 65534)", VAL + ["{T}/" + PYN], 5,
          lambda t: unreadable(t, PYN), user=65534)
     case("table-json", "/dev/null", VAL + ["/dev/null"], 1)
@@ -182,7 +182,7 @@ def yaml_cases():
          lambda t: w(os.path.join(t, "d.yaml"), b"device:\n  id: d\n  name: \"" + b"x" * (3 << 20) + b"\"\n"), out="{O}")
     case("yaml-device", "directory instead of file", gd + ["{T}/d.yaml"], 1, lambda t: os.mkdir(os.path.join(t, "d.yaml")), out="{O}")
     case("yaml-device", "missing file", gd + ["{T}/d.yaml"], 1, out="{O}")
-    case("yaml-device", "symlink loop", gd + ["{T}/d.yaml"], 5, lambda t: symlink_loop(t, "d.yaml"), out="{O}")
+    case("yaml-device", "symlink loop", gd + ["{T}/d.yaml"], 1, lambda t: symlink_loop(t, "d.yaml"), out="{O}")
     gm = ["generate", "--device", "h200", "--dtype", "bf16", "-q", "-o", "{O}", "--model"]
     for y in ["empty", "hidden-string", "huge-number", "topk-over-experts", "device-doc", "nul-byte", "anchor-loop"]:
         case("yaml-model", "bad/yaml-model/%s.yaml" % y, gm + ["{B}/yaml-model/%s.yaml" % y], 1, out="{O}")
@@ -259,7 +259,7 @@ def cli_cases():
     case("cli", "generate --model unknown", ["generate", "--device", "h200", "--model", "nope", "--dtype", "bf16",
                                              "-q", "-o", "{O}"], 1, out="{O}")
     case("cli", "generate -o /proc/x", GEN + ["-o", "/proc/x"], 5)
-    case("cli", "generate -o /dev/null/x", GEN + ["-o", "/dev/null/x"], 5)
+    case("cli", "generate -o /dev/null/x", GEN + ["-o", "/dev/null/x"], 1)
     case("cli", "generate -o an existing file", GEN + ["-o", "{T}/f"], 5, lambda t: w(os.path.join(t, "f"), b""))
     case("cli", "generate: 100 KiB argument", GEN + ["-o", "{O}", "--flashinfer", "9" * (100 << 10)], 2, out="{O}")
     case("cli", "generate: invalid UTF-8 argument", GEN + ["-o", "{O}", "--tp", "\udcff\udcfe"], 2, out="{O}")

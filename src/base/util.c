@@ -201,20 +201,103 @@ void sb_release(struct strbuf *sb)
 	sb_init(sb);
 }
 
+static int not_regular(mode_t m)
+{
+	return S_ISDIR(m) ? EISDIR : S_ISREG(m) ? 0 : E_NOT_REGULAR;
+}
+
+FILE *fopen_read(const char *path)
+{
+	if (!strcmp(path, "-"))
+		return stdin;
+	struct stat st;
+	if (stat(path, &st))
+		return NULL;
+	int e = not_regular(st.st_mode);
+	if (e) {
+		errno = e;
+		return NULL;
+	}
+	/* O_NONBLOCK: a FIFO swapped in after the stat does not block the open; checked again */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) || (e = not_regular(st.st_mode)) ||
+	    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)) {
+		close(fd);
+		errno = e ? e : EIO;
+		return NULL;
+	}
+	FILE *f = fdopen(fd, "rb");
+	if (!f)
+		close(fd);
+	return f;
+}
+
+const char *path_strerror(const char *path, int err)
+{
+	static char buf[2][PATH_MAX + 128];
+	static int turn;
+	char *out = buf[turn ^= 1];
+	if (err == EISDIR) {
+		snprintf(out, sizeof buf[0], "a folder, not a file");
+		return out;
+	}
+	if (err == E_NOT_REGULAR) {
+		struct stat st;
+		const char *what = stat(path, &st) ? "not a regular file" : S_ISFIFO(st.st_mode)
+			? "a named pipe (FIFO)" : S_ISCHR(st.st_mode) ? "a character device"
+			: S_ISBLK(st.st_mode) ? "a block device" : S_ISSOCK(st.st_mode) ? "a socket"
+			: "not a regular file";
+		snprintf(out, sizeof buf[0], "%s, not a regular file", what);
+		return out;
+	}
+	if (err != ENOENT && err != ENOTDIR)
+		return strerror(err);
+	/* the first component that is wrong: a file where a folder should be, or missing */
+	char *p = xstrdup(path);
+	const char *msg = NULL;
+	for (char *s = p + (*p == '/'); ; s++) {
+		if (*s != '/' && *s != '\0')
+			continue;
+		char c = *s;
+		*s = '\0';
+		struct stat st;
+		if (*p && stat(p, &st)) { /* a missing folder on the way; the file itself: strerror */
+			if (c) {
+				snprintf(out, sizeof buf[0], "'%s' does not exist", p);
+				msg = out;
+			}
+			*s = c;
+			break;
+		} else if (*p && c && !S_ISDIR(st.st_mode)) {
+			snprintf(out, sizeof buf[0], "'%s' is not a folder", p);
+			msg = out;
+		}
+		*s = c;
+		if (msg || !c)
+			break;
+	}
+	free(p);
+	return msg ? msg : strerror(err);
+}
+
+int path_err_status(int err)
+{
+	return err == ENOENT || err == ENOTDIR || err == EISDIR || err == E_NOT_REGULAR ||
+	       err == ENAMETOOLONG || err == ELOOP ? TT_INVALID : TT_INTERNAL;
+}
+
 int read_file(const char *path, size_t max, char **out, size_t *len)
 {
 	*out = NULL;
 	if (len)
 		*len = 0;
-	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+	FILE *f = fopen_read(path);
 	if (!f)
 		return errno;
 	struct strbuf sb = STRBUF_INIT;
 	struct stat st;
-	if (f != stdin && fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-		fclose(f); /* glibc opens folders for reading; say what it is, not EIO */
-		return EISDIR;
-	}
 	/* a regular file is read into one buffer of its size (large tables) */
 	if (f != stdin && fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
 		if (max && (size_t)st.st_size > max) {
@@ -262,8 +345,8 @@ int read_file_diag(const char *path, size_t max, char **out, size_t *len, struct
 		return diag_error(d, TT_INVALID, "size", path, 0, 0, "file larger than %zu MiB",
 				  max >> 20);
 	if (err)
-		return diag_error(d, err == ENOENT || err == EISDIR ? TT_INVALID : TT_INTERNAL, "io",
-				  path, 0, 0, "cannot read file: %s", strerror(err));
+		return diag_error(d, path_err_status(err), "io", path, 0, 0, "cannot read file: %s",
+				  path_strerror(path, err));
 	return TT_OK;
 }
 
@@ -795,8 +878,8 @@ int file_set_recover(const char *undo_path, int *found, size_t *restored)
 		*found = 0;
 	if (restored)
 		*restored = 0;
-	if (access(undo_path, F_OK) && errno == ENOENT)
-		return 0; /* the common case, without the lock */
+	if (access(undo_path, F_OK) && (errno == ENOENT || errno == ENOTDIR))
+		return 0; /* the common case, without the lock (ENOTDIR: no folder, no undo log) */
 	int lock = lock_folder(undo_path);
 	char *text;
 	size_t len;

@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -73,13 +74,30 @@ int hex_digit(char c);
  * out (digits + 1 bytes). 0, or -1 when the digest fails. */
 int sha256_hex(const void *data, size_t len, unsigned digits, char *out);
 
-/* Reads a whole file (at most max bytes; 0 = no limit). Returns 0 or an errno value;
- * ENOBUFS when the file is larger than max. *out is NUL-terminated; caller frees. */
+/* Returned (as an errno value) for a path that is not a regular file: a FIFO, a device, a
+ * socket (issue #48: never opened for reading, so a FIFO cannot block and a device is not
+ * touched). A folder is EISDIR. */
+#define E_NOT_REGULAR 4096
+/* Opens a regular file for reading ("rb"), or "-" as stdin, without opening anything else:
+ * NULL with errno set (ENOENT, ENOTDIR, EISDIR, E_NOT_REGULAR, ...). */
+FILE *fopen_read(const char *path);
+/* What is wrong with path, for an errno value a read or a mkdir of it returned: the component
+ * that is wrong for ENOENT/ENOTDIR ("'/etc/hostname' is not a folder", "'/a/b' does not
+ * exist" for a folder on the way), "a folder" for EISDIR, "not a regular file (a FIFO)" for E_NOT_REGULAR, else
+ * strerror. A static buffer (two in turn: two calls may share one message). */
+const char *path_strerror(const char *path, int err);
+/* The status for such an errno value: TT_INVALID where the path is wrong (missing, a file
+ * where a folder should be, a folder, not a regular file), else TT_INTERNAL. */
+int path_err_status(int err);
+
+/* Reads a whole file (at most max bytes; 0 = no limit) through fopen_read. Returns 0 or an
+ * errno value; ENOBUFS when the file is larger than max. *out is NUL-terminated; caller
+ * frees. */
 int read_file(const char *path, size_t max, char **out, size_t *len);
 /* read_file for a file the user named, what goes wrong said in d: larger than max (a whole
  * number of MiB), a "size" error "file larger than N MiB"; unreadable, an "io" error "cannot
- * read file: REASON", TT_INVALID when it is missing or a folder, else TT_INTERNAL. Returns
- * TT_OK or that status. */
+ * read file: REASON" (path_strerror), TT_INVALID when it is missing, a folder or not a
+ * regular file, else TT_INTERNAL. Returns TT_OK or that status. */
 struct diags;
 int read_file_diag(const char *path, size_t max, char **out, size_t *len, struct diags *d);
 

@@ -168,7 +168,7 @@ int consumer_load(const char *data_root, const char *id, struct consumer **out, 
 	char *path = xasprintf("%s/%s.yaml", dir, id);
 	int rc = TT_OK;
 	bool safe = *id && strspn(id, "abcdefghijklmnopqrstuvwxyz0123456789_-") == strlen(id);
-	FILE *f = safe ? fopen(path, "r") : NULL;
+	FILE *f = safe ? fopen_read(path) : NULL;
 	if (!f) {
 		char **files = NULL;
 		size_t n = 0;

@@ -17,7 +17,7 @@ static char problem[PATH_MAX + 128];
 static int version_ok(const char *root)
 {
 	char *p = xasprintf("%s/VERSION", root);
-	FILE *f = fopen(p, "r");
+	FILE *f = fopen_read(p);
 	free(p);
 	if (!f)
 		return 1;

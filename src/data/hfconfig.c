@@ -221,7 +221,10 @@ static void read_quant(json_t *root, const char *config_path, struct hf_model *m
 		const char *slash = strrchr(config_path, '/');
 		alt = xasprintf("%.*shf_quant_config.json", slash ? (int)(slash - config_path + 1) : 0,
 				config_path);
-		other = json_load_file(alt, 0, NULL);
+		FILE *f = fopen_read(alt); /* not a FIFO or a device (#48) */
+		other = f ? json_loadf(f, 0, NULL) : NULL;
+		if (f)
+			fclose(f);
 		q = json_object_get(other, "quantization");
 		if (json_is_object(q)) {
 			from = alt;
@@ -303,7 +306,14 @@ int hf_model_read(const struct hf_types *types, const char *config_path, struct 
 	memset(m, 0, sizeof *m);
 	m->config_path = xstrdup(config_path);
 	json_error_t err;
-	json_t *root = json_load_file(config_path, 0, &err);
+	FILE *f = fopen_read(config_path); /* not a FIFO or a device (#48) */
+	if (!f) {
+		int e = errno;
+		return diag_error(d, path_err_status(e), "model-config", config_path, 0, 0,
+				  "cannot read: %s", path_strerror(config_path, e));
+	}
+	json_t *root = json_loadf(f, 0, &err);
+	fclose(f);
 	if (!root)
 		return diag_error(d, TT_INVALID, "model-config", config_path, err.line > 0 ? err.line : 1,
 				  err.column > 0 ? err.column : 1, "not JSON: %s", err.text);

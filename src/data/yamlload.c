@@ -57,7 +57,7 @@ static void capture_log(cyaml_log_t level, void *ctx, const char *fmt, va_list a
 /* libcyaml reports an unknown key at its mapping; find the key itself. */
 static void locate_key(const char *path, const char *key, int from_line, int *line, int *col)
 {
-	FILE *f = fopen(path, "rb");
+	FILE *f = fopen_read(path);
 	if (!f)
 		return;
 	yaml_parser_t p;
@@ -83,7 +83,7 @@ static void locate_key(const char *path, const char *key, int from_line, int *li
 /* libyaml's own syntax error, which libcyaml reports without a position. */
 static int syntax_error(const char *path, struct strbuf *msg, int *line, int *col)
 {
-	FILE *f = fopen(path, "rb");
+	FILE *f = fopen_read(path);
 	if (!f)
 		return 0;
 	yaml_parser_t p;
@@ -138,8 +138,8 @@ int yamldoc_read(const char *path, char **text, size_t *len, struct diags *d)
 		return diag_error(d, TT_INVALID, "yaml-size", path, 0, 0,
 				  "file larger than %u bytes", YAML_MAX_BYTES);
 	if (err)
-		return diag_error(d, err == ENOENT || err == EISDIR ? TT_INVALID : TT_INTERNAL, "io",
-				  path, 0, 0, "cannot read file: %s", strerror(err));
+		return diag_error(d, path_err_status(err), "io", path, 0, 0, "cannot read file: %s",
+				  path_strerror(path, err));
 	return TT_OK;
 }
 
@@ -270,7 +270,7 @@ static char *child_path(const char *parent, const char *key)
 int yaml_locate(const char *path, const char *ypath, int *line, int *col)
 {
 	*line = *col = 0;
-	FILE *f = fopen(path, "rb");
+	FILE *f = fopen_read(path);
 	if (!f)
 		return -1;
 	yaml_parser_t p;
@@ -365,7 +365,7 @@ int yaml_error_at(struct diags *d, const char *file, const char *ypath, const ch
 
 char *yaml_top_key(const char *path)
 {
-	FILE *f = fopen(path, "rb");
+	FILE *f = fopen_read(path);
 	if (!f)
 		return NULL;
 	yaml_parser_t p;
@@ -420,8 +420,8 @@ int yaml_load_dir(const char *dir, const char *what, yaml_load_one_fn load_one, 
 	size_t n;
 	int err = yaml_list_dir(dir, &files, &n);
 	if (err)
-		return diag_error(d, TT_INTERNAL, "io", dir, 0, 0, "cannot list %s: %s", what,
-				  strerror(err));
+		return diag_error(d, path_err_status(err), "io", dir, 0, 0, "cannot list %s: %s", what,
+				  path_strerror(dir, err));
 	int rc = TT_OK;
 	for (size_t i = 0; i < n; i++) {
 		int r = load_one(set, files[i], n, d);

@@ -91,17 +91,20 @@ int install_merge(const struct consumer_version *v, consumer_var_fn var, void *c
 		free(name);
 		r->paths[r->npaths++] = path;
 		struct stat st;
-		if (!stat(path, &st) && S_ISDIR(st.st_mode)) {
+		if (!stat(path, &st) && !S_ISREG(st.st_mode)) { /* never opened (#48) */
 			r->existing++;
 			r->exists[r->npaths - 1] = true;
-			add_bad(r, r->npaths - 1, true, 0, 0, "a folder where the rank file should be");
+			char what[160];
+			snprintf(what, sizeof what, "%s where the rank file should be", S_ISDIR(st.st_mode)
+				 ? "a folder" : path_strerror(path, E_NOT_REGULAR));
+			add_bad(r, r->npaths - 1, S_ISDIR(st.st_mode), 0, 0, what);
 			continue;
 		}
-		FILE *f = fopen(path, "r");
+		FILE *f = fopen_read(path);
 		if (!f) {
-			if (errno != ENOENT)
+			if (errno != ENOENT && errno != ENOTDIR)
 				rc = diag_error(d, TT_INTERNAL, "io", path, 0, 0, "cannot read: %s",
-						strerror(errno));
+						path_strerror(path, errno));
 			continue;
 		}
 		struct fi_cache_error err;
@@ -646,7 +649,7 @@ static int recover_folder(const struct install_request *q, struct install_job *j
 		if (e)
 			rc = diag_error(d, TT_INTERNAL, "install", NULL, 0, 0, "cannot restore '%s' from "
 					"the journal of an interrupted install '%s': %s", dir, undo,
-					e == EBADMSG ? "not a journal this tunetab reads" : strerror(e));
+					e == EBADMSG ? "not a journal this tunetab reads" : path_strerror(undo, e));
 		else if (found)
 			diags_add(d, SEV_WARNING, "install", NULL, 0, 0, "restored '%s' to its state before "
 				  "an interrupted install (%zu file%s)", dir, n, n == 1 ? "" : "s");
@@ -931,8 +934,8 @@ int install_write(const struct install_job *j, struct diags *d)
 		free(aside[i]);
 	free(aside);
 	if (e)
-		return diag_error(d, TT_INTERNAL, "install", NULL, 0, 0, "cannot write the cache in '%s': %s",
-				  dir, strerror(e));
+		return diag_error(d, e == ENOTDIR ? TT_INVALID : TT_INTERNAL, "install", NULL, 0, 0,
+				  "cannot write the cache in '%s': %s", dir, path_strerror(dir, e));
 	return TT_OK;
 }
 

@@ -692,7 +692,7 @@ void plan_check_disk(const struct lookup_plan *p, const void *vd, struct plan_ch
 		int e = read_file(r->path, 0, &buf, &len);
 		if (e) {
 			if (e != ENOENT)
-				add_finding(c, "%s cannot be read: %s", r->path, strerror(e));
+				add_finding(c, "%s cannot be read: %s", r->path, path_strerror(r->path, e));
 			missing_files++;
 			continue;
 		}

@@ -63,9 +63,11 @@ struct fi_cache *fi_cache_load(const char *path, struct fi_cache_error *e)
 {
 	char *buf;
 	size_t len;
-	if (read_file(path, 0, &buf, &len)) {
-		json_error_t err;
-		return as_cache(json_load_file(path, 0, &err), &err, e); /* its message */
+	int rerr = read_file(path, 0, &buf, &len);
+	if (rerr) { /* never opened where it is not a regular file (#48) */
+		json_error_t err = { .line = 1, .column = 1 };
+		snprintf(err.text, sizeof err.text, "cannot read: %s", path_strerror(path, rerr));
+		return as_cache(NULL, &err, e);
 	}
 	struct fi_cache *c = fi_cache_parse(buf, len, e);
 	free(buf);

@@ -306,7 +306,8 @@ int lookup_keys_file(const struct fi_rules *s, const char *path, const struct de
 		return diag_error(d, TT_INVALID, "size", path, 0, 0, "key file larger than %u MiB",
 				  LOOKUP_KEYS_MAX_BYTES >> 20);
 	if (err)
-		return diag_error(d, TT_INVALID, "io", path, 0, 0, "cannot read keys: %s", strerror(err));
+		return diag_error(d, TT_INVALID, "io", path, 0, 0, "cannot read keys: %s",
+				  path_strerror(path, err));
 	size_t bad = pylit_bad_utf8(text, len);
 	if (bad < len) {
 		int bl = 1, bc = 1; /* the column counts characters */

@@ -251,9 +251,8 @@ static void add_file(struct mctx *m, const char *name, bool is_prov)
 
 static int io_error(struct mctx *m, const char *path, int err, const char *what)
 {
-	return diag_error(m->d, err == ENOENT || err == ENOTDIR || err == EISDIR ? TT_INVALID
-										  : TT_INTERNAL,
-			  "io", path, 0, 0, "cannot read %s: %s", what, strerror(err));
+	return diag_error(m->d, path_err_status(err), "io", path, 0, 0, "cannot read %s: %s", what,
+			  path_strerror(path, err));
 }
 
 /* The names in a folder that are tables or provenance files (not recursively; journals and
@@ -1525,8 +1524,8 @@ int merge_write(const struct merge_result *r, size_t *nwritten, struct diags *d)
 	*nwritten = 0;
 	int err = r->outdir ? mkdir_p(r->outdir) : 0;
 	if (err)
-		return diag_error(d, TT_INTERNAL, "io", r->outdir, 0, 0, "cannot create folder: %s",
-				  strerror(err));
+		return diag_error(d, err == ENOTDIR ? TT_INVALID : TT_INTERNAL, "io", r->outdir, 0, 0, "cannot create "
+				  "folder: %s", path_strerror(r->outdir, err));
 	/* one set, all or nothing: in a folder under an undo log that the next merge or
 	 * generate into it rolls back after a kill mid-commit (tableset.h) */
 	struct file_set set = { 0 };

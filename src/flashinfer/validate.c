@@ -1373,7 +1373,8 @@ int validate_collect(char *const *args, size_t n, struct validate_files *out, st
 		size_t before = out->n;
 		int err = collect_tables(args[i], out, 0);
 		if (err)
-			return diag_error(d, TT_INTERNAL, "io", args[i], 0, 0, "%s", strerror(err));
+			return diag_error(d, path_err_status(err), "io", args[i], 0, 0, "%s",
+					  path_strerror(args[i], err));
 		if (out->n == before)
 			return diag_error(d, TT_INVALID, "io", args[i], 0, 0, "no tables (.py or .json) "
 					  "under this folder");

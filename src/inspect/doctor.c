@@ -127,7 +127,7 @@ static void own_env_paths(struct strbuf *pats)
 	glob_t g;
 	if (glob(pat, 0, NULL, &g) == 0) {
 		for (size_t i = 0; i < g.gl_pathc; i++) {
-			FILE *f = fopen(g.gl_pathv[i], "r");
+			FILE *f = fopen_read(g.gl_pathv[i]);
 			char line[4096];
 			while (f && fgets(line, sizeof line, f)) {
 				line[strcspn(line, "\r\n")] = '\0';

@@ -539,7 +539,7 @@ static int open_script(struct script **out, const char *data_root, const char *p
 		return diag_error(d, TT_SCRIPT, "script", path, 0, 0, "heuristic script larger than 4 MiB");
 	if (err)
 		return diag_error(d, TT_SCRIPT, "script", path, 0, 0, "cannot read heuristic script: %s",
-				  strerror(err));
+				  path_strerror(path, err));
 	struct script *s = xcalloc(1, sizeof *s);
 	s->path = xstrdup(path);
 	s->data_root = xstrdup(data_root);

@@ -3,6 +3,7 @@
  * nothing: what the user should hear goes through the caller's hooks. The GPU workers are
  * generate_session.c's, the other ops' keys and timings generate_ops.c's, fleet plans
  * generate_fleet.c's, the summary text generate_summary.c's (generate_int.h). */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -571,8 +572,8 @@ static int run_measure(struct run *R, struct diags *d)
 	struct generate_session *S = R->S;
 	int rc = mkdir_p(R->outdir);
 	if (rc)
-		return diag_error(d, TT_INTERNAL, "io", NULL, 0, 0, "cannot create '%s': %s", R->outdir,
-				  strerror(rc));
+		return diag_error(d, rc == ENOTDIR ? TT_INVALID : TT_INTERNAL, "io", NULL, 0, 0, "cannot create '%s': %s",
+				  R->outdir, path_strerror(R->outdir, rc));
 	char *jname = firules_bundled_name(R->rules, R->version, R->sdev.name);
 	R->journal = journal_path(R->outdir, jname);
 	free(jname);

@@ -1,6 +1,7 @@
 /* generate_outputs.c: the outputs of one table: the module, the JSON cache and the
  * provenance file built, checked with the validate rules and written as one set; the
  * HTML report (generate_int.h). */
+#include <errno.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -277,8 +278,8 @@ static int stage_output(struct file_set *set, const char *dir, const char *name,
 {
 	int err = mkdir_p(dir);
 	if (err)
-		return diag_error(d, TT_INTERNAL, "io", NULL, 0, 0, "cannot create '%s': %s", dir,
-				  strerror(err));
+		return diag_error(d, err == ENOTDIR ? TT_INVALID : TT_INTERNAL, "io", NULL, 0, 0, "cannot create '%s': %s",
+				  dir, path_strerror(dir, err));
 	char *path = xasprintf("%s/%s", dir, name);
 	err = file_set_stage(set, path, sb->buf, sb->len, 0644);
 	if (err) {

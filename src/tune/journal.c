@@ -281,8 +281,8 @@ int journal_open(struct journal *j, const char *path, const char *identity, cons
 	int err = read_file(path, JOURNAL_MAX_BYTES, &text, &len);
 	if (err && err != ENOENT) {
 		free(header);
-		return diag_error(d, TT_INTERNAL, "io", path, 0, 0, "cannot read the journal: %s",
-				  err == ENOBUFS ? "larger than 256 MiB" : strerror(err));
+		return diag_error(d, path_err_status(err), "io", path, 0, 0, "cannot read the journal: %s",
+				  err == ENOBUFS ? "larger than 256 MiB" : path_strerror(path, err));
 	}
 	if (!err) {
 		size_t whole = len; /* up to the last newline: what a torn last line leaves whole */
@@ -399,9 +399,9 @@ int journal_reader_open(struct journal_reader *r, const char *path, struct diags
 	size_t len;
 	int err = read_file(path, JOURNAL_MAX_BYTES, &r->text, &len);
 	if (err)
-		return diag_error(d, err == ENOENT || err == ENOBUFS || err == EISDIR ? TT_INVALID : TT_INTERNAL,
+		return diag_error(d, err == ENOBUFS ? TT_INVALID : path_err_status(err),
 				  "io", path, 0, 0, "cannot read the journal: %s",
-				  err == ENOBUFS ? "larger than 256 MiB" : strerror(err));
+				  err == ENOBUFS ? "larger than 256 MiB" : path_strerror(path, err));
 	if (strncmp(r->text, magic, sizeof magic - 1)) {
 		free(r->text);
 		r->text = NULL;
