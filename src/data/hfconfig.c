@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "data/model.h"
 #include "data/yamlload.h"
 
 /* --- configs/hf/model-types.yaml ------------------------------------------------------- */
@@ -192,16 +193,60 @@ static json_t *at_path(json_t *root, const char *path)
 	return v;
 }
 
+/* Where "KEY" (field's last component) first appears in the file, as line and column (1, 1
+ * when it does not): jansson keeps no positions. */
+static void key_position(const char *file, const char *field, int *line, int *col)
+{
+	*line = *col = 1;
+	const char *leaf = strrchr(field, '.');
+	leaf = leaf ? leaf + 1 : field;
+	char *text = NULL, *key = xasprintf("\"%s\"", leaf);
+	size_t len;
+	if (!read_file(file, 64u << 20, &text, &len)) {
+		const char *at = strstr(text, key);
+		for (const char *p = text; at && p < at; p++)
+			if (*p == '\n')
+				++*line, *col = 1;
+			else
+				++*col;
+	}
+	free(text);
+	free(key);
+}
+
+/* A model size: a positive integer (exit 2 otherwise, issue #48: a value out of range is the
+ * user's input, not a heuristic's fault); missing, exit 1. */
 static int number(const char *file, json_t *root, const char *mt, const char *field,
 		  const char *what, long *out, struct diags *d)
 {
 	json_t *v = at_path(root, field);
-	if (!json_is_integer(v) || json_integer_value(v) < 1)
-		return diag_error(d, TT_INVALID, "model-config", file, 0, 0, "%s '%s' (%s's %s, "
-				  "configs/hf/model-types.yaml) must be a positive integer", v ? "" : "no",
-				  field, mt, what);
+	if (!v)
+		return diag_error(d, TT_INVALID, "model-config", file, 0, 0, "no '%s' (%s's %s, "
+				  "configs/hf/model-types.yaml)", field, mt, what);
+	if (!json_is_integer(v) || json_integer_value(v) < 1) {
+		int line, col;
+		key_position(file, field, &line, &col);
+		return diag_error(d, TT_USAGE, "model-config", file, line, col, "'%s' (%s's %s, "
+				  "configs/hf/model-types.yaml) must be a positive integer", field, mt,
+				  what);
+	}
 	*out = (long)json_integer_value(v);
 	return TT_OK;
+}
+
+/* The sizes read, in range (model_sizes_problem): exit 2 at the first key out of range. */
+static int sizes_in_range(const char *file, const struct hf_model_type *t,
+			  const struct hf_model *m, struct diags *d)
+{
+	char why[200];
+	if (!model_sizes_problem(m->hidden, m->inter, m->experts, m->top_k, why, sizeof why))
+		return TT_OK;
+	const char *field = m->hidden > MODEL_HIDDEN_MAX ? t->hidden : m->inter > MODEL_INTER_MAX
+		? t->intermediate : m->experts > MODEL_EXPERTS_MAX ? t->experts : m->top_k > m->experts
+		? t->top_k : t->intermediate;
+	int line, col;
+	key_position(file, field, &line, &col);
+	return diag_error(d, TT_USAGE, "model-config", file, line, col, "'%s': %s", field, why);
 }
 
 static char *str_or_null(json_t *o, const char *key)
@@ -343,7 +388,8 @@ int hf_model_read(const struct hf_types *types, const char *config_path, struct 
 	    (rc = number(config_path, root, t->model_type, t->intermediate, "expert intermediate size",
 			 &m->inter, d)) ||
 	    (rc = number(config_path, root, t->model_type, t->experts, "routed experts", &m->experts, d)) ||
-	    (rc = number(config_path, root, t->model_type, t->top_k, "experts per token", &m->top_k, d)))
+	    (rc = number(config_path, root, t->model_type, t->top_k, "experts per token", &m->top_k, d)) ||
+	    (rc = sizes_in_range(config_path, t, m, d)))
 		goto out;
 	if (t->activation) {
 		m->activation = xstrdup(t->activation);

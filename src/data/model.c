@@ -67,6 +67,33 @@ int model_activation_gated(enum model_activation a)
 	return a == ACT_SWIGLU || a == ACT_GEGLU || a == ACT_SWIGLU_BIAS;
 }
 
+const char *model_sizes_problem(long long hidden, long long inter, long long experts,
+				long long top_k, char *buf, size_t n)
+{
+	const struct { const char *name; long long v, max; } f[] = {
+		{ "hidden size", hidden, MODEL_HIDDEN_MAX },
+		{ "expert intermediate size", inter, MODEL_INTER_MAX },
+		{ "routed experts", experts, MODEL_EXPERTS_MAX },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(f); i++)
+		if (f[i].v > f[i].max) {
+			snprintf(buf, n, "%s %lld is beyond what any GPU holds (tunetab takes up to %lld)",
+				 f[i].name, f[i].v, f[i].max);
+			return buf;
+		}
+	if (hidden > 0 && inter > 0 && 3 * hidden * inter / 2 > MODEL_EXPERT_BYTES_MAX) {
+		snprintf(buf, n, "one expert of hidden size %lld and intermediate size %lld is %lld GiB "
+			 "at 4 bits: beyond what any GPU holds", hidden, inter,
+			 (3 * hidden * inter / 2) >> 30);
+		return buf;
+	}
+	if (top_k > 0 && experts > 0 && top_k > experts) {
+		snprintf(buf, n, "%lld experts per token exceed the %lld routed experts", top_k, experts);
+		return buf;
+	}
+	return NULL;
+}
+
 int model_load_file(const char *path, struct model_profile **out, struct diags *d)
 {
 	*out = NULL;
@@ -88,9 +115,21 @@ int model_load_file(const char *path, struct model_profile **out, struct diags *
 	for (size_t i = 0; i < ARRAY_SIZE(positive); i++)
 		if (*(unsigned *)((char *)m + positive[i].off) == 0)
 			rc = yaml_error_at(d, path, positive[i].key, "must be positive");
-	if (m->top_k > m->routed_experts)
-		rc = yaml_error_at(d, path, "model.top_k", "top_k %u exceeds routed_experts %u",
-				   m->top_k, m->routed_experts);
+	if (m->top_k > m->routed_experts) {
+		yaml_error_at(d, path, "model.top_k", "top_k %u exceeds routed_experts %u",
+			      m->top_k, m->routed_experts);
+		rc = TT_USAGE; /* a model input out of range (#48) */
+	}
+	char why[200];
+	if (!rc && model_sizes_problem(m->hidden_size, m->moe_intermediate_size, m->routed_experts,
+				       0, why, sizeof why)) {
+		const char *key = m->hidden_size > MODEL_HIDDEN_MAX ? "model.hidden_size"
+			: m->moe_intermediate_size > MODEL_INTER_MAX ? "model.moe_intermediate_size"
+			: m->routed_experts > MODEL_EXPERTS_MAX ? "model.routed_experts"
+			: "model.moe_intermediate_size";
+		yaml_error_at(d, path, key, "%s", why);
+		rc = TT_USAGE;
+	}
 	if (m->moe_layers > m->total_layers)
 		rc = yaml_error_at(d, path, "model.moe_layers", "moe_layers %u exceeds total_layers %u",
 				   m->moe_layers, m->total_layers);

@@ -41,6 +41,21 @@ struct model_set {
 	size_t n;
 };
 
+/* The model sizes tunetab takes (issue #48: checked where a model enters, config.json,
+ * --model FILE and the flags, before any heuristic runs; beyond them an input error, exit 2).
+ * Far above any model served today (hidden sizes up to 16384, expert intermediates up to
+ * 4096, 512 experts); their one limit is that one expert's gated weights at 4 bits
+ * (3 x hidden x intermediate / 2 bytes) fit in one GPU's memory: MODEL_EXPERT_BYTES_MAX, above
+ * the largest GPU in configs/devices (288 GB). */
+#define MODEL_HIDDEN_MAX 262144L
+#define MODEL_INTER_MAX 262144L
+#define MODEL_EXPERTS_MAX 65536L
+#define MODEL_EXPERT_BYTES_MAX (512LL << 30)
+/* NULL when hidden, inter, experts and top_k (0: not given) are in range and top_k is at
+ * most experts; else what is wrong, in buf ("top_k 300 exceeds the 256 routed experts"). */
+const char *model_sizes_problem(long long hidden, long long inter, long long experts,
+				long long top_k, char *buf, size_t n);
+
 int model_load_file(const char *path, struct model_profile **out, struct diags *d);
 void model_free(struct model_profile *m);
 int model_load_dir(const char *dir, struct model_set *set, struct diags *d);

@@ -68,6 +68,12 @@ int shape_build(const struct tt_data *data, const struct dtype_set *dtypes,
 		.max_tokens = (unsigned)(a->runner.max_tokens ? a->runner.max_tokens
 					 : (long)rules->buckets.default_max_tokens),
 	};
+	/* the flags against the model (#48): before any heuristic runs */
+	char why[200];
+	if (model_sizes_problem(dep->hidden, dep->inter_total, dep->experts_total, dep->top_k, why,
+				sizeof why))
+		return diag_error(d, TT_USAGE, DIAG_SHOW_USAGE, NULL, 0, 0, "%s (model %s%s)", why,
+				  dep->model_name, a->runner.top_k ? ", --top-k given" : "");
 	return TT_OK;
 }
 
