@@ -356,8 +356,8 @@ static const struct cli_option merge_options[] = {
 	  .help = "the root instead of the consumer's default" },                                 \
 	{ .name = "cache-file", .id = 'F', .arg = ARG_REQUIRED, .arg_name = "PATH",               \
 	  .help = "vLLM: the path it logged; FlashInfer: your cache=... file" },                  \
-	{ .name = "metadata", .id = 'M', .arg = ARG_REQUIRED, .arg_name = "env|wildcard|from",    \
-	  .help = "_metadata: this environment's (default), \"*\", or CACHE's" }
+	{ .name = "stamp", .id = 'M', .arg = ARG_REQUIRED, .arg_name = "env|wildcard|from",       \
+	  .help = "the _metadata stamped: this environment's (default), \"*\", or CACHE's" }
 
 static const struct cli_option install_options[] = {
 	O_LAUNCH_FOR('c'),
@@ -621,7 +621,7 @@ const struct cli_command cmd_table[] = {
 	  "--for sglang|vllm|flashinfer --from CACHE.json [--model-path P --hf-config-class C] "
 	  "[--tp N] [--pp N] [--dp N] [--attn-dp N] [--ep N] [--torch-dtype D] [--quantization Q] "
 	  "[--moe-runner-backend B] [--skip-ops A,B] [--consumer-version V] [--flashinfer V] "
-	  "[--sm N] [--cache-dir DIR] [--cache-file PATH] [--metadata env|wildcard|from] "
+	  "[--sm N] [--cache-dir DIR] [--cache-file PATH] [--stamp env|wildcard|from] "
 	  "[--python PY] [--device NAME] [--model-config FILE] [--replace] [--dry-run | --check] "
 	  "[--force] [--json] [-q] | --for sglang|vllm "
 	  "[--from CACHE.json | --profile [-o DIR]] [--model-config FILE] [--device auto|NAME] "
@@ -694,7 +694,7 @@ const struct cli_command cmd_table[] = {
 	  "--for sglang|vllm|flashinfer [--from CACHE.json] --model-path P [--hf-config-class C] "
 	  "[--tp N] [--pp N] [--dp N] [--attn-dp N] [--ep N] [--torch-dtype D] [--quantization Q] "
 	  "[--moe-runner-backend B] [--skip-ops A,B] [--consumer-version V] [--flashinfer V] "
-	  "[--sm N] [--cache-dir DIR] [--cache-file PATH] [--metadata env|wildcard|from] "
+	  "[--sm N] [--cache-dir DIR] [--cache-file PATH] [--stamp env|wildcard|from] "
 	  "[--python PY] [--device NAME] [--model-config FILE] [--json] [-q]",
 	  "--for: the plan `tunetab install` applies (see install), checked against the files: the\n"
 	  "cache path the server opens for the deployment, every rank, and whether every lookup\n"

@@ -566,7 +566,7 @@ def cases():
     add(Case("rank-keyed FlashInfer 0.6.18, TP 4 EP 4", rk_e, [inst(rk_e)], oracle_fi="0.6.18"))
     add(Case("no _metadata at all: accepted with no checks", s, [inst(s)],
              mutate=edit(lambda d: d.pop("_metadata"))))
-    add(Case("every _metadata field \"*\"", s, [inst(s, "--metadata", "wildcard")], doctor=["--no-python"]))
+    add(Case("every _metadata field \"*\"", s, [inst(s, "--stamp", "wildcard")], doctor=["--no-python"]))
     add(Case("RTX PRO 6000 (SM120), GLM-5.1 NVFP4 with bf16 input", nv, [inst(nv)]))
     add(Case("vLLM fp8_block EP 8, --cache-file the path vLLM logged", v, [inst(v)],
              doctor=["--cache-file", "root/%s/autotune_configs_dp0_rank0.json" % VHASH]))
@@ -612,7 +612,7 @@ def cases():
              says="tactic 999"))
     add(Case("a B200 NVFP4 table forced onto the RTX PRO 6000", nv,
              [gen(dict(nv, device="b200"), "b200"),
-              inst(nv, "--from", "b200", "--force", "--metadata", "wildcard")], says="tactic"))
+              inst(nv, "--from", "b200", "--force", "--stamp", "wildcard")], says="tactic"))
     add(Case("NVFP4 with its input as fp4, the server passes bf16", nv,
              [gen(dict(nv, input_view=None), "fp4in"), inst(nv, "--from", "fp4in", "--force")],
              says="x_dtype"))

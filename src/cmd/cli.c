@@ -83,6 +83,13 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 	return TT_USAGE;
 }
 
+const char *cli_stamp_hint(const char *word)
+{
+	return word && !strncmp(word, "--metadata", 10) && (!word[10] || word[10] == '=')
+		? ": install and doctor name the _metadata they stamp with --stamp env|wildcard|from "
+		  "(--metadata KEY=VALUE is generate's and convert's)" : "";
+}
+
 int cli_json_flag(int argc, char **argv, const char *cmd, bool *json)
 {
 	int c;

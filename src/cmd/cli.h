@@ -55,6 +55,9 @@ void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Options of a command whose only option is -j/--json and that takes no argument: *json
  * says whether it was given. Returns TT_OK, or TT_USAGE with the usage error printed. */
+/* For an unknown option word: a hint where it is --metadata, which install and doctor call
+ * --stamp (issue #48: one meaning per option name); else "". */
+const char *cli_stamp_hint(const char *word);
 int cli_json_flag(int argc, char **argv, const char *cmd, bool *json);
 /* An integer option's value ARG as *v, lo <= *v <= hi (LONG_MAX: no upper limit). Returns
  * TT_OK, or TT_USAGE with "WHAT must be an integer >= LO" or "... at most HI" printed. */

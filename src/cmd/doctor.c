@@ -261,7 +261,8 @@ static int doctor_for(int argc, char **argv)
 		case 'j': a.json = 1; break;
 		case 'q': a.quiet = 1; break;
 		case ':': return cli_usage_error("doctor", "option '%s' needs a value", argv[optind - 1]);
-		case '?': return cli_usage_error("doctor", "unknown option '%s'", argv[optind - 1]);
+		case '?': return cli_usage_error("doctor", "unknown option '%s'%s", argv[optind - 1],
+						 cli_stamp_hint(argv[optind - 1]));
 		default: /* said once every option is read: an unknown one first */
 			if (!plain)
 				plain = c;

@@ -43,7 +43,7 @@ int cli_for_check(struct for_args *a, int argc, char **argv, int optind_)
 				       "command (-- LAUNCH...): not with --from");
 	if (a->meta_mode && strcmp(a->meta_mode, "env") && strcmp(a->meta_mode, "wildcard") &&
 	    strcmp(a->meta_mode, "from"))
-		return cli_usage_error(a->cmd, "--metadata is env, wildcard or from, not '%s'",
+		return cli_usage_error(a->cmd, "--stamp is env, wildcard or from, not '%s'",
 				       a->meta_mode);
 	if (a->cache_file && (!strchr(a->cache_file, '/') ||
 			      a->cache_file[strlen(a->cache_file) - 1] == '/'))

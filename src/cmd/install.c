@@ -47,7 +47,8 @@ static int parse_install(int argc, char **argv, struct for_args *a)
 		case 'j': a->json = 1; break;
 		case 'q': a->quiet = 1; break;
 		case ':': return cli_usage_error("install", "option '%s' needs a value", argv[optind - 1]);
-		default: return cli_usage_error("install", "unknown option '%s'", argv[optind - 1]);
+		default: return cli_usage_error("install", "unknown option '%s'%s", argv[optind - 1],
+						cli_stamp_hint(argv[optind - 1]));
 		}
 	}
 	return cli_for_check(a, argc, argv, optind);

@@ -149,7 +149,7 @@ char *hf_config_find(const char *model_path, const char *revision, struct diags 
 		else
 			sb_addc(&repo, *p);
 	const char *rev = revision ? revision : "main";
-	char *commit = NULL;
+	char *commit = NULL, *bad_ref = NULL;
 	if (hex40(rev)) {
 		commit = xstrdup(rev);
 	} else {
@@ -159,12 +159,19 @@ char *hf_config_find(const char *model_path, const char *revision, struct diags 
 			text[strcspn(text, " \r\n")] = '\0';
 			if (hex40(text))
 				commit = xstrdup(text);
+			else /* a hand-made cache: say what the ref holds (#48) */
+				bad_ref = xasprintf("%s holds '%.60s', not a commit (40 hex digits, as "
+						    "huggingface-cli writes it)", ref, text);
 		}
 		free(text);
 		free(ref);
 	}
 	char *p = commit ? xasprintf("%s/snapshots/%s/config.json", repo.buf, commit) : NULL;
-	if (!p || !path_is_file(p)) {
+	if (bad_ref) {
+		diag_error(d, TT_INVALID, "model-config", NULL, 0, 0, "no config.json of '%s' in the "
+			   "Hugging Face cache: %s; give --model-config FILE", model_path, bad_ref);
+		free(bad_ref);
+	} else if (!p || !path_is_file(p)) {
 		diag_error(d, TT_INVALID, "model-config", NULL, 0, 0, "no config.json of '%s' "
 			   "(revision %s) here: not a folder, and not in the Hugging Face cache (%s); "
 			   "download it there (huggingface-cli download %s config.json) or give "

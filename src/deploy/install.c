@@ -537,7 +537,7 @@ static int stamp_metadata(const struct install_request *q, struct install_job *j
 	const char *mode = q->metadata;
 	const char *meta_gpu = fi_meta_str(j->meta, "gpu");
 	if (mode && !strcmp(mode, "env") && !j->env_meta)
-		return diag_error(d, TT_INVALID, "install", NULL, 0, 0, "--metadata env: cannot read this "
+		return diag_error(d, TT_INVALID, "install", NULL, 0, 0, "--stamp env: cannot read this "
 				  "environment's FlashInfer metadata: %s",
 				  j->why[0] ? j->why : "no FlashInfer found");
 	bool env_stamp = (!mode || !strcmp(mode, "env")) && j->env_meta;
@@ -562,13 +562,13 @@ static int stamp_metadata(const struct install_request *q, struct install_job *j
 				  "(flashinfer_version %s): FlashInfer %s ignores a file stamped for "
 				  "another version (a hard mismatch); give --python with the server's "
 				  "interpreter, leave out --flashinfer to install for %s, or give "
-				  "--metadata wildcard", j->flashinfer, j->python, kept, kept,
+				  "--stamp wildcard", j->flashinfer, j->python, kept, kept,
 				  j->flashinfer, kept);
 	if (!q->check && kept && strcmp(kept, "*") && strcmp(kept, j->flashinfer))
 		return diag_error(d, TT_INVALID, "install", NULL, 0, 0, "%s's _metadata says FlashInfer "
 				  "%s, and the server imports %s: FlashInfer %s ignores the whole file "
 				  "(a hard mismatch); generate the table for %s (tunetab generate "
-				  "--flashinfer %s ...), or give --metadata wildcard", q->from, kept,
+				  "--flashinfer %s ...), or give --stamp wildcard", q->from, kept,
 				  j->flashinfer, j->flashinfer, j->flashinfer, j->flashinfer);
 	return TT_OK;
 }
@@ -700,7 +700,7 @@ static int plan_store(const struct install_request *q, const char *data_root,
 		return rc;
 	if (q->metadata && strcmp(q->metadata, "env"))
 		return usage_error(j, d, "the managed store wants this environment's exact _metadata: "
-				   "--metadata %s does not apply", q->metadata);
+				   "--stamp %s does not apply", q->metadata);
 	const struct consumer_store *st = j->fi_cons->managed_store;
 	const struct fi_meta *meta = fi_cache_meta(j->ours);
 	char hash[65];

@@ -23,6 +23,8 @@ struct table_entry {
 	int vline, vcol;      /* of the value */
 	const struct pyv *value;   /* the whole value as read (py: tuple; json: array as tuple) */
 	bool value_ok;        /* (runner, tactic): py a 2-tuple; json [runner, tactic, ...] */
+	bool value_real;      /* json: a list holding a number with a fraction or an exponent
+			       * (1.0): not read into value */
 	long long runner_id;  /* py: slot 0 (an int) */
 	const char *runner;   /* json: runner class name */
 	const struct pyv *tactic;  /* int, or nested tuple */

@@ -215,6 +215,7 @@ int table_json_read(const char *name, const char *text, size_t len, struct table
 		e.col = e.vcol = col;
 		e.dup_of = -1;
 		struct pyv *pv = arena_alloc(&t->arena, sizeof *pv);
+		e.value_real = json_is_array(v) && json_is_real(json_array_get(v, 1));
 		if (to_pyv(v, pv, &t->arena) == 0) {
 			e.value = pv;
 			/* [runner, tactic], with 0.7.1+'s profiling policy and selection record

@@ -703,7 +703,12 @@ static void check_value(struct vctx *c, const struct table_entry *e)
 				     "0.6.16; write 0 for older versions", e->runner_id);
 		}
 	} else {
-		if (!e->value || e->value->kind != PV_TUPLE || e->value->n < 2 ||
+		if (e->value_real) {
+			ERR(c, "json-value", e->vline, e->vcol, "the tactic is a JSON number with a "
+			    "fraction or an exponent (1.0), not an integer: FlashInfer's load_configs "
+			    "keeps it a float (_json_to_tactic), and its runners' tactics are integers "
+			    "(formats §2.6)");
+		} else if (!e->value || e->value->kind != PV_TUPLE || e->value->n < 2 ||
 		    e->value->items[0].kind != PV_STR) {
 			ERR(c, "json-value", e->vline, e->vcol, "the value must be [\"<Runner>\", tactic]: "
 			    "FlashInfer's load_configs raises on %s (formats §2.6)",

@@ -115,7 +115,19 @@ static void charge(lua_State *L, unsigned long long units)
 /* --- protected calls (Lua's lua.c msghandler) ------------------------------------------- */
 static int msghandler(lua_State *L)
 {
-	const char *msg = lua_tostring(L, 1);
+	size_t len = 0;
+	const char *msg = lua_tolstring(L, 1, &len);
+	if (msg && strlen(msg) < len) { /* a NUL in it: kept as "\0" (luaL_traceback takes a C string) */
+		luaL_Buffer b;
+		luaL_buffinit(L, &b);
+		for (size_t i = 0; i < len; i++)
+			if (msg[i])
+				luaL_addchar(&b, msg[i]);
+			else
+				luaL_addstring(&b, "\\0");
+		luaL_pushresult(&b);
+		msg = lua_tostring(L, -1);
+	}
 	if (!msg) { /* as lua.c: no addresses ("table: 0x...") in messages */
 		if (luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING)
 			msg = lua_tostring(L, -1);
@@ -129,8 +141,23 @@ static int msghandler(lua_State *L)
 /* "file.lua:12: message" -> file, line; the first line of the message is kept. */
 static int report(struct script *s, int status, struct diags *d, const char *what)
 {
-	const char *msg = lua_tostring(s->L, -1);
-	char *m = xstrdup(msg ? msg : "(error object is not a string)");
+	size_t mlen = 0;
+	const char *msg = lua_tolstring(s->L, -1, &mlen);
+	/* the message as bytes: a NUL or another control character (but a newline or a tab)
+	 * shown escaped, not ending or garbling the message (error("a\0b"), #48) */
+	struct strbuf sb = STRBUF_INIT;
+	if (!msg)
+		sb_adds(&sb, "(error object is not a string)");
+	for (size_t i = 0; msg && i < mlen; i++) {
+		unsigned char c = (unsigned char)msg[i];
+		if (c == 0)
+			sb_adds(&sb, "\\0");
+		else if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f)
+			sb_addf(&sb, "\\x%02x", c);
+		else
+			sb_addc(&sb, (char)c);
+	}
+	char *m = sb_detach(&sb);
 	char *nl = strstr(m, "\nstack traceback:");
 	if (nl)
 		*nl = '\0';

@@ -5,7 +5,7 @@
 # One rank: FlashInfer's managed store, named by the environment's exact metadata; several:
 # the rank files in the config-hash folder a first vLLM start made (found, or named by the
 # path vLLM logs); plain FlashInfer: the file your code names. Errors: no folder yet, keys for
-# another FlashInfer version than the one installed, --metadata env without FlashInfer.
+# another FlashInfer version than the one installed, --stamp env without FlashInfer.
 . "$ROOT/tests/lib.sh"
 tunetab generate --device h200 --model qwen3-30b-a3b --dtype bf16 --format json -o gen -q
 C=gen/flashinfer_autotune_NVIDIA_H200.json
@@ -51,9 +51,9 @@ tunetab install --for flashinfer --from $C --python $PY --cache-file ./mine.json
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(len(d) - 1, "entries; gpu", d["_metadata"]["gpu"])' mine.json
 HOME=$PWD/home tunetab install --for flashinfer --from $C --python $PY --dry-run 2>err2.txt | head -1 | sed "s|$PWD/||; s|entries/.*|entries/...|"
 grep -v "rule:" err2.txt | sed "s|$PWD/||g"
-# errors: keys for 0.7.4, the environment imports 0.7.2.post1; --metadata env with no FlashInfer
+# errors: keys for 0.7.4, the environment imports 0.7.2.post1; --stamp env with no FlashInfer
 sed 's/"version": "0.7.4"/"version": "0.7.2.post1"/' "$ROOT/tests/data/fake-fi-env/env.json" > old.json
 FAKE_FI_ENV=$PWD/old.json run tunetab install --for flashinfer --from $C --python $PY --cache-file ./x.json
-run tunetab install --for sglang --from $C --model-path m --hf-config-class X --metadata env --cache-dir s
+run tunetab install --for sglang --from $C --model-path m --hf-config-class X --stamp env --cache-dir s
 run tunetab install --for vllm --from $C --cache-dir s
-run tunetab install --for vllm --from $C --metadata maybe
+run tunetab install --for vllm --from $C --stamp maybe

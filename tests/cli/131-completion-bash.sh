@@ -25,7 +25,7 @@ comp tunetab generate --tp ''
 comp tunetab validate --format g
 comp tunetab validate --q
 comp tunetab doctor --for ''
-comp tunetab install --metadata ''
+comp tunetab install --stamp ''
 comp tunetab help ex
 comp tunetab completion ''
 comp tunetab check-data ''

@@ -2,7 +2,7 @@
 # version than the FlashInfer the server's Python imports: install stamps that Python's _metadata
 # (flashinfer_version 0.7.4), which FlashInfer 0.7.2 would ignore, so it refuses; the message says
 # which version came from where (--flashinfer 0.7.2, the Python's 0.7.4), not the two swapped,
-# and what to give. A table whose own _metadata names another version (--metadata from) keeps
+# and what to give. A table whose own _metadata names another version (--stamp from) keeps
 # its message, which names the table.
 . "$ROOT/tests/lib.sh"
 fi_python py "NVIDIA B200"
@@ -17,9 +17,9 @@ echo "== install's flags and a table, the same disagreement"
 tunetab generate -q --device b200 --model qwen3-30b-a3b --dtype bf16 --flashinfer 0.7.4 --format json -o t
 run tunetab install -q --for sglang --from t/flashinfer_autotune_NVIDIA_B200.json --python ./py \
     --flashinfer 0.7.2 --model-path Qwen/Qwen3-30B-A3B --tp 1
-echo "== the table's own _metadata (--metadata from) for another version"
+echo "== the table's own _metadata (--stamp from) for another version"
 run tunetab install -q --for sglang --from t/flashinfer_autotune_NVIDIA_B200.json --python ./py \
-    --flashinfer 0.7.2 --metadata from --model-path Qwen/Qwen3-30B-A3B --tp 1
+    --flashinfer 0.7.2 --stamp from --model-path Qwen/Qwen3-30B-A3B --tp 1
 echo "== as the hint says: without --flashinfer, the Python's version (--write-fallbacks: the"
 echo "   B200's ops are FlashInfer's fallbacks unless measured, and this install should write)"
 run tunetab install -q --for sglang --device b200 --python ./py --write-fallbacks \

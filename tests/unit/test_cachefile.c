@@ -150,7 +150,7 @@ TEST(cachefile_metadata_rule)
 	CHECK_INT(fi_meta_mismatch(fi_cache_meta(c), env, &field), 2);
 	CHECK_STR(field, "flashinfer_version");
 	CHECK_INT(fi_meta_judge(NULL, "gpu", "x"), FI_META_SOFT);
-	/* --metadata wildcard: every field "*" */
+	/* --stamp wildcard: every field "*" */
 	struct fi_meta *w = fi_meta_wildcard(fi_cache_meta(c));
 	fi_cache_set_meta(c, w);
 	CHECK_STR(fi_meta_str(fi_cache_meta(c), "gpu"), "*");
