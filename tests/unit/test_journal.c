@@ -432,7 +432,7 @@ TEST(journal_reader_other_lines)
 	char dir[] = "/tmp/tunetab-unit-journal-XXXXXX";
 	CHECK(mkdtemp(dir) != NULL);
 	CHECK_INT(journal_reader_open(&r, dir, &d), TT_INVALID);
-	CHECK(d.n == 1 && strstr(d.v[0].msg, "cannot read the journal: Is a directory"));
+	CHECK(d.n == 1 && strstr(d.v[0].msg, "cannot read the journal: a folder, not a file"));
 	CHECK_STR(d.n ? d.v[0].file : NULL, dir);
 	diags_release(&d);
 	rmdir(dir);
@@ -490,8 +490,8 @@ TEST(journal_open_cases)
 	diags_release(&d);
 	char dir[] = "/tmp/tunetab-unit-journal-XXXXXX";
 	CHECK(mkdtemp(dir) != NULL);
-	CHECK_INT(journal_open(&j, dir, "id=1", NULL, NULL, &resumed, &d), TT_INTERNAL);
-	CHECK_STR(d.n ? d.v[0].msg : NULL, "cannot read the journal: Is a directory");
+	CHECK_INT(journal_open(&j, dir, "id=1", NULL, NULL, &resumed, &d), TT_INVALID);
+	CHECK_STR(d.n ? d.v[0].msg : NULL, "cannot read the journal: a folder, not a file");
 	journal_close(&j);
 	diags_release(&d);
 	rmdir(dir);

@@ -504,9 +504,10 @@ TEST(merge_write_errors)
 	/* a folder where a file is: nothing written */
 	free(r.outdir);
 	r.outdir = xasprintf("%s/a/b/c/x.py/d", base);
-	CHECK_INT(merge_write(&r, &nw, &d), TT_INTERNAL);
+	CHECK_INT(merge_write(&r, &nw, &d), TT_INVALID); /* the user's path (#48) */
 	CHECK_INT(nw, 0);
-	CHECK(d.n == 1 && !strcmp(d.v[0].msg, "cannot create folder: Not a directory"));
+	CHECK(d.n == 1 && strstr(d.v[0].msg, "cannot create folder: '") &&
+	      strstr(d.v[0].msg, "/x.py' is not a folder"));
 	CHECK_STR(d.n ? d.v[0].file : NULL, r.outdir);
 	diags_release(&d);
 	/* an output that cannot be written: none is, the ones before it included (one set) */
