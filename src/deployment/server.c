@@ -83,6 +83,7 @@ static void probe_env(const struct serve_request *q, const char *cmd_python,
 		fienv_summary(py, q->consumer, &env, why, sizeof why);
 	s->python = py;
 	s->python_from = xstrdup(from ? from : "none");
+	s->python_why = why[0] && !env.flashinfer ? xstrdup(why) : NULL;
 	if (q->flashinfer) {
 		s->flashinfer = xstrdup(q->flashinfer);
 		s->flashinfer_from = xstrdup("--flashinfer");
@@ -459,8 +460,9 @@ int serve_derive(const struct serve_request *q, const char *data_root,
 		rc = take_unknowns(script_path, res, nres, s, d);
 	if (!rc && !s->flashinfer)
 		rc = diag_error(d, TT_USAGE, "launch", NULL, 0, 0, "which FlashInfer does the server "
-				"import? No Python with FlashInfer found (%s): give --python (the server's "
-				"interpreter) or --flashinfer VERSION", s->python ? s->python : "none");
+				"import? No Python with FlashInfer found (%s%s%s): give --python (the "
+				"server's interpreter) or --flashinfer VERSION", s->python ? s->python
+				: "none", s->python_why ? ": " : "", s->python_why ? s->python_why : "");
 out:
 	script_fields_free(opts, nopts);
 	script_fields_free(facts, nfacts);
@@ -476,7 +478,7 @@ out:
 void serve_release(struct serve_deployment *s)
 {
 	char **strs[] = { &s->consumer, &s->consumer_name, &s->consumer_version,
-			  &s->consumer_version_from, &s->python, &s->python_from, &s->flashinfer,
+			  &s->consumer_version_from, &s->python, &s->python_from, &s->python_why, &s->flashinfer,
 			  &s->flashinfer_from, &s->device, &s->model_path, &s->torch_dtype,
 			  &s->quantization, &s->moe_runner_backend, &s->skip_ops, &s->hf_config_class,
 			  &s->dtype, &s->activation, &s->input_view, &s->fused_finalize_from, &s->why_not,

@@ -42,6 +42,7 @@ struct serve_deployment {
 	char *consumer_version_from;   /* where that came from */
 	char *python;                  /* the server's interpreter, NULL when none was found */
 	char *python_from;
+	char *python_why;              /* why its probe gave no FlashInfer, or NULL */
 	char *flashinfer;              /* the FlashInfer version the server imports */
 	char *flashinfer_from;
 	/* the GPU */

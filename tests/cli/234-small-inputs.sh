@@ -29,3 +29,10 @@ rc=0; tunetab install --for sglang --from f.json --metadata wildcard --model-pat
 head -1 err.txt; echo "exit $rc"
 rc=0; tunetab doctor --for sglang --metadata=env -- python -m sglang.launch_server --model-path m 2>err.txt || rc=$?
 head -1 err.txt; echo "exit $rc"
+echo "== a server Python that never answers: stopped after TUNETAB_PYTHON_TIMEOUT, and said so"
+printf '#!/bin/sh\nsleep 300\n' >slowpy
+chmod +x slowpy
+rc=0; TUNETAB_PYTHON_TIMEOUT=1 timeout 60 "$TUNETAB" doctor --for sglang --device h200 --python ./slowpy \
+    --consumer-version 0.5.23 --cache-dir c -- python -m sglang.launch_server \
+    --model-path "$ROOT/tests/data/hf/Qwen/Qwen3-30B-A3B" --tp 4 2>err.txt >/dev/null || rc=$?
+grep error err.txt; echo "exit $rc"
