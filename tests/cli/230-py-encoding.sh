@@ -6,14 +6,16 @@
 # at the line of the declaration. Then a sweep: every name in encodings.aliases, every module of
 # the encodings package and some spellings of each, in a declaration over a table with a
 # non-ASCII comment and over a pure-ASCII one (where only the names Python gives the ascii codec
-# may pass too). First, configs/python/source-encodings.yaml against this python3.
+# may pass too). Last, 3000 random first lines (comments holding pieces of declarations, blank
+# lines, code; LF or CRLF; a BOM or none) over a non-ASCII str. First of all,
+# configs/python/source-encodings.yaml and its C header against this python3.
 . "$ROOT/tests/lib.sh"
 (cd "$ROOT" && python3 scripts/dev/python-encodings.py check)
 tunetab generate --device h200 --model qwen3-30b-a3b --dtype bf16 --format py -o gen -q
 NAME=v0_1_trtllm_fused_moe_NVIDIA_H200.py
 
 cat >oracle.py <<'PY'
-import codecs, encodings, encodings.aliases, io, os, pkgutil, re, sys, tokenize
+import codecs, encodings, encodings.aliases, io, os, pkgutil, random, re, sys, tokenize
 
 BOM = b"\xef\xbb\xbf"
 
@@ -61,9 +63,9 @@ def read_validate(path):
 
 
 def cases(table):
-    cafe = "# caf\u00e9 (a non-ASCII comment: another codec reads other characters)\n".encode()
+    cafe = "note = 'caf\u00e9'  # a non-ASCII str: another codec reads other characters\n".encode()
     attack = b"# harmless comment +AAo-import os+ADs-os.system(+ACI-echo PWNED+ACI-)+AAo-#\n"
-    ascii_note = b"# plain ASCII\n"
+    ascii_note = b"note = 'plain ASCII'\n"
     L1, L2 = 1, 2
     # label, bytes, the declaration's line (where a refusal must point)
     yield "no declaration", cafe + table, 0
@@ -167,11 +169,54 @@ def main():
                 decl = (forms[i % 3] % n).encode()
                 if i % 2:
                     decl = b"#!/usr/bin/env python3\n" + decl
-                for kind, note in (("u", "# caf\u00e9 +AAo- \\u0041\n".encode()), ("a", b"# plain +AAo- \\u0041\n")):
+                for kind, note in (("u", "note = 'caf\u00e9 +AAo-'\n".encode()), ("a", b"note = 'plain +AAo-'\n")):
                     d = "sweep/%s%d" % (kind, i)
                     os.makedirs(d)
                     open("%s/%s" % (d, name), "wb").write(decl + note + first)
                     out.write("%s\t%s\t%d\n" % (d, n, 2 if i % 2 else 1))
+    elif mode == "write-random":
+        # the first lines' shapes: comments (holding pieces of declarations), blank lines and
+        # code, LF or CRLF (a lone CR, a line break to Python, is refused by tunetab's reader
+        # for another reason), a BOM or none; a non-ASCII str after them
+        rnd = random.Random(263)
+        first = table.split(b"\n    ),\n")[0] + b"\n    ),\n}\n"
+        bits = [b" ", b"\t", b"\f", b"#", b"coding", b"coding:", b"coding=", b" coding: ", b"-*-",
+                b"utf-8", b"UTF8", b"u8", b"ascii", b"us-ascii", b"-", b"_", b".", b"latin-1",
+                b"x = 1", b"\\", b"utf_8_sig", b"cp1252", b"utf-7", b"fileencoding=",
+                "\u00e9".encode(), b"vim: set ", b"Coding:", b"ANSI_X3.4-1968", b"--utf8--",
+                b"utf-8-x", b"UTF_8", b"ibm367", b"8859", BOM]
+        blank = [b"", b" ", b"\t", b"\f", b"  \f "]
+
+        def line():
+            r = rnd.random()
+            if r < 0.7:
+                return rnd.choice(blank) + b"#" + b"".join(rnd.choice(bits) for _ in range(rnd.randint(0, 8)))
+            return rnd.choice(blank) if r < 0.85 else b"x = 1"
+        with open("random.tsv", "w") as out:
+            for i in range(int(sys.argv[3])):
+                head = (BOM if rnd.random() < 0.2 else b"") + b"".join(
+                    line() + rnd.choice([b"\n", b"\n", b"\r\n"]) for _ in range(rnd.randint(1, 3)))
+                d = "random/%d" % i
+                os.makedirs(d)
+                open("%s/%s" % (d, name), "wb").write(head + "note = 'caf\u00e9'\n".encode() + first)
+                out.write("%s\n" % d)
+    elif mode == "judge-random":
+        got = read_validate("random.txt")
+        files = bad = accepted = 0
+        for row in open("random.tsv"):
+            d = row.rstrip("\n")
+            data = open("%s/%s" % (d, name), "rb").read()
+            ok, text, why = expect(data)
+            g = got.get("%s/%s" % (d, name), [None, []])
+            good = g[0] is True if ok else g[0] is False and g[1] and g[1][0][0] in (1, 2)
+            files += 1
+            accepted += bool(g[0])
+            if not good:
+                bad += 1
+                print("DISAGREES: %r: python3 %s, tunetab %s %s" % (
+                    data[:data.index(b"note = ")], "reads its UTF-8 text" if ok else "does not (%s)" % why,
+                    "accepts it" if g[0] else "refuses it", g[1][:1]))
+        print("random first lines: %d files, %d accepted, %d disagree with python3" % (files, accepted, bad))
     elif mode == "judge-sweep":
         got = read_validate("sweep.txt")
         files = bad = accepted = 0
@@ -212,3 +257,6 @@ done
 python3 oracle.py write-sweep "gen/$NAME"
 tunetab validate sweep >sweep.txt 2>&1 || true
 python3 oracle.py judge-sweep "gen/$NAME"
+python3 oracle.py write-random "gen/$NAME" 3000
+tunetab validate random >random.txt 2>&1 || true
+python3 oracle.py judge-random "gen/$NAME"
