@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "base/unicode_np.h"
+#include "flashinfer/pyenc.h"
 
 #define MAX_DEPTH 200
 #define MAX_ITEMS (1u << 24)
@@ -747,6 +748,47 @@ static int utf8_guard(struct parser *ps, const char *text, size_t len)
 	return -1;
 }
 
+/* A located error, at the declared name, for a module whose text Python does not read as the
+ * UTF-8 this parser reads (pyenc.h): another codec, a BOM that contradicts the declaration,
+ * or an ASCII declaration over a byte >= 0x80. */
+static int encoding_guard(struct parser *ps, const char *text, size_t len)
+{
+	struct pyenc e;
+	pyenc_detect(text, len, &e);
+	/* a name is [A-Za-z0-9_.-]+, any length: at most 40 characters of it are quoted */
+	int n = e.name_len > 40 ? 40 : (int)e.name_len;
+	const char *more = e.name_len > 40 ? "..." : "";
+	if (e.kind == PYENC_OTHER) {
+		perr(ps, e.line, e.col, "declared encoding '%.*s%s' is neither UTF-8 nor ASCII: Python "
+		     "decodes the module with that codec, or refuses a name it does not know (PEP "
+		     "263), so its text is not the UTF-8 tunetab reads", n, e.name, more);
+		return -1;
+	}
+	if (e.kind == PYENC_BOM_CONFLICT) {
+		perr(ps, e.line, e.col, "declared encoding '%.*s%s' after a UTF-8 BOM: Python refuses "
+		     "the module (PEP 263: a BOM allows only utf-8)", n, e.name, more);
+		return -1;
+	}
+	if (e.kind != PYENC_ASCII)
+		return 0;
+	int line = 1, col = 1;
+	for (const char *q = text; q < text + len; q++) {
+		if ((unsigned char)*q >= 0x80) {
+			perr(ps, e.line, e.col, "declared encoding '%.*s%s' is ASCII, but line %d, column "
+			     "%d holds the byte 0x%02x: Python refuses to decode the module", n, e.name,
+			     more, line, col, (unsigned char)*q);
+			return -1;
+		}
+		if (*q == '\n') {
+			line++;
+			col = 1;
+		} else {
+			col++;
+		}
+	}
+	return 0;
+}
+
 int pylit_parse_module(const char *text, size_t len, const char *file, struct py_module *m,
 		       struct diags *d)
 {
@@ -758,7 +800,7 @@ int pylit_parse_module(const char *text, size_t len, const char *file, struct py
 		ps.p += 3; /* UTF-8 BOM */
 	ps.line_start = ps.bol = 1;
 	size_t alloc = 0;
-	if (utf8_guard(&ps, text, len))
+	if (encoding_guard(&ps, text, len) || utf8_guard(&ps, text, len))
 		goto fail;
 	for (;;) {
 		skip_space(&ps);

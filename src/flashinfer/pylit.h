@@ -44,7 +44,8 @@ struct pylit_limits {
 /* Parses a whole module of literal assignments. text must stay alive as long as m: plain
  * strings point into it. What Python 3 would not compile is an error too (invalid UTF-8, an
  * unexpected indent, a statement split by a newline, a keyword as a name, ur'' strings), as
- * is anything beyond the subset. On error adds one located diagnostic (id "syntax") to d and
+ * is anything beyond the subset, and a module Python would not read as UTF-8: a PEP 263
+ * coding declaration of another codec (pyenc.h) is an error at the declared name. On error adds one located diagnostic (id "syntax") to d and
  * returns TT_INVALID. file is used in diagnostics only. */
 int pylit_parse_module(const char *text, size_t len, const char *file, struct py_module *m,
 		       struct diags *d);

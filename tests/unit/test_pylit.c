@@ -497,6 +497,74 @@ TEST(pylit_equal_clone_kinds)
 	pylit_release_cache();
 }
 
+/* PEP 263 (pyenc.h): what CPython does not read as this UTF-8 text is an error at the declared
+ * name; the spellings it reads as UTF-8 or ASCII are read. tests/cli/230 checks them all
+ * against python3. */
+TEST(pylit_module_encodings)
+{
+	static const char *const other = "' is neither UTF-8 nor ASCII: Python decodes the module "
+		"with that codec, or refuses a name it does not know (PEP 263), so its text is not "
+		"the UTF-8 tunetab reads";
+	static const struct {
+		const char *text;
+		int line, col;
+		const char *name;
+	} bad[] = {
+		{ "# -*- coding: utf-7 -*-\n# +AAo-import os\nx = 1\n", 1, 15, "utf-7" },
+		{ "#!/usr/bin/python\n# vim: set fileencoding=latin-1 :\nx = 1\n", 2, 25, "latin-1" },
+		{ "\n#coding=cp1252\nx = 1\n", 2, 9, "cp1252" },
+		{ " \f\t# comment\r\n  # coding: UTF-16\r\nx = 1\r\n", 2, 13, "UTF-16" },
+		{ "# caf\xc3\xa9 coding: utf.8\n", 1, 16, "utf.8" },
+		{ "# coding: # coding=koi8-r\n", 1, 20, "koi8-r" },
+		{ "# coding: -utf8.\n", 1, 11, "-utf8." },
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		char *msg = xasprintf("syntax error: declared encoding '%s%s", bad[i].name, other);
+		check_module_error(bad[i].text, strlen(bad[i].text), bad[i].line, bad[i].col, msg);
+		free(msg);
+	}
+	BAD("\xef\xbb\xbf# coding: utf8\nx = 1\n", 1, 11, "syntax error: declared encoding 'utf8' "
+	    "after a UTF-8 BOM: Python refuses the module (PEP 263: a BOM allows only utf-8)");
+	BAD("\xef\xbb\xbf\n# coding: latin-1\nx = 1\n", 2, 11, "syntax error: declared encoding "
+	    "'latin-1' after a UTF-8 BOM: Python refuses the module (PEP 263: a BOM allows only utf-8)");
+	BAD("# coding: us-ascii\nx = 1\ny = '\xc3\xa9'\n", 1, 11, "syntax error: declared encoding "
+	    "'us-ascii' is ASCII, but line 3, column 6 holds the byte 0xc3: Python refuses to "
+	    "decode the module");
+	BAD("# coding: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n", 1, 11,
+	    "syntax error: declared encoding 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa...' is neither "
+	    "UTF-8 nor ASCII: Python decodes the module with that codec, or refuses a name it does "
+	    "not know (PEP 263), so its text is not the UTF-8 tunetab reads");
+	static const char *const ok[] = {
+		"# -*- coding: utf-8 -*-\nx = '\xc3\xa9'\n",
+		"\xef\xbb\xbf# coding: UTF_8\nx = '\xc3\xa9'\n",
+		"\xef\xbb\xbf# coding: utf-8-unix\nx = '\xc3\xa9'\n",
+		"# coding=utf8\nx = '\xc3\xa9'\n",
+		"#!/usr/bin/python\n# coding: U8\nx = '\xc3\xa9'\n",
+		"# coding: --cp65001--\nx = '\xc3\xa9'\n",
+		"# coding: _utf_8_sig\nx = '\xc3\xa9'\n",
+		"# coding: utf8.ucs4\nx = '\xc3\xa9'\n",
+		"# coding: ascii\nx = 1\n",
+		"# coding: ANSI.X3.4.1968\nx = 1\n",
+		"x = 1\n# coding: latin-1\ny = '\xc3\xa9'\n",         /* line 2 after code: ignored */
+		"#\n#\n# coding: latin-1\ny = '\xc3\xa9'\n",          /* line 3: ignored */
+		"# Coding: latin-1\ny = '\xc3\xa9'\n",                 /* no declaration */
+		"# coding : latin-1\ny = '\xc3\xa9'\n",
+		"# coding: \xc3\xa9\ny = 1\n",                         /* no name */
+		"# coding:",
+	};
+	for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+		struct py_module m;
+		struct diags d = DIAGS_INIT;
+		int rc = pylit_parse_module(ok[i], strlen(ok[i]), "ok.py", &m, &d);
+		if (rc != TT_OK)
+			fprintf(stderr, "  module: %s\n  %d:%d: %s\n", ok[i], d.v[0].line, d.v[0].col,
+				d.v[0].msg);
+		CHECK_INT(rc, TT_OK);
+		py_module_release(&m);
+		diags_release(&d);
+	}
+}
+
 TTEST_SUITE(pylit_tests) = {
 	{ "pylit_str_repr_as_python", pylit_str_repr_as_python },
 	{ "pylit_literals_as_python", pylit_literals_as_python },
@@ -504,6 +572,7 @@ TTEST_SUITE(pylit_tests) = {
 	{ "pylit_module_errors", pylit_module_errors },
 	{ "pylit_module_python_rejects", pylit_module_python_rejects },
 	{ "pylit_module_python_accepts", pylit_module_python_accepts },
+	{ "pylit_module_encodings", pylit_module_encodings },
 	{ "pylit_nesting_limit", pylit_nesting_limit },
 	{ "pylit_expr_positions", pylit_expr_positions },
 	{ "pylit_equal_clone_kinds", pylit_equal_clone_kinds },

@@ -1,0 +1,4 @@
+# coding: ascii
+best_configs = {
+    "('a',)": (0, 1),
+}
