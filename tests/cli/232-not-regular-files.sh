@@ -8,11 +8,13 @@ mkfifo fifo.json fifo.py fifo.lua fifo.yaml
 mkdir folder.json
 L="python -m sglang.launch_server --model-path $ROOT/tests/data/hf/Qwen/Qwen3-30B-A3B --tp 4 --moe-runner-backend flashinfer_cutlass"
 I="--device h200 --flashinfer 0.7.4 --consumer-version 0.5.23"
+# the folder's name is SGLang's digest of the launch, which holds the model's path (this clone's)
+DIGEST='s|/sm90/[0-9a-f]\{16\}|/sm90/<digest>|g'
 t() { # NAME ARGS...: tunetab ARGS: the exit code and the error, paths shortened
     name=$1; shift
     rc=0; timeout 10 "$TUNETAB" "$@" >out.txt 2>err.txt || rc=$?
     printf '%s: exit %s: ' "$name" "$rc"
-    { grep -h -e 'error' out.txt err.txt || echo "(no error)"; } | head -2 | sed -e "s|$PWD/||g" -e "s|$ROOT|<root>|g"
+    { grep -h -e 'error' out.txt err.txt || echo "(no error)"; } | head -2 | sed -e "s|$PWD/||g" -e "s|$ROOT|<root>|g" -e "$DIGEST"
 }
 t "validate a FIFO" validate fifo.json
 t "validate a .py FIFO" validate fifo.py
@@ -33,7 +35,7 @@ tunetab install --for sglang $I --cache-dir c -- $L >/dev/null 2>&1
 f=$(ls c/flashinfer/autotune/0.7.4/sm90/*/rank_tp1_pp0_dp0.json)
 rm "$f" && mkfifo "$f"
 rc=0; timeout 10 "$TUNETAB" doctor --for sglang $I --cache-dir c -- $L >out.txt 2>&1 || rc=$?
-grep -e '^  no ' -e '^verdict' out.txt | sed "s|$PWD/||g" | cut -c1-220
+grep -e '^  no ' -e '^verdict' out.txt | sed -e "s|$PWD/||g" -e "$DIGEST" | cut -c1-220
 echo "doctor exit $rc"
 t "install repairs it" install --for sglang $I --cache-dir c -- $L
 [ -f "$f" ] && [ ! -p "$f" ] && echo "the rank file is a regular file again"
