@@ -12,7 +12,7 @@
 # run's output in build/fuzz/logs/<target>.log. Found crashes are kept as regression inputs
 # in tests/data/fuzz/<target>/ (docs/reliability.md, "Fuzzing").
 
-FUZZ_TARGETS := table_py table_json key yaml logscan lua journal fileset wire
+FUZZ_TARGETS := table_py table_json key yaml logscan lua journal fileset wire markdown
 FUZZ_SECONDS ?= 60
 FUZZ_CC      ?= clang
 FUZZ_FLAGS   ?= -rss_limit_mb=2048 -timeout=10
