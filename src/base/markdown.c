@@ -323,13 +323,15 @@ void md_to_roff(const char *md, struct strbuf *out)
 				roff_cell(cell[0], clen[0], true, out);
 				sb_addc(out, '\n');
 				for (size_t k = 1; k < n; k++) {
+					bool bol = k == 1; /* the second cell starts the .TP's body */
 					if (k > 1)
 						sb_adds(out, "; ");
 					if (nhead > 2 && k < nhead && hlen[k]) {
-						roff_cell(head[k], hlen[k], false, out);
+						roff_cell(head[k], hlen[k], bol, out);
 						sb_adds(out, ": ");
+						bol = false;
 					}
-					roff_cell(cell[k], clen[k], false, out);
+					roff_cell(cell[k], clen[k], bol, out);
 				}
 				sb_addc(out, '\n');
 			}

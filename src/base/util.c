@@ -450,6 +450,21 @@ static int stage_file(const char *path, const void *data, size_t len, unsigned m
 	return 0;
 }
 
+/* Whether tmp is a name stage_file gives path's temp file: ".NAME.tmpXXXXXX" in path's
+ * folder, the X's mkstemp's letters and digits. */
+static bool staged_name_of(const char *path, const char *tmp)
+{
+	const char *slash = strrchr(path, '/');
+	size_t dl = slash ? (size_t)(slash - path) + 1 : 0, bl = strlen(path + dl);
+	if (strlen(tmp) != dl + 1 + bl + 10 || strncmp(tmp, path, dl) || tmp[dl] != '.' ||
+	    strncmp(tmp + dl + 1, path + dl, bl) || strncmp(tmp + dl + 1 + bl, ".tmp", 4))
+		return false;
+	for (const char *x = tmp + dl + bl + 5; *x; x++)
+		if (!((*x >= 'a' && *x <= 'z') || (*x >= 'A' && *x <= 'Z') || (*x >= '0' && *x <= '9')))
+			return false;
+	return true;
+}
+
 int write_file_atomic(const char *path, const void *data, size_t len, unsigned mode)
 {
 	struct file_set set = { 0 };
@@ -548,29 +563,56 @@ static void jfiles_free(struct jfile *f, size_t n)
 	free(f);
 }
 
-/* A undo log field: "none", or LEN:PATH with path relative to jdir (the undo log's folder)
- * when under it, else absolute, so the undo log means the same files from any folder. */
-static void undo_field(struct strbuf *sb, const char *jdir, const char *path)
+/* Whether p[0, len) may name a file in an undo log: a path relative to the undo log's folder,
+ * the last part a name, no part "..". So a recovery renames and removes only files of that
+ * folder and below, whatever the undo log says (a log naming /etc/x or ../x is not one). */
+static bool undo_rel_ok(const char *p, size_t len)
 {
-	if (!path) {
-		sb_adds(sb, "none");
-		return;
+	if (!len || p[0] == '/' || p[len - 1] == '/')
+		return false;
+	for (size_t i = 0; i < len;) {
+		size_t n = 0;
+		while (i + n < len && p[i + n] != '/')
+			n++;
+		if (n == 2 && p[i] == '.' && p[i + 1] == '.')
+			return false;
+		i += n + 1;
 	}
+	return true;
+}
+
+/* path as the undo log in folder jdir names it: the part after jdir (path must be written
+ * under jdir, as every set's files are: DIR/NAME beside DIR/.tunetab-WHO.journal), or NULL
+ * when it is not there or undo_rel_ok refuses it. */
+static const char *undo_rel(const char *jdir, const char *path)
+{
 	size_t dl = strlen(jdir);
-	char *abs = NULL;
-	const char *p = path; /* as it is: absolute, or relative to an undo log in "." */
-	if (!strncmp(path, jdir, dl) && path[dl] == '/') {
-		p = path + dl + 1;
-	} else if (path[0] != '/' && strcmp(jdir, ".")) {
-		char cwd[PATH_MAX];
-		p = abs = xasprintf("%s/%s", getcwd(cwd, sizeof cwd) ? cwd : ".", path);
-	}
-	sb_addf(sb, "%zu:%s", strlen(p), p);
-	free(abs);
+	while (dl > 1 && jdir[dl - 1] == '/')
+		dl--;
+	const char *p = NULL;
+	if (dl == 1 && jdir[0] == '/')
+		p = path[0] == '/' ? path : NULL;
+	else if (!strncmp(path, jdir, dl) && path[dl] == '/')
+		p = path + dl;
+	else if (!strcmp(jdir, ".") && path[0] != '/')
+		p = path; /* an undo log named without a folder: relative to "." as it is */
+	while (p && *p == '/')
+		p++;
+	return p && undo_rel_ok(p, strlen(p)) ? p : NULL;
+}
+
+/* An undo log field: "none", or LEN:PATH with PATH relative to the undo log's folder
+ * (undo_rel). */
+static void undo_field(struct strbuf *sb, const char *rel)
+{
+	if (rel)
+		sb_addf(sb, "%zu:%s", strlen(rel), rel);
+	else
+		sb_adds(sb, "none");
 }
 
 /* Parses one field at *p (end: e) into *out (NULL for none, else the path resolved against
- * jdir; caller frees). 0, or -1 when malformed. */
+ * jdir; caller frees). 0, or -1 when malformed or not a path undo_rel_ok allows. */
 static int undo_read_field(const char **p, const char *e, const char *jdir, char **out)
 {
 	*out = NULL;
@@ -585,10 +627,9 @@ static int undo_read_field(const char **p, const char *e, const char *jdir, char
 	if (q == *p || q >= e || *q != ':' || len == 0 || (size_t)(e - q - 1) < len)
 		return -1;
 	q++;
-	if (memchr(q, '\0', len))
+	if (memchr(q, '\0', len) || !undo_rel_ok(q, len))
 		return -1;
-	*out = q[0] == '/' || !strcmp(jdir, ".") ? xstrndup(q, len)
-						 : xasprintf("%s/%.*s", jdir, (int)len, q);
+	*out = !strcmp(jdir, ".") ? xstrndup(q, len) : xasprintf("%s/%.*s", jdir, (int)len, q);
 	*p = q + len;
 	return 0;
 }
@@ -612,6 +653,11 @@ static int undo_parse(const char *text, size_t len, const char *jdir, struct jfi
 		if (undo_read_field(&p, e, jdir, &x->target) || !x->target || p == e || *p++ != ' ' ||
 		    undo_read_field(&p, e, jdir, &x->backup) || p == e || *p++ != ' ' ||
 		    undo_read_field(&p, e, jdir, &x->temp) || !x->temp || p == e || *p++ != '\n')
+			goto bad;
+		/* the temp file and backup a commit makes beside its target, nothing else */
+		size_t tl = strlen(x->temp);
+		if (!staged_name_of(x->target, x->temp) ||
+		    (x->backup && (strncmp(x->backup, x->temp, tl) || strcmp(x->backup + tl, ".bak"))))
 			goto bad;
 	}
 	char tail[32];
@@ -791,22 +837,28 @@ static int commit_undoable(struct file_set *s)
 	char *jdir = dir_of(s->undo);
 	struct strbuf text = STRBUF_INIT;
 	sb_adds(&text, UNDO_HEAD);
+	int err = 0;
 	for (size_t i = 0; i < s->n; i++) {
 		struct stat st;
 		f[i].target = xstrdup(s->path[i]);
 		f[i].temp = xstrdup(s->tmp[i]);
 		f[i].backup = lstat(s->path[i], &st) ? NULL : xasprintf("%s.bak", s->tmp[i]);
+		const char *target = undo_rel(jdir, f[i].target), *temp = undo_rel(jdir, f[i].temp);
+		const char *backup = f[i].backup ? undo_rel(jdir, f[i].backup) : NULL;
+		if (!target || !temp || (f[i].backup && !backup))
+			err = EINVAL; /* not in the undo log's folder: no recovery could undo it */
 		sb_adds(&text, "file ");
-		undo_field(&text, jdir, f[i].target);
+		undo_field(&text, target);
 		sb_addc(&text, ' ');
-		undo_field(&text, jdir, f[i].backup);
+		undo_field(&text, backup);
 		sb_addc(&text, ' ');
-		undo_field(&text, jdir, f[i].temp);
+		undo_field(&text, temp);
 		sb_addc(&text, '\n');
 	}
 	sb_addf(&text, "end %zu\n", s->n);
 	free(jdir);
-	int err = undo_publish(s->undo, &text);
+	if (!err)
+		err = undo_publish(s->undo, &text);
 	sb_release(&text);
 	if (err) { /* nothing made yet but the temp files, which the caller's abort removes */
 		jfiles_free(f, s->n);

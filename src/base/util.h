@@ -148,7 +148,11 @@ void file_set_abort(struct file_set *s);
  * The undo log is text: the line "tunetab file-set journal 1", then per file
  * "file TARGET BACKUP TEMP" where each is the word none (BACKUP: the target did not exist)
  * or LEN:PATH (LEN bytes of path, spaces and newlines included; relative to the undo log's
- * folder when under it), then "end N" (the number of files). */
+ * folder), then "end N" (the number of files). Every file of the set must be in the undo
+ * log's folder or below it (else the commit fails with EINVAL before it changes anything), and
+ * file_set_recover refuses an undo log that names any other path (absolute, or with a ".."
+ * part) or a temp file or backup not named as a commit names them beside their target: a
+ * recovery renames and removes only the files of a commit into that folder. */
 void file_set_undo(struct file_set *s, const char *undo_path);
 
 /* The undo log of the sets command `who` ("install", "generate", "merge") commits in folder

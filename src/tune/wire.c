@@ -458,7 +458,7 @@ static int read_list(struct reading *r, const char *tail, size_t count, void **i
 			size_t clen = strcspn(c, "," SPACE);
 			if ((k + 1 < ncols) != (c[clen] == ',') ||
 			    (at[k] >= 0 && read_value(&m->cols[at[k]], c, clen, v + got * m->item_size))) {
-				free(v);
+				wire_release_items(m, v, count); /* the texts of the items before it */
 				return fail(r->why, r->whylen, "%s: bad item '%.*s' (its columns: %.*s)",
 					    m->verb, (int)len, w, (int)r->cols_len, r->cols);
 			}
@@ -520,22 +520,35 @@ int wire_read(const char *line, const struct wire_msg *m, void *obj, void **item
 	if (items)
 		*items = v;
 	else
-		free(v);
+		wire_release_items(m, v, k);
 	if (n)
 		*n = k;
 	return 0;
 }
 
-void wire_release(const struct wire_msg *m, void *obj)
+/* Frees the WT_PWORD and WT_PTEXT members of the struct at obj that fields[0, n) describe. */
+static void release_fields(const struct wire_field *fields, size_t n, void *obj)
 {
-	for (size_t i = 0; i < m->nfields; i++) {
-		const struct wire_field *f = &m->fields[i];
+	for (size_t i = 0; i < n; i++) {
+		const struct wire_field *f = &fields[i];
 		if (f->type == WT_PWORD || f->type == WT_PTEXT) {
 			char **slot = (char **)((char *)obj + f->off);
 			free(*slot);
 			*slot = NULL;
 		}
 	}
+}
+
+void wire_release(const struct wire_msg *m, void *obj)
+{
+	release_fields(m->fields, m->nfields, obj);
+}
+
+void wire_release_items(const struct wire_msg *m, void *items, size_t n)
+{
+	for (size_t i = 0; items && m->tail == WIRE_LIST && i < n; i++)
+		release_fields(m->cols, m->ncols, (char *)items + i * m->item_size);
+	free(items);
 }
 
 /* --- writing ---------------------------------------------------------------------------- */

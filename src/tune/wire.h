@@ -118,16 +118,21 @@ void wire_write(struct strbuf *sb, const struct wire_msg *m, const void *obj, co
 		const void *items, size_t n);
 
 /* Reads line (wire_identify's m) into obj, zeroed first: every field m lists must be there,
- * names it does not list are ignored; the list's items into *items (allocated, caller frees;
- * NULL when none) and their count into *n (items and n may be NULL for a message without a
- * list). -1 with why: another version, a bare word, a missing field or column (named), a
- * value that does not parse, items that are not the count's. Caller releases obj's pointer
- * fields with wire_release, whatever the result. */
+ * names it does not list are ignored; the list's items into *items (allocated, caller frees
+ * with wire_release_items: a column may be text, OPPROF's tactic; NULL when none) and their
+ * count into *n (items and n may be NULL for a message without a list). -1 with why: another
+ * version, a bare word, a missing field or column (named), a value that does not parse, items
+ * that are not the count's (then nothing of the list is left to free). Caller releases obj's
+ * pointer fields with wire_release, whatever the result. */
 int wire_read(const char *line, const struct wire_msg *m, void *obj, void **items, size_t *n,
 	      char *why, size_t whylen);
 
 /* Frees what wire_read allocated in obj (its WT_PWORD and WT_PTEXT fields). */
 void wire_release(const struct wire_msg *m, void *obj);
+
+/* Frees a list wire_read made of m's n items: their WT_PWORD and WT_PTEXT columns, then the
+ * array (NULL: nothing). */
+void wire_release_items(const struct wire_msg *m, void *items, size_t n);
 
 /* The table, one line a message ("request JOB dtype:word batch:int ... cands=[id:int,...]",
  * "reply ERR --text"), as scripts/tunetab-fi-worker.py --table prints its own: the two sides'

@@ -5,7 +5,7 @@
 # nothing. A failing target prints its exit status and the end of its stderr.
 . "$ROOT/tests/lib.sh"
 BIN_DIR=$(dirname "$TUNETAB")
-for t in table_py table_json key yaml logscan lua journal; do
+for t in table_py table_json key yaml logscan lua journal fileset wire markdown launch; do
   bin="$BIN_DIR/fuzz_replay_$t"
   if [ ! -x "$bin" ]; then
     echo "$t: no replay binary ${bin#"$ROOT/"} (make fuzz-replay)"

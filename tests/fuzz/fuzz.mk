@@ -12,7 +12,7 @@
 # run's output in build/fuzz/logs/<target>.log. Found crashes are kept as regression inputs
 # in tests/data/fuzz/<target>/ (docs/reliability.md, "Fuzzing").
 
-FUZZ_TARGETS := table_py table_json key yaml logscan lua journal
+FUZZ_TARGETS := table_py table_json key yaml logscan lua journal fileset wire markdown launch
 FUZZ_SECONDS ?= 60
 FUZZ_CC      ?= clang
 FUZZ_FLAGS   ?= -rss_limit_mb=2048 -timeout=10
@@ -47,6 +47,7 @@ $(FUZZ_TARGETS:%=fuzz-%): fuzz-%: $(FUZZ_DIR)/fuzz_%
 	$(Q)cp -n tests/fuzz/$*/seeds/* $(FUZZ_DIR)/corpus/$*/ 2>/dev/null || true
 	@echo "  FUZZ    $* for $(FUZZ_SECONDS) s (log: $(FUZZ_DIR)/logs/$*.log)"
 	$(Q)$(FUZZ_DIR)/fuzz_$* -max_total_time=$(FUZZ_SECONDS) $(FUZZ_FLAGS) -print_final_stats=1 \
+		$(if $(wildcard tests/fuzz/$*/dict),-dict=tests/fuzz/$*/dict) \
 		-artifact_prefix=$(FUZZ_DIR)/artifacts/$*/ $(FUZZ_DIR)/corpus/$* \
 		>$(FUZZ_DIR)/logs/$*.log 2>&1 || { tail -n 60 $(FUZZ_DIR)/logs/$*.log; exit 1; }
 	$(Q)grep -E '^#[0-9]+[[:space:]]+DONE|stat::number_of_executed_units' $(FUZZ_DIR)/logs/$*.log | sed 's/^/  $*: /'

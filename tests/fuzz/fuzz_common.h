@@ -76,7 +76,8 @@ static char *fuzz_scratch;
 static inline void fuzz_scratch_cleanup(void)
 {
 	static const char *const names[] = { "heuristic.lua", "devices", "models", "catalogs",
-					     "schemas", "dtypes", "calibration", "journal" };
+					     "schemas", "dtypes", "calibration", "journal",
+					     "fileset", "outside" };
 	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
 		char *p = xasprintf("%s/%s", fuzz_scratch, names[i]);
 		if (unlink(p))

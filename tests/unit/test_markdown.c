@@ -76,6 +76,20 @@ TEST(text_keeps_markdown)
 	sb_release(&sb);
 }
 
+/* A table row's second cell starts the .TP's body: its leading dot or quote is defused as at
+ * the start of any line (issue #48, found by fuzzing: '.journal files' was a roff request),
+ * and so is a column's name printed before it. */
+TEST(roff_table_cell_at_line_start)
+{
+	struct strbuf sb = STRBUF_INIT;
+	md_to_roff("| option | meaning |\n|---|---|\n| `--x` | .journal files |\n| `--y` | 'q |\n"
+		   "\n| .a | .b | c |\n|---|---|---|\n| x | y | z |\n", &sb);
+	CHECK_STR(sb.buf, ".TP\n\\fB\\-\\-x\\fR\n\\&.journal files\n"
+			  ".TP\n\\fB\\-\\-y\\fR\n\\&'q\n"
+			  ".TP\nx\n\\&.b: y; c: z\n");
+	sb_release(&sb);
+}
+
 TEST(roff_inline_escapes)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -94,5 +108,6 @@ TTEST_SUITE(markdown_tests) = {
 	{ "roff_blocks", roff_blocks },
 	{ "text_keeps_markdown", text_keeps_markdown },
 	{ "roff_inline_escapes", roff_inline_escapes },
+	{ "roff_table_cell_at_line_start", roff_table_cell_at_line_start },
 	TTEST_END
 };

@@ -348,10 +348,10 @@ TEST(file_set_recover_refuses_another_version)
 	char *j = xasprintf("%s/.j", dir);
 	put(dir, "a", "mine");
 	const char *bad[] = {
-		"tunetab file-set journal 2\nfile 1:a none 5:.a.tm\nend 1\n",
-		"tunetab file-set journal 1\nfile 1:a none 5:.a.tm\n",   /* no end line */
-		"tunetab file-set journal 1\nfile 9:a none 5:.a.tm\nend 1\n", /* a length past it */
-		"tunetab file-set journal 1\nfile 1:a none 5:.a.tm\nend 2\n", /* a count that is not */
+		"tunetab file-set journal 2\nfile 1:a none 12:.a.tmpAAAAAA\nend 1\n",
+		"tunetab file-set journal 1\nfile 1:a none 12:.a.tmpAAAAAA\n",   /* no end line */
+		"tunetab file-set journal 1\nfile 9:a none 12:.a.tmpAAAAAA\nend 1\n", /* a length past it */
+		"tunetab file-set journal 1\nfile 1:a none 12:.a.tmpAAAAAA\nend 2\n", /* a count that is not */
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
 		put(dir, ".j", bad[i]);
@@ -362,6 +362,63 @@ TEST(file_set_recover_refuses_another_version)
 		check_file(dir, ".j", bad[i]);
 	}
 	remove_tree(dir);
+	free(j);
+}
+
+/* An undo log names only files of its own folder (issue #48: found by fuzzing, an undo log
+ * whose temp file was "/rank.tmp..." had the recovery remove that file at the root): one that
+ * names a path outside it, or a temp file or backup that is not its target's, is refused whole,
+ * and nothing is touched; a commit of a file outside the undo log's folder fails before it
+ * changes anything. */
+TEST(file_set_recover_stays_in_its_folder)
+{
+	char dir[] = "/tmp/tunetab-unit-XXXXXX";
+	CHECK(mkdtemp(dir) != NULL);
+	char *in = xasprintf("%s/in", dir), *j = xasprintf("%s/in/.j", dir);
+	CHECK_INT(mkdir(in, 0700), 0);
+	put(dir, "outside", "theirs");
+	put(dir, ".outside.tmpAAAAAA", "theirs too");
+	put(in, "a", "mine");
+	put(in, "b", "mine too");
+	char *abs = xasprintf("tunetab file-set journal 1\nfile %zu:%s/outside none %zu:%s/.outside.tmpAAAAAA\n"
+			      "end 1\n", strlen(dir) + 8, dir, strlen(dir) + 20, dir);
+	const char *bad[] = {
+		abs,
+		"tunetab file-set journal 1\nfile 10:../outside none 21:../.outside.tmpAAAAAA\nend 1\n",
+		"tunetab file-set journal 1\nfile 1:a 10:../outside 12:.a.tmpAAAAAA\nend 1\n",
+		"tunetab file-set journal 1\nfile 1:a none 24:../in/../.a.tmpAAAAAA\nend 1\n",
+		"tunetab file-set journal 1\nfile 1:a none 12:.b.tmpAAAAAA\nend 1\n", /* not a's */
+		"tunetab file-set journal 1\nfile 1:a 1:b 12:.a.tmpAAAAAA\nend 1\n",
+		"tunetab file-set journal 1\nfile 1:a none 11:.a.tmpAAAAA\nend 1\n",
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		put(in, ".j", bad[i]);
+		int found = 0;
+		CHECK_INT(file_set_recover(j, &found, NULL), EBADMSG);
+		CHECK_INT(found, 1);
+		check_listing(dir, ".outside.tmpAAAAAA|in|outside");
+		check_listing(in, ".j|a|b");
+		check_file(dir, "outside", "theirs");
+		check_file(in, "a", "mine");
+		check_file(in, "b", "mine too");
+	}
+	free(abs);
+	CHECK_INT(unlink(j), 0);
+	/* the writer's side: a set with a file beside the undo log's folder is not committed */
+	struct file_set s = { 0 };
+	file_set_undo(&s, j);
+	char *pa = xasprintf("%s/a", in), *po = xasprintf("%s/new", dir);
+	CHECK_INT(file_set_stage(&s, pa, "new a", 5, 0644), 0);
+	CHECK_INT(file_set_stage(&s, po, "new", 3, 0644), 0);
+	CHECK_INT(file_set_commit(&s), EINVAL);
+	check_listing(dir, ".outside.tmpAAAAAA|in|outside");
+	check_listing(in, "a|b");
+	check_file(in, "a", "mine");
+	free(pa);
+	free(po);
+	remove_tree(in);
+	remove_tree(dir);
+	free(in);
 	free(j);
 }
 
@@ -421,6 +478,7 @@ TTEST_SUITE(util_tests) = {
 	{ "file_set_recover_undoes_a_killed_commit", file_set_recover_undoes_a_killed_commit },
 	{ "file_set_recover_again_after_a_killed_recovery", file_set_recover_again_after_a_killed_recovery },
 	{ "file_set_recover_refuses_another_version", file_set_recover_refuses_another_version },
+	{ "file_set_recover_stays_in_its_folder", file_set_recover_stays_in_its_folder },
 	{ "file_set_undo_path_names", file_set_undo_path_names },
 	{ "file_set_recover_waits_for_a_live_commit", file_set_recover_waits_for_a_live_commit },
 	TTEST_END
