@@ -98,7 +98,7 @@ FI_SRC      := src/flashinfer/pylit.c src/flashinfer/pyenc.c src/flashinfer/key.
                src/flashinfer/fijudge.c src/flashinfer/metadata.c src/flashinfer/tableset.c \
                src/flashinfer/cachefile.c
 INSPECT_SRC := src/inspect/logscan.c src/inspect/doctor.c
-TUNE_SRC    := src/tune/choose.c src/tune/generate.c src/tune/generate_session.c src/tune/generate_ops.c \
+TUNE_SRC    := src/tune/choose.c src/tune/routing.c src/tune/robust.c src/tune/pairs.c src/tune/generate.c src/tune/generate_session.c src/tune/generate_ops.c \
                src/tune/generate_outputs.c src/tune/generate_fleet.c src/tune/generate_summary.c \
                src/tune/worker.c src/tune/wire.c src/tune/journal.c src/tune/backend_proxy.c \
                src/tune/backend_fake.c src/tune/timing.c src/tune/fleet.c src/tune/selftest.c \

@@ -27,6 +27,12 @@ naming both versions or the field.
                                -> START, G id= verdict=ok|bad|unchecked max_abs= rel= why= per
                                   candidate until one is not bad; END (the correctness gate:
                                   Kernels.gate)
+  LAYER load= popularity= draws= layer_reps= layer_rounds= seed= <job> key= key_fields=
+        runner_args= pairs= cols=g1,g2 -- G1,G2...
+                               -> L g1= g2= status= us= why= per pair; END (the whole MoE
+                                  layer per tactic pair under a routing load: Kernels.layer;
+                                  the job is GEMM1's entry's; popularity: a weight per expert
+                                  of every rank, hex of "w,w,...", "-": uniform)
   ROUND method= min_reps= cands= cols=id,reps -- ID,REPS...  (REPS 0: the worker sizes it)
                                -> START per id, then T id= us= (per call; F id= why=: it raised)
                                   per id; END. The round runs as one batch: a fault is not
@@ -105,6 +111,7 @@ import importlib
 import importlib.util
 import inspect
 import math
+import random
 import re
 import os
 import signal
@@ -617,6 +624,27 @@ class Kernels:
             return cached
         if len(self.gate_cache) > 64:
             self.gate_cache.clear()
+        kind, why = self._call_kind(reference=True)
+        if why:
+            j["gate"] = {"why": why}
+            return j["gate"]
+        n, hidden, e_local = j["bucket"], w2.shape[1], w2.shape[0]
+        g = t.Generator(device="cuda").manual_seed(4242 + n)
+        xin, xref, experts, scales, quant = self._call_inputs(kind, n, None, g)
+        act = int(getattr(r, "activation_type", 3))  # Swiglu before 0.5.0 (RUNNER_DEFAULTS)
+        ref = torch_moe(t, xref, experts, scales, w1.float(), w2.float(), act, r.ep_rank)
+        j["gate"] = {"kind": kind, "x": xin, "experts": experts, "scales": scales, "quant": quant}
+        default = self._gate_call(-1)
+        j["gate"].update(default=default, ref_rel=compare(t, default, ref)[1])
+        self.gate_cache[ckey] = j["gate"]
+        return j["gate"]
+
+    def _call_kind(self, reference):
+        """(kind, why): the inputs FlashInfer's public cutlass_fused_moe can be called with for
+        the prepared job's runner (bf16, fp16, per-tensor fp8), or why not (reference: the
+        gate's torch reference must know the activation, and there are no biases)."""
+        t, j = self.torch, self.job
+        r, b1 = j["runner"], j["inputs"][2]
         kinds = {(t.bfloat16, t.bfloat16): "bf16", (t.float16, t.float16): "fp16",
                  (t.float8_e4m3fn, t.float8_e4m3fn): "fp8"}
         kind = kinds.get((r.x_dtype, r.weight_dtype))
@@ -627,17 +655,29 @@ class Kernels:
         from flashinfer.fused_moe import cutlass_fused_moe
         why = ("this FlashInfer's cutlass_fused_moe takes no profile_ids (a tactic per GEMM)"
                if "profile_ids" not in inspect.signature(cutlass_fused_moe).parameters else
-               "the gate builds bf16, fp16 and per-tensor fp8 inputs only" if kind is None or flags
-               else f"activation {act} (the gate's torch reference knows {sorted(GATE_ACTS)})"
-               if act not in GATE_ACTS else "experts with biases" if b1 is not None else None)
-        if why:
-            j["gate"] = {"why": why}
-            return j["gate"]
-        n, hidden, e_local = j["bucket"], w2.shape[1], w2.shape[0]
-        g = t.Generator(device="cuda").manual_seed(4242 + n)
+               "only bf16, fp16 and per-tensor fp8 inputs are built" if kind is None or flags
+               else None)
+        if why is None and reference:
+            why = (f"activation {act} (the gate's torch reference knows {sorted(GATE_ACTS)})"
+                   if act not in GATE_ACTS else "experts with biases" if b1 is not None else None)
+        return kind, why
+
+    def _call_inputs(self, kind, n, popularity, g):
+        """One call's inputs for n tokens: x as FlashInfer takes it and as the reference reads
+        it, the experts each token picks (top-k distinct: uniform over every rank's experts
+        where popularity is None, else drawn by those weights), softmax scales, and the fp8
+        quantisation scales (None for bf16/fp16)."""
+        t, j = self.torch, self.job
+        r, w2 = j["runner"], j["inputs"][3]
+        hidden, e_local = w2.shape[1], w2.shape[0]
         x = t.randn((n, hidden), generator=g, device="cuda")
-        experts = t.rand((n, e_local * r.ep_size), generator=g, device="cuda").topk(
-            r.top_k, dim=1).indices.to(t.int32).contiguous()
+        if popularity is None:
+            experts = t.rand((n, e_local * r.ep_size), generator=g, device="cuda").topk(
+                r.top_k, dim=1).indices
+        else:
+            experts = t.multinomial(popularity.expand(n, -1), r.top_k, replacement=False,
+                                    generator=g)
+        experts = experts.to(t.int32).contiguous()
         scales = t.softmax(t.randn((n, r.top_k), generator=g, device="cuda"), dim=1).float().contiguous()
         quant = None
         if kind == "fp8":
@@ -652,30 +692,107 @@ class Kernels:
         else:
             xin = x.to(r.x_dtype)
             xref = xin.float()
-        ref = torch_moe(t, xref, experts, scales, w1.float(), w2.float(), act, r.ep_rank)
-        j["gate"] = {"kind": kind, "x": xin, "experts": experts, "scales": scales, "quant": quant}
-        default = self._gate_call(-1)
-        j["gate"].update(default=default, ref_rel=compare(t, default, ref)[1])
-        self.gate_cache[ckey] = j["gate"]
-        return j["gate"]
+        return xin, xref, experts, scales, quant
 
-    def _gate_call(self, tactic):
-        """FlashInfer's public cutlass_fused_moe on the gate's inputs, this tactic at the job's
-        stage and the default (-1) at the other."""
+    def _moe_call(self, x, experts, scales, quant, ids, out):
+        """FlashInfer's public cutlass_fused_moe with tactics ids = [GEMM1's, GEMM2's] on the
+        prepared job's runner's weights and settings, into out."""
         from flashinfer.fused_moe import cutlass_fused_moe
-        j, t = self.job, self.torch
-        r, gi = j["runner"], j["gate"]
+        j = self.job
+        r = j["runner"]
         _, w1, _, w2, _ = j["inputs"]
-        ids = [tactic, -1] if j["stage"] == 1 else [-1, tactic]
-        out = t.empty((gi["x"].shape[0], w2.shape[1]), dtype=r.output_dtype, device="cuda")
         kw = dict(tp_size=r.tp_size, tp_rank=r.tp_rank, ep_size=r.ep_size, ep_rank=r.ep_rank,
                   output=out, profile_ids=ids)
         for name in ("enable_pdl", "activation_type", "use_fused_finalize"):  # where it has them
             if hasattr(r, name):
                 kw[name] = getattr(r, name)
         takes = inspect.signature(cutlass_fused_moe).parameters
-        cutlass_fused_moe(gi["x"], gi["experts"], gi["scales"], w1, w2, r.output_dtype, gi["quant"],
+        cutlass_fused_moe(x, experts, scales, w1, w2, r.output_dtype, quant,
                           **{k: v for k, v in kw.items() if k in takes})
+
+    def layer(self, job, pairs, load):
+        """The whole MoE layer (FlashInfer's cutlass_fused_moe: routing, GEMM1, activation,
+        GEMM2, finalize) per (GEMM1, GEMM2) tactic pair, as served: load["draws"] calls on as
+        many router draws (load["popularity"]: a weight per expert of every rank, None:
+        uniform) captured in one CUDA graph, replayed load["reps"] times per round after one
+        warm replay; a round times every pair once, in a shuffled order; the time is the
+        median over load["rounds"] rounds of graph time / (reps x draws): the expected layer
+        time over the router, in us. Yields (g1, g2, status, us, why) per pair, status as a
+        RES's (2: it raised)."""
+        t = self.torch
+        self.prepare(dict(job, for_gate=True))  # the runner and weights, no profiler state
+        kind, why = self._call_kind(reference=False)
+        if why:
+            for g1, g2 in pairs:
+                yield g1, g2, 1, float("nan"), why
+            return
+        r, w2 = self.job["runner"], self.job["inputs"][3]
+        n, draws = job["bucket"], max(1, load["draws"])
+        g = t.Generator(device="cuda").manual_seed(load["seed"])
+        pop = load["popularity"]
+        if pop is not None:
+            pop = t.tensor(pop, dtype=t.float32, device="cuda")
+            if pop.numel() != w2.shape[0] * r.ep_size:
+                raise ValueError(f"popularity of {pop.numel()} experts, the layer has "
+                                 f"{w2.shape[0] * r.ep_size}")
+        calls = [self._call_inputs(kind, n, pop, g) for _ in range(draws)]
+        outs = [t.empty((n, w2.shape[1]), dtype=r.output_dtype, device="cuda") for _ in calls]
+        stream = t.cuda.Stream()
+        graphs, failed = {}, {}
+        for g1, g2 in pairs:
+            def run_all(ids=(g1, g2)):
+                for (x, _, e, s, q), o in zip(calls, outs):
+                    self._moe_call(x, e, s, q, list(ids), o)
+            try:
+                run_all()  # eager first: workspaces and lazy loading outside the capture
+                t.cuda.synchronize()
+                graph = t.cuda.CUDAGraph()
+                with t.cuda.graph(graph, stream=stream):
+                    run_all()
+                graph.replay()
+                t.cuda.synchronize()
+                graphs[(g1, g2)] = graph
+            except Exception as e:  # noqa: BLE001
+                self.exit_if_broken_hook()
+                failed[(g1, g2)] = one_line(f"{type(e).__name__}: {e}")
+        times = {p: [] for p in graphs}
+        order = list(graphs)
+        rng = random.Random(load["seed"])
+        reps = max(1, load["reps"])
+        for _ in range(max(1, load["rounds"])):
+            rng.shuffle(order)
+            for p in order:
+                a, b = t.cuda.Event(enable_timing=True), t.cuda.Event(enable_timing=True)
+                a.record()
+                for _ in range(reps):
+                    graphs[p].replay()
+                b.record()
+                b.synchronize()
+                times[p].append(a.elapsed_time(b) * 1000.0 / (reps * draws))
+        graphs.clear()
+        for g1, g2 in pairs:
+            if (g1, g2) in failed:
+                yield g1, g2, 2, float("nan"), failed[(g1, g2)]
+            else:
+                ts = sorted(times[(g1, g2)])
+                yield g1, g2, 0, ts[len(ts) // 2], "-"
+
+    def exit_if_broken_hook(self):
+        """A capture that broke the CUDA context ends the worker (the parent restarts it)."""
+        why = self.broken()
+        if why:
+            send("FAULT", text=one_line(why, 300))
+            sys.exit(3)
+
+    def _gate_call(self, tactic):
+        """FlashInfer's public cutlass_fused_moe on the gate's inputs, this tactic at the job's
+        stage and the default (-1) at the other."""
+        j, t = self.job, self.torch
+        r, gi = j["runner"], j["gate"]
+        w2 = j["inputs"][3]
+        ids = [tactic, -1] if j["stage"] == 1 else [-1, tactic]
+        out = t.empty((gi["x"].shape[0], w2.shape[1]), dtype=r.output_dtype, device="cuda")
+        self._moe_call(gi["x"], gi["experts"], gi["scales"], gi["quant"], ids, out)
         return out
 
     def gate(self, tactic, bounds):
@@ -866,6 +983,12 @@ MESSAGES = {
         # integer tactic id)
         "OPPROF": Msg([("bucket", INT), ("reps", INT), ("gate", INT)], "cands",
                       [("id", INT), ("tactic", TEXT, None)]),
+        # the whole MoE layer per (GEMM1, GEMM2) pair under a routing load (issue #49): the
+        # job is GEMM1's entry's (its runner and weights); popularity: a weight per expert of
+        # every rank, comma-separated ("-": uniform, as FlashInfer's profiler routes)
+        "LAYER": Msg([("load", WORD), ("popularity", TEXT), ("draws", INT), ("layer_reps", INT),
+                      ("layer_rounds", INT), ("seed", INT)] + JOB + KEY, "pairs",
+                     [("g1", INT), ("g2", INT)]),
     },
     REPLY: {
         "WHO": Msg([("backend", WORD), ("version", WORD), ("torch", WORD), ("detail", TEXT)]),
@@ -883,6 +1006,8 @@ MESSAGES = {
         "F": Msg([("id", INT), ("why", TEXT)]),
         "G": Msg([("id", INT), ("verdict", WORD), ("max_abs", REAL("%.6g")), ("rel", REAL("%.6g")),
                   ("why", TEXT)]),
+        # a pair's layer time (us a call, the mean over the draws; status as RES's)
+        "L": Msg([("g1", INT), ("g2", INT), ("status", INT), ("us", REAL("%.4f")), ("why", TEXT)]),
         "END": Msg(),
         "CAL": Msg([("copy_gbs", REAL("%.2f")), ("tflops_bf16", REAL("%.2f")), ("tflops_fp8", REAL("%.2f"))],
                    "tiles", [("tile_m", INT), ("tile_n", INT), ("eff_bf16", REAL("%.4f")),
@@ -2119,6 +2244,27 @@ class Worker:
                 break
         send("END")
 
+    def layer(self, words):
+        """LAYER: the whole MoE layer per tactic pair under one routing load (Kernels.layer)."""
+        job, items = read("LAYER", words)
+        for name, parse in (("key", parse_key), ("runner_args", parse_key),
+                            ("key_fields", lambda v: v.split(","))):
+            v = job.pop(name)
+            job["runner" if name == "runner_args" else name] = parse(v) if v else None
+        pop = job.pop("popularity")
+        try:
+            pop = [float(v) for v in pop.split(",")] if pop else None
+        except ValueError:
+            raise ProtocolError("LAYER: popularity is not a list of numbers") from None
+        load = dict(name=job.pop("load"), popularity=pop, draws=job.pop("draws"),
+                    reps=job.pop("layer_reps"), rounds=job.pop("layer_rounds"), seed=job.pop("seed"))
+        self.k = self.base
+        self.ready = {}  # the layer's preparation replaces the prepared job
+        self.k.load(job.get("dtype"))
+        for g1, g2, status, us, why in self.k.layer(job, [(i["g1"], i["g2"]) for i in items], load):
+            send("L", g1=g1, g2=g2, status=status, us=us, why=one_line(why, 300))
+        send("END")
+
     def fail_while_timed(self, c, e):
         self.exit_if_broken()
         send("F", id=c, why=one_line(f"{type(e).__name__}: {e}"))
@@ -2163,6 +2309,8 @@ class Worker:
                     self.round(args)
                 elif req == "GATE":
                     self.gate(args)
+                elif req == "LAYER":
+                    self.layer(args)
                 elif req == "OPPROF":
                     self.ready = {}  # the op's prepared job is OPPROF's now: no ROUND of the PREP's
                     out(opprof(self.ops, args))

@@ -196,6 +196,17 @@ static const struct cli_option generate_options[] = {
 		 "answer is a failed candidate, never chosen, in the journal and the summary "
 		 "(bf16, fp16 and per-tensor fp8 are checked; other dtypes say unchecked). The summary "
 		 "says when it is off" },
+	{ .name = "routing", .id = 'e', .arg = ARG_REQUIRED, .arg_name = "balanced|robust|FILE",
+	  .help = "with --profile --backend flashinfer: the routing each bucket's tactic pair is "
+		  "chosen for (default robust where EP > 1)",
+	  .doc = "with `--profile --backend flashinfer`: `robust` (the default for EP > 1) times "
+		 "FlashInfer's whole MoE layer for a few (GEMM1, GEMM2) tactic pairs per bucket, drawn "
+		 "from the per-GEMM profiles, under balanced routing and a hot rank (Zipf 0.5 and 1.2, "
+		 "the popular experts on the measured rank), and writes the pair with the least "
+		 "worst-case regret over the loads; a FILE is a per-expert histogram (`EXPERT COUNT` "
+		 "lines) that replaces the hot loads; `balanced` keeps the per-GEMM choices "
+		 "(FlashInfer's own tuner's routing, the default for EP 1). docs/guide.md \"Routing "
+		 "loads\"" },
 	{ .name = "rounds", .id = 'U', .arg = ARG_REQUIRED, .arg_name = "N",
 	  .help = "with --profile: interleaved rounds (default 15, at least 3)" },
 	{ .name = "budget", .id = 'B', .arg = ARG_REQUIRED, .arg_name = "S",
@@ -543,7 +554,7 @@ const struct cli_command cmd_table[] = {
 	  "--device auto|NAME|FILE (--model NAME|FILE | --keys FILE) --dtype nvfp4|fp8|bf16 "
 	  "[--tp N] [--ep N] [--flashinfer VERSION] [--max-tokens N] [--format py|json|both] "
 	  "[--heuristic FILE] [-o DIR] [--metadata KEY=VALUE]... [--weight-view V] [--top-k N] "
-	  "[--calibration FILE] [--profile [--backend auto|flashinfer|proxy] [--python PATH] [--top N|all] [--method tunetab|sequential|full|flashinfer] [--no-gate] [--rounds N] "
+	  "[--calibration FILE] [--profile [--backend auto|flashinfer|proxy] [--python PATH] [--top N|all] [--method tunetab|sequential|full|flashinfer] [--no-gate] [--routing balanced|robust|FILE] [--rounds N] "
 	  "[--budget S] [--timeout S] [--devices all|I,J,...] [-v]] [--shard I/N] [--report FILE.html] [--into-flashinfer] [--fused-finalize on|off] | --plan FILE.yaml "
 	  "[--device NAME] [--profile] [-o ROOT] | --for sglang|vllm [--consumer-version V] "
 	  "[--model-config FILE] [options] -- LAUNCH...",

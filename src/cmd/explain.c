@@ -118,6 +118,82 @@ static void print_json(json_t *o)
 	cli_print_json(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 }
 
+static json_t *us_or_null(double us)
+{
+	return us >= 0 ? json_real(us) : json_null();
+}
+
+/* The layer's tactic pairs (explain.h explain_pairs), as JSON. */
+static json_t *pairs_json(const struct explain_pairs *ep)
+{
+	json_t *loads = json_array(), *buckets = json_array(), *cost = json_object();
+	for (size_t l = 0; l < ep->nloads; l++) {
+		json_array_append_new(loads, json_string(ep->loads[l]));
+		double c = explain_pairs_cost(ep, l);
+		json_object_set_new(cost, ep->loads[l], c >= -1 ? json_real(c) : json_null());
+	}
+	for (size_t i = 0; i < ep->n; i++) {
+		const struct explain_pair_bucket *b = &ep->v[i];
+		json_t *cu = json_array(), *gu = json_array(), *rg = json_array();
+		for (size_t l = 0; l < ep->nloads; l++) {
+			json_array_append_new(cu, us_or_null(b->chosen_us[l]));
+			json_array_append_new(gu, us_or_null(b->per_gemm_us[l]));
+			json_array_append_new(rg, us_or_null(b->regret[l]));
+		}
+		json_array_append_new(buckets, json_pack(
+			"{s:I, s:o, s:[i,i], s:o, s:o, s:o}", "tokens", (json_int_t)b->tokens, "chosen",
+			b->chosen[0] >= 0 ? json_pack("[i,i]", b->chosen[0], b->chosen[1]) : json_null(),
+			"per_gemm", b->per_gemm[0], b->per_gemm[1], "chosen_us", cu, "per_gemm_us", gu,
+			"regret", rg));
+	}
+	return json_pack("{s:s, s:o, s:o, s:o}", "provenance", ep->provenance, "loads", loads,
+			 "cost_over_per_gemm", cost, "buckets", buckets);
+}
+
+/* The layer's tactic pairs of a profiled run, from the provenance file beside the table. */
+static void print_pairs(const char *path)
+{
+	struct explain_pairs ep;
+	explain_pairs_read(path, &ep);
+	if (!ep.n) {
+		explain_pairs_release(&ep);
+		return;
+	}
+	printf("\nrouting: each bucket's (GEMM1, GEMM2) pair chosen with the whole MoE layer as the "
+	       "judge (%s)\n  tokens  chosen     per-GEMM  ", ep.provenance);
+	for (size_t l = 0; l < ep.nloads; l++)
+		printf("  %-22s", ep.loads[l]);
+	printf("\n%50s", "");
+	for (size_t l = 0; l < ep.nloads; l++)
+		printf("  %-22s", "us chosen/per-GEMM");
+	printf("\n");
+	for (size_t i = 0; i < ep.n; i++) {
+		const struct explain_pair_bucket *b = &ep.v[i];
+		char c[24] = "none", g[24];
+		if (b->chosen[0] >= 0)
+			snprintf(c, sizeof c, "%d,%d", b->chosen[0], b->chosen[1]);
+		snprintf(g, sizeof g, "%d,%d", b->per_gemm[0], b->per_gemm[1]);
+		printf("  %-6lld  %-9s  %-9s%s", b->tokens, c, g,
+		       b->chosen[0] == b->per_gemm[0] && b->chosen[1] == b->per_gemm[1] ? "   " : " * ");
+		for (size_t l = 0; l < ep.nloads; l++) {
+			char cell[64];
+			snprintf(cell, sizeof cell, "%.2f/%.2f", b->chosen_us[l], b->per_gemm_us[l]);
+			printf("  %-22s", cell);
+		}
+		printf("\n");
+	}
+	printf("  (* the pair differs from the per-GEMM choice)\n  the choice against the "
+	       "per-GEMM pairs, geomean over the buckets:");
+	for (size_t l = 0; l < ep.nloads; l++) {
+		double c = explain_pairs_cost(&ep, l);
+		if (c >= -1)
+			printf("%s %s %+.2f%%", l ? ";" : "", ep.loads[l], 100 * c);
+	}
+	printf(" (the cost under %s is what robustness costs there)\n",
+	       ep.nloads ? ep.loads[0] : "balanced");
+	explain_pairs_release(&ep);
+}
+
 int cmd_explain(int argc, char **argv)
 {
 	struct validate_opts vo = { 0 };
@@ -158,6 +234,11 @@ int cmd_explain(int argc, char **argv)
 		}
 		json_object_set_new(doc, "entries", entries);
 		json_object_set_new(doc, "coverage", cov);
+		struct explain_pairs ep;
+		explain_pairs_read(path, &ep);
+		if (ep.n)
+			json_object_set_new(doc, "routing", pairs_json(&ep));
+		explain_pairs_release(&ep);
 		print_json(doc);
 	} else {
 		printf("%s: %zu entries; FlashInfer %s (%s), device %s\n", path, tg.t.n, tg.r.version,
@@ -181,6 +262,7 @@ int cmd_explain(int argc, char **argv)
 			}
 			printf("\n");
 		}
+		print_pairs(path);
 	}
 	json_decref(notes);
 	explain_result_release(&r);

@@ -138,6 +138,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 		case 'v': o->verbose = 1; break;
 		case 'P': o->profile = 1; break;
 		case 'N': o->no_gate = 1; break;
+		case 'e': o->routing = optarg; break;
 		case 'J': o->into_flashinfer = 1; break;
 		case 'Q':
 			if (strcmp(optarg, "on") && strcmp(optarg, "off")) {

@@ -2,6 +2,8 @@
  * family, and the differences between two tables (explain.h). */
 #include "flashinfer/explain.h"
 
+#include <jansson.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +11,7 @@
 #include "base/util.h"
 #include "data/device.h"
 #include "flashinfer/key.h"
+#include "flashinfer/provenance.h"
 
 int explain_open(const struct validate_data *vd, const char *path, const struct validate_opts *vo,
 		 struct explain_target *tg, struct diags *d)
@@ -308,6 +311,100 @@ void explain_diff(struct explain_target *ta, struct explain_target *tb, struct a
 
 void explain_diff_release(struct explain_diff *r)
 {
+	free(r->v);
+	memset(r, 0, sizeof *r);
+}
+
+/* --- the layer's tactic pairs (issue #49) ----------------------------------------------- */
+
+static double pair_us(json_t *pairs, int g1, int g2, size_t l)
+{
+	size_t i;
+	json_t *p;
+	json_array_foreach(pairs, i, p)
+		if (json_integer_value(json_array_get(p, 0)) == g1 &&
+		    json_integer_value(json_array_get(p, 1)) == g2) {
+			json_t *t = json_array_get(json_array_get(p, 2), l);
+			return json_is_number(t) ? json_number_value(t) : -1;
+		}
+	return -1;
+}
+
+static int by_tokens(const void *a, const void *b)
+{
+	const struct explain_pair_bucket *x = a, *y = b;
+	return (x->tokens > y->tokens) - (x->tokens < y->tokens);
+}
+
+void explain_pairs_read(const char *path, struct explain_pairs *r)
+{
+	memset(r, 0, sizeof *r);
+	struct provenance pv;
+	const char *base = strrchr(path, '/');
+	if (prov_find_beside(path, base ? base + 1 : path, &pv, &r->provenance))
+		return;
+	for (size_t i = 0; i < pv.n; i++) {
+		json_t *j = pv.entries[i].layer ? json_loads(pv.entries[i].layer, 0, NULL) : NULL;
+		long long tokens = -1;
+		struct arena a = ARENA_INIT;
+		const struct pyv *tuple = j ? key_parse_any(pv.entries[i].key, strlen(pv.entries[i].key),
+							  &a) : NULL;
+		struct moe_key k;
+		if (tuple && !key_decode(tuple, &k)) {
+			key_decode_moe(&k);
+			if (k.moe_ok)
+				tokens = k.tokens;
+		}
+		arena_release(&a);
+		bool seen = false;
+		for (size_t q = 0; q < r->n; q++)
+			seen |= r->v[q].tokens == tokens;
+		if (!j || tokens < 0 || seen) {
+			json_decref(j);
+			continue;
+		}
+		json_t *loads = json_object_get(j, "loads"), *pairs = json_object_get(j, "pairs");
+		if (!r->nloads)
+			for (size_t l = 0; l < json_array_size(loads) && l < EXPLAIN_LOADS_MAX; l++)
+				r->loads[r->nloads++] = xstrdup(json_string_value(json_array_get(loads, l)) ?: "?");
+		r->v = xrealloc(r->v, (r->n + 1) * sizeof *r->v);
+		struct explain_pair_bucket *b = &r->v[r->n++];
+		memset(b, 0, sizeof *b);
+		b->tokens = tokens;
+		json_t *c = json_object_get(j, "chosen"), *g = json_object_get(j, "per_gemm");
+		b->chosen[0] = json_is_array(c) ? (int)json_integer_value(json_array_get(c, 0)) : -1;
+		b->chosen[1] = json_is_array(c) ? (int)json_integer_value(json_array_get(c, 1)) : -1;
+		b->per_gemm[0] = (int)json_integer_value(json_array_get(g, 0));
+		b->per_gemm[1] = (int)json_integer_value(json_array_get(g, 1));
+		for (size_t l = 0; l < EXPLAIN_LOADS_MAX; l++) {
+			b->chosen_us[l] = json_is_array(c) ? pair_us(pairs, b->chosen[0], b->chosen[1], l) : -1;
+			b->per_gemm_us[l] = pair_us(pairs, b->per_gemm[0], b->per_gemm[1], l);
+			json_t *rg = json_array_get(json_object_get(j, "regret"), l);
+			b->regret[l] = json_is_number(rg) ? json_number_value(rg) : -1;
+		}
+		json_decref(j);
+	}
+	prov_release(&pv);
+	qsort(r->v, r->n, sizeof *r->v, by_tokens);
+}
+
+double explain_pairs_cost(const struct explain_pairs *r, size_t l)
+{
+	double s = 0;
+	size_t n = 0;
+	for (size_t i = 0; i < r->n && l < EXPLAIN_LOADS_MAX; i++)
+		if (r->v[i].chosen_us[l] > 0 && r->v[i].per_gemm_us[l] > 0) {
+			s += log(r->v[i].chosen_us[l] / r->v[i].per_gemm_us[l]);
+			n++;
+		}
+	return n ? expm1(s / (double)n) : -2;
+}
+
+void explain_pairs_release(struct explain_pairs *r)
+{
+	free(r->provenance);
+	for (size_t l = 0; l < r->nloads; l++)
+		free(r->loads[l]);
 	free(r->v);
 	memset(r, 0, sizeof *r);
 }

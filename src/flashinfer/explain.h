@@ -105,4 +105,28 @@ void explain_diff(struct explain_target *ta, struct explain_target *tb, struct a
 		  struct explain_diff *r);
 void explain_diff_release(struct explain_diff *r);
 
+/* The tactic pairs a profiled run chose with the whole MoE layer as the judge (issue #49), from
+ * the provenance file beside a table (its entries' "layer"): per bucket, the chosen and the
+ * per-GEMM pair and their layer times under each routing load. */
+#define EXPLAIN_LOADS_MAX 8
+struct explain_pair_bucket {
+	long long tokens;
+	int chosen[2], per_gemm[2];   /* chosen[0] < 0: no pair could be chosen */
+	double chosen_us[EXPLAIN_LOADS_MAX], per_gemm_us[EXPLAIN_LOADS_MAX]; /* < 0: none */
+	double regret[EXPLAIN_LOADS_MAX]; /* the chosen pair's against the best timed, < 0: none */
+};
+struct explain_pairs {
+	char *provenance;             /* the file read (NULL: none beside the table) */
+	char *loads[EXPLAIN_LOADS_MAX];
+	size_t nloads;
+	struct explain_pair_bucket *v; /* by tokens */
+	size_t n;
+};
+/* Reads them for the table at path (nothing when it has no provenance file or no pairs). */
+void explain_pairs_read(const char *path, struct explain_pairs *r);
+/* The geomean over the buckets of the chosen pairs' time over the per-GEMM pairs' under load
+ * l, minus 1 (what the choice costs, or saves where negative); < -1: no bucket has both. */
+double explain_pairs_cost(const struct explain_pairs *r, size_t l);
+void explain_pairs_release(struct explain_pairs *r);
+
 #endif

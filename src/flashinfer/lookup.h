@@ -63,6 +63,15 @@ struct lookup_entry {
 	int wrong[LOOKUP_TOP_MAX];  /* ids the correctness gate found computing a wrong answer */
 	int nwrong;
 	int failed;               /* candidates that crashed or hung */
+	/* the candidates measured (PROF_OK, the gate passed), fastest median first: what the
+	 * layer's pair choice draws its candidates from (tune/pairs.h) */
+	int meas_id[LOOKUP_TOP_MAX + 1];
+	double meas_us[LOOKUP_TOP_MAX + 1];
+	int nmeas;
+	/* the layer's pair choice (tune/pairs.h) decided this entry (paired); per_gemm: the
+	 * tactic the per-GEMM profiles had chosen */
+	bool paired;
+	int per_gemm;
 };
 
 /* Tokens each local expert gets at e's bucket as FlashInfer's profiler routes them: T x top_k

@@ -195,6 +195,12 @@ void prov_add_entry(struct provenance *p, const struct prov_entry *e)
 	x->fallback_us = prov_round_us(e->fallback_us);
 	x->ties = sorted_copy(e->ties, e->nties);
 	x->wrong = sorted_copy(e->wrong, e->nwrong);
+	x->layer = NULL;
+	if (e->layer) {
+		json_t *j = json_loads(e->layer, 0, NULL);
+		x->layer = j ? dump_compact(j) : NULL;
+		json_decref(j);
+	}
 }
 
 void prov_release(struct provenance *p)
@@ -217,6 +223,7 @@ void prov_release(struct provenance *p)
 		free(p->entries[i].tactic);
 		free(p->entries[i].ties);
 		free(p->entries[i].wrong);
+		free(p->entries[i].layer);
 	}
 	free(p->entries);
 	memset(p, 0, sizeof *p);
@@ -295,6 +302,9 @@ void prov_write(const struct provenance *p, struct strbuf *out)
 		json_object_set_new(o, "ties", id_list(e->ties, e->nties));
 		if (e->nwrong) /* absent without: files from before stay the same */
 			json_object_set_new(o, "wrong", id_list(e->wrong, e->nwrong));
+		json_t *layer = e->layer ? json_loads(e->layer, 0, NULL) : NULL;
+		if (layer)
+			json_object_set_new(o, "layer", layer);
 		json_object_set_new(entries, e->key, o);
 	}
 	json_t *files = json_object();
@@ -670,7 +680,8 @@ static int read_entry(const struct rd *r, const char *key, json_t *e, struct pro
 		      struct arena *a)
 {
 	static const char *const names[] = { "tactic", "source", "run", "time_us", "lo_us",
-					     "hi_us", "fallback_us", "ties", "wrong", NULL };
+					     "hi_us", "fallback_us", "ties", "wrong", "layer",
+					     NULL };
 	static const char *const required[] = { "tactic", "source", "run", NULL };
 	struct jstep path[4] = { { "entries", 0 }, { key, 0 } };
 	if (!json_is_object(e))
@@ -732,6 +743,13 @@ static int read_entry(const struct rd *r, const char *key, json_t *e, struct pro
 		rc = get_ids(r, e, "ties", path, &x.ties, &x.nties);
 	if (!rc)
 		rc = get_ids(r, e, "wrong", path, &x.wrong, &x.nwrong);
+	v = json_object_get(e, "layer");
+	path[2].key = "layer";
+	if (!rc && v && !json_is_object(v))
+		rc = bad(r, path, 3, false, "'layer' must be an object (the bucket's tactic pairs "
+			 "timed as a layer), not %s", jtype(v));
+	char *layer = !rc && v ? dump_compact(v) : NULL;
+	x.layer = layer;
 	if (!rc) {
 		x.key = (char *)key;
 		x.tactic = sb.buf;
@@ -739,6 +757,7 @@ static int read_entry(const struct rd *r, const char *key, json_t *e, struct pro
 	}
 	free(x.ties);
 	free(x.wrong);
+	free(layer);
 	sb_release(&sb);
 	return rc;
 }

@@ -38,6 +38,9 @@ struct prov_entry {
 			       * written only when there are any) */
 	size_t nwrong;
 	size_t run;           /* index into provenance.runs */
+	char *layer;          /* the bucket's pair choice with the whole layer as the judge
+			       * (tune/pairs.h pairs_bucket_json), canonical compact JSON; NULL:
+			       * none (written only when there is one) */
 };
 
 /* The measurement backend of a run is named by one line whose first word is its short name:

@@ -149,6 +149,7 @@ static void run_release(struct run *R)
 	free(R->opk);
 	free(R->ops);
 	free(R->pst.wrong);
+	pairs_release(&R->pairs);
 	for (int k = 0; k < 3; k++)
 		free(R->written[k]);
 	if (R->have_table)
@@ -565,6 +566,43 @@ static char *run_identity(const struct run *R, const char *shard)
 	return journal_identity(&jr);
 }
 
+/* Whether the layer's pair choice runs (--routing; pairs.h): robust or a histogram where asked
+ * or, by default, for EP > 1 on the flashinfer backend. */
+static bool pairs_wanted(const struct run *R)
+{
+	const char *r = R->o->routing;
+	if (r)
+		return strcmp(r, "balanced") != 0;
+	return R->S->backend == BACKEND_FLASHINFER && R->dep.ep > 1 && R->o->method != 1 &&
+	       R->o->top >= 0;
+}
+
+/* The layer's pair choice after the per-GEMM profiles (pairs.h), on the first worker. */
+static int run_pairs(struct run *R, const struct timing_opts *po, struct diags *d)
+{
+	const char *r = R->o->routing;
+	if (!pairs_wanted(R))
+		return TT_OK;
+	if (R->S->backend != BACKEND_FLASHINFER)
+		return diag_error(d, TT_USAGE, DIAG_SHOW_USAGE, NULL, 0, 0, "--routing %s times "
+				  "FlashInfer's whole MoE layer: it needs --backend flashinfer", r);
+	struct routing loads;
+	if (r && strcmp(r, "robust")) {
+		int rc = routing_read(&loads, r, R->dep.experts_total, R->dep.ep, R->dep.ep_rank,
+				      R->dep.top_k, d);
+		if (rc)
+			return rc;
+	} else {
+		routing_defaults(&loads, R->dep.experts_total, R->dep.ep, R->dep.ep_rank);
+	}
+	gen_timing(R->S, "the layer's tactic pairs: timing starts");
+	int rc = pairs_run(&R->S->workers[0], &R->list, &R->dep, po, &loads, &R->pairs, d);
+	routing_release(&loads);
+	R->have_pairs = true;
+	gen_timing(R->S, "the layer's tactic pairs: done");
+	return rc;
+}
+
 /* --profile: the best candidates of every entry timed in the workers, journalled. */
 static int run_measure(struct run *R, struct diags *d)
 {
@@ -605,6 +643,8 @@ static int run_measure(struct run *R, struct diags *d)
 	gen_timing(S, "plan built and ranked; profiling starts");
 	rc = timing_run(S->workers, S->nworkers, &R->list, &R->dep, &po, &R->pst, d);
 	gen_timing(S, "profiling done");
+	if (!rc)
+		rc = run_pairs(R, &po, d);
 	if (h && h->entry)
 		h->entry(h->ctx, NULL);
 	sb_release(&fields);
@@ -652,6 +692,7 @@ static void run_result(const struct run *R, struct generate_result *r)
 	r->not_timed = R->not_timed;
 	r->gate = R->o->profile && R->S->backend == BACKEND_FLASHINFER ? !R->o->no_gate : -1;
 	r->stats = R->pst;
+	r->pairs = R->have_pairs ? &R->pairs : NULL;
 	r->backend = R->be.text;
 	r->timed = R->be.timed;
 	for (int k = 0; k < 3; k++)

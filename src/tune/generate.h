@@ -20,6 +20,7 @@
 #include "tune/fleet.h"
 #include "tune/backend.h"
 #include "tune/choose.h"
+#include "tune/pairs.h"
 #include "tune/timing.h"
 #include "tune/worker.h"
 #include "ops/ops.h"
@@ -51,6 +52,8 @@ struct generate_request {
 	long experts;                  /* routed experts of all ranks (0: the model's; ranking files) */
 	bool tp_rank_all, ep_rank_all; /* --tp-rank all, --ep-rank all */
 	bool no_gate;                  /* --no-gate: the flashinfer backend's correctness gate off */
+	const char *routing;           /* --routing balanced|robust|FILE (NULL: robust where EP >
+					* 1 on the flashinfer backend, else balanced) */
 	char **metas;                  /* --metadata KEY=VALUE */
 	int nmeta;
 	long script_mem_mib;
@@ -96,6 +99,7 @@ struct generate_result {
 	int gate;                      /* the correctness gate: 1 on, 0 off (--no-gate), -1 none
 					* (not the flashinfer backend) */
 	struct timing_stats stats;
+	const struct pairs_result *pairs; /* the layer's pair choice (--routing), NULL: not run */
 	const char *backend, *timed;   /* the backend's line and what it timed */
 	const char *written[3];        /* module, JSON cache, provenance file (NULL: not written) */
 	const struct fi_rules *rules;

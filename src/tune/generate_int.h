@@ -66,6 +66,8 @@ struct run {
 	struct backend_desc be;
 	char *identity, *journal;
 	struct timing_stats pst;
+	struct pairs_result pairs;    /* the layer's pair choice (tune/pairs.h) */
+	bool have_pairs;
 	struct table t;
 	bool have_table;
 	char *written[3];

@@ -198,7 +198,12 @@ static void build_provenance(struct provenance *pv, const struct run *R)
 			pe.source = PROV_PREDICTED;
 			pe.time_us = e->time_us;
 		}
+		/* the bucket's pair choice, with both of its entries (every rank's) */
+		for (size_t k = 0; R->have_pairs && k < R->pairs.n && !pe.layer; k++)
+			if (R->pairs.v[k].tokens == e->tokens)
+				pe.layer = pairs_bucket_json(&R->pairs, &R->pairs.v[k]);
 		prov_add_entry(pv, &pe);
+		free(pe.layer);
 	}
 	struct arena a = ARENA_INIT;
 	struct strbuf lit = STRBUF_INIT;

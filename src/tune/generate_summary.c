@@ -28,6 +28,34 @@ static void ops_summary(const struct generate_result *r, struct strbuf *out)
 	}
 }
 
+/* The layer's pair choice (--routing, pairs.h). */
+static void pairs_text(const struct generate_result *r, struct strbuf *out)
+{
+	const struct pairs_result *p = r->pairs;
+	if (!p)
+		return;
+	sb_adds(out, "tunetab: routing: each bucket's (GEMM1, GEMM2) pair chosen with FlashInfer's "
+		"whole MoE layer as the judge, for the least worst-case regret over");
+	for (size_t l = 0; l < p->loads.n; l++)
+		sb_addf(out, "%s %s", l ? (l + 1 == p->loads.n ? " and" : ",") : "", p->loads.v[l].name);
+	size_t chosen = 0;
+	for (size_t i = 0; i < p->n; i++)
+		chosen += p->v[i].choice.index >= 0;
+	sb_addf(out, " routing: %zu of %zu buckets, %zu pairs timed in %.1f s; %zu differ from the "
+		"per-GEMM choice\n", chosen, p->n, p->timed, p->seconds, p->changed);
+	for (size_t l = 0; l < p->loads.n; l++) {
+		double c, g;
+		pairs_summary(p, l, &c, &g);
+		if (c >= 0 && g >= 0)
+			sb_addf(out, "tunetab: routing %s: the chosen pairs %.2f%% geomean behind the "
+				"best pair timed, the per-GEMM ones %.2f%%\n", p->loads.v[l].name, 100 * c,
+				100 * g);
+	}
+	if (!chosen)
+		sb_addf(out, "tunetab: routing: no pair could be timed as a layer (%s): the per-GEMM "
+			"choices stand\n", p->why[0] ? p->why : "no bucket had both GEMMs measured");
+}
+
 void generate_summary(const struct generate_result *r, struct strbuf *out)
 {
 	if (r->ops_only) {
@@ -84,6 +112,7 @@ void generate_summary(const struct generate_result *r, struct strbuf *out)
 			sb_addf(out, "; %zu entries unchecked: %s", st->gate_unchecked, st->unchecked_why);
 		sb_addc(out, '\n');
 	}
+	pairs_text(r, out);
 	ops_summary(r, out);
 }
 

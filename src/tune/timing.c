@@ -152,6 +152,24 @@ static void decide(struct lookup_entry *e, const int *ids, const struct prof_res
 	note_ties(e, ids, r, n, pick);
 }
 
+/* e's measured candidates, fastest first (lookup_entry.meas_id). */
+static void note_measured(struct lookup_entry *e, const int *ids, const struct prof_result *r,
+			  size_t n)
+{
+	e->nmeas = 0;
+	for (size_t i = 0; i < n && e->nmeas < (int)ARRAY_SIZE(e->meas_id); i++) {
+		if (!measured(&r[i]))
+			continue;
+		int j = e->nmeas++;
+		for (; j > 0 && e->meas_us[j - 1] > r[i].median_us; j--) {
+			e->meas_id[j] = e->meas_id[j - 1];
+			e->meas_us[j] = e->meas_us[j - 1];
+		}
+		e->meas_id[j] = ids[i];
+		e->meas_us[j] = r[i].median_us;
+	}
+}
+
 /* What all worker threads share: the queue (next entry), the journal, the counts. */
 struct run {
 	pthread_mutex_t mu;
@@ -284,12 +302,12 @@ static size_t first_candidates(const struct run *R, const struct lookup_entry *e
  * profiler routes: lookup_tokens_per_expert); below one token per expert, one GEMM of one
  * token per local routed row. The flashinfer backend runs the MoE layer itself, from the
  * fields after method. */
-static struct prof_shape entry_shape(const struct run *R, const struct lookup_entry *e, int top_k)
+struct prof_shape timing_shape(const struct deployment *dep, const struct timing_opts *o,
+			       const struct lookup_entry *e, int top_k)
 {
-	const struct timing_opts *o = R->o;
-	double lambda = lookup_tokens_per_expert(e, R->dep->top_k);
+	double lambda = lookup_tokens_per_expert(e, dep->top_k);
 	struct prof_shape s = {
-		.dtype = R->dep->dt->name,
+		.dtype = dep->dt->name,
 		.batch = lambda >= 1 ? e->experts : (long)fmax(1, round(lambda * (double)e->experts)),
 		.tokens = lambda >= 1 ? (long)round(lambda) : 1,
 		.features = e->features,
@@ -303,19 +321,24 @@ static struct prof_shape entry_shape(const struct run *R, const struct lookup_en
 		.hidden = e->stage == 1 ? e->k : e->features, /* a --keys run has no model */
 		.inter = e->inter,
 		.experts = e->experts,
-		.top_k = R->dep->top_k,
-		.tp = R->dep->tp,
-		.tp_rank = R->dep->tp_rank,
-		.ep = R->dep->ep,
-		.ep_rank = R->dep->ep_rank,
-		.activation = (int)R->dep->activation,
-		.biases = R->dep->biases,
-		.fused_finalize = R->dep->fused_finalize,
+		.top_k = dep->top_k,
+		.tp = dep->tp,
+		.tp_rank = dep->tp_rank,
+		.ep = dep->ep,
+		.ep_rank = dep->ep_rank,
+		.activation = (int)dep->activation,
+		.biases = dep->biases,
+		.fused_finalize = dep->fused_finalize,
 		.key = e->key,
 		.key_fields = o->key_fields,
 		.runner = o->runner,
 	};
 	return s;
+}
+
+static struct prof_shape entry_shape(const struct run *R, const struct lookup_entry *e, int top_k)
+{
+	return timing_shape(R->dep, R->o, e, top_k);
 }
 
 /* The correctness gate (timing_opts.gate): the measured candidates, fastest first, are
@@ -469,6 +492,7 @@ static int time_entry(struct run *R, struct worker *w, struct lookup_entry *e, s
 		}
 		e->failed = (int)failed;
 		decide(e, ids, res, n);
+		note_measured(e, ids, res, n);
 	}
 	pthread_mutex_lock(&R->mu);
 	/* what the report needs besides the timings: the heuristic's predictions and the

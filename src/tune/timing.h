@@ -61,6 +61,10 @@ struct timing_stats {
 	double gate_seconds;
 };
 
+/* The worker's job for entry e's candidates (top_k: a screen's keep). */
+struct prof_shape timing_shape(const struct deployment *dep, const struct timing_opts *o,
+			       const struct lookup_entry *e, int top_k);
+
 /* w[0..nw) are workers on GPUs of the same model; each takes the next entry off one queue. */
 int timing_run(struct worker *w, size_t nw, struct lookup_list *p, const struct deployment *dep,
 		 const struct timing_opts *o, struct timing_stats *st, struct diags *d);

@@ -15,6 +15,7 @@
 /* an enum's storage is read and written as an int */
 _Static_assert(sizeof(enum prof_status) == sizeof(int), "prof_status is an int");
 _Static_assert(sizeof(enum gate_verdict) == sizeof(int), "gate_verdict is an int");
+_Static_assert(sizeof(((struct layer_result *)0)->status) == sizeof(int), "status is an int");
 
 #define F(S, name, type, member) \
 	{ name, type, offsetof(S, member), sizeof(((S *)0)->member), 0, 0, NULL }
@@ -48,6 +49,12 @@ static const struct wire_field gate_fields[] = {
 	D(struct wire_job, "bound", bound, 'g', 6), D(struct wire_job, "ref_bound", ref_bound, 'g', 6),
 	JOB_FIELDS, KEY_FIELDS,
 };
+static const struct wire_field layer_fields[] = {
+	F(struct wire_job, "load", WT_PWORD, load), F(struct wire_job, "popularity", WT_PTEXT, popularity),
+	F(struct wire_job, "draws", WT_INT, draws), F(struct wire_job, "layer_reps", WT_INT, layer_reps),
+	F(struct wire_job, "layer_rounds", WT_INT, layer_rounds), F(struct wire_job, "seed", WT_INT, seed),
+	JOB_FIELDS, KEY_FIELDS,
+};
 #undef J
 
 #define C(name, member) F(struct prof_cand, name, WT_INT, member)
@@ -60,6 +67,10 @@ static const struct wire_field cand_id_cols[] = { C("id", id) };
 static const struct wire_field id_cols[] = { F(struct wire_cand, "id", WT_INT, id) };
 static const struct wire_field op_cand_cols[] = {
 	F(struct wire_op_cand, "id", WT_INT, id), F(struct wire_op_cand, "tactic", WT_PTEXT, tactic),
+};
+
+static const struct wire_field pair_cols[] = {
+	F(struct layer_pair, "g1", WT_INT, g1), F(struct layer_pair, "g2", WT_INT, g2),
 };
 
 static const struct wire_field load_fields[] = { F(struct wire_load, "dtype", WT_PWORD, dtype) };
@@ -128,6 +139,11 @@ static const struct wire_field g_fields[] = {
 	D(struct gate_result, "max_abs", max_abs, 'g', 6), D(struct gate_result, "rel", rel, 'g', 6),
 	F(struct gate_result, "why", WT_TEXT, why),
 };
+static const struct wire_field l_fields[] = {
+	F(struct layer_result, "g1", WT_INT, g1), F(struct layer_result, "g2", WT_INT, g2),
+	F(struct layer_result, "status", WT_INT, status), D(struct layer_result, "us", us, 'f', 4),
+	F(struct layer_result, "why", WT_TEXT, why),
+};
 static const struct wire_field cal_fields[] = {
 	D(struct gpu_calibration, "copy_gbs", copy_gbs, 'f', 2),
 	D(struct gpu_calibration, "tflops_bf16", tflops_bf16, 'f', 2),
@@ -167,6 +183,8 @@ static const struct wire_msg messages[WIRE_MESSAGES] = {
 	{ WQ_OPTEST, WIRE_REQUEST, "OPTEST", FIELDS(optest_req_fields), NOTAIL },
 	{ WQ_OPPROF, WIRE_REQUEST, "OPPROF", FIELDS(opprof_req_fields),
 	  LIST("cands", op_cand_cols, struct wire_op_cand) },
+	{ WQ_LAYER, WIRE_REQUEST, "LAYER", FIELDS(layer_fields),
+	  LIST("pairs", pair_cols, struct layer_pair) },
 	{ WR_WHO, WIRE_REPLY, "WHO", FIELDS(who_fields), NOTAIL },
 	{ WR_DEV, WIRE_REPLY, "DEV", FIELDS(dev_fields), NOTAIL },
 	{ WR_NOTE, WIRE_REPLY, "NOTE", FIELDS(note_fields), NOTAIL },
@@ -177,6 +195,7 @@ static const struct wire_msg messages[WIRE_MESSAGES] = {
 	{ WR_T, WIRE_REPLY, "T", FIELDS(t_fields), NOTAIL },
 	{ WR_F, WIRE_REPLY, "F", FIELDS(f_fields), NOTAIL },
 	{ WR_G, WIRE_REPLY, "G", FIELDS(g_fields), NOTAIL },
+	{ WR_L, WIRE_REPLY, "L", FIELDS(l_fields), NOTAIL },
 	{ WR_END, WIRE_REPLY, "END", NOFIELDS, NOTAIL },
 	{ WR_CAL, WIRE_REPLY, "CAL", FIELDS(cal_fields), LIST("tiles", tile_cols, struct wire_tile) },
 	{ WR_OPTEST, WIRE_REPLY, "OPTEST", FIELDS(optest_fields), NOTAIL },

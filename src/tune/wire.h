@@ -34,8 +34,9 @@ enum wire_dir { WIRE_REQUEST, WIRE_REPLY }; /* parent -> worker, worker -> paren
 enum wire_id {
 	/* requests */
 	WQ_WHO, WQ_INFO, WQ_LOAD, WQ_JOB, WQ_PREP, WQ_GATE, WQ_ROUND, WQ_CAL, WQ_OPTEST, WQ_OPPROF,
+	WQ_LAYER,
 	/* replies */
-	WR_WHO, WR_DEV, WR_NOTE, WR_OK, WR_START, WR_RES, WR_READY, WR_T, WR_F, WR_G, WR_END,
+	WR_WHO, WR_DEV, WR_NOTE, WR_OK, WR_START, WR_RES, WR_READY, WR_T, WR_F, WR_G, WR_L, WR_END,
 	WR_CAL, WR_OPTEST, WR_OPPROF, WR_ERR, WR_FAULT,
 	WIRE_MESSAGES
 };
@@ -81,9 +82,14 @@ struct wire_msg {
 
 /* The structs of the messages that fill no struct of their own module (wire.c's table names
  * each message's). */
-struct wire_job {              /* JOB, PREP, GATE: the job (prof_shape) and GATE's bounds */
+struct wire_job {              /* JOB, PREP, GATE, LAYER: the job (prof_shape), GATE's bounds */
 	struct prof_shape s;
 	double bound, ref_bound;
+	/* LAYER: the routing load's name, its popularity ("w,w,...": a weight per expert of
+	 * every rank; NULL: uniform), the router draws of a graph, its replays per round, the
+	 * rounds and the draws' seed */
+	const char *load, *popularity;
+	int draws, layer_reps, layer_rounds, seed;
 };
 struct wire_load { const char *dtype; };                 /* LOAD */
 struct wire_round { int method, min_reps; };             /* ROUND */

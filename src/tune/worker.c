@@ -224,6 +224,7 @@ union reply {
 	struct wire_ready ready;
 	struct wire_time t;
 	struct gate_result g;
+	struct layer_result l;
 	struct wire_text text;      /* NOTE, ERR, FAULT */
 	struct wire_ok ok;
 	struct wire_optest optest;
@@ -762,6 +763,59 @@ int worker_gate(struct worker *w, const struct prof_shape *s, const struct prof_
 	if (restart(w, d))
 		return TT_GPU;
 	return TT_OK;
+}
+
+int worker_layer(struct worker *w, const struct prof_shape *s, const struct layer_load *load,
+		 const struct layer_pair *p, size_t n, struct layer_result *out, struct diags *d)
+{
+	if (!w->python)
+		return diag_error(d, TT_USAGE, "worker", NULL, 0, 0, "the layer is timed by the "
+				  "flashinfer backend's worker");
+	struct wire_job job = { .s = *s, .load = load->name, .popularity = load->popularity,
+				.draws = load->draws, .layer_reps = load->reps,
+				.layer_rounds = load->rounds, .seed = load->seed };
+	for (size_t i = 0; i < n; i++)
+		out[i] = (struct layer_result){ .g1 = p[i].g1, .g2 = p[i].g2, .status = PROF_FAILED,
+						.us = -1 };
+	bool *got = xcalloc(n ? n : 1, sizeof *got);
+	double keep = w->timeout_s;
+	w->timeout_s = keep < 300 ? 300 : keep; /* a request's graphs and rounds take seconds */
+	struct attempt a = { .last = NOT_STARTED };
+	a.r = send_msg(w, WQ_LAYER, &job, NULL, p, n) ? 0 : 1;
+	union reply u;
+	enum wire_id id;
+	int rc = TT_OK;
+	bool ended = false;
+	while (!ended && job_reply(w, &a, &u, &id)) {
+		if (id == WR_L) {
+			for (size_t i = 0; i < n; i++)
+				if (!got[i] && out[i].g1 == u.l.g1 && out[i].g2 == u.l.g2) {
+					out[i] = u.l;
+					got[i] = true;
+					break;
+				}
+		} else if (id == WR_END) {
+			ended = true;
+		} else if (id == WR_ERR) {
+			rc = diag_error(d, TT_GPU, "flashinfer", NULL, 0, 0, "the layer's timing (%s "
+					"routing, %ld tokens): %s", load->name, s->bucket, u.text.text);
+			ended = true;
+		} else if (id == WR_FAULT) {
+			on_fault(&a, u.text.text);
+			break;
+		}
+	}
+	w->timeout_s = keep;
+	if (!ended) { /* died, hung or broke the context: the pairs not answered failed */
+		for (size_t i = 0; i < n; i++)
+			if (!got[i])
+				snprintf(out[i].why, sizeof out[i].why, "%s the GPU worker while the layer "
+					 "was timed%s", a.r < 0 ? "hung" : "crashed", a.fault);
+		if (restart(w, d))
+			rc = TT_GPU;
+	}
+	free(got);
+	return rc;
 }
 
 int worker_calibrate(struct worker *w, const int (*tiles)[2], int ntiles,

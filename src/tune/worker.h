@@ -115,6 +115,26 @@ struct gate_result {
 int worker_gate(struct worker *w, const struct prof_shape *s, const struct prof_cand *c, size_t n,
 		const double bounds[2], struct gate_result *out, size_t *k, struct diags *d);
 
+/* The whole MoE layer (FlashInfer's cutlass_fused_moe) per (GEMM1, GEMM2) tactic pair under
+ * one routing load (issue #49; the flashinfer backend's LAYER). */
+struct layer_pair { int g1, g2; };
+struct layer_result {
+	int g1, g2;
+	enum prof_status status;  /* PROF_UNSUPPORTED: the layer cannot be called so (why) */
+	double us;                /* a call's mean over the router draws: the median of rounds */
+	char why[320];
+};
+struct layer_load {
+	const char *name;         /* "balanced", "hot-1.2", a file's name */
+	const char *popularity;   /* "w,w,...", a weight per expert of every rank; NULL: uniform */
+	int draws, reps, rounds, seed;
+};
+/* Times pairs p[0..n) as a layer of the job s (GEMM1's entry) under load: out[i] for p[i].
+ * A worker that dies or hangs fails every pair not answered (restarted); a FlashInfer error
+ * fails the request. */
+int worker_layer(struct worker *w, const struct prof_shape *s, const struct layer_load *load,
+		 const struct layer_pair *p, size_t n, struct layer_result *out, struct diags *d);
+
 /* Times a job. Candidates that crashed or hung the worker come back PROF_FAILED with the
  * reason, the worker restarted, and the rest timed again. */
 int worker_profile(struct worker *w, const struct prof_shape *s, const struct prof_cand *c,

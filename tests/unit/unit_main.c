@@ -8,12 +8,14 @@ const char *ttest_current;
 
 extern const struct ttest_case util_tests[], version_tests[], catalog_tests[], firules_tests[],
 	data_tests[], provenance_tests[], fleet_tests[], journal_tests[], measure_tests[], key_tests[], pylit_tests[], merge_tests[], gen_tests[], script_tests[], validate_tests[], install_tests[],
-	report_tests[], worker_tests[], markdown_tests[], deployment_tests[], plan_tests[], cachefile_tests[];
+	report_tests[], worker_tests[], markdown_tests[], deployment_tests[], plan_tests[], cachefile_tests[],
+	robust_tests[];
 
 static const struct ttest_case *const suites[] = {
 	util_tests, version_tests, catalog_tests, firules_tests, data_tests, provenance_tests, fleet_tests,
 	journal_tests, measure_tests, key_tests, pylit_tests, merge_tests, gen_tests, script_tests, validate_tests, install_tests,
 	report_tests, worker_tests, markdown_tests, deployment_tests, plan_tests, cachefile_tests,
+	robust_tests,
 };
 
 int main(int argc, char **argv)

@@ -213,6 +213,47 @@ class Kernels:
     def fi_sample(self, tactic):
         return self._time(tactic)
 
+    def layer(self, job, pairs, load):
+        """The whole layer per (GEMM1, GEMM2) pair (the real Kernels.layer's contract), made up:
+        the two stages' times at the bucket, the sum scaled by the measured rank's share of the
+        picks (1 under uniform routing), and a GEMM1 tactic that is among the fastest few at the
+        bucket ((tactic * 7919 + bucket) % 13 < 2: the fastest by _time) slower by 1 + 0.15 *
+        log2(peak) where the hottest local expert gets peak times the mean rows: the collapse
+        under a hot rank that issue #49 measured on the real kernels. 0.2% noise per pair.
+        TUNETAB_STUB_LAYER_FAIL=G1,G2 makes that pair raise; TUNETAB_STUB_NO_LAYER=<text>
+        makes every pair unmeasurable with that reason (a FlashInfer whose public call takes
+        no profile_ids)."""
+        self.prepare(dict(job, for_gate=True))
+        j = self.job
+        nolayer = os.environ.get("TUNETAB_STUB_NO_LAYER")
+        local, ep = j["local_experts"], j["ep"]
+        pop = load["popularity"]
+        if pop is not None and len(pop) != local * ep:
+            raise ValueError(f"popularity of {len(pop)} experts, the layer has {local * ep}")
+        share = peak = 1.0
+        if pop is not None:
+            total = sum(pop)
+            mine = pop[j["ep_rank"] * local:(j["ep_rank"] + 1) * local]
+            share = sum(mine) / total * ep
+            peak = max(mine) / total * local * ep
+        n1, n2 = RANGES[j["dtype"]]
+        fail = os.environ.get("TUNETAB_STUB_LAYER_FAIL")
+        for g1, g2 in pairs:
+            if nolayer:
+                yield g1, g2, 1, float("nan"), nolayer
+                continue
+            if fail == "%d,%d" % (g1, g2) or not (0 <= g1 < n1 and n1 <= g2 < n1 + n2):
+                yield g1, g2, 2, float("nan"), "RuntimeError: the stub's layer call raised"
+                continue
+            self.job = dict(j, stage=1)
+            t1 = self._time(g1)
+            self.job = dict(j, stage=2)
+            t2 = self._time(g2)
+            self.job = j
+            if (g1 * 7919 + j["bucket"]) % 13 < 2 and peak > 1:
+                t1 *= 1.0 + 0.15 * math.log2(peak)
+            yield g1, g2, 0, share * (t1 + t2) * (1.0 + 0.002 * self.rng.random()), "-"
+
     def broken(self):
         return None
 
