@@ -512,6 +512,8 @@ int wire_read(const char *line, const struct wire_msg *m, void *obj, void **item
 	if (m->tail == WIRE_TEXT) {
 		const char *s = tail ? tail + strspn(tail, " \t") : "";
 		size_t len = strcspn(s, "\r\n");
+		if (len > m->text_size - 1) /* cut first, then trimmed: a cut text reads the same again */
+			len = m->text_size - 1;
 		while (len && (s[len - 1] == ' ' || s[len - 1] == '\t'))
 			len--;
 		snprintf((char *)obj + m->text_off, m->text_size, "%.*s", (int)len, s);
