@@ -577,27 +577,31 @@ static bool pairs_wanted(const struct run *R)
 	       R->o->top >= 0;
 }
 
-/* The layer's pair choice after the per-GEMM profiles (pairs.h), on the first worker. */
-static int run_pairs(struct run *R, const struct timing_opts *po, struct diags *d)
+/* The routing loads of the layer's pair choice (pairs.h), checked before anything is timed:
+ * *on false where it does not run. */
+static int pairs_loads(struct run *R, struct routing *loads, bool *on, struct diags *d)
 {
 	const char *r = R->o->routing;
-	if (!pairs_wanted(R))
+	memset(loads, 0, sizeof *loads);
+	*on = pairs_wanted(R);
+	if (!*on)
 		return TT_OK;
 	if (R->S->backend != BACKEND_FLASHINFER)
 		return diag_error(d, TT_USAGE, DIAG_SHOW_USAGE, NULL, 0, 0, "--routing %s times "
 				  "FlashInfer's whole MoE layer: it needs --backend flashinfer", r);
-	struct routing loads;
-	if (r && strcmp(r, "robust")) {
-		int rc = routing_read(&loads, r, R->dep.experts_total, R->dep.ep, R->dep.ep_rank,
-				      R->dep.top_k, d);
-		if (rc)
-			return rc;
-	} else {
-		routing_defaults(&loads, R->dep.experts_total, R->dep.ep, R->dep.ep_rank);
-	}
+	if (r && strcmp(r, "robust"))
+		return routing_read(loads, r, R->dep.experts_total, R->dep.ep, R->dep.ep_rank,
+				    R->dep.top_k, d);
+	routing_defaults(loads, R->dep.experts_total, R->dep.ep, R->dep.ep_rank);
+	return TT_OK;
+}
+
+/* The layer's pair choice after the per-GEMM profiles (pairs.h), on the first worker. */
+static int run_pairs(struct run *R, const struct timing_opts *po, struct routing *loads,
+		     struct diags *d)
+{
 	gen_timing(R->S, "the layer's tactic pairs: timing starts");
-	int rc = pairs_run(&R->S->workers[0], &R->list, &R->dep, po, &loads, &R->pairs, d);
-	routing_release(&loads);
+	int rc = pairs_run(&R->S->workers[0], &R->list, &R->dep, po, loads, &R->pairs, d);
 	R->have_pairs = true;
 	gen_timing(R->S, "the layer's tactic pairs: done");
 	return rc;
@@ -640,11 +644,16 @@ static int run_measure(struct run *R, struct diags *d)
 				   /* FlashInfer's kernels: screen every candidate, race the best */
 				   .screen = S->backend == BACKEND_FLASHINFER && o->top >= 0 &&
 					     o->method != 1 };
+	struct routing loads;
+	bool paired;
+	rc = pairs_loads(R, &loads, &paired, d);
 	gen_timing(S, "plan built and ranked; profiling starts");
-	rc = timing_run(S->workers, S->nworkers, &R->list, &R->dep, &po, &R->pst, d);
-	gen_timing(S, "profiling done");
 	if (!rc)
-		rc = run_pairs(R, &po, d);
+		rc = timing_run(S->workers, S->nworkers, &R->list, &R->dep, &po, &R->pst, d);
+	gen_timing(S, "profiling done");
+	if (!rc && paired)
+		rc = run_pairs(R, &po, &loads, d);
+	routing_release(&loads);
 	if (h && h->entry)
 		h->entry(h->ctx, NULL);
 	sb_release(&fields);

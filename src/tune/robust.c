@@ -45,6 +45,11 @@ void robust_choose(const struct robust_pair *p, size_t n, size_t nloads,
 		for (size_t i = 0; i < n && l < nloads; i++)
 			out->counts[l] |= measured(p[i].us[l]);
 	}
+	bool any = false;
+	for (size_t l = 0; l < nloads; l++)
+		any |= out->counts[l];
+	if (!any) /* nothing was measured: no choice */
+		return;
 	for (size_t l = 0; l < nloads; l++)
 		for (size_t i = 0; i < n; i++)
 			if (out->counts[l] && is_choice(&p[i], out, nloads) &&
