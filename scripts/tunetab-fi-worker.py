@@ -675,8 +675,8 @@ class Kernels:
             experts = t.rand((n, e_local * r.ep_size), generator=g, device="cuda").topk(
                 r.top_k, dim=1).indices
         else:
-            experts = t.multinomial(popularity.expand(n, -1), r.top_k, replacement=False,
-                                    generator=g)
+            experts = t.multinomial(popularity.expand(n, -1).contiguous(), r.top_k,
+                                    replacement=False, generator=g)
         experts = experts.to(t.int32).contiguous()
         scales = t.softmax(t.randn((n, r.top_k), generator=g, device="cuda"), dim=1).float().contiguous()
         quant = None
@@ -738,6 +738,9 @@ class Kernels:
         calls = [self._call_inputs(kind, n, pop, g) for _ in range(draws)]
         outs = [t.empty((n, w2.shape[1]), dtype=r.output_dtype, device="cuda") for _ in calls]
         stream = t.cuda.Stream()
+        # one memory pool for every pair's graph: they are replayed one at a time, never
+        # together, and a pool each (the calls' workspaces) would hold GBs at large buckets
+        pool = t.cuda.graph_pool_handle()
         graphs, failed = {}, {}
         for g1, g2 in pairs:
             def run_all(ids=(g1, g2)):
@@ -747,7 +750,7 @@ class Kernels:
                 run_all()  # eager first: workspaces and lazy loading outside the capture
                 t.cuda.synchronize()
                 graph = t.cuda.CUDAGraph()
-                with t.cuda.graph(graph, stream=stream):
+                with t.cuda.graph(graph, pool=pool, stream=stream):
                     run_all()
                 graph.replay()
                 t.cuda.synchronize()
