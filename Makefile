@@ -249,6 +249,7 @@ test-flashinfer: all
 bench: all
 	$(Q)python3 tests/bench/bench.py $(BUILD)
 	$(Q)python3 tests/bench/scanlog_bench.py $(BUILD)
+	$(Q)python3 tests/bench/hostile_bench.py $(BUILD)
 	$(Q)$(MAKE) --no-print-directory wheel
 	$(Q)python3 tests/bench/wheel_bench.py
 
