@@ -29,7 +29,9 @@
 #define HOOK_BYTES ((size_t)16 << 20)
 
 /* The CPU-time backstop: a script may use NS_PER_INSTRUCTION of CPU time per instruction of
- * its budget, and at least CPU_FLOOR_S (scripts/README.md, "What C work costs"). */
+ * its budget, and at least CPU_FLOOR_S (scripts/README.md, "What C work costs"): twice what
+ * the default heuristic uses, and what ends the slowest hostile heuristics (docs/benchmarks.md,
+ * "Hostile heuristics"). */
 #define NS_PER_INSTRUCTION 10
 #define CPU_FLOOR_S 0.1
 
