@@ -90,7 +90,7 @@ DATA_SRC    := src/data/datadir.c src/data/data.c src/data/yamlload.c src/data/d
                src/data/catalog.c src/data/firules.c src/data/dtypes.c src/data/calibration.c \
                src/data/fleetplan.c src/data/consumer.c src/data/datafile.c \
                src/data/modelfit.c src/data/ranking.c src/data/hfconfig.c src/data/opdefs.c
-SCRIPT_SRC  := src/script/script.c src/script/neighbours.c
+SCRIPT_SRC  := src/script/script.c src/script/costs.c src/script/neighbours.c
 FI_SRC      := src/flashinfer/pylit.c src/flashinfer/pyenc.c src/flashinfer/key.c src/flashinfer/table.c \
                src/flashinfer/table_json.c src/flashinfer/validate.c src/flashinfer/provenance.c \
                src/flashinfer/merge.c src/flashinfer/lookup.c src/flashinfer/names.c \
@@ -249,6 +249,7 @@ test-flashinfer: all
 bench: all
 	$(Q)python3 tests/bench/bench.py $(BUILD)
 	$(Q)python3 tests/bench/scanlog_bench.py $(BUILD)
+	$(Q)python3 tests/bench/hostile_bench.py $(BUILD)
 	$(Q)$(MAKE) --no-print-directory wheel
 	$(Q)python3 tests/bench/wheel_bench.py
 

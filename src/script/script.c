@@ -12,12 +12,28 @@
 #include <stdlib.h>
 #include <math.h>
 #include <string.h>
+#include <time.h>
 
 #include "base/util.h"
 #include "data/opdefs.h"
 #include "script/neighbours.h"
+#include "script/script_int.h"
 
-#define HOOK_EVERY 10000
+/* The count hook runs every HOOK_EVERY instructions, and more often once the script holds a
+ * block of more than HOOK_BYTES / HOOK_EVERY bytes: one instruction can then do work the
+ * count does not see in proportion to that block (== of two long strings, next() over a big
+ * table's empty slots, a call with a million arguments), so the hook runs at least once per
+ * HOOK_BYTES of such work and its CPU-time backstop (count_hook) is late by a millisecond or
+ * two at most. */
+#define HOOK_EVERY 1000
+#define HOOK_BYTES ((size_t)16 << 20)
+
+/* The CPU-time backstop: a script may use NS_PER_INSTRUCTION of CPU time per instruction of
+ * its budget, and at least CPU_FLOOR_S (scripts/README.md, "What C work costs"): twice what
+ * the default heuristic uses, and what ends the slowest hostile heuristics (docs/benchmarks.md,
+ * "Hostile heuristics"). */
+#define NS_PER_INSTRUCTION 10
+#define CPU_FLOOR_S 0.1
 
 struct script {
 	lua_State *L;
@@ -26,6 +42,14 @@ struct script {
 	size_t mem_used, mem_cap;
 	unsigned long long budget, used;
 	bool budget_hit, mem_hit;
+	bool time_hit;         /* the budget ended by the CPU-time backstop */
+	int hook_every;        /* the count hook's interval now */
+	size_t big_block;      /* the largest block allocated so far */
+	double cpu_cap;        /* seconds of CPU time the budget allows (NS_PER_INSTRUCTION) */
+	double cpu_spent;      /* CPU seconds of the protected calls that returned */
+	double cpu_start;      /* the thread's CPU time when the call in progress began */
+	double wall_next;      /* monotonic time before which the CPU time cannot be over */
+	int depth;             /* script_call nesting */
 	char *name;            /* registered heuristic name */
 	int rank_ref;          /* registry ref of the rank function */
 	int rank_op_ref;       /* registry ref of rank_op (the other ops' GEMMs), or LUA_NOREF */
@@ -57,11 +81,11 @@ static void *capped_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
 		s->mem_hit = true;
 		return NULL;
 	}
-	/* string.rep, .., table.concat and gsub copy megabytes within one instruction: the
-	 * budget also counts one instruction per 16 bytes allocated, and stops the run here,
-	 * since the count hook may not fire again for a long time */
+	/* string.rep, .., table.concat copy megabytes within one instruction: the budget also
+	 * counts one instruction per COST_ALLOC_BYTES allocated, and stops the run here, since
+	 * the count hook may not fire again for a long time */
 	if (nsize > osize && s->L && !s->budget_hit) {
-		s->used += (nsize - osize) / 16;
+		s->used += (nsize - osize) / COST_ALLOC_BYTES;
 		if (s->used > s->budget) {
 			s->budget_hit = true;
 			lua_sethook(s->L, count_hook, LUA_MASKCOUNT, 1); /* see count_hook */
@@ -71,6 +95,15 @@ static void *capped_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
 	void *p = realloc(ptr, nsize);
 	if (p)
 		s->mem_used = s->mem_used - osize + nsize;
+	/* s->L is the only thread: the sandbox has no coroutine library */
+	if (p && nsize > s->big_block && s->L) {
+		s->big_block = nsize;
+		int every = nsize >= HOOK_BYTES ? 1 : (int)(HOOK_BYTES / nsize);
+		if (every < s->hook_every && !s->budget_hit) {
+			s->hook_every = every;
+			lua_sethook(s->L, count_hook, LUA_MASKCOUNT, every);
+		}
+	}
 	return p;
 }
 
@@ -82,34 +115,87 @@ static struct script *self(lua_State *L)
 }
 
 /* --- instruction budget ---------------------------------------------------------------- */
+static double clock_s(clockid_t id)
+{
+	struct timespec t;
+	clock_gettime(id, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* Whether the script has used more CPU time than its budget allows. The thread's CPU clock is
+ * a system call; the monotonic one is not, and the thread cannot have used more CPU time than
+ * has passed: the CPU clock is read only once enough time has passed for the cap to be near. */
+static bool over_time(struct script *s)
+{
+	if (!s->depth)
+		return false;
+	double wall = clock_s(CLOCK_MONOTONIC);
+	if (wall < s->wall_next)
+		return false;
+	double cpu = s->cpu_spent + clock_s(CLOCK_THREAD_CPUTIME_ID) - s->cpu_start;
+	if (cpu > s->cpu_cap)
+		return true;
+	s->wall_next = wall + (s->cpu_cap - cpu);
+	return false;
+}
+
+/* The budget is spent: from now on every instruction raises (count_hook at every one), and so
+ * does every charge. A pcall in the script catches one error, but its caller's next
+ * instruction raises again, so the run ends. */
+static void budget_spent(struct script *s, lua_State *L)
+{
+	if (!s->budget_hit)
+		lua_sethook(L, count_hook, LUA_MASKCOUNT, 1);
+	s->budget_hit = true;
+}
+
+/* Raises "FILE:LINE: instruction budget of N exceeded...", located at level: 0 in the count
+ * hook (the Lua function running), 1 in a C function (its caller). lua_pushfstring knows no
+ * %llu: the budget (at most LONG_MAX, cmd/generate.c) goes as a lua_Integer. */
+static int budget_error(lua_State *L, int level, const char *how)
+{
+	luaL_where(L, level);
+	lua_pushfstring(L, "instruction budget of %I exceeded%s", (lua_Integer)self(L)->budget, how);
+	lua_concat(L, 2);
+	return lua_error(L);
+}
+
 static void count_hook(lua_State *L, lua_Debug *ar)
 {
 	(void)ar;
 	struct script *s = self(L);
-	s->used += s->budget_hit ? 1 : HOOK_EVERY;
+	s->used += s->budget_hit ? 1 : (unsigned long long)s->hook_every;
 	if (s->used > s->budget) {
-		/* from now on every instruction raises: a pcall in the script catches one error,
-		 * but its caller's next instruction raises again, so the run ends */
-		if (!s->budget_hit)
-			lua_sethook(L, count_hook, LUA_MASKCOUNT, 1);
-		s->budget_hit = true;
-		luaL_error(L, "instruction budget of %llu exceeded", s->budget);
+		budget_spent(s, L);
+		budget_error(L, 0, "");
+	}
+	/* the backstop for work no charge counts: a string comparison, next() or a long
+	 * argument list in the VM, each bounded by a block (HOOK_BYTES) */
+	if (!s->budget_hit && over_time(s)) {
+		s->time_hit = true;
+		budget_spent(s, L);
+		budget_error(L, 0, " in CPU time");
 	}
 }
 
-/* Work done in C for the script, which the count hook never sees (a loop over a fit's points),
- * charged to the instruction budget at one instruction a unit: past the budget the call
- * raises, and every instruction after it (as count_hook). */
-static void charge(lua_State *L, unsigned long long units)
+void script_charge(lua_State *L, double units)
 {
 	struct script *s = self(L);
-	s->used += units;
-	if (s->used > s->budget && !s->budget_hit) {
-		s->budget_hit = true;
-		lua_sethook(L, count_hook, LUA_MASKCOUNT, 1);
+	if (!(units >= 0))
+		units = 0;
+	if (s->used <= s->budget && units <= (double)(s->budget - s->used))
+		s->used += (unsigned long long)units;
+	else if (!s->budget_hit) {
+		s->used = s->budget + 1;
+		budget_spent(s, L);
 	}
 	if (s->budget_hit)
-		luaL_error(L, "instruction budget of %llu exceeded", s->budget);
+		budget_error(L, 1, "");
+}
+
+static void charge(lua_State *L, unsigned long long units)
+{
+	script_charge(L, (double)units);
 }
 
 /* --- protected calls (Lua's lua.c msghandler) ------------------------------------------- */
@@ -175,7 +261,11 @@ static int report(struct script *s, int status, struct diags *d, const char *wha
 	}
 	if (strlen(text) > 1024)
 		memcpy(text + 1021, "...", 4); /* error(string.rep('x', 1e6)) */
-	if (s->budget_hit) /* first: an allocation over the budget fails as LUA_ERRMEM */
+	if (s->time_hit)
+		diags_add(d, SEV_ERROR, "script", s->path, line, line ? 1 : 0,
+			  "script exceeded its instruction budget of %llu in CPU time (%.2f s) while %s",
+			  s->budget, s->cpu_cap, what);
+	else if (s->budget_hit) /* first: an allocation over the budget fails as LUA_ERRMEM */
 		diags_add(d, SEV_ERROR, "script", s->path, line, line ? 1 : 0,
 			  "script exceeded its instruction budget of %llu while %s", s->budget, what);
 	else if (status == LUA_ERRMEM || s->mem_hit)
@@ -196,7 +286,14 @@ static int script_call(struct script *s, int nargs, int nres, struct diags *d, c
 	int base = lua_gettop(L) - nargs;
 	lua_pushcfunction(L, msghandler);
 	lua_insert(L, base);
+	/* the CPU time spent in the script (count_hook's backstop): this thread's, from here */
+	if (!s->depth++) {
+		s->cpu_start = clock_s(CLOCK_THREAD_CPUTIME_ID);
+		s->wall_next = clock_s(CLOCK_MONOTONIC) + (s->cpu_cap - s->cpu_spent);
+	}
 	int status = lua_pcall(L, nargs, nres, base);
+	if (!--s->depth)
+		s->cpu_spent += clock_s(CLOCK_THREAD_CPUTIME_ID) - s->cpu_start;
 	lua_remove(L, base);
 	if (status != LUA_OK)
 		return report(s, status, d, what);
@@ -211,6 +308,7 @@ static int safe_load(lua_State *L)
 	size_t len;
 	const char *chunk = luaL_checklstring(L, 1, &len);
 	const char *name = luaL_optstring(L, 2, "=(load)");
+	script_charge(L, (double)len * COST_LOAD);
 	int status = luaL_loadbufferx(L, chunk, len, name, "t");
 	if (status != LUA_OK) {
 		luaL_pushfail(L);
@@ -225,44 +323,6 @@ static int safe_load(lua_State *L)
 	return 1;
 }
 
-/* C loops the count hook never sees: a pattern such as '.-.-.-.-b' backtracks for hours
- * inside string.find, and table.move walks any index range. Patterns are not offered (plain
- * string.find still is) and table.move is capped (docs/guide.md, "Limits"). */
-#define SCRIPT_MOVE_MAX (1 << 24)
-
-static int plain_find(lua_State *L)
-{
-	size_t n;
-	const char *pat = luaL_checklstring(L, 2, &n);
-	bool special = false;
-	for (size_t i = 0; i < n && !special; i++)
-		special = pat[i] && strchr("^$*+?.([%-", pat[i]); /* the whole string: NULs too */
-	if (!lua_toboolean(L, 4) && special)
-		return luaL_error(L, "string patterns are not available in heuristic scripts (they run "
-				  "outside the instruction budget); use string.find(s, p, init, true)");
-	lua_pushvalue(L, lua_upvalueindex(1));
-	lua_insert(L, 1);
-	lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
-	return lua_gettop(L);
-}
-
-static int no_pattern(lua_State *L)
-{
-	return luaL_error(L, "string patterns are not available in heuristic scripts (they run "
-			  "outside the instruction budget)");
-}
-
-static int capped_move(lua_State *L)
-{
-	lua_Integer f = luaL_checkinteger(L, 2), e = luaL_checkinteger(L, 3);
-	if (e >= f && (lua_Unsigned)e - (lua_Unsigned)f >= SCRIPT_MOVE_MAX)
-		return luaL_error(L, "table.move of more than %d elements", SCRIPT_MOVE_MAX);
-	lua_pushvalue(L, lua_upvalueindex(1));
-	lua_insert(L, 1);
-	lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
-	return lua_gettop(L);
-}
-
 /* setmetatable(t, mt) without __gc: Lua runs finalizers with hooks off (GCTM), so a __gc
  * that loops would escape the instruction budget and hang the run, even in script_close. */
 static int safe_setmetatable(lua_State *L)
@@ -273,28 +333,7 @@ static int safe_setmetatable(lua_State *L)
 			return luaL_error(L, "__gc metamethods are not allowed in heuristic scripts");
 		lua_pop(L, 1);
 	}
-	lua_pushvalue(L, lua_upvalueindex(1));
-	lua_insert(L, 1);
-	lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
-	return lua_gettop(L);
-}
-
-/* string.rep(s, n [, sep]): Lua 5.4.4 loops n times in C even when s and sep are empty (no
- * allocation for the budget to count), so string.rep("", 1 << 40) would never return. */
-static int safe_rep(lua_State *L)
-{
-	size_t l, lsep;
-	luaL_checklstring(L, 1, &l);
-	lua_Integer n = luaL_checkinteger(L, 2);
-	luaL_optlstring(L, 3, "", &lsep);
-	if (n <= 0 || (l == 0 && lsep == 0)) {
-		lua_pushliteral(L, "");
-		return 1;
-	}
-	lua_pushvalue(L, lua_upvalueindex(1));
-	lua_insert(L, 1);
-	lua_call(L, lua_gettop(L) - 1, 1);
-	return 1;
+	return lua_tocfunction(L, lua_upvalueindex(1))(L); /* in this frame: see costs.c, ORIG */
 }
 
 static int safe_print(lua_State *L)
@@ -310,6 +349,7 @@ static int safe_print(lua_State *L)
 		luaL_addvalue(&b);
 	}
 	luaL_pushresult(&b);
+	charge(L, COST_PRINT + lua_rawlen(L, -1));
 	/* the caller shows it (on stderr, never stdout: generate's table may go there) */
 	struct script *s = self(L);
 	if (s->print)
@@ -469,6 +509,7 @@ static int api_lib(lua_State *L)
 	size_t len;
 	int err = read_file(path, 1u << 20, &text, &len);
 	if (err) {
+		charge(L, COST_LIB_MISS);
 		lua_pushfstring(L, "no library '%s' (%s)", name, path);
 		free(path);
 		return lua_error(L);
@@ -529,23 +570,8 @@ static int open_sandbox(lua_State *L)
 	lua_getglobal(L, LUA_STRLIBNAME);
 	lua_pushnil(L);
 	lua_setfield(L, -2, "dump");
-	lua_getfield(L, -1, "find");
-	lua_pushcclosure(L, plain_find, 1);
-	lua_setfield(L, -2, "find");
-	lua_getfield(L, -1, "rep");
-	lua_pushcclosure(L, safe_rep, 1);
-	lua_setfield(L, -2, "rep");
-	static const char *const patterns[] = { "match", "gmatch", "gsub" };
-	for (size_t i = 0; i < ARRAY_SIZE(patterns); i++) {
-		lua_pushcfunction(L, no_pattern);
-		lua_setfield(L, -2, patterns[i]);
-	}
 	lua_pop(L, 1);
-	lua_getglobal(L, LUA_TABLIBNAME);
-	lua_getfield(L, -1, "move");
-	lua_pushcclosure(L, capped_move, 1);
-	lua_setfield(L, -2, "move");
-	lua_pop(L, 1);
+	costs_install(L); /* string patterns refused, C work charged (costs.c) */
 	luaL_newlib(L, api);
 	lua_pushstring(L, TUNETAB_VERSION);
 	lua_setfield(L, -2, "version");
@@ -572,6 +598,10 @@ static int open_script(struct script **out, const char *data_root, const char *p
 	s->data_root = xstrdup(data_root);
 	s->mem_cap = lim->mem_bytes;
 	s->budget = lim->instructions;
+	s->hook_every = HOOK_EVERY;
+	s->cpu_cap = (double)s->budget * NS_PER_INSTRUCTION * 1e-9;
+	if (s->cpu_cap < CPU_FLOOR_S)
+		s->cpu_cap = CPU_FLOOR_S;
 	s->print = lim->print;
 	s->rank_ref = s->ctx_ref = s->cands_ref = s->rank_op_ref = LUA_NOREF;
 	s->parse_ref = s->resolve_ref = s->opts_ref = LUA_NOREF;
@@ -582,7 +612,7 @@ static int open_script(struct script **out, const char *data_root, const char *p
 		script_close(s);
 		return diag_error(d, TT_SCRIPT, "script", path, 0, 0, "cannot create a Lua state");
 	}
-	lua_sethook(s->L, count_hook, LUA_MASKCOUNT, HOOK_EVERY);
+	lua_sethook(s->L, count_hook, LUA_MASKCOUNT, s->hook_every);
 	lua_pushcfunction(s->L, open_sandbox);
 	int rc = TT_OK;
 	/* opening libraries can run out of memory too: protect it */
