@@ -244,6 +244,7 @@ test-flashinfer: all
 	$(Q)TUNETAB=$(CURDIR)/build/tunetab bash tests/flashinfer/run.sh
 	$(Q)TUNETAB=$(CURDIR)/build/tunetab bash tests/flashinfer/generated.sh
 	$(Q)TUNETAB=$(CURDIR)/build/tunetab bash tests/flashinfer/inputs.sh
+	$(Q)TUNETAB=$(CURDIR)/build/tunetab bash tests/flashinfer/selection.sh
 
 # Speed targets live here, never in timed tests; results go to docs/benchmarks.md.
 bench: all

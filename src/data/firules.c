@@ -122,6 +122,8 @@ static const cyaml_schema_field_t json_fields[] = {
 	ENUM("mismatch", struct fr_json, mismatch, mismatch_strings),
 	CYAML_FIELD_ENUM("entry_value", CYAML_FLAG_STRICT | CYAML_FLAG_OPTIONAL, struct fr_json,
 			 entry_value, entry_value_strings, CYAML_ARRAY_LEN(entry_value_strings)),
+	CYAML_FIELD_STRING_PTR("selection", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL, struct fr_json,
+			       selection, 1, 256),
 	CYAML_FIELD_SEQUENCE("reserved", CYAML_FLAG_POINTER, struct fr_json, reserved,
 			     &string_schema, 0, 16),
 	CYAML_FIELD_END
@@ -175,6 +177,13 @@ int firules_load_file(const char *path, struct fi_rules **out, struct diags *d)
 		rc = yaml_error_at(d, path, "flashinfer_schema.release",
 				   "'%s' is not a version inside [%s, %s)", s->release,
 				   s->versions.min, s->versions.below);
+	struct fi_version sv;
+	if (!rc && s->json_cache.selection &&
+	    (version_parse(s->json_cache.selection, &sv) || version_cmp(&sv, &s->lo) < 0 ||
+	     version_cmp(&sv, &s->hi) >= 0 || s->json_cache.entry_value != VALUE_POLICY))
+		rc = yaml_error_at(d, path, "flashinfer_schema.json_cache.selection",
+				   "'%s' is not a version inside [%s, %s) whose values carry a policy",
+				   s->json_cache.selection, s->versions.min, s->versions.below);
 	if (s->key.tuple != 3 && s->key.tuple != 4)
 		rc = yaml_error_at(d, path, "flashinfer_schema.key.tuple", "must be 3 or 4, not %u",
 				   s->key.tuple);
@@ -261,6 +270,13 @@ void firules_set_release(struct firules_set *set)
 const struct fi_rules *firules_newest(const struct firules_set *set)
 {
 	return set->n ? set->v[set->n - 1] : NULL;
+}
+
+bool firules_saves_selection(const struct fi_rules *s, const struct fi_version *v)
+{
+	struct fi_version first;
+	return s && s->json_cache.selection && !version_parse(s->json_cache.selection, &first) &&
+	       version_cmp(v, &first) >= 0;
 }
 
 const struct fi_rules *firules_find(const struct firules_set *set, const struct fi_version *v,

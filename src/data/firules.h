@@ -78,6 +78,9 @@ struct fr_json {
 	unsigned metadata_count;
 	enum meta_mismatch mismatch;
 	enum entry_value entry_value; /* pair: extra elements ignored; policy: [2] must be a list */
+	char *selection;     /* the first version in the range whose profiling run saves a selection
+			      * record after the policy ([3]: time_ms, runner_up_ms, margin,
+			      * candidates); NULL: none does */
 	char **reserved;
 	unsigned reserved_count;
 };
@@ -115,6 +118,9 @@ void firules_set_release(struct firules_set *set);
 const struct fi_rules *firules_find(const struct firules_set *set, const struct fi_version *v,
 				      bool *newer);
 const struct fi_rules *firules_newest(const struct firules_set *set);
+/* Whether FlashInfer v (whose rules are s) saves a measured entry with its selection record
+ * (json_cache.selection): the one home of that version rule. */
+bool firules_saves_selection(const struct fi_rules *s, const struct fi_version *v);
 
 /* The device part of a file name: the CUDA device name with every space made '_', nothing
  * else changed, as FlashInfer names its bundled module (§1.1): "NVIDIA H200" -> "NVIDIA_H200".

@@ -432,14 +432,25 @@ const struct fr_op *lookup_moe_op(const struct fi_rules *s, int stage)
 	return NULL;
 }
 
-void lookup_to_table(const struct fi_rules *s, const struct lookup_list *p, struct table *t)
+void lookup_to_table(const struct fi_rules *s, const struct lookup_list *p, const char *policy,
+		     struct table *t)
 {
 	memset(t, 0, sizeof *t);
 	t->path = xstrdup("(generated)");
+	struct strbuf rec = STRBUF_INIT;
 	for (size_t i = 0; i < p->n; i++) {
-		struct pyv tv = { .kind = PV_INT, .i = p->v[i].tactic };
-		const struct fr_op *op = lookup_moe_op(s, p->v[i].stage);
-		table_add(t, p->v[i].key, 0, op ? op->runners[0] : NULL, &tv);
+		const struct lookup_entry *e = &p->v[i];
+		struct pyv tv = { .kind = PV_INT, .i = e->tactic };
+		const struct fr_op *op = lookup_moe_op(s, e->stage);
+		const char *runner = op ? op->runners[0] : NULL;
+		sb_reset(&rec);
+		if (policy)
+			table_selection_json(&e->sel, &rec);
+		if (rec.len)
+			table_add_policy(t, e->key, runner, &tv, policy, rec.buf);
+		else
+			table_add(t, e->key, 0, runner, &tv);
 	}
+	sb_release(&rec);
 	table_sort(t);
 }

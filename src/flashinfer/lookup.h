@@ -72,6 +72,13 @@ struct lookup_entry {
 	 * tactic the per-GEMM profiles had chosen */
 	bool paired;
 	int per_gemm;
+	struct table_selection sel; /* how the measured tactic was chosen among the candidates
+				     * timed (FlashInfer's selection record); none when
+				     * predicted */
+	/* the fastest and the second fastest time among the candidates timed (< 0: none) and the
+	 * fastest's id: the record of another winner (tune/pairs.c) */
+	double sel_min_us, sel_second_us;
+	int sel_min_id;
 };
 
 /* Tokens each local expert gets at e's bucket as FlashInfer's profiler routes them: T x top_k
@@ -122,8 +129,11 @@ void lookup_list_release(struct lookup_list *p);
 int lookup_runner_args(const struct fi_rules *newest, const struct deployment *dep,
 		       struct strbuf *names, struct strbuf *values, struct diags *d);
 /* The lookup list as a table (sorted keys; each the runner class version s names for its
- * stage, slot 0). */
-void lookup_to_table(const struct fi_rules *s, const struct lookup_list *p, struct table *t);
+ * stage, slot 0). With a policy (JSON text: the CUTLASS MoE's profiling policy, for a version
+ * that saves selection records, firules_saves_selection), an entry with a selection record
+ * (measured) is [runner, tactic, policy, record], as FlashInfer saves an entry it profiled. */
+void lookup_to_table(const struct fi_rules *s, const struct lookup_list *p, const char *policy,
+		     struct table *t);
 
 /* The CUTLASS MoE's op of GEMM stage (1 or 2) as version s names it (key.ops: its name and
  * runner classes), or NULL when the version's rules list none. */

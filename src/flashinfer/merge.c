@@ -205,6 +205,13 @@ static int cmp_rules(const struct cand *a, const struct cand *b, enum merge_rule
 	return merge_tactic_cmp(a->e->tactic, b->e->tactic);
 }
 
+/* The items of an entry's value: a module's (runner_id, tactic) 2, a JSON value's list its
+ * length. */
+static size_t value_items(const struct table_entry *e)
+{
+	return e->value && e->value->kind == PV_TUPLE ? e->value->n : 2;
+}
+
 /* Same key, same verdict of the rules (so the same tactic): the whole content decides, so
  * that which input an entry came from never matters. */
 static int cmp_content(const struct cand *a, const struct cand *b)
@@ -223,6 +230,22 @@ static int cmp_content(const struct cand *a, const struct cand *b)
 		if (x->nties != y->nties)
 			return x->nties < y->nties ? -1 : 1;
 		if ((c = strcmp(a->run_json, b->run_json)))
+			return c;
+	}
+	/* a JSON value's policy and selection record first (the same run's module has neither,
+	 * and the entry kept carries them), then theirs in byte order */
+	size_t na = value_items(a->e), nb = value_items(b->e);
+	if (na != nb)
+		return na > nb ? -1 : 1;
+	if (na > 2) {
+		struct strbuf pa = STRBUF_INIT, pb = STRBUF_INIT;
+		pyv_repr(&a->e->value->items[2], &pa);
+		pyv_repr(&b->e->value->items[2], &pb);
+		c = strcmp(pa.buf, pb.buf);
+		sb_release(&pa);
+		sb_release(&pb);
+		if (c || (c = strcmp(a->e->selection ? a->e->selection : "",
+				     b->e->selection ? b->e->selection : "")))
 			return c;
 	}
 	const char *ra = a->e->runner ? a->e->runner : "", *rb = b->e->runner ? b->e->runner : "";
@@ -904,12 +927,13 @@ static long prov_lookup(const struct mprov *pv, const char *key, size_t len)
 /* Every entry of every table, with its provenance. Python keeps the last of repeated keys. */
 
 /* A JSON entry's profiling policy ([runner, tactic, policy]: 0.7.1+, e.g. the other ops'
- * entries, issue #39) as JSON text in buf, or NULL when the value has none or more (a
- * selection record). */
+ * entries, issue #39; [runner, tactic, policy, selection record]: 0.7.4's measured entries) as
+ * JSON text in buf, or NULL when the value has none or more. */
 static const char *policy_of(const struct table_entry *e)
 {
 	static char buf[256];
-	if (!e->value || e->value->kind != PV_TUPLE || e->value->n != 3)
+	if (!e->value || e->value->kind != PV_TUPLE || e->value->n < 3 || e->value->n > 4 ||
+	    (e->value->n == 4 && (e->value->items[3].kind != PV_DICT || !e->selection)))
 		return NULL;
 	const struct pyv *p = &e->value->items[2];
 	if (p->kind != PV_TUPLE)
@@ -961,11 +985,12 @@ static int gather_cands(struct mctx *m, struct cand **out, size_t *nout)
 			     !policy_of(e))) {
 				rc = diag_error(m->d, TT_INVALID, "value-shape", mt->name, e->vline, e->vcol,
 						"%s: merge keeps only (runner, tactic) values and a JSON "
-						"value's profiling policy", mt->t.kind == TABLE_PY
+						"value's profiling policy and selection record",
+						mt->t.kind == TABLE_PY
 						? "the value is not a 2-tuple (runner_id, tactic)"
 						: e->value && e->value->kind == PV_TUPLE && e->value->n > 2
-						? "the value has more than [runner, tactic, profiling policy] (a "
-						  "0.7.4 selection record)"
+						? "the value is not [runner, tactic, profiling policy list, "
+						  "selection record dict?]"
 						: "the value is not [\"<Runner>\", tactic]");
 				break;
 			}
@@ -1040,7 +1065,8 @@ static void settle(struct mctx *m, const struct cand *c, size_t n, struct table 
 	char *key = xstrndup(c[0].key, c[0].key_len);
 	const char *policy = policy_of(c[0].e);
 	if (policy)
-		table_add_policy(out, key, c[0].e->runner, c[0].e->tactic, policy);
+		table_add_policy(out, key, c[0].e->runner, c[0].e->tactic, policy,
+				 c[0].e->selection);
 	else
 		table_add(out, key, c[0].e->runner_id, c[0].e->runner, c[0].e->tactic);
 	if (c[0].pe) {

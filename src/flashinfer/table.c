@@ -159,10 +159,13 @@ void table_add(struct table *t, const char *key, long long runner_id, const char
 }
 
 void table_add_policy(struct table *t, const char *key, const char *runner,
-		      const struct pyv *tactic, const char *policy)
+		      const struct pyv *tactic, const char *policy, const char *selection)
 {
 	table_add(t, key, 0, runner, tactic);
-	t->entries[t->n - 1].policy = arena_strndup(&t->arena, policy, strlen(policy));
+	struct table_entry *e = &t->entries[t->n - 1];
+	e->policy = arena_strndup(&t->arena, policy, strlen(policy));
+	if (selection)
+		e->selection = arena_strndup(&t->arena, selection, strlen(selection));
 }
 
 static int cmp_entry(const void *a, const void *b)

@@ -30,6 +30,19 @@ struct table_entry {
 	const struct pyv *tactic;  /* int, or nested tuple */
 	int dup_of;           /* index of an earlier entry with the same key, else -1 */
 	const char *policy;   /* a generated entry's profiling policy (JSON text), or NULL */
+	const char *selection; /* the selection record after the policy (JSON text): a generated
+				* entry's, or a JSON entry's as read; NULL when none */
+};
+
+/* How a measured entry's tactic was chosen, as FlashInfer 0.7.4 saves it after the policy
+ * (AutoTuner._selection_record, autotuner/autotuner.py:3378-3398): the chosen candidate's
+ * time, the fastest other candidate's (< 0: none; above the chosen one's unless a rule kept a
+ * slower tactic, then the margin is negative), and how many candidates have a time, the
+ * chosen one included (0: no record). Microseconds, as tunetab measures; the record is in
+ * milliseconds, as FlashInfer's profiler measures. */
+struct table_selection {
+	double time_us, runner_up_us;
+	int candidates;
 };
 
 struct table_meta {
@@ -76,9 +89,20 @@ void table_mark_duplicates(struct table *t);
 /* Adds an entry (for generators); strings are copied into the table's arena. */
 void table_add(struct table *t, const char *key, long long runner_id, const char *runner,
 	       const struct pyv *tactic);
-/* Adds an entry carrying a profiling policy (JSON text: the value's third element). */
+/* Adds an entry carrying a profiling policy and, when not NULL, a selection record (JSON text:
+ * the value's third and fourth elements). */
 void table_add_policy(struct table *t, const char *key, const char *runner,
-		      const struct pyv *tactic, const char *policy);
+		      const struct pyv *tactic, const char *policy, const char *selection);
+/* The record of the candidate times_us[winner] among times_us[0..n), one time per candidate
+ * timed; one that is not a finite number >= 0 (a candidate that failed) counts for nothing,
+ * as FlashInfer's inf. A winner without such a time gives no record. */
+void table_selection_of(const double *times_us, size_t n, size_t winner,
+			struct table_selection *out);
+/* The record as Python's json.dumps writes FlashInfer's dict, appended to out:
+ * {"time_ms": 0.005372, "runner_up_ms": 0.005378, "margin": 0.001117, "candidates": 5}, each
+ * time round(x, 6) in milliseconds, the margin round(runner_up / time - 1, 6), null where
+ * there is no other candidate; nothing when s holds no record. */
+void table_selection_json(const struct table_selection *s, struct strbuf *out);
 /* Sorts entries by key in Python code-point order (the order FlashInfer writes). */
 void table_sort(struct table *t);
 

@@ -225,6 +225,13 @@ int table_json_read(const char *name, const char *text, size_t len, struct table
 				e.runner = pv->items[0].s;
 				e.tactic = &pv->items[1];
 			}
+			/* the record's reals as they read (%.17g: the same doubles) */
+			json_t *rec = json_array_get(v, 3);
+			char *rt = json_is_object(rec) ? json_dumps(rec, JSON_COMPACT |
+							    JSON_REAL_PRECISION(17)) : NULL;
+			if (rt)
+				e.selection = arena_strndup(&t->arena, rt, strlen(rt));
+			free(rt);
 		}
 		ALLOC_GROW(t->entries, t->n + 1, t->cap);
 		t->entries[t->n++] = e;
@@ -309,6 +316,59 @@ static void emit_float(double x, struct strbuf *out)
 		sb_addc(out, '.');
 		sb_adds(out, (int)nd > exp10 + 1 ? digits + exp10 + 1 : "0");
 	}
+}
+
+/* Python's round(x, 6): the decimal nearest the double's exact value, halves to even (what
+ * glibc's printf does in the default rounding mode, as CPython's dtoa does), read back. */
+static double py_round6(double x)
+{
+	char b[400];
+	snprintf(b, sizeof b, "%.6f", x);
+	return strtod(b, NULL);
+}
+
+static bool time_ok(double us)
+{
+	return isfinite(us) && us >= 0;
+}
+
+void table_selection_of(const double *times_us, size_t n, size_t winner,
+			struct table_selection *out)
+{
+	memset(out, 0, sizeof *out);
+	out->runner_up_us = -1;
+	if (winner >= n || !time_ok(times_us[winner]))
+		return;
+	out->time_us = times_us[winner];
+	out->candidates = 1;
+	for (size_t i = 0; i < n; i++) {
+		if (i == winner || !time_ok(times_us[i]))
+			continue;
+		out->candidates++;
+		if (out->runner_up_us < 0 || times_us[i] < out->runner_up_us)
+			out->runner_up_us = times_us[i];
+	}
+}
+
+void table_selection_json(const struct table_selection *s, struct strbuf *out)
+{
+	if (s->candidates < 1)
+		return;
+	double t = s->time_us / 1000.0, ru = s->runner_up_us / 1000.0;
+	bool have_ru = s->runner_up_us >= 0;
+	sb_adds(out, "{\"time_ms\": ");
+	emit_float(py_round6(t), out);
+	sb_adds(out, ", \"runner_up_ms\": ");
+	if (have_ru)
+		emit_float(py_round6(ru), out);
+	else
+		sb_adds(out, "null");
+	sb_adds(out, ", \"margin\": ");
+	if (have_ru && t > 0)
+		emit_float(py_round6(ru / t - 1.0), out);
+	else
+		sb_adds(out, "null");
+	sb_addf(out, ", \"candidates\": %d}", s->candidates);
 }
 
 /* json.dumps(ensure_ascii=True) string escaping. */
@@ -484,6 +544,9 @@ static json_t *build_doc(const struct table *t)
 		json_t *policy = !orig && e->policy ? json_loads(e->policy, 0, NULL) : NULL;
 		if (policy)
 			json_array_append_new(val, policy);
+		json_t *sel = policy && e->selection ? json_loads(e->selection, 0, NULL) : NULL;
+		if (sel)
+			json_array_append_new(val, sel);
 		json_object_setn_new(doc, e->key, e->key_len, val);
 	}
 	return doc;

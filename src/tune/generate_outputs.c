@@ -36,7 +36,7 @@ static void ops_to_table(const struct run *R, struct table *t)
 			if (key->tactic && !table_json_tactic(key->tactic, &a, &measured))
 				tactic = &measured;
 			if (policy && *def->policy)
-				table_add_policy(t, key->key, R->ops[i].runner, tactic, def->policy);
+				table_add_policy(t, key->key, R->ops[i].runner, tactic, def->policy, NULL);
 			else
 				table_add(t, key->key, 0, R->ops[i].runner, tactic);
 		}
@@ -354,7 +354,12 @@ static int build_outputs(struct run *R, struct outputs *out, struct diags *d)
 	if (!o->ops_only && (o->tp_rank_all || o->ep_rank_all) &&
 	    (rc = lookup_all_ranks(R->rules, &R->dep, &R->list, o->tp_rank_all, o->ep_rank_all, d)))
 		return rc;
-	lookup_to_table(R->rules, &R->list, &R->t);
+	/* a measured entry as FlashInfer saves one it profiled: with the op's policy and, from
+	 * the version that writes it on, its selection record */
+	const struct op_def *moe = opdefs_cutlass_moe(&R->S->data->ops);
+	const char *policy = moe && *moe->policy && firules_saves_selection(R->rules, &R->fv)
+				     ? moe->policy : NULL;
+	lookup_to_table(R->rules, &R->list, policy, &R->t);
 	R->have_table = true;
 	if (strcmp(o->format, "json") && R->nops && o->ops_only)
 		return diag_error(d, TT_USAGE, "generate", NULL, 0, 0, "only the CUTLASS MoE has a "

@@ -102,6 +102,16 @@ static void take(struct lookup_entry *e, int id)
 	e->chosen_us = e->time_us = entry_us(e, id);
 	e->chosen_lo = e->chosen_hi = -1;
 	e->nties = 0; /* the layer decided, not the per-GEMM intervals */
+	/* FlashInfer's selection record of the new winner: its time against the fastest other
+	 * candidate's, so a pair that is not the per-GEMM fastest shows a negative margin, as
+	 * FlashInfer's own near-tie rule does; none where its time at this bucket is unknown */
+	if (e->sel.candidates > 0 && e->chosen_us >= 0) {
+		e->sel.time_us = e->chosen_us;
+		e->sel.runner_up_us = id == e->sel_min_id ? e->sel_second_us : e->sel_min_us;
+	} else {
+		memset(&e->sel, 0, sizeof e->sel);
+		e->sel.runner_up_us = -1;
+	}
 }
 
 static int time_bucket(struct worker *w, struct lookup_list *p, const struct deployment *dep,

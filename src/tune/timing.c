@@ -101,6 +101,29 @@ static void note_ties(struct lookup_entry *e, const int *ids, const struct prof_
 		}
 }
 
+/* FlashInfer's selection record of the chosen r[at] (table_selection_of): against every
+ * candidate timed, a screened-out one with its one sample included; a failed one (crashed,
+ * hung, wrong, unsupported) has no time, as FlashInfer's inf. */
+static void note_selection(struct lookup_entry *e, const struct prof_result *r, size_t n,
+			   const struct prof_result *chosen)
+{
+	double us[PROF_MAX];
+	e->sel_min_us = e->sel_second_us = -1;
+	for (size_t i = 0; i < n && i < PROF_MAX; i++) {
+		us[i] = r[i].status == PROF_OK ? r[i].median_us : NAN;
+		if (!(us[i] >= 0))
+			continue;
+		if (e->sel_min_us < 0 || us[i] < e->sel_min_us) {
+			e->sel_second_us = e->sel_min_us;
+			e->sel_min_us = us[i];
+			e->sel_min_id = r[i].id;
+		} else if (e->sel_second_us < 0 || us[i] < e->sel_second_us) {
+			e->sel_second_us = us[i];
+		}
+	}
+	table_selection_of(us, n < PROF_MAX ? n : PROF_MAX, (size_t)(chosen - r), &e->sel);
+}
+
 /* The rule: a candidate replaces the fallback only if its whole interval lies below the
  * fallback's; among those, the lowest median. Ties with the fallback go to the fallback, so
  * none is slower; what another run may choose instead is declared (note_ties). A candidate a
@@ -116,6 +139,7 @@ static void decide(struct lookup_entry *e, const int *ids, const struct prof_res
 	for (size_t i = 0; i < n; i++)
 		nmeasured += r[i].status == PROF_OK;
 	e->fallback_us = fb ? fb->median_us : -1;
+	memset(&e->sel, 0, sizeof e->sel);
 	if (!nmeasured) {
 		e->kind = CHOICE_PREDICTED; /* keep the heuristic's choice */
 		return;
@@ -135,6 +159,7 @@ static void decide(struct lookup_entry *e, const int *ids, const struct prof_res
 			e->kind = CHOICE_FALLBACK;
 			e->chosen_us = fb->median_us;
 			note_ties(e, ids, r, n, fb);
+			note_selection(e, r, n, fb);
 		} else {
 			e->kind = CHOICE_PREDICTED;
 		}
@@ -150,6 +175,7 @@ static void decide(struct lookup_entry *e, const int *ids, const struct prof_res
 	e->time_us = pick->median_us;
 	e->kind = CHOICE_MEASURED;
 	note_ties(e, ids, r, n, pick);
+	note_selection(e, r, n, pick);
 }
 
 /* e's measured candidates, fastest first (lookup_entry.meas_id). */

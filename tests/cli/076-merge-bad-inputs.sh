@@ -34,15 +34,20 @@ open("dup/v0_1_trtllm_fused_moe_NVIDIA_H200.py", "w").write("\n".join([src[0], f
 PY
 run tunetab merge dup.py dup --flashinfer 0.6.18
 python3 -c 'import ast; print("kept:", sorted(v[1] for v in ast.literal_eval(open("dup.py").read().split("=", 1)[1]).values()))'
-# a JSON value with a 0.7.4 selection record: merge keeps only [runner, tactic] and a profiling
-# policy
-mkdir policy && python3 - <<'PY'
+# a JSON value with 0.7.4's selection record: kept with its entry; one with a 4th element that
+# is no record, or a 5th element, is refused
+mkdir policy extra && python3 - <<'PY'
 import json
-k = "('trtllm::fused_moe::gemm1', 'MoERunner', ((1, 2048), (128, 1536, 2048), (0,), (128, 2048, 768), (0,)), (torch.bfloat16, torch.bfloat16, torch.bfloat16, 8, 1, 0, 1, 0, 1, 0, False, False, False, False, False, False, True, 3, False, True))"
-doc = {"_metadata": {"flashinfer_version": "0.7.1", "gpu": "NVIDIA H200"}, k: ["MoERunner", 19, ["cuda_graph_profile_replays", None, "l2_cache_policy", "hot"], {"source": "profiled"}]}
-json.dump(doc, open("policy/flashinfer_autotune_NVIDIA_H200.json", "w"), indent=2)
+k = "('trtllm::fused_moe::gemm1', 'MoERunner', ((1, 2048), (128, 1536, 2048), (0,), (128, 2048, 768), (0,)), (torch.bfloat16, torch.bfloat16, torch.bfloat16, 8, 1, 1, 1, False, False, False, False, False, False, True, 3, False, True))"
+meta = {"flashinfer_version": "0.7.4", "cuda_version": "*", "cublas_version": "*", "cudnn_version": "*", "cudnn_frontend_version": "*", "cutlass_dsl_version": "*", "gpu": "NVIDIA H200"}
+pol = ["cuda_graph_profile_replays", None, "l2_cache_policy", "hot"]
+rec = {"time_ms": 0.005372, "runner_up_ms": 0.005378, "margin": 0.001117, "candidates": 5}
+json.dump({"_metadata": meta, k: ["MoERunner", 19, pol, rec]}, open("policy/flashinfer_autotune_NVIDIA_H200.json", "w"), indent=2)
+json.dump({"_metadata": meta, k: ["MoERunner", 19, pol, rec, "more"]}, open("extra/flashinfer_autotune_NVIDIA_H200.json", "w"), indent=2)
 PY
-run tunetab merge out policy
+run tunetab merge policy.json policy
+python3 -c 'import json, sys; print("kept:", [v for k, v in json.load(open("policy.json")).items() if not k.startswith("_")])'
+run tunetab merge out extra
 # the merged table would not pass validate: a tactic outside GEMM1's ids
 mkdir range && sed 's/(0, 19)/(0, 999)/' ok/$PY > range/$PY
 run tunetab merge out range --flashinfer 0.6.18

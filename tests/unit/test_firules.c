@@ -69,6 +69,9 @@ TEST(schema_key_forms_by_version)
 	CHECK_INT(at("0.7.2")->key.extras_fields_count, 17);
 	CHECK_INT(at("0.7.4")->key.extras_fields_count, 17);
 	CHECK_STR(at("0.7.4")->key.extras_fields[5].name, "ep_size");
+	/* 0.7.4's selection record, in the range that 0.7.2 opens */
+	CHECK(!at("0.7.1")->json_cache.selection);
+	CHECK_STR(at("0.7.2")->json_cache.selection, "0.7.4");
 }
 
 TEST(bundled_file_names)

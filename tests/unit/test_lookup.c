@@ -1,6 +1,7 @@
 /* test_lookup.c: the keys a FlashInfer version looks up for a deployment (flashinfer/lookup.h, tune/choose.h), checked against
  * the keys of tables in tests/data/tables; every rank's keys; key files; the choice of a
  * tactic through a small heuristic script; shards; the plan as a table. */
+#include <math.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -410,7 +411,7 @@ TEST(gen_choose_with_script)
 	}
 	/* the plan as a table: sorted keys, (0, tactic) */
 	struct table t;
-	lookup_to_table(s, &p, &t);
+	lookup_to_table(s, &p, NULL, &t);
 	CHECK_INT(t.n, 6);
 	for (size_t i = 0; i < t.n; i++) {
 		if (i)
@@ -511,11 +512,129 @@ TEST(gen_shards_partition)
 	diags_release(&d);
 }
 
+/* FlashInfer 0.7.4's selection record (table_selection_of, table_selection_json): each
+ * expected string is what python3 prints for AutoTuner._selection_record's formula on the times
+ * in milliseconds (a failed candidate inf), json.dumps'd:
+ *   t = [u / 1000 if math.isfinite(u) and u >= 0 else inf for u in times_us]
+ *   others = [x for i, x in enumerate(t) if i != w and x < inf]; ru = min(others, default=None)
+ *   {"time_ms": round(t[w], 6), "runner_up_ms": None if ru is None else round(ru, 6),
+ *    "margin": round(ru / t[w] - 1.0, 6) if ru is not None and t[w] > 0 else None,
+ *    "candidates": len(others) + 1}
+ * (make test-flashinfer checks generated tables against FlashInfer's own function). */
+TEST(gen_selection_record)
+{
+	static const struct {
+		double us[5];
+		size_t n, winner;
+		const char *want;
+	} cases[] = {
+		{ { 5.3725, 5.3785, 5.3796, 5.379, 7.929 }, 5, 0, "{\"time_ms\": 0.005372, "
+		  "\"runner_up_ms\": 0.005378, \"margin\": 0.001117, \"candidates\": 5}" },
+		/* one candidate: no runner-up, no margin */
+		{ { 12.5 }, 1, 0, "{\"time_ms\": 0.0125, \"runner_up_ms\": null, \"margin\": null, "
+		  "\"candidates\": 1}" },
+		/* a slower tactic kept (a failed candidate left out): a negative margin */
+		{ { 10.0, 9.0, INFINITY }, 3, 0, "{\"time_ms\": 0.01, \"runner_up_ms\": 0.009, "
+		  "\"margin\": -0.1, \"candidates\": 2}" },
+		/* exact halves (1/128 and 3/128 ms) round to even */
+		{ { 7.8125, 8.0 }, 2, 0, "{\"time_ms\": 0.007812, \"runner_up_ms\": 0.008, "
+		  "\"margin\": 0.024, \"candidates\": 2}" },
+		{ { 23.4375, 30.0 }, 2, 0, "{\"time_ms\": 0.023438, \"runner_up_ms\": 0.03, "
+		  "\"margin\": 0.28, \"candidates\": 2}" },
+		/* below 1e-4: repr's exponent form */
+		{ { 0.0123, 0.0456 }, 2, 0, "{\"time_ms\": 1.2e-05, \"runner_up_ms\": 4.6e-05, "
+		  "\"margin\": 2.707317, \"candidates\": 2}" },
+		/* a margin that rounds to minus zero */
+		{ { 10.0, 9.99999999 }, 2, 0, "{\"time_ms\": 0.01, \"runner_up_ms\": 0.01, "
+		  "\"margin\": -0.0, \"candidates\": 2}" },
+		/* the winner in the middle; NaN and a negative time are failed candidates */
+		{ { 9.0, 123456789.0, 123456.7895, NAN, -1.0 }, 5, 2, "{\"time_ms\": 123.456789, "
+		  "\"runner_up_ms\": 0.009, \"margin\": -0.999927, \"candidates\": 3}" },
+		/* a zero time: no margin */
+		{ { 0.0, 1.0 }, 2, 0, "{\"time_ms\": 0.0, \"runner_up_ms\": 0.001, \"margin\": null, "
+		  "\"candidates\": 2}" },
+		/* 1e16 ms and more: repr's exponent form */
+		{ { 2e19 }, 1, 0, "{\"time_ms\": 2e+16, \"runner_up_ms\": null, \"margin\": null, "
+		  "\"candidates\": 1}" },
+		/* a winner without a time: no record */
+		{ { NAN, 1.0 }, 2, 0, "" },
+	};
+	struct strbuf sb = STRBUF_INIT;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct table_selection sel;
+		table_selection_of(cases[i].us, cases[i].n, cases[i].winner, &sel);
+		sb_reset(&sb);
+		table_selection_json(&sel, &sb);
+		CHECK_STR(sb.buf ? sb.buf : "", cases[i].want);
+	}
+	sb_release(&sb);
+
+	/* the version rule (schemas: json_cache.selection): 0.7.4 on, a version newer than every
+	 * range with the newest rules */
+	struct fi_version v;
+	static const struct { const char *v; bool saves; } vs[] = {
+		{ "0.6.18", false }, { "0.7.1", false }, { "0.7.2", false }, { "0.7.2.post1", false },
+		{ "0.7.4", true }, { "0.7.5rc1", true }, { "0.9.0", true },
+	};
+	for (size_t i = 0; i < sizeof vs / sizeof vs[0]; i++) {
+		CHECK(version_parse(vs[i].v, &v) == 0);
+		CHECK_INT(firules_saves_selection(rules_of(vs[i].v), &v), vs[i].saves);
+	}
+
+	/* a measured entry as FlashInfer saves it: [runner, tactic, policy, record]; without a
+	 * record (predicted) or without a policy (another version) [runner, tactic] */
+	const struct fi_rules *s = rules_of("0.7.4");
+	struct deployment dep = deploy("Qwen3-30B-A3B", "bf16", 1, 1, 90, 1);
+	struct lookup_list p;
+	struct diags d = DIAGS_INIT;
+	CHECK_INT(lookup_deploy(s, &dep, &p, &d), TT_OK);
+	CHECK_INT(p.n, 2);
+	const double us[] = { 5.3725, 5.3785 };
+	if (p.n == 2)
+		table_selection_of(us, 2, 0, &p.v[0].sel);
+	const char *pol = "[\"cuda_graph_profile_replays\", null, \"l2_cache_policy\", \"hot\"]";
+	for (int with = 0; with < 2; with++) {
+		struct table t;
+		lookup_to_table(s, &p, with ? pol : NULL, &t);
+		sb_reset(&sb);
+		table_write_json(&t, false, &sb);
+		CHECK_INT(t.n, 2);
+		for (size_t i = 0; i < t.n && p.n == 2; i++) {
+			bool rec = with && !strcmp(t.entries[i].key, p.v[0].key);
+			CHECK(rec ? !strcmp(t.entries[i].policy, pol) && t.entries[i].selection
+				  : !t.entries[i].policy && !t.entries[i].selection);
+		}
+		CHECK((strstr(sb.buf, "    [\n      \"cuda_graph_profile_replays\",\n      null,\n"
+				      "      \"l2_cache_policy\",\n      \"hot\"\n    ],\n    {\n"
+				      "      \"time_ms\": 0.005372,\n      \"runner_up_ms\": 0.005378,\n"
+				      "      \"margin\": 0.001117,\n      \"candidates\": 2\n    }\n  ]") != NULL) == with);
+		/* read back: the record as read, and the same bytes written again */
+		struct table r;
+		memset(&r, 0, sizeof r);
+		CHECK_INT(table_read_mem("t.json", sb.buf, sb.len, &r, &d), TT_OK);
+		size_t nsel = 0;
+		for (size_t i = 0; i < r.n; i++)
+			nsel += r.entries[i].selection != NULL;
+		CHECK_INT(nsel, with);
+		struct strbuf again = STRBUF_INIT;
+		table_write_json(&r, false, &again);
+		CHECK_STR(again.buf, sb.buf);
+		sb_release(&again);
+		table_release(&r);
+		table_release(&t);
+	}
+	CHECK_INT(d.n, 0);
+	diags_release(&d);
+	sb_release(&sb);
+	lookup_list_release(&p);
+}
+
 TTEST_SUITE(gen_tests) = {
 	{ "gen_deploy_keys_as_flashinfer", gen_deploy_keys_as_flashinfer },
 	{ "gen_all_ranks", gen_all_ranks },
 	{ "gen_key_files", gen_key_files },
 	{ "gen_choose_with_script", gen_choose_with_script },
 	{ "gen_shards_partition", gen_shards_partition },
+	{ "gen_selection_record", gen_selection_record },
 	TTEST_END,
 };

@@ -248,7 +248,7 @@ static char *generated_module(const char *version, const char **name)
 	for (size_t i = 0; i < p.n; i++)
 		p.v[i].tactic = p.v[i].stage == 1 ? 0 : 45;
 	struct table t;
-	lookup_to_table(s, &p, &t);
+	lookup_to_table(s, &p, NULL, &t);
 	struct strbuf sb = STRBUF_INIT;
 	table_write_py(&t, &sb);
 	*name = "v0_1_trtllm_fused_moe_NVIDIA_H200.py";
