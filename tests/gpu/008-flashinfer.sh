@@ -2,7 +2,8 @@
 # kernels (../shared/flashinfer-h200, carried as .gpu/flashinfer-h200, or TUNETAB_FI_H200):
 # measured tables for Qwen3-30B-A3B bf16 TP 1 and DeepSeek-V3 fp8 EP 8 that tunetab validate
 # passes and FlashInfer's own load_configs loads and hits; a tactic FlashInfer fails on is
-# recorded failed while the run finishes; a run killed midway resumes.
+# recorded failed while the run finishes; a run killed midway resumes. At EP 8 the tactic pairs
+# are chosen with FlashInfer's whole MoE layer as the judge under balanced and hot-rank routing.
 set -eu
 T=$TUNETAB
 . "$ROOT/tests/gpu/fi-h200.sh"
@@ -14,7 +15,10 @@ grep -E 'flashinfer:|profiled' qwen.log
 $T validate qwen/*.py qwen/*.json
 python3 "$ROOT/tests/bench/fi_bench.py" check-load qwen3-bf16 "qwen/$J"
 $T $G --model deepseek-v3 --dtype fp8 --ep 8 -o dsv3 2>dsv3.log || { cat dsv3.log; exit 1; }
-grep -E 'profiled' dsv3.log
+grep -E 'profiled|^tunetab: routing' dsv3.log
+# EP 8: each bucket's tactic pair chosen with the whole layer as the judge (issue #49)
+grep -q '^tunetab: routing: .* 21 of 21 buckets' dsv3.log
+$T explain "dsv3/$J" | grep -A3 '^routing:'
 $T validate dsv3/*.py dsv3/*.json
 python3 "$ROOT/tests/bench/fi_bench.py" check-load dsv3-fp8-ep8 "dsv3/$J"
 # a tactic FlashInfer itself rejects (asked for an invalid id in place of tactic 19)
