@@ -172,12 +172,26 @@ local function has_glob(p)
   return string.find(p, "*", 1, true) or string.find(p, "?", 1, true)
 end
 
+-- which of a list's patterns are globs, looked up once per list (a checkpoint's exclude list
+-- has hundreds of entries, asked about for every module)
+local globs_of = setmetatable({}, { __mode = "k" })
+local function globs(list)
+  local g = globs_of[list]
+  if not g then
+    g = {}
+    for i, p in ipairs(list) do g[i] = has_glob(p) and true or false end
+    globs_of[list] = g
+  end
+  return g
+end
+
 -- one module name against the exclude list: a glob matches the whole name; a plain name
 -- matches the module or any module under it (SGLang modelopt_quant.py:379-420 is_layer_excluded,
 -- quantization/utils.py:70-125 is_layer_skipped; vLLM modelopt.py is_layer_excluded)
 local function excluded(name, list)
-  for _, p in ipairs(list) do
-    if has_glob(p) then
+  local g = globs(list)
+  for i, p in ipairs(list) do
+    if g[i] then
       if glob(p, name) then return true end
     elseif name == p or string.sub(name, 1, #p + 1) == p .. "." then
       return true
