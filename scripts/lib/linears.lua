@@ -172,14 +172,25 @@ local function has_glob(p)
   return string.find(p, "*", 1, true) or string.find(p, "?", 1, true)
 end
 
--- which of a list's patterns are globs, looked up once per list (a checkpoint's exclude list
--- has hundreds of entries, asked about for every module)
+-- a list's globs by index, each as its literal text before the first '*' or '?' (false: not a
+-- glob), worked out once per list: a checkpoint's exclude list has hundreds of entries, each
+-- asked about for every module, and a name that does not start with a glob's literal part
+-- cannot match it
 local globs_of = setmetatable({}, { __mode = "k" })
 local function globs(list)
   local g = globs_of[list]
   if not g then
     g = {}
-    for i, p in ipairs(list) do g[i] = has_glob(p) and true or false end
+    for i, p in ipairs(list) do
+      local at = has_glob(p)
+      if at then
+        local q = string.find(p, "?", 1, true)
+        if q and q < at then at = q end
+        g[i] = string.sub(p, 1, at - 1)
+      else
+        g[i] = false
+      end
+    end
     globs_of[list] = g
   end
   return g
@@ -191,8 +202,9 @@ end
 local function excluded(name, list)
   local g = globs(list)
   for i, p in ipairs(list) do
-    if g[i] then
-      if glob(p, name) then return true end
+    local pre = g[i]
+    if pre then
+      if string.sub(name, 1, #pre) == pre and glob(p, name) then return true end
     elseif name == p or string.sub(name, 1, #p + 1) == p .. "." then
       return true
     end
