@@ -385,7 +385,8 @@ void explain_pairs_read(const char *path, struct explain_pairs *r)
 		json_decref(j);
 	}
 	prov_release(&pv);
-	qsort(r->v, r->n, sizeof *r->v, by_tokens);
+	if (r->n)
+		qsort(r->v, r->n, sizeof *r->v, by_tokens);
 }
 
 double explain_pairs_cost(const struct explain_pairs *r, size_t l)
