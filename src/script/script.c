@@ -509,9 +509,9 @@ static int api_lib(lua_State *L)
 	size_t len;
 	int err = read_file(path, 1u << 20, &text, &len);
 	if (err) {
-		charge(L, COST_LIB_MISS);
 		lua_pushfstring(L, "no library '%s' (%s)", name, path);
-		free(path);
+		free(path); /* before the charge, which may raise */
+		charge(L, COST_LIB_MISS);
 		return lua_error(L);
 	}
 	char *chunk = xasprintf("@%s", path);
