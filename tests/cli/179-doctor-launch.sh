@@ -78,6 +78,8 @@ mkdir -p vroot/0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef
 tunetab generate --device h200 --model deepseek-v3 --dtype fp8 --ep 8 --flashinfer 0.7.2 --format json -o fp8 -q
 run2 tunetab install --for vllm --device h200 --python "$PWD/py0.7.2" --cache-dir "$PWD/vroot" --from fp8/flashinfer_autotune_NVIDIA_H200.json -- vllm serve deepseek-ai/DeepSeek-V3 -tp 8 --enable-expert-parallel
 echo "== the fix for it installs the fp8_block table in the folder the first vLLM start made"
-rc=0; tunetab install --for vllm --device h200 --python "$PWD/py0.7.2" --cache-dir "$PWD/vroot" -- vllm serve deepseek-ai/DeepSeek-V3 -tp 8 --enable-expert-parallel 2>/dev/null | sed "s|$PWD/||" | head -2 || rc=$?
+# (into a file first: piped into head, a slow install could be killed by SIGPIPE before it wrote)
+rc=0; tunetab install --for vllm --device h200 --python "$PWD/py0.7.2" --cache-dir "$PWD/vroot" -- vllm serve deepseek-ai/DeepSeek-V3 -tp 8 --enable-expert-parallel >inst.txt 2>/dev/null || rc=$?
+sed "s|$PWD/||" inst.txt | head -2
 rc=0; tunetab doctor --for vllm --device h200 --python "$PWD/py0.7.2" --cache-dir "$PWD/vroot" -- vllm serve deepseek-ai/DeepSeek-V3 -tp 8 --enable-expert-parallel >out.txt 2>&1 || rc=$?
 echo "vLLM doctor: $(grep '^  lookups' out.txt) / $(grep '^verdict' out.txt), exit $rc"

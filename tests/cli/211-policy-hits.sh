@@ -64,8 +64,10 @@ echo "== the fix doctor prints measures the op (--profile, on a GPU of this kind
 echo "   FlashInfer's fallbacks instead: the same install with --write-fallbacks, where another"
 echo "   policy there is a conflict, which the generated table replaces"
 sed -n 's/^fix: tunetab .* --profile -- .*/fix: ... --profile -- .../p' out.txt
-tunetab $(sed -n 's/^fix: tunetab //p' out.txt | sed 's/ --profile / --write-fallbacks /') 2>&1 |
-    grep -e 'conflicts' -e '^tunetab: conflict' | head -2
+# the install's output goes to a file first: piped straight into head, it would be killed by
+# SIGPIPE once head has its lines, before it wrote anything when it runs slowly (the sanitizer pass)
+tunetab $(sed -n 's/^fix: tunetab //p' out.txt | sed 's/ --profile / --write-fallbacks /') >fix.txt 2>&1
+grep -e 'conflicts' -e '^tunetab: conflict' fix.txt | head -2
 doc
 echo "== install --from a table whose fp4_gemm entries carry that policy: refused (--force installs it)"
 set_policy fp4_gemm '["cuda_graph_profile_replays", 1, "l2_cache_policy", "hot"]'
