@@ -251,6 +251,7 @@ bench: all
 	$(Q)python3 tests/bench/bench.py $(BUILD)
 	$(Q)python3 tests/bench/scanlog_bench.py $(BUILD)
 	$(Q)python3 tests/bench/hostile_bench.py $(BUILD)
+	$(Q)python3 tests/bench/routing_frontier.py docs/bench/2026-12-07-h100-routing/routing_dsv3-fp8-ep8.json
 	$(Q)$(MAKE) --no-print-directory wheel
 	$(Q)python3 tests/bench/wheel_bench.py
 
