@@ -1068,6 +1068,13 @@ void sb_addll(struct strbuf *sb, long long v)
 	sb_add(sb, buf + sizeof buf - n, (size_t)n);
 }
 
+double monotonic_s(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
 uint64_t hash_bytes(const void *data, size_t len)
 {
 	const unsigned char *p = data;

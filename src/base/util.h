@@ -175,6 +175,9 @@ int mkdir_p(const char *path);
 int path_is_dir(const char *path);
 int path_is_file(const char *path);
 
+/* Seconds on the monotonic clock (for durations). */
+double monotonic_s(void);
+
 /* A fast non-cryptographic hash (hash tables only). */
 uint64_t hash_bytes(const void *data, size_t len);
 

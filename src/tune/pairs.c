@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "base/util.h"
 
@@ -18,13 +17,6 @@ int pairs_draws(long tokens)
 int pairs_reps(long tokens)
 {
 	return tokens <= 256 ? 10 : 3;
-}
-
-static double now_s(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
 static struct lookup_entry *entry_at(struct lookup_list *p, int stage, long tokens)
@@ -137,7 +129,7 @@ static int time_bucket(struct worker *w, struct lookup_list *p, const struct dep
 		}
 	struct layer_result *out = xcalloc(b.n ? b.n : 1, sizeof *out);
 	struct prof_shape s = timing_shape(dep, o, e1, 0);
-	double t0 = now_s();
+	double t0 = monotonic_s();
 	int rc = TT_OK;
 	for (size_t l = 0; l < res->loads.n && !rc; l++) {
 		const struct routing_load_def *ld = &res->loads.v[l];
@@ -156,7 +148,7 @@ static int time_bucket(struct worker *w, struct lookup_list *p, const struct dep
 			}
 		}
 	}
-	b.seconds = now_s() - t0;
+	b.seconds = monotonic_s() - t0;
 	free(out);
 	free(lp);
 	if (!rc) {
@@ -185,7 +177,7 @@ int pairs_run(struct worker *w, struct lookup_list *p, const struct deployment *
 	memset(loads, 0, sizeof *loads);
 	if (res->loads.n > ROBUST_LOADS_MAX)
 		res->loads.n = ROBUST_LOADS_MAX;
-	double t0 = now_s();
+	double t0 = monotonic_s();
 	int rc = TT_OK;
 	size_t none = 0;
 	for (size_t i = 0; i < p->n && !rc; i++) {
@@ -200,7 +192,7 @@ int pairs_run(struct worker *w, struct lookup_list *p, const struct deployment *
 	}
 	if (!none)
 		res->why[0] = '\0';
-	res->seconds = now_s() - t0;
+	res->seconds = monotonic_s() - t0;
 	return rc;
 }
 

@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "tune/journal.h"
 #include "gpu/measure.h"
@@ -38,13 +37,6 @@ static struct prof_cand to_cand(const struct tactic *t)
 	c.swap = t->tokens_on_n;
 	c.sm80 = t->sm80_style;
 	return c;
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
 /* Medians closer than this are not reproducible from GPU to GPU of one model, however tight
@@ -391,7 +383,7 @@ static int gate_candidates(struct run *R, struct worker *w, struct lookup_entry 
 	struct prof_shape s = entry_shape(R, e, top_k);
 	struct gate_result g[PROF_MAX];
 	size_t got = 0;
-	double t0 = now_s();
+	double t0 = monotonic_s();
 	const struct dtype_gate *b = R->dep->dt->gate;
 	double bounds[2] = { b ? b->tactic : 0, b ? b->reference : 0 };
 	int rc = worker_gate(w, &s, c, k, bounds, g, &got, d);
@@ -399,7 +391,7 @@ static int gate_candidates(struct run *R, struct worker *w, struct lookup_entry 
 		return rc;
 	pthread_mutex_lock(&R->mu);
 	struct timing_stats *st = R->st;
-	st->gate_seconds += now_s() - t0;
+	st->gate_seconds += monotonic_s() - t0;
 	st->gate_checked += got;
 	for (size_t j = 0; j < got; j++) {
 		if (g[j].verdict == GATE_UNCHECKED) {
@@ -464,7 +456,7 @@ static int time_entry(struct run *R, struct worker *w, struct lookup_entry *e, s
 		}
 		pthread_mutex_unlock(&R->mu);
 		have = n;
-		if (ntodo && o->budget_s > 0 && now_s() - R->t0 > o->budget_s) {
+		if (ntodo && o->budget_s > 0 && monotonic_s() - R->t0 > o->budget_s) {
 			if (start == 0)
 				out_of_budget = true; /* nothing timed: the heuristic's choice */
 			else
@@ -537,7 +529,7 @@ static int time_entry(struct run *R, struct worker *w, struct lookup_entry *e, s
 		st->predicted_entries++;
 	R->done++;
 	if (o->on_entry) {
-		double el = now_s() - R->t0;
+		double el = monotonic_s() - R->t0;
 		struct timing_event ev = {
 			.e = e, .ids = ids, .res = res, .n = out_of_budget ? 0 : n, .done = R->done,
 			.total = p->n, .worker = w->device,
@@ -595,7 +587,7 @@ int timing_run(struct worker *w, size_t nw, struct lookup_list *p, const struct 
 		return rc;
 	}
 	pthread_mutex_init(&R.mu, NULL);
-	R.t0 = now_s();
+	R.t0 = monotonic_s();
 	struct thread_arg *a = xcalloc(nw, sizeof *a);
 	pthread_t *th = xcalloc(nw, sizeof *th);
 	bool *threaded = xcalloc(nw, sizeof *threaded);
@@ -623,7 +615,7 @@ int timing_run(struct worker *w, size_t nw, struct lookup_list *p, const struct 
 	free(a);
 	free(th);
 	pthread_mutex_destroy(&R.mu);
-	st->seconds = now_s() - R.t0;
+	st->seconds = monotonic_s() - R.t0;
 	journal_close(&R.j);
 	return rc;
 }
