@@ -57,6 +57,17 @@ static lua_Integer pos_rel(lua_Integer pos, size_t len)
 	return (lua_Integer)len + pos + 1;
 }
 
+/* How many positions i..j of a string of len holds, once the library has clipped them (i below
+ * 1 to 1, j past the end to len): 0 for an empty range. */
+static lua_Integer span(lua_Integer i, lua_Integer j, size_t len)
+{
+	if (i < 1)
+		i = 1;
+	if (j > (lua_Integer)len)
+		j = (lua_Integer)len;
+	return j >= i ? j - i + 1 : 0;
+}
+
 /* The integer argument i, or def when it is none or nil or no integer (the original raises
  * for the latter; the estimate only has to be safe). */
 static lua_Integer opt_int(lua_State *L, int i, lua_Integer def)
@@ -299,13 +310,9 @@ static int utf8_len(lua_State *L)
 	const char *s = lua_tolstring(L, 1, &len);
 	charge_numstr(L, 2, 3);
 	if (s && lua_type(L, 1) == LUA_TSTRING) {
-		lua_Integer i = pos_rel(opt_int(L, 2, 1), len), j = pos_rel(opt_int(L, 3, -1), len);
-		if (i < 1)
-			i = 1;
-		if (j > (lua_Integer)len)
-			j = (lua_Integer)len;
-		if (j >= i)
-			charge(L, (double)(j - i + 1) * COST_BYTE);
+		lua_Integer n = span(pos_rel(opt_int(L, 2, 1), len), pos_rel(opt_int(L, 3, -1), len), len);
+		if (n > 0)
+			charge(L, (double)n * COST_BYTE);
 	}
 	return ORIG(L)(L);
 }
@@ -318,13 +325,9 @@ static int utf8_codepoint(lua_State *L)
 	charge_numstr(L, 2, 3);
 	if (s && lua_type(L, 1) == LUA_TSTRING) {
 		lua_Integer i = pos_rel(opt_int(L, 2, 1), len);
-		lua_Integer j = pos_rel(opt_int(L, 3, i), len);
-		if (i < 1)
-			i = 1;
-		if (j > (lua_Integer)len)
-			j = (lua_Integer)len;
-		if (j >= i)
-			charge(L, (double)(j - i + 1) * COST_UTF8_CODE);
+		lua_Integer n = span(i, pos_rel(opt_int(L, 3, i), len), len);
+		if (n > 0)
+			charge(L, (double)n * COST_UTF8_CODE);
 	}
 	return ORIG(L)(L);
 }
