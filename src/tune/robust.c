@@ -55,6 +55,9 @@ void robust_choose(const struct robust_pair *p, size_t n, size_t nloads,
 			if (out->counts[l] && is_choice(&p[i], out, nloads) &&
 			    (out->best_us[l] < 0 || p[i].us[l] < out->best_us[l]))
 				out->best_us[l] = p[i].us[l];
+	size_t l0 = 0; /* the first load that counts: ties go to the faster under it */
+	while (l0 < nloads && !out->counts[l0])
+		l0++;
 	double best = INFINITY;
 	for (size_t i = 0; i < n; i++) {
 		if (!is_choice(&p[i], out, nloads))
@@ -64,9 +67,6 @@ void robust_choose(const struct robust_pair *p, size_t n, size_t nloads,
 		bool better = at < 0 || w < best * (1 - ROBUST_TIE) - ROBUST_TIE;
 		if (!better && at >= 0 && fabs(w - best) <= ROBUST_TIE * (1 + fabs(best))) {
 			/* a tie: the per-GEMM pair, then the faster under the first load that counts */
-			size_t l0 = 0;
-			while (l0 < nloads && !out->counts[l0])
-				l0++;
 			if (p[i].per_gemm != p[at].per_gemm)
 				better = p[i].per_gemm;
 			else if (l0 < nloads)

@@ -68,10 +68,9 @@ def provenance_pairs(path):
 
 class Worker:
     def __init__(self, python, device):
-        env = dict(os.environ)
         self.p = subprocess.Popen([python, os.path.join(ROOT, "scripts", "tunetab-fi-worker.py"),
                                    str(device)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                  text=True, bufsize=1, env=env)
+                                  text=True, bufsize=1)
         self.ask("WHO v=3")
 
     def ask(self, line):
